@@ -1,0 +1,9 @@
+import { endpoint } from '#lib/http/endpoint';
+import { text } from '#lib/http/responses';
+import { EXCHANGE_VERSION } from '#lib/version';
+
+/** GET /v1/admin/version: anonymous, plain text, no quotes (clients compare it as a string). */
+export const handler = endpoint({
+  auth: false,
+  handle: () => text(200, `${EXCHANGE_VERSION}\n`),
+});

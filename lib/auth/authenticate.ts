@@ -1,0 +1,38 @@
+import { getConfig } from '#lib/config';
+import { unauthorized } from '#lib/http/errors';
+import { loadPrincipal } from '#tables/principals';
+import { parseBasicAuth } from './basic.ts';
+import { type Caller, ROOT_CALLER } from './caller.ts';
+import { safeEqual, VerificationCache } from './secrets.ts';
+
+/** Shared by every request of this process: a warm request does not re-hash a secret it just verified. */
+export const verificationCache = new VerificationCache(() => getConfig().authCacheSeconds * 1000);
+
+const INVALID = 'invalid.credentials';
+
+/**
+ * Resolves Basic credentials to a caller or throws 401: upstream's "unauthorized" for an unknown
+ * id and "invalid.credentials" for a wrong secret or an unusable header.
+ */
+export async function authenticate(authorization: string | undefined): Promise<Caller> {
+  const credentials = parseBasicAuth(authorization);
+  if (!credentials) throw unauthorized(INVALID);
+  const { org, id, secret } = credentials;
+  if (org === 'root' && id === 'root') {
+    const { rootEnabled, rootPassword } = getConfig();
+    if (!rootEnabled || !rootPassword || !safeEqual(secret, rootPassword)) throw unauthorized(INVALID);
+    return ROOT_CALLER;
+  }
+  const principal = await loadPrincipal(org, id);
+  if (!principal) throw unauthorized('unauthorized');
+  if (!(await verificationCache.verify(principal.secretHash, secret))) throw unauthorized(INVALID);
+  const fullId = `${org}/${id}`;
+  switch (principal.kind) {
+    case 'user':
+      return { kind: 'user', org, id, fullId, admin: principal.admin, hubAdmin: principal.hubAdmin };
+    case 'node':
+      return { kind: 'node', org, id, fullId, owner: principal.owner };
+    case 'agbot':
+      return { kind: 'agbot', org, id, fullId, owner: principal.owner };
+  }
+}

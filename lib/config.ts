@@ -1,0 +1,102 @@
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Server settings: `config/exchange.json` (or `EXCHANGE_CONFIG_FILE`) overlaid by environment
+ * variables. Root's password only ever comes from the environment.
+ */
+const count = z.number().int().min(0);
+const configSchema = z.strictObject({
+  rootEnabled: z.boolean().default(true),
+  limits: z
+    .strictObject({
+      maxNodes: count.default(45000),
+      maxAgbots: count.default(1000),
+      maxAgreements: count.default(0),
+      maxMessagesInMailbox: count.default(0),
+      maxMessageTtlSeconds: z.number().int().positive().default(604800),
+    })
+    .prefault({}),
+  authCacheSeconds: count.default(60),
+  dropTokenTtlSeconds: z.number().int().positive().default(600),
+});
+
+export type ExchangeConfig = z.infer<typeof configSchema> & { rootPassword: string | undefined };
+
+const envNumber = (name: string): number | undefined => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
+  return value;
+};
+
+export const configFilePath = (): string =>
+  resolve(process.env.EXCHANGE_CONFIG_FILE ?? resolve(process.cwd(), 'config/exchange.json'));
+
+/** Reads and validates the file and environment; throws an Error naming the bad setting. */
+export function readConfig(path = configFilePath()): ExchangeConfig {
+  let fromFile: unknown = {};
+  try {
+    fromFile = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') throw new Error(`${path}: ${(error as Error).message}`);
+  }
+  const parsed = configSchema.safeParse(fromFile);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${path}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  }
+  const config = parsed.data;
+  const limits = config.limits;
+  limits.maxNodes = envNumber('EXCHANGE_MAX_NODES') ?? limits.maxNodes;
+  limits.maxAgbots = envNumber('EXCHANGE_MAX_AGBOTS') ?? limits.maxAgbots;
+  limits.maxAgreements = envNumber('EXCHANGE_MAX_AGREEMENTS') ?? limits.maxAgreements;
+  limits.maxMessagesInMailbox = envNumber('EXCHANGE_MAILBOX_SIZE') ?? limits.maxMessagesInMailbox;
+  const rootEnabled = process.env.EXCHANGE_ROOT_ENABLED;
+  if (rootEnabled !== undefined && rootEnabled !== '') config.rootEnabled = rootEnabled !== 'false';
+  const rootPassword = process.env.EXCHANGE_ROOT_PW || undefined;
+  return { ...config, rootPassword };
+}
+
+/**
+ * The settings in force. Every process rereads the file when it changes (checked at most once a
+ * second), so `POST /v1/admin/reload` in one process reaches the others too.
+ */
+let current: { config: ExchangeConfig; mtimeMs: number; checkedAt: number } | undefined;
+
+const fileMtime = (path: string): number => {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+};
+
+export function getConfig(): ExchangeConfig {
+  const now = Date.now();
+  if (current && now - current.checkedAt < 1000) return current.config;
+  const path = configFilePath();
+  const mtimeMs = fileMtime(path);
+  if (current && current.mtimeMs === mtimeMs) {
+    current.checkedAt = now;
+    return current.config;
+  }
+  try {
+    current = { config: readConfig(path), mtimeMs, checkedAt: now };
+  } catch (error) {
+    // A broken file edited under a running server must not take it down: keep the last good settings.
+    if (!current) throw error;
+    current.checkedAt = now;
+  }
+  return current.config;
+}
+
+/** Rereads now; throws (and keeps the old settings) when the new ones are invalid. */
+export function reloadConfig(): ExchangeConfig {
+  const path = configFilePath();
+  current = { config: readConfig(path), mtimeMs: fileMtime(path), checkedAt: Date.now() };
+  return current.config;
+}

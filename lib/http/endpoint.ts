@@ -1,0 +1,93 @@
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { z } from 'zod';
+import { authenticate } from '#lib/auth/authenticate';
+import type { Caller } from '#lib/auth/caller';
+import { type ExchangeConfig, getConfig } from '#lib/config';
+import { type Clock, systemClock } from '#lib/time';
+import { HttpError } from './errors.ts';
+import type { APIGatewayProxyEventV2 } from './lambda-types.ts';
+import { handleError } from './on-error.ts';
+import type { Response } from './responses.ts';
+import { parseWith } from './validation.ts';
+
+/** Side effects a handler may need, injected so tests can replace them without module mocking. */
+export interface Deps {
+  clock: Clock;
+  config: () => ExchangeConfig;
+  /** Resolves the caller from the Authorization header (401 when it cannot). */
+  authenticate: (authorization: string | undefined) => Promise<Caller>;
+}
+
+export const defaultDeps: Deps = { clock: systemClock, config: getConfig, authenticate };
+
+interface Parsed<P, Q> {
+  caller: Caller;
+  path: P;
+  query: Q;
+  deps: Deps;
+  event: APIGatewayProxyEventV2;
+}
+
+export interface EndpointSpec<P, Q, B, T> {
+  /** `false` for the few anonymous endpoints. */
+  auth?: boolean;
+  path?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** Loads what the request touches and throws 403/404 when the caller may not; its result is `target`. */
+  authorize?: (ctx: Parsed<P, Q>) => Promise<T> | T;
+  handle: (ctx: Parsed<P, Q> & { body: B; target: T }) => Promise<Response> | Response;
+}
+
+const ANONYMOUS: Caller = { kind: 'user', org: '', id: '', fullId: '', admin: false, hubAdmin: false };
+const parseJsonBody = httpJsonBodyParser({ disableContentTypeError: true }).before;
+
+function readBody(event: APIGatewayProxyEventV2): unknown {
+  const contentType = event.headers['content-type'] ?? event.headers['Content-Type'];
+  if (contentType !== undefined && !/^application\/(.+\+)?json\b/i.test(contentType)) {
+    throw new HttpError(415, 'invalid-input', `invalid input: Content-Type must be application/json, not '${contentType}'`);
+  }
+  if (event.body === undefined || event.body === null || event.body === '') {
+    throw new HttpError(400, 'invalid-input', 'invalid input: a JSON request body is required');
+  }
+  const request = { event: { ...event, headers: { 'content-type': 'application/json' } } };
+  try {
+    // biome-ignore lint/suspicious/noExplicitAny: middy's request type is wider than what the parser reads.
+    parseJsonBody?.(request as any);
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string } }).cause?.message;
+    throw new HttpError(400, 'invalid-input', `invalid input: malformed JSON body${cause ? `: ${cause}` : ''}`);
+  }
+  return request.event.body;
+}
+
+/**
+ * Builds a Lambda handler that runs the upstream order of checks: authenticate (401), parse path
+ * (400), authorize (403/404), parse query and body (400), then the handler. Errors become
+ * `{code, msg}` JSON in one place.
+ */
+export function endpoint<P = Record<string, never>, Q = Record<string, never>, B = undefined, T = undefined>(
+  spec: EndpointSpec<P, Q, B, T>,
+  overrides: Partial<Deps> = {},
+) {
+  const deps: Deps = { ...defaultDeps, ...overrides };
+  const run = async (event: APIGatewayProxyEventV2): Promise<Response> => {
+    const headers = event.headers ?? {};
+    const caller =
+      spec.auth === false ? ANONYMOUS : await deps.authenticate(headers.authorization ?? headers.Authorization);
+    const path = spec.path ? parseWith(spec.path, event.pathParameters ?? {}, 'path') : ({} as P);
+    const queryIn = { event: { ...event, headers }, caller, path, deps, query: {} as Q };
+    const target = spec.authorize ? await spec.authorize(queryIn) : (undefined as T);
+    const query = spec.query ? parseWith(spec.query, event.queryStringParameters ?? {}, 'query') : ({} as Q);
+    const body = spec.body ? parseWith(spec.body, readBody(event), 'body') : (undefined as B);
+    return spec.handle({ ...queryIn, query, body, target });
+  };
+  const handler = middy<APIGatewayProxyEventV2, Response>()
+    .onError(handleError)
+    .handler((event) => run(event));
+  return Object.assign(handler, {
+    /** The same endpoint with some dependencies replaced (tests: a fixed clock, say). */
+    withDeps: (more: Partial<Deps>) => endpoint(spec, { ...overrides, ...more }),
+  });
+}

@@ -1,0 +1,45 @@
+import { isoTimestamp } from '#lib/time';
+import { OrgEntity } from './orgs.ts';
+import { orgCounterUpdate } from './stats.ts';
+import { TransactionFailed, transactWrite } from './transact.ts';
+import { UserEntity } from './users.ts';
+import { PutTransaction } from 'dynamodb-toolbox';
+
+/**
+ * What must exist for the Exchange to work: org `root`, org `IBM` (home of multi-tenant agbots and
+ * agent file versions) and the user record of `root/root`. Idempotent: each record is created
+ * only if missing, so a restart never overwrites what an admin changed.
+ */
+export async function bootstrap(): Promise<void> {
+  const now = isoTimestamp();
+  const orgs = [
+    { org: 'root', label: 'Root Org', description: 'Organization for the root user', orgType: '' },
+    { org: 'IBM', label: 'IBM Org', description: 'Organization containing IBM services', orgType: 'IBM' },
+  ];
+  for (const org of orgs) {
+    await createOnce([
+      OrgEntity.build(PutTransaction)
+        .item({ ...org, lastUpdated: now })
+        .options({ condition: { attr: 'org', exists: false } })
+        .params(),
+      orgCounterUpdate(org.org, { deltas: {} }),
+    ]);
+  }
+  // Root authenticates against EXCHANGE_ROOT_PW; this record makes it visible like any user.
+  await createOnce([
+    UserEntity.build(PutTransaction)
+      .item({ org: 'root', username: 'root', admin: true, hubAdmin: true, email: '', lastUpdated: now })
+      .options({ condition: { attr: 'org', exists: false } })
+      .params(),
+    orgCounterUpdate('root', { deltas: { users: 1 } }),
+  ]);
+}
+
+async function createOnce(items: Parameters<typeof transactWrite>[0]): Promise<void> {
+  try {
+    await transactWrite(items);
+  } catch (error) {
+    if (!(error instanceof TransactionFailed)) throw error;
+  }
+}
+

@@ -1,0 +1,36 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * The one DynamoDB client of a process. Locally `DYNAMODB_ENDPOINT` points at DynamoDB Local; on
+ * Lambda it is unset and the SDK uses the function's region and role.
+ */
+const endpoint = process.env.DYNAMODB_ENDPOINT || undefined;
+
+export const dynamoClient = new DynamoDBClient({
+  ...(endpoint
+    ? {
+        endpoint,
+        region: process.env.AWS_REGION ?? 'local',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }
+    : {}),
+  maxAttempts: 5,
+});
+
+let calls = 0;
+/** Counts every request sent to DynamoDB: the benchmark reports calls per HTTP request. */
+dynamoClient.middlewareStack.add(
+  (next) => (args) => {
+    calls += 1;
+    return next(args);
+  },
+  { step: 'initialize', name: 'countDynamoCalls' },
+);
+export const dynamoCallCount = (): number => calls;
+
+export const documentClient = DynamoDBDocumentClient.from(dynamoClient, {
+  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+});
+
+export const tableName = (): string => process.env.EXCHANGE_TABLE ?? 'exchange';

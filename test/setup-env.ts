@@ -1,0 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+
+/**
+ * Runs in each test file's process before its imports: points the data layer at the run's
+ * DynamoDB Local and gives the file a table of its own, so files never see each other's data.
+ */
+process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
+process.env.AWS_REGION = 'local';
+process.env.EXCHANGE_TABLE = `test-${randomBytes(6).toString('hex')}`;
+process.env.EXCHANGE_ROOT_PW ??= 'root-test-password';

@@ -1,0 +1,80 @@
+import { PutTransaction } from 'dynamodb-toolbox';
+import { hashSecret } from '#lib/auth/secrets';
+import { AgbotEntity } from '#tables/agbots';
+import { NodeEntity } from '#tables/nodes';
+import { OrgEntity } from '#tables/orgs';
+import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
+import { transactWrite } from '#tables/transact';
+import { UserEntity } from '#tables/users';
+
+/**
+ * Test fixtures written straight to the table (through the same entities the handlers use), so
+ * a test of one endpoint does not depend on the others working.
+ */
+export const ROOT = { user: 'root/root', secret: process.env.EXCHANGE_ROOT_PW ?? 'root-test-password' };
+const now = () => new Date().toISOString();
+
+export async function createOrg(org: string, extra: Partial<{ orgType: string; maxNodes: number }> = {}) {
+  await transactWrite([
+    OrgEntity.build(PutTransaction)
+      .item({
+        org,
+        label: `${org} label`,
+        description: `${org} description`,
+        orgType: extra.orgType ?? '',
+        limits: { maxNodes: extra.maxNodes ?? 0 },
+        lastUpdated: now(),
+      })
+      .params(),
+    orgCounterUpdate(org, { deltas: {} }),
+  ]);
+}
+
+export async function createUser(
+  org: string,
+  username: string,
+  options: { password?: string; admin?: boolean; hubAdmin?: boolean; email?: string } = {},
+) {
+  const password = options.password ?? `${username}-pw`;
+  await transactWrite([
+    UserEntity.build(PutTransaction)
+      .item({
+        org,
+        username,
+        passwordHash: await hashSecret(password),
+        admin: options.admin ?? false,
+        hubAdmin: options.hubAdmin ?? false,
+        email: options.email ?? `${username}@example.com`,
+        lastUpdated: now(),
+      })
+      .params(),
+    orgCounterUpdate(org, { deltas: { users: 1 } }),
+  ]);
+  return { user: `${org}/${username}`, secret: password };
+}
+
+export async function createNode(org: string, id: string, owner: string, options: { token?: string } = {}) {
+  const token = options.token ?? `${id}-token`;
+  const [ownerOrg = org, ownerName = ''] = owner.split('/');
+  await transactWrite([
+    NodeEntity.build(PutTransaction)
+      .item({ org, id, owner, name: id, tokenHash: await hashSecret(token), lastUpdated: now() })
+      .params(),
+    orgCounterUpdate(org, { deltas: { nodes: 1 } }),
+    userCounterUpdate(ownerOrg, ownerName, { deltas: { nodes: 1 } }),
+  ]);
+  return { user: `${org}/${id}`, secret: token };
+}
+
+export async function createAgbot(org: string, id: string, owner: string, options: { token?: string } = {}) {
+  const token = options.token ?? `${id}-token`;
+  const [ownerOrg = org, ownerName = ''] = owner.split('/');
+  await transactWrite([
+    AgbotEntity.build(PutTransaction)
+      .item({ org, id, owner, name: id, tokenHash: await hashSecret(token), lastHeartbeat: now() })
+      .params(),
+    orgCounterUpdate(org, { deltas: { agbots: 1 } }),
+    userCounterUpdate(ownerOrg, ownerName, { deltas: { agbots: 1 } }),
+  ]);
+  return { user: `${org}/${id}`, secret: token };
+}
