@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Server settings: `config/exchange.json` (or `EXCHANGE_CONFIG_FILE`) overlaid by environment
@@ -33,7 +33,7 @@ const envNumber = (name: string): number | undefined => {
 };
 
 export const configFilePath = (): string =>
-  resolve(process.env.EXCHANGE_CONFIG_FILE ?? resolve(process.cwd(), 'config/exchange.json'));
+  resolve(process.env.EXCHANGE_CONFIG_FILE || resolve(process.cwd(), 'config/exchange.json'));
 
 /** Reads and validates the file and environment; throws an Error naming the bad setting. */
 export function readConfig(path = configFilePath()): ExchangeConfig {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Longest id accepted in a path (org, user, node, agbot): upstream's columns are bounded too. */
 export const MAX_ID_LENGTH = 256;

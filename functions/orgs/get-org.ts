@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { authorize } from '#lib/auth/access';
 import { emptyList } from '#lib/http/errors';
 import { endpoint } from '#lib/http/endpoint';
