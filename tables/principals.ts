@@ -40,9 +40,11 @@ export async function loadPrincipal(org: string, id: string): Promise<Principal 
     if (request) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
   }
   const node = found.get(nodeKey.pk);
-  if (node) return { kind: 'node', secretHash: String(node.tokenHash ?? ''), owner: String(node.owner ?? '') };
+  if (node)
+    return { kind: 'node', secretHash: String(node.tokenHash ?? ''), owner: String(node.owner ?? '') };
   const agbot = found.get(agbotKey.pk);
-  if (agbot) return { kind: 'agbot', secretHash: String(agbot.tokenHash ?? ''), owner: String(agbot.owner ?? '') };
+  if (agbot)
+    return { kind: 'agbot', secretHash: String(agbot.tokenHash ?? ''), owner: String(agbot.owner ?? '') };
   const user = found.get(userKey.pk);
   if (user) {
     return {

@@ -46,7 +46,11 @@ function forUserSameOrg(caller: Caller, target: Target, access: Access): string 
     case 'agbot': {
       const kind = target.type === 'node' ? 'NODES' : 'AGBOTS';
       const mine = !target.exists || target.id === ALL || target.owner === caller.fullId;
-      return readWrite(access, mine ? `READ_MY_${kind}` : `READ_ALL_${kind}`, mine ? `WRITE_MY_${kind}` : `WRITE_ALL_${kind}`);
+      return readWrite(
+        access,
+        mine ? `READ_MY_${kind}` : `READ_ALL_${kind}`,
+        mine ? `WRITE_MY_${kind}` : `WRITE_ALL_${kind}`,
+      );
     }
     case 'org':
       if (access === 'CREATE') return 'CREATE_ORGS';
@@ -74,7 +78,12 @@ function forNode(caller: Caller, target: Target, access: Access): string {
     case 'user':
       return readWrite(access, 'READ_ALL_USERS', 'WRITE_ALL_USERS');
     case 'node': {
-      const scope = target.id === caller.id && target.org === caller.org ? 'MYSELF' : target.id === ALL ? 'MY_NODES' : 'ALL_NODES';
+      const scope =
+        target.id === caller.id && target.org === caller.org
+          ? 'MYSELF'
+          : target.id === ALL
+            ? 'MY_NODES'
+            : 'ALL_NODES';
       return readWrite(access, `READ_${scope}`, `WRITE_${scope}`);
     }
     case 'agbot':
@@ -92,7 +101,11 @@ function forAgbot(caller: Caller, target: Target, access: Access): string {
       return readWrite(access, 'READ_ALL_NODES', 'WRITE_ALL_NODES');
     case 'agbot': {
       const scope =
-        target.id === caller.id && target.org === caller.org ? 'MYSELF' : target.id === ALL ? 'MY_AGBOTS' : 'ALL_AGBOTS';
+        target.id === caller.id && target.org === caller.org
+          ? 'MYSELF'
+          : target.id === ALL
+            ? 'MY_AGBOTS'
+            : 'ALL_AGBOTS';
       return readWrite(access, `READ_${scope}`, `WRITE_${scope}`);
     }
     case 'user':
@@ -108,7 +121,8 @@ function forAgbot(caller: Caller, target: Target, access: Access): string {
 function forOtherOrg(caller: Caller, target: Target, access: Access): string {
   if (access === 'CREATE') return 'CREATE_IN_OTHER_ORGS';
   if (access === 'WRITE_AGENT_CONFIG_MGMT' && isUserType(caller)) return 'WRITE_OTHER_ORGS';
-  if (target.type === 'org' && access === 'READ' && target.org === IBM_ORG && isUserType(caller)) return 'READ_IBM_ORGS';
+  if (target.type === 'org' && access === 'READ' && target.org === IBM_ORG && isUserType(caller))
+    return 'READ_IBM_ORGS';
   return readWrite(access, 'READ_OTHER_ORGS', 'WRITE_OTHER_ORGS');
 }
 

@@ -31,7 +31,8 @@ export function roleOf(caller: Caller): Role {
 export const isUserType = (caller: Caller): caller is Extract<Caller, { kind: 'root' | 'user' }> =>
   caller.kind === 'root' || caller.kind === 'user';
 
-export const isMultiTenantAgbot = (caller: Caller): boolean => caller.kind === 'agbot' && caller.org === IBM_ORG;
+export const isMultiTenantAgbot = (caller: Caller): boolean =>
+  caller.kind === 'agbot' && caller.org === IBM_ORG;
 
 export const isHubAdmin = (caller: Caller): boolean => roleOf(caller) === 'HubAdmin';
 export const isOrgAdmin = (caller: Caller): boolean => roleOf(caller) === 'AdminUser';

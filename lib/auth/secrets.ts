@@ -20,7 +20,12 @@ const maxmem = 128 * BLOCK_SIZE * 2 ** LOG_N * 2;
 
 export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scrypt(secret, salt, KEY_LENGTH, { N: 2 ** LOG_N, r: BLOCK_SIZE, p: PARALLELISM, maxmem });
+  const hash = await scrypt(secret, salt, KEY_LENGTH, {
+    N: 2 ** LOG_N,
+    r: BLOCK_SIZE,
+    p: PARALLELISM,
+    maxmem,
+  });
   return `$scrypt$ln=${LOG_N},r=${BLOCK_SIZE},p=${PARALLELISM}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
@@ -29,7 +34,14 @@ const FORMAT = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z
 async function verifyUncached(stored: string, secret: string): Promise<boolean> {
   const match = FORMAT.exec(stored);
   if (!match) return false;
-  const [, logN, r, p, saltB64, hashB64] = match as unknown as [string, string, string, string, string, string];
+  const [, logN, r, p, saltB64, hashB64] = match as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   const expected = Buffer.from(hashB64, 'base64');
   const N = 2 ** Number(logN);
   const actual = await scrypt(secret, Buffer.from(saltB64, 'base64'), expected.length, {

@@ -46,7 +46,11 @@ const parseJsonBody = httpJsonBodyParser({ disableContentTypeError: true }).befo
 function readBody(event: APIGatewayProxyEventV2): unknown {
   const contentType = event.headers['content-type'] ?? event.headers['Content-Type'];
   if (contentType !== undefined && !/^application\/(.+\+)?json\b/i.test(contentType)) {
-    throw new HttpError(415, 'invalid-input', `invalid input: Content-Type must be application/json, not '${contentType}'`);
+    throw new HttpError(
+      415,
+      'invalid-input',
+      `invalid input: Content-Type must be application/json, not '${contentType}'`,
+    );
   }
   if (event.body === undefined || event.body === null || event.body === '') {
     throw new HttpError(400, 'invalid-input', 'invalid input: a JSON request body is required');
@@ -57,7 +61,11 @@ function readBody(event: APIGatewayProxyEventV2): unknown {
     parseJsonBody?.(request as any);
   } catch (error) {
     const cause = (error as { cause?: { message?: string } }).cause?.message;
-    throw new HttpError(400, 'invalid-input', `invalid input: malformed JSON body${cause ? `: ${cause}` : ''}`);
+    throw new HttpError(
+      400,
+      'invalid-input',
+      `invalid input: malformed JSON body${cause ? `: ${cause}` : ''}`,
+    );
   }
   return request.event.body;
 }
@@ -75,7 +83,9 @@ export function endpoint<P = Record<string, never>, Q = Record<string, never>, B
   const run = async (event: APIGatewayProxyEventV2): Promise<Response> => {
     const headers = event.headers ?? {};
     const caller =
-      spec.auth === false ? ANONYMOUS : await deps.authenticate(headers.authorization ?? headers.Authorization);
+      spec.auth === false
+        ? ANONYMOUS
+        : await deps.authenticate(headers.authorization ?? headers.Authorization);
     const path = spec.path ? parseWith(spec.path, event.pathParameters ?? {}, 'path') : ({} as P);
     const queryIn = { event: { ...event, headers }, caller, path, deps, query: {} as Q };
     const target = spec.authorize ? await spec.authorize(queryIn) : (undefined as T);

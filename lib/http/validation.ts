@@ -12,7 +12,9 @@ export function describeIssue(issue: z.core.$ZodIssue, where: string): string {
     return `invalid input: ${where} field '${field}' is required`;
   }
   const message = issue.message.replace(/^Invalid input: /, '');
-  return field ? `invalid input: ${where} field '${field}': ${message}` : `invalid input: ${where}: ${message}`;
+  return field
+    ? `invalid input: ${where} field '${field}': ${message}`
+    : `invalid input: ${where}: ${message}`;
 }
 
 /** Validates `value` against `schema`, throwing 400 invalid-input that names the field. */

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { hashSecret, MASKED, safeEqual, VerificationCache } from '#lib/auth/secrets';
+
+describe('secret hashing', () => {
+  it('stores a salted scrypt hash that verifies only the original secret', async () => {
+    const first = await hashSecret('s3cret');
+    const second = await hashSecret('s3cret');
+    expect(first).toMatch(/^\$scrypt\$ln=14,r=8,p=1\$/);
+    expect(first).not.toContain('s3cret');
+    expect(first).not.toBe(second);
+    const cache = new VerificationCache(() => 0);
+    expect(await cache.verify(first, 's3cret')).toBe(true);
+    expect(await cache.verify(first, 's3cret!')).toBe(false);
+  });
+
+  it('never matches an empty stored hash or an empty secret', async () => {
+    const cache = new VerificationCache(() => 60_000);
+    expect(await cache.verify('', 'x')).toBe(false);
+    expect(await cache.verify(undefined, 'x')).toBe(false);
+    expect(await cache.verify(await hashSecret('x'), '')).toBe(false);
+  });
+
+  it('remembers a success so a warm check does not re-hash, and forgets it when the hash changes', async () => {
+    const cache = new VerificationCache(() => 60_000);
+    const stored = await hashSecret('pw');
+    const cold = performance.now();
+    expect(await cache.verify(stored, 'pw')).toBe(true);
+    const coldMs = performance.now() - cold;
+    const warm = performance.now();
+    expect(await cache.verify(stored, 'pw')).toBe(true);
+    const warmMs = performance.now() - warm;
+    expect(cache.size).toBe(1);
+    expect(warmMs).toBeLessThan(coldMs);
+    // A new password is a new stored hash: the old entry cannot vouch for it.
+    expect(await cache.verify(await hashSecret('other'), 'pw')).toBe(false);
+  });
+
+  it('does not cache failures', async () => {
+    const cache = new VerificationCache(() => 60_000);
+    expect(await cache.verify(await hashSecret('pw'), 'wrong')).toBe(false);
+    expect(cache.size).toBe(0);
+  });
+
+  it('compares root passwords in constant time', () => {
+    expect(safeEqual('a', 'a')).toBe(true);
+    expect(safeEqual('a', 'b')).toBe(false);
+    expect(MASKED).toBe('***************');
+  });
+});
