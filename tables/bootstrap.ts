@@ -1,9 +1,9 @@
+import { PutTransaction } from 'dynamodb-toolbox';
 import { isoTimestamp } from '#lib/time';
 import { OrgEntity } from './orgs.ts';
 import { orgCounterUpdate } from './stats.ts';
 import { TransactionFailed, transactWrite } from './transact.ts';
 import { UserEntity } from './users.ts';
-import { PutTransaction } from 'dynamodb-toolbox';
 
 /**
  * What must exist for the Exchange to work: org `root`, org `IBM` (home of multi-tenant agbots and
@@ -42,4 +42,3 @@ async function createOnce(items: Parameters<typeof transactWrite>[0]): Promise<v
     if (!(error instanceof TransactionFailed)) throw error;
   }
 }
-

@@ -5,8 +5,8 @@ import {
   ResourceNotFoundException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import definition from './table-definition.json' with { type: 'json' };
 import { dynamoClient } from './client.ts';
+import definition from './table-definition.json' with { type: 'json' };
 
 /**
  * Creates the table from `table-definition.json` (the same file serverless.yml reads) unless it
@@ -20,7 +20,9 @@ export async function createTableIfMissing(name: string): Promise<'created' | 'e
     if (!(error instanceof ResourceNotFoundException)) throw error;
   }
   const { TimeToLiveSpecification, ...table } = definition;
-  await dynamoClient.send(new CreateTableCommand({ ...(table as Omit<CreateTableCommandInput, 'TableName'>), TableName: name }));
+  await dynamoClient.send(
+    new CreateTableCommand({ ...(table as Omit<CreateTableCommandInput, 'TableName'>), TableName: name }),
+  );
   await dynamoClient.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification }));
   return 'created';
 }

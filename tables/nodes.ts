@@ -1,4 +1,15 @@
-import { any, boolean, Entity, EntityRepository, item, list, map, number, record, string } from 'dynamodb-toolbox';
+import {
+  any,
+  boolean,
+  Entity,
+  EntityRepository,
+  item,
+  list,
+  map,
+  number,
+  record,
+  string,
+} from 'dynamodb-toolbox';
 import { indexKeys, keys } from './keys.ts';
 import { ExchangeTable } from './table.ts';
 

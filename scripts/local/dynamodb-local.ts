@@ -38,7 +38,10 @@ export function assertJava(): void {
 }
 
 /** Starts DynamoDB Local on `port`, in memory unless `dataDir` is given, and waits until it answers. */
-export async function startDynamoDbLocal(options: { port: number; dataDir?: string }): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(options: {
+  port: number;
+  dataDir?: string;
+}): Promise<DynamoDbLocal> {
   assertJava();
   const { port, dataDir } = options;
   if (!(await isPortFree(port))) {
@@ -66,7 +69,9 @@ export async function startDynamoDbLocal(options: { port: number; dataDir?: stri
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const ready = await Promise.race([waitForPort(port, 30_000).then(() => true), exited.then(() => false)]);
   if (!ready) {
-    throw new LocalStackError(`DynamoDB Local did not start:\n${output.trim().split('\n').slice(-5).join('\n')}`);
+    throw new LocalStackError(
+      `DynamoDB Local did not start:\n${output.trim().split('\n').slice(-5).join('\n')}`,
+    );
   }
   return { endpoint: `http://127.0.0.1:${port}`, port, stop: () => stopChild(child, exited) };
 }
