@@ -1,5 +1,5 @@
 import { accessDenied, notFound } from '#lib/http/errors';
-import { type Caller, IBM_ORG, isMultiTenantAgbot, isUserType, type Role, roleOf } from './caller.ts';
+import { type Caller, IBM_ORG, isHubAdmin, isMultiTenantAgbot, isUserType, type Role, roleOf } from './caller.ts';
 import { roleHasPermission } from './permissions.ts';
 
 /**
@@ -33,7 +33,8 @@ function forUserSameOrg(caller: Caller, target: Target, access: Access): string 
     case 'user': {
       if (access === 'CREATE') return 'CREATE_USER';
       const self = target.id === caller.id;
-      const mine = target.hubAdmin === true || target.id === ALL;
+      // Upstream: a hub admin caller (or the whole-org wildcard) maps to *_MY_USERS; routes then filter.
+      const mine = isHubAdmin(caller) || target.hubAdmin === true || target.id === ALL;
       if (access === 'READ') return self ? 'READ_MYSELF' : mine ? 'READ_MY_USERS' : 'READ_ALL_USERS';
       if (access === 'WRITE') {
         if (self) return 'WRITE_MYSELF';
