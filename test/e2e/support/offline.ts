@@ -1,0 +1,50 @@
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { bootstrap } from '#tables/bootstrap';
+import { dynamoClient, tableName } from '#tables/client';
+import { createTableIfMissing } from '#tables/create-table';
+import { type Http, httpClient } from './http.ts';
+import { type OfflineServer, startOffline } from './serverless-offline.ts';
+
+/**
+ * One serverless-offline server per e2e test file, over this file's own table (named by
+ * test/setup-env.ts, so fixtures written in-process land in the same table). Starting costs
+ * seconds: keep e2e tests in few files.
+ */
+export interface E2eServer {
+  readonly baseUrl: string;
+  readonly rootPassword: string;
+  http: Http;
+}
+
+export function useOffline(options: { env?: Record<string, string> } = {}): E2eServer {
+  let server: OfflineServer | undefined;
+  let client: Http | undefined;
+  const rootPassword = process.env.EXCHANGE_ROOT_PW ?? 'root-test-password';
+  beforeAll(async () => {
+    await createTableIfMissing(tableName());
+    await bootstrap();
+    server = await startOffline({
+      dynamoEndpoint: inject('dynamoEndpoint'),
+      table: tableName(),
+      rootPassword,
+      env: options.env,
+    });
+    client = httpClient(server.baseUrl);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await dynamoClient.send(new DeleteTableCommand({ TableName: tableName() })).catch(() => undefined);
+  });
+  return {
+    get baseUrl() {
+      if (!server) throw new Error('the offline server is not started (beforeAll failed?)');
+      return server.baseUrl;
+    },
+    rootPassword,
+    http: (method, path, requestOptions) => {
+      if (!client) throw new Error('the offline server is not started (beforeAll failed?)');
+      return client(method, path, requestOptions);
+    },
+  };
+}

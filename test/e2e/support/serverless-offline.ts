@@ -1,0 +1,109 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../../../scripts/local/ports.ts';
+
+/**
+ * serverless-offline as a child process, without vitest: the e2e tests and the benchmark both use
+ * it. The child gets its own process group so that stopping it also stops what it spawned.
+ */
+export interface OfflineOptions {
+  dynamoEndpoint: string;
+  table: string;
+  rootPassword: string;
+  /** More environment for the functions (e.g. EXCHANGE_CONFIG_FILE). */
+  env?: Record<string, string>;
+  startTimeoutMs?: number;
+}
+
+export interface OfflineServer {
+  baseUrl: string;
+  /** Everything the child printed so far (for failure messages). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const require = createRequire(import.meta.url);
+const projectRoot = resolve(dirname(require.resolve('../../../package.json')));
+const serverlessBin = require.resolve('serverless/bin/serverless.js');
+
+export async function startOffline(options: OfflineOptions): Promise<OfflineServer> {
+  const httpPort = await freePort();
+  let lambdaPort = await freePort();
+  while (lambdaPort === httpPort) lambdaPort = await freePort();
+  const args = ['offline', 'start', '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort)];
+  const child = spawn(process.execPath, [serverlessBin, ...args, '--host', '127.0.0.1'], {
+    cwd: projectRoot,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      ...options.env,
+      DYNAMODB_ENDPOINT: options.dynamoEndpoint,
+      EXCHANGE_TABLE: options.table,
+      EXCHANGE_ROOT_PW: options.rootPassword,
+      AWS_REGION: 'local',
+      SLS_TELEMETRY_DISABLED: '1',
+      SLS_NOTIFICATIONS_MODE: 'off',
+    },
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const server: OfflineServer = {
+    baseUrl: `http://127.0.0.1:${httpPort}`,
+    output: () => output,
+    stop: () => stopGroup(child, exited),
+  };
+  try {
+    await waitUntilAnswering(server.baseUrl, exited, options.startTimeoutMs ?? 90_000);
+  } catch (error) {
+    await server.stop();
+    throw new Error(`serverless offline did not start: ${(error as Error).message}\n${output.slice(-3000)}`);
+  }
+  return server;
+}
+
+async function waitUntilAnswering(baseUrl: string, exited: Promise<void>, timeoutMs: number): Promise<void> {
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (gone) throw new Error('the process exited');
+    try {
+      const response = await fetch(`${baseUrl}/v1/admin/version`, { signal: AbortSignal.timeout(5000) });
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`no answer from ${baseUrl}/v1/admin/version within ${timeoutMs} ms`);
+}
+
+/** SIGTERM to the whole group, SIGKILL if it lingers. */
+async function stopGroup(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, name);
+    } catch {
+      // already gone
+    }
+  };
+  signal('SIGTERM');
+  const done = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
+  if (!done) {
+    signal('SIGKILL');
+    await Promise.race([exited, sleep(2000)]);
+  }
+}
