@@ -1,0 +1,109 @@
+import type { CallerKey, EndpointCases } from '../support/matrix.ts';
+
+/**
+ * Administration (reference §5, contract §Administration) and agent file versions (§7). dropdb is
+ * not here: a wrong answer would wipe this file's data, so its table lives in admin-dropdb.test.ts.
+ */
+const rootOnly = (ok: number): Partial<Record<CallerKey, number>> => ({
+  root: ok,
+  'hub admin': 403,
+  'org admin': 403,
+  user: 403,
+  node: 403,
+  agbot: 403,
+});
+
+/**
+ * Agent file versions authorize against org IBM whatever the path says, then refuse a path org
+ * other than IBM (400). "Other org" callers use the IBM path; "same org" callers their own org's.
+ */
+const afvPath = (org: string) => `/v1/orgs/${org}/AgentFileVersion`;
+const afvOrg = (sameOrg: string, caller: CallerKey) => (caller.endsWith('(same org)') ? sameOrg : 'IBM');
+const afvWrite = (ok: number): Partial<Record<CallerKey, number>> => ({
+  root: ok,
+  'hub admin': ok,
+  'org admin (same org)': 403,
+  'org admin (other org)': 403,
+  'user (same org)': 403,
+  'user (other org)': 403,
+  'node (same org)': 403,
+  'node (other org)': 403,
+  'agbot (same org)': 400,
+  'agbot (other org)': ok,
+});
+const versions = {
+  agentSoftwareVersions: ['2.31.0'],
+  agentConfigVersions: ['0.0.4'],
+  agentCertVersions: ['0.0.15'],
+};
+
+export const adminCases: EndpointCases[] = [
+  {
+    operation: 'GET /v1/admin/version',
+    prepare: () => ({ path: '/v1/admin/version' }),
+    expect: {
+      anonymous: 200,
+      'wrong password': 200,
+      root: 200,
+      'hub admin': 200,
+      'org admin': 200,
+      user: 200,
+      node: 200,
+      agbot: 200,
+    },
+  },
+  {
+    operation: 'GET /v1/admin/status',
+    prepare: () => ({ path: '/v1/admin/status' }),
+    expect: { root: 200, 'hub admin': 200, 'org admin': 200, user: 200, node: 403, agbot: 403 },
+  },
+  {
+    operation: 'GET /v1/admin/orgstatus',
+    prepare: () => ({ path: '/v1/admin/orgstatus' }),
+    expect: { root: 200, 'hub admin': 200, 'org admin': 200, user: 403, node: 403, agbot: 403 },
+  },
+  {
+    operation: 'POST /v1/admin/reload',
+    prepare: () => ({ path: '/v1/admin/reload' }),
+    expect: rootOnly(201),
+  },
+  {
+    operation: 'POST /v1/admin/initdb',
+    prepare: () => ({ path: '/v1/admin/initdb' }),
+    expect: rootOnly(201),
+  },
+  {
+    operation: 'GET /v1/admin/dropdb/token',
+    prepare: () => ({ path: '/v1/admin/dropdb/token' }),
+    expect: rootOnly(200),
+  },
+  {
+    // Seeded by a PUT before the matrix runs, so GET finds a record (a DELETE keeps it, emptied).
+    operation: 'GET /v1/orgs/{organization}/AgentFileVersion',
+    prepare: (w, caller) => ({ path: afvPath(afvOrg(w.same.org, caller)) }),
+    expect: {
+      root: 200,
+      'hub admin': 200,
+      'org admin (same org)': 400,
+      'org admin (other org)': 200,
+      'user (same org)': 400,
+      'user (other org)': 200,
+      'node (same org)': 400,
+      'node (other org)': 200,
+      'agbot (same org)': 400,
+      'agbot (other org)': 200,
+    },
+  },
+  {
+    operation: 'PUT /v1/orgs/{organization}/AgentFileVersion',
+    prepare: (w, caller) => ({ path: afvPath(afvOrg(w.same.org, caller)), body: versions }),
+    expect: afvWrite(201),
+  },
+  {
+    operation: 'DELETE /v1/orgs/{organization}/AgentFileVersion',
+    prepare: (w, caller) => ({ path: afvPath(afvOrg(w.same.org, caller)) }),
+    expect: afvWrite(204),
+  },
+];
+
+export const agentFileVersions = versions;
