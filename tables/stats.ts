@@ -1,5 +1,6 @@
-import { Entity, EntityRepository, item, number, QueryCommand, string } from 'dynamodb-toolbox';
-import { tableName } from './client.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { Entity, item, number, QueryCommand, string } from 'dynamodb-toolbox';
+import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { ExchangeTable } from './table.ts';
 import type { TransactItem } from './transact.ts';
@@ -11,6 +12,8 @@ import type { TransactItem } from './transact.ts';
  */
 export const COUNTERS = [
   'users',
+  /** Users with `admin` or `hubAdmin`: what a hub admin's status counts. */
+  'adminUsers',
   'nodes',
   'registeredNodes',
   'agbots',
@@ -37,7 +40,6 @@ export const StatsEntity = new Entity({
   computeKey: ({ org, scope }: { org: string; scope: string }) =>
     scope ? { pk: keys.user(org, scope).pk, sk: 'STATS' } : keys.orgStats(org),
 });
-const statsRepository = StatsEntity.build(EntityRepository);
 
 export const zeroCounts = (): Counts => Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Counts;
 
@@ -47,15 +49,17 @@ const toCounts = (raw: Record<string, unknown> | undefined): Counts => {
   return counts;
 };
 
-export async function getOrgCounts(org: string): Promise<Counts> {
-  const { Item } = await statsRepository.get({ org, scope: '' });
-  return toCounts(Item as Record<string, unknown> | undefined);
+// Raw reads: the counter items are written by raw updates (counterUpdate below), so they carry
+// no `org`/`scope` attributes for the entity formatter to find.
+async function getCounts(key: { pk: string; sk: string }): Promise<Counts> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName(), Key: key }));
+  return toCounts(Item);
 }
 
-export async function getUserCounts(org: string, username: string): Promise<Counts> {
-  const { Item } = await statsRepository.get({ org, scope: username });
-  return toCounts(Item as Record<string, unknown> | undefined);
-}
+export const getOrgCounts = (org: string): Promise<Counts> => getCounts(keys.orgStats(org));
+
+export const getUserCounts = (org: string, username: string): Promise<Counts> =>
+  getCounts({ pk: keys.user(org, username).pk, sk: 'STATS' });
 
 /** Every org's counters in one Query (gsi1 `STATS`), for the server-wide status. */
 export async function listOrgCounts(): Promise<Map<string, Counts>> {

@@ -48,7 +48,7 @@ export async function createUser(
         lastUpdated: now(),
       })
       .params(),
-    orgCounterUpdate(org, { deltas: { users: 1 } }),
+    orgCounterUpdate(org, { deltas: { users: 1, adminUsers: options.admin || options.hubAdmin ? 1 : 0 } }),
   ]);
   return { user: `${org}/${username}`, secret: password };
 }
