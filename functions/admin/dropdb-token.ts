@@ -1,0 +1,19 @@
+import { authorize } from '#lib/auth/access';
+import { hashSecret, randomToken } from '#lib/auth/secrets';
+import { endpoint } from '#lib/http/endpoint';
+import { json } from '#lib/http/responses';
+import { saveDropToken } from '#tables/drop-token';
+
+/**
+ * GET /v1/admin/dropdb/token: root only. A fresh one-time token for POST /v1/admin/dropdb, valid
+ * `dropTokenTtlSeconds` (10 minutes); only its hash is stored and it replaces any earlier token.
+ */
+export const handler = endpoint({
+  authorize: ({ caller }) => authorize(caller, { type: 'action' }, 'ADMIN'),
+  async handle({ deps }) {
+    const token = randomToken();
+    const expiresAt = new Date(deps.clock.now().getTime() + deps.config().dropTokenTtlSeconds * 1000);
+    await saveDropToken(await hashSecret(token), expiresAt);
+    return json(200, { token });
+  },
+});

@@ -1,0 +1,16 @@
+import { authorize } from '#lib/auth/access';
+import { endpoint } from '#lib/http/endpoint';
+import { ok } from '#lib/http/responses';
+import { bootstrap } from '#tables/bootstrap';
+
+/**
+ * POST /v1/admin/initdb: root only. Recreates what the Exchange needs (orgs root and IBM, the
+ * root user record). The table itself always exists, so this is idempotent: 201 every time.
+ */
+export const handler = endpoint({
+  authorize: ({ caller }) => authorize(caller, { type: 'action' }, 'ADMIN'),
+  async handle() {
+    await bootstrap();
+    return ok('db initialized successfully');
+  },
+});

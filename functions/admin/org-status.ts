@@ -1,0 +1,16 @@
+import { authorize } from '#lib/auth/access';
+import { endpoint } from '#lib/http/endpoint';
+import { json } from '#lib/http/responses';
+import { orgPath } from '#lib/ids';
+import { OPERATING_NORMALLY, statusFigures } from './status-figures.ts';
+
+/** GET /v1/orgs/{organization}/status: READ on the org; like /admin/status restricted to that org. */
+export const handler = endpoint({
+  path: orgPath,
+  authorize: ({ caller, path }) => authorize(caller, { type: 'org', org: path.organization }, 'READ'),
+  async handle({ caller, path }) {
+    const { schemaVersion, ...figures } = await statusFigures(caller, path.organization);
+    // Upstream names the field SchemaVersion here and dbSchemaVersion in /admin/status.
+    return json(200, { msg: OPERATING_NORMALLY, ...figures, SchemaVersion: schemaVersion });
+  },
+});

@@ -1,0 +1,23 @@
+import { authorize } from '#lib/auth/access';
+import { IBM_ORG, roleOf } from '#lib/auth/caller';
+import { endpoint } from '#lib/http/endpoint';
+import { json } from '#lib/http/responses';
+import { listOrgCounts } from '#tables/stats';
+import { countsOfOrgs } from '#tables/status-counts';
+import { OPERATING_NORMALLY } from './status-figures.ts';
+
+/**
+ * GET /v1/admin/orgstatus: ORGSTATUS (root, hub admin, org admin). Nodes per org: every org for
+ * root, every org as -1 for a hub admin, the caller's org and IBM for an org admin.
+ */
+export const handler = endpoint({
+  authorize: ({ caller }) => authorize(caller, { type: 'action' }, 'ORGSTATUS'),
+  async handle({ caller }) {
+    const role = roleOf(caller);
+    const orgs = role === 'AdminUser' ? await countsOfOrgs([caller.org, IBM_ORG]) : await listOrgCounts();
+    const nodes: Record<string, number> = {};
+    for (const org of [...orgs.keys()].sort())
+      nodes[org] = role === 'HubAdmin' ? -1 : (orgs.get(org)?.nodes ?? 0);
+    return json(200, { msg: OPERATING_NORMALLY, nodes });
+  },
+});

@@ -1,0 +1,13 @@
+import { authorize } from '#lib/auth/access';
+import { endpoint } from '#lib/http/endpoint';
+import { json } from '#lib/http/responses';
+import { OPERATING_NORMALLY, statusFigures } from './status-figures.ts';
+
+/** GET /v1/admin/status: STATUS (root, hub admin, org admin, user); figures come from the counters. */
+export const handler = endpoint({
+  authorize: ({ caller }) => authorize(caller, { type: 'action' }, 'STATUS'),
+  async handle({ caller }) {
+    const { schemaVersion, ...figures } = await statusFigures(caller);
+    return json(200, { dbSchemaVersion: schemaVersion, msg: OPERATING_NORMALLY, ...figures });
+  },
+});

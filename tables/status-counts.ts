@@ -1,0 +1,62 @@
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from './client.ts';
+import { keys } from './keys.ts';
+import { isRegistered, nodeRepository } from './nodes.ts';
+import { COUNTERS, type Counts, zeroCounts } from './stats.ts';
+
+type Key = { pk: string; sk: string };
+
+const toCounts = (raw: Record<string, unknown> | undefined): Counts => {
+  const counts = zeroCounts();
+  for (const counter of COUNTERS) counts[counter] = Number(raw?.[counter] ?? 0);
+  return counts;
+};
+
+async function batchGet(wanted: Key[]): Promise<Record<string, unknown>[]> {
+  const table = tableName();
+  const found: Record<string, unknown>[] = [];
+  let pending = wanted;
+  for (let attempt = 0; pending.length > 0 && attempt < 6; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+    const result = await documentClient.send(
+      new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    found.push(...(result.Responses?.[table] ?? []));
+    pending = (result.UnprocessedKeys?.[table]?.Keys ?? []) as Key[];
+  }
+  if (pending.length > 0) throw new Error('status: DynamoDB left keys unprocessed');
+  return found;
+}
+
+/**
+ * The counters of each listed org that exists (its `ORG` item is there), in one BatchGetItem of
+ * the orgs' `ORG` and `STATS` items. Missing orgs are absent from the map.
+ */
+export async function countsOfOrgs(orgs: string[]): Promise<Map<string, Counts>> {
+  const unique = [...new Set(orgs)];
+  const items = await batchGet(unique.flatMap((org) => [keys.org(org), keys.orgStats(org)]));
+  const byKey = new Map(items.map((item) => [`${item.pk}|${item.sk}`, item]));
+  const result = new Map<string, Counts>();
+  for (const org of unique) {
+    const { pk } = keys.org(org);
+    if (!byKey.has(`${pk}|ORG`)) continue;
+    result.set(org, toCounts(byKey.get(`${pk}|STATS`)));
+  }
+  return result;
+}
+
+/** A node's view of itself: one node, registered or not (its agreements and messages arrive later). */
+export async function countsOfNode(org: string, id: string): Promise<Counts> {
+  const counts = zeroCounts();
+  const { Item } = await nodeRepository.get({ org, id });
+  if (!Item) return counts;
+  counts.nodes = 1;
+  counts.registeredNodes = isRegistered(Item) ? 1 : 0;
+  return counts;
+}
+
+export function sumCounts(all: Iterable<Counts>): Counts {
+  const total = zeroCounts();
+  for (const counts of all) for (const counter of COUNTERS) total[counter] += counts[counter];
+  return total;
+}

@@ -1,0 +1,28 @@
+import { PutTransaction } from 'dynamodb-toolbox';
+import { hashSecret } from '#lib/auth/secrets';
+import { NodeEntity } from '#tables/nodes';
+import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
+import { transactWrite } from '#tables/transact';
+
+/** A node with a public key (so it counts as registered), written with its counters like a real PUT. */
+export async function createRegisteredNode(org: string, id: string, owner: string) {
+  const token = `${id}-token`;
+  const [ownerOrg = org, ownerName = ''] = owner.split('/');
+  const deltas = { nodes: 1, registeredNodes: 1 };
+  await transactWrite([
+    NodeEntity.build(PutTransaction)
+      .item({
+        org,
+        id,
+        owner,
+        name: id,
+        publicKey: 'PUBLIC-KEY',
+        tokenHash: await hashSecret(token),
+        lastUpdated: new Date().toISOString(),
+      })
+      .params(),
+    orgCounterUpdate(org, { deltas }),
+    userCounterUpdate(ownerOrg, ownerName, { deltas }),
+  ]);
+  return { user: `${org}/${id}`, secret: token };
+}
