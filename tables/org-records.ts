@@ -1,11 +1,106 @@
-import type { FormattedItem } from 'dynamodb-toolbox';
-import { type OrgEntity, orgRepository } from './orgs.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
+import { documentClient, tableName } from './client.ts';
+import { indexKeys, keys } from './keys.ts';
+import { OrgEntity, orgRepository } from './orgs.ts';
+import { orgCounterUpdate } from './stats.ts';
+import { ExchangeTable } from './table.ts';
+import { TransactionFailed, transactWrite } from './transact.ts';
 
 export type OrgRecord = FormattedItem<typeof OrgEntity>;
+
+export interface Intervals {
+  minInterval: number;
+  maxInterval: number;
+  intervalAdjustment: number;
+}
+
+/** What a client may set on an org (POST/PUT replace all of it; PATCH one attribute). */
+export interface OrgFields {
+  orgType: string;
+  label: string;
+  description: string;
+  tags: Record<string, string> | undefined;
+  limits: { maxNodes: number };
+  heartbeatIntervals: Intervals;
+}
 
 export async function getOrg(org: string): Promise<OrgRecord | undefined> {
   const { Item } = await orgRepository.get({ org });
   return Item;
+}
+
+/** Every org, sorted by id (gsi1 `ORGS`); `prefix` narrows the Query to ids that start with it. */
+export async function listOrgs(prefix = ''): Promise<OrgRecord[]> {
+  const { Items = [] } = await ExchangeTable.build(QueryCommand)
+    .entities(OrgEntity)
+    .query({
+      index: 'gsi1',
+      partition: indexKeys.allOrgs,
+      ...(prefix ? { range: { beginsWith: prefix } } : {}),
+    })
+    .options({ maxPages: Number.POSITIVE_INFINITY })
+    .send();
+  return Items;
+}
+
+/** Creates the org and its counters item in one transaction; false when the org already exists. */
+export async function insertOrg(org: string, fields: OrgFields, now: string): Promise<boolean> {
+  try {
+    await transactWrite([
+      OrgEntity.build(PutTransaction)
+        .item({ org, ...fields, lastUpdated: now })
+        .options({ condition: { attr: 'org', exists: false } })
+        .params(),
+      orgCounterUpdate(org, { deltas: {} }),
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionFailed) return false;
+    throw error;
+  }
+}
+
+const isConditionFailure = (error: unknown) =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+/** Replaces an existing org (omitted optional fields reset); false when there is no such org. */
+export async function replaceOrg(org: string, fields: OrgFields, now: string): Promise<boolean> {
+  try {
+    await orgRepository.put(
+      { org, ...fields, lastUpdated: now },
+      { condition: { attr: 'org', exists: true } },
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+export type OrgPatch = { [K in keyof OrgFields]: { attribute: K; value: OrgFields[K] } }[keyof OrgFields];
+
+/** Sets one attribute of an existing org (tags: the whole map); false when there is no such org. */
+export async function patchOrg(org: string, patch: OrgPatch, now: string): Promise<boolean> {
+  const remove = patch.attribute === 'tags' && patch.value === undefined;
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.org(org),
+        UpdateExpression: remove
+          ? 'SET lastUpdated = :now REMOVE #attr'
+          : 'SET #attr = :value, lastUpdated = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#attr': patch.attribute },
+        ExpressionAttributeValues: remove ? { ':now': now } : { ':value': patch.value, ':now': now },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }
 
 export const ORG_ATTRIBUTES = [

@@ -1,11 +1,13 @@
 import * as z from 'zod';
 import { authorize } from '#lib/auth/access';
-import { emptyList } from '#lib/http/errors';
 import { endpoint } from '#lib/http/endpoint';
+import { badInput, emptyList, notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { getOrg, ORG_ATTRIBUTES, orgView } from '#tables/org-records';
-import { badInput } from '#lib/http/errors';
+
+const isOrgAttribute = (name: string): name is (typeof ORG_ATTRIBUTES)[number] =>
+  (ORG_ATTRIBUTES as readonly string[]).includes(name);
 
 /** GET /v1/orgs/{organization}[?attribute=]: any identity of the org, hub admins, root. */
 export const handler = endpoint({
@@ -13,14 +15,18 @@ export const handler = endpoint({
   query: z.object({ attribute: z.string().optional() }),
   authorize: ({ caller, path }) => authorize(caller, { type: 'org', org: path.organization }, 'READ'),
   async handle({ path, query }) {
-    const org = await getOrg(path.organization);
-    if (!org) throw emptyList({ orgs: {}, lastIndex: 0 });
-    const view = orgView(org);
-    if (query.attribute === undefined) return json(200, { orgs: { [org.org]: view }, lastIndex: 0 });
-    if (!(ORG_ATTRIBUTES as readonly string[]).includes(query.attribute)) {
-      throw badInput(`Org attribute name '${query.attribute}' is not an attribute of the org resource.`);
+    const { attribute } = query;
+    if (attribute !== undefined && !isOrgAttribute(attribute)) {
+      throw badInput(`Org attribute name '${attribute}' is not an attribute of the org resource.`);
     }
-    const value = view[query.attribute as keyof typeof view];
-    return json(200, { attribute: query.attribute, value: typeof value === 'string' ? value : JSON.stringify(value) });
+    const org = await getOrg(path.organization);
+    if (attribute === undefined) {
+      if (!org) throw emptyList({ orgs: {}, lastIndex: 0 });
+      return json(200, { orgs: { [org.org]: orgView(org) }, lastIndex: 0 });
+    }
+    // Upstream answers a missing org with an ApiResponse here, not the empty map.
+    if (!org) throw notFound(`org '${path.organization}' not found`);
+    const value = orgView(org)[attribute];
+    return json(200, { attribute, value: typeof value === 'string' ? value : JSON.stringify(value) });
   },
 });

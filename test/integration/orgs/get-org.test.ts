@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { handler as getOrg } from '#functions/orgs/get-org';
 import { handler as version } from '#functions/admin/version';
+import { handler as getOrg } from '#functions/orgs/get-org';
 import { createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -24,9 +24,41 @@ describe('GET /v1/orgs/{organization}', () => {
     const denied = await invoke(getOrg, { auth: user, path: { organization: 'acme' } });
     expect(denied.status).toBe(403);
     expect(denied.body.code).toBe('access-denied');
-    const wrong = await invoke(getOrg, { auth: { ...user, secret: 'nope' }, path: { organization: 'other' } });
+    const wrong = await invoke(getOrg, {
+      auth: { ...user, secret: 'nope' },
+      path: { organization: 'other' },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ code: 'invalid-credentials', msg: 'invalid.credentials' });
+  });
+
+  it('returns one attribute as a string; 400 for an unknown name, 404 for a missing org', async () => {
+    const label = await invoke(getOrg, {
+      auth: ROOT,
+      path: { organization: 'acme' },
+      query: { attribute: 'label' },
+    });
+    expect(label.body).toEqual({ attribute: 'label', value: 'acme label' });
+    const limits = await invoke(getOrg, {
+      auth: ROOT,
+      path: { organization: 'acme' },
+      query: { attribute: 'limits' },
+    });
+    expect(limits.body).toEqual({ attribute: 'limits', value: '{"maxNodes":0}' });
+    const bad = await invoke(getOrg, {
+      auth: ROOT,
+      path: { organization: 'nope' },
+      query: { attribute: 'Label' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe("Org attribute name 'Label' is not an attribute of the org resource.");
+    const missing = await invoke(getOrg, {
+      auth: ROOT,
+      path: { organization: 'nope' },
+      query: { attribute: 'label' },
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ code: 'not-found', msg: "org 'nope' not found" });
   });
 
   it('answers the version as plain text without credentials', async () => {

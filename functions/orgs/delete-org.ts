@@ -1,0 +1,20 @@
+import { authorize } from '#lib/auth/access';
+import { endpoint } from '#lib/http/endpoint';
+import { accessDenied, notFound } from '#lib/http/errors';
+import { noContent } from '#lib/http/responses';
+import { orgPath } from '#lib/ids';
+import { deleteOrgCascade } from '#tables/cascade';
+import { getOrg } from '#tables/org-records';
+
+/** DELETE /v1/orgs/{organization}: root and hub admins delete an org and everything in it; never `root`. */
+export const handler = endpoint({
+  path: orgPath,
+  authorize: ({ caller, path }) => authorize(caller, { type: 'org', org: path.organization }, 'DELETE_ORG'),
+  async handle({ path }) {
+    const org = path.organization;
+    if (org === 'root') throw accessDenied('Cannot delete the exchange root org');
+    if (!(await getOrg(org))) throw notFound(`org '${org}' not found`);
+    await deleteOrgCascade(org);
+    return noContent();
+  },
+});

@@ -1,0 +1,25 @@
+import { authorize } from '#lib/auth/access';
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { orgPath } from '#lib/ids';
+import { isoTimestamp } from '#lib/time';
+import { replaceOrg } from '#tables/org-records';
+import { checkOrgLimits, orgBody, orgFields } from './org-body.ts';
+
+/**
+ * PUT /v1/orgs/{organization}: replaces an existing org (never creates). As upstream, the body is
+ * parsed before authorization: making an org type IBM needs SET_IBM_ORG_TYPE rather than WRITE.
+ */
+export const handler = endpoint({
+  path: orgPath,
+  body: orgBody,
+  async handle({ caller, path, body, deps }) {
+    const org = path.organization;
+    authorize(caller, { type: 'org', org }, body.orgType === 'IBM' ? 'SET_IBM_ORG_TYPE' : 'WRITE');
+    checkOrgLimits(body.limits, deps.config().limits.maxNodes);
+    if (!(await replaceOrg(org, orgFields(body), isoTimestamp(deps.clock))))
+      throw notFound(`org '${org}' not found`);
+    return ok('org updated');
+  },
+});

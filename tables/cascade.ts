@@ -1,0 +1,191 @@
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from './client.ts';
+import { indexKeys, keys } from './keys.ts';
+import { isRegistered } from './nodes.ts';
+import { type Counts, orgCounterUpdate } from './stats.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
+
+/**
+ * Deletes that fan out: an org with everything in it, a user with the nodes and agbots it owns.
+ * Every entity's partition holds its children, so one Query per partition finds them (never a
+ * Scan). Children go first and the entity's own record last, so an interrupted cascade leaves the
+ * record behind and a retried DELETE finishes the job.
+ */
+type Key = { pk: string; sk: string };
+type Item = Record<string, unknown>;
+
+const BATCH_SIZE = 25;
+const MAX_BATCH_ATTEMPTS = 8;
+/** Partitions cleaned at once: enough to overlap round trips without throttling a small table. */
+const CONCURRENCY = 8;
+/** Records per counted transaction (plus one counter update; DynamoDB allows 100 items). */
+const RECORDS_PER_TRANSACTION = 50;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Deletes keys 25 at a time, retrying what DynamoDB leaves unprocessed (throttling) with backoff. */
+async function batchDelete(toDelete: Key[]): Promise<void> {
+  const table = tableName();
+  for (let i = 0; i < toDelete.length; i += BATCH_SIZE) {
+    let pending = toDelete.slice(i, i + BATCH_SIZE).map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt >= MAX_BATCH_ATTEMPTS)
+        throw new Error(`cascade: ${pending.length} items could not be deleted`);
+      if (attempt > 0) await sleep(20 * 2 ** attempt);
+      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+      pending = (result.UnprocessedItems?.[table] ?? []) as typeof pending;
+    }
+  }
+}
+
+/** Every item of a base-table partition or a gsi1 partition, all pages. */
+async function queryAll(input: {
+  index?: 'gsi1';
+  partition: string;
+  projection?: string;
+  owner?: string;
+}): Promise<Item[]> {
+  const keyAttr = input.index ? 'gsi1pk' : 'pk';
+  const names: Record<string, string> = { '#key': keyAttr };
+  const values: Record<string, unknown> = { ':key': input.partition };
+  if (input.owner !== undefined) {
+    names['#owner'] = 'owner';
+    values[':owner'] = input.owner;
+  }
+  const items: Item[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: input.index,
+        KeyConditionExpression: '#key = :key',
+        FilterExpression: input.owner !== undefined ? '#owner = :owner' : undefined,
+        ProjectionExpression: input.projection,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((page.Items ?? []) as Item[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+async function forEachLimited<T>(items: T[], run: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await run(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+}
+
+/**
+ * Deletes every item of partition `pk`. `last` (the entity's own record) goes after all the
+ * others; `keep` is left in place (the caller deletes it itself, e.g. in a counted transaction).
+ */
+export async function deletePartition(
+  pk: string,
+  options: { last?: string; keep?: string } = {},
+): Promise<void> {
+  const found = (await queryAll({ partition: pk, projection: 'pk, sk' })) as Key[];
+  const children = found.filter((key) => key.sk !== options.last && key.sk !== options.keep);
+  await batchDelete(children);
+  const record = found.find((key) => key.sk === options.last);
+  if (record) await batchDelete([record]);
+}
+
+/** Deletes an org's users, nodes, agbots (each with its whole partition), then its STATS, then the org. */
+export async function deleteOrgCascade(org: string): Promise<void> {
+  const members = [
+    { partition: indexKeys.orgUsers(org), record: 'USER' },
+    { partition: indexKeys.orgNodes(org), record: 'NODE' },
+    { partition: indexKeys.orgAgbots(org), record: 'AGBOT' },
+  ];
+  const partitions: { pk: string; record: string }[] = [];
+  for (const { partition, record } of members) {
+    const items = await queryAll({ index: 'gsi1', partition, projection: 'pk' });
+    for (const item of items) partitions.push({ pk: String(item.pk), record });
+  }
+  await forEachLimited(partitions, ({ pk, record }) => deletePartition(pk, { last: record }));
+  await deletePartition(keys.org(org).pk, { last: keys.org(org).sk });
+}
+
+/**
+ * Deletes records (each only if it still exists) in transactions that also apply their summed
+ * counter changes to the org, so a record deleted twice concurrently is counted once.
+ */
+async function deleteCounted(org: string, records: { key: Key; deltas: Partial<Counts> }[]): Promise<void> {
+  for (let i = 0; i < records.length; i += RECORDS_PER_TRANSACTION) {
+    let chunk = records.slice(i, i + RECORDS_PER_TRANSACTION);
+    while (chunk.length > 0) {
+      const deltas: Partial<Counts> = {};
+      for (const record of chunk) {
+        for (const [counter, delta] of Object.entries(record.deltas) as [keyof Counts, number][]) {
+          deltas[counter] = (deltas[counter] ?? 0) + delta;
+        }
+      }
+      const items: TransactItem[] = chunk.map(({ key }) => ({
+        Delete: { TableName: tableName(), Key: key, ConditionExpression: 'attribute_exists(pk)' },
+      }));
+      try {
+        await transactWrite([...items, orgCounterUpdate(org, { deltas })]);
+        break;
+      } catch (error) {
+        if (!(error instanceof TransactionFailed)) throw error;
+        // Records someone else deleted meanwhile: drop them (and their counts) and try the rest.
+        chunk = chunk.filter((_, index) => !error.failed[index]);
+      }
+    }
+  }
+}
+
+/**
+ * Deletes what user `org/username` owns: its nodes and agbots (whole partitions, org counters
+ * adjusted), then the user's own partition (its STATS item included). Resolves false when the
+ * user record was already gone. `userCounts` are the org counter changes for the user itself.
+ */
+export async function deleteUserCascade(
+  org: string,
+  username: string,
+  userCounts: Partial<Counts> = { users: -1 },
+): Promise<boolean> {
+  const owner = `${org}/${username}`;
+  const owned = [
+    { partition: indexKeys.orgNodes(org), record: 'NODE' },
+    { partition: indexKeys.orgAgbots(org), record: 'AGBOT' },
+  ];
+  for (const { partition, record } of owned) {
+    const items = await queryAll({ index: 'gsi1', partition, owner });
+    await forEachLimited(items, (item) => deletePartition(String(item.pk), { keep: record }));
+    await deleteCounted(
+      org,
+      items.map((item) => ({
+        key: { pk: String(item.pk), sk: record },
+        deltas:
+          record === 'NODE'
+            ? {
+                nodes: -1,
+                registeredNodes: isRegistered(item as { pattern?: string; publicKey?: string }) ? -1 : 0,
+              }
+            : { agbots: -1 },
+      })),
+    );
+  }
+  const user = keys.user(org, username);
+  await deletePartition(user.pk, { keep: user.sk });
+  try {
+    await transactWrite([
+      { Delete: { TableName: tableName(), Key: user, ConditionExpression: 'attribute_exists(pk)' } },
+      orgCounterUpdate(org, { deltas: userCounts }),
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionFailed) return false;
+    throw error;
+  }
+}
