@@ -1,0 +1,61 @@
+import * as z from 'zod';
+import { type Access, authorize } from '#lib/auth/access';
+import type { Caller } from '#lib/auth/caller';
+import { HttpError, notFound } from '#lib/http/errors';
+import { idSegment } from '#lib/ids';
+import { getNode, type NodeRecord } from '#tables/node-records';
+
+export const nodePath = z.object({ organization: idSegment, node: idSegment });
+export type NodePath = z.infer<typeof nodePath>;
+
+export const resourceId = (path: NodePath): string => `${path.organization}/${path.node}`;
+export const nodeNotFound = (path: NodePath) => notFound(`node '${resourceId(path)}' not found`);
+
+/**
+ * Loads the node once and throws 403/404 unless the caller may `access` it (reference §3: a
+ * missing node counts as the caller's own, so a same-org user may create it). The node, or
+ * undefined, becomes the handler's `target`.
+ */
+export async function authorizeNode(
+  caller: Caller,
+  path: NodePath,
+  access: Access,
+): Promise<NodeRecord | undefined> {
+  const node = await getNode(path.organization, path.node);
+  authorize(
+    caller,
+    { type: 'node', org: path.organization, id: path.node, exists: node !== undefined, owner: node?.owner },
+    access,
+  );
+  return node;
+}
+
+/** What a write step returns when a concurrent write changed the node after it was read. */
+export const CONFLICT = Symbol('conflict');
+const ATTEMPTS = 4;
+
+/**
+ * Runs a read-check-write `step` on the node read by `authorize`; when another request changed the
+ * node in between, reads it again (re-checking access, which may have changed) and retries, then
+ * gives up with 409.
+ */
+export async function retryOnConflict<T>(
+  caller: Caller,
+  path: NodePath,
+  first: NodeRecord | undefined,
+  step: (node: NodeRecord | undefined) => Promise<T | typeof CONFLICT>,
+): Promise<T> {
+  let node = first;
+  for (let attempt = 1; ; attempt++) {
+    const result = await step(node);
+    if (result !== CONFLICT) return result;
+    if (attempt >= ATTEMPTS) {
+      throw new HttpError(
+        409,
+        'already-exists',
+        `node '${resourceId(path)}' is being changed by another request; try again`,
+      );
+    }
+    node = await authorizeNode(caller, path, 'WRITE');
+  }
+}

@@ -1,0 +1,17 @@
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { json } from '#lib/http/responses';
+import { getNodePolicy } from '#tables/node-policy-records';
+import { authorizeNode, nodePath } from './access.ts';
+import { nodePolicyView } from './policy-view.ts';
+
+/** GET /v1/orgs/{organization}/nodes/{node}/policy: whoever may read the node. */
+export const handler = endpoint({
+  path: nodePath,
+  authorize: ({ caller, path }) => authorizeNode(caller, path, 'READ'),
+  async handle({ path }) {
+    const policy = await getNodePolicy(path.organization, path.node);
+    if (!policy) throw notFound('not found');
+    return json(200, nodePolicyView(policy));
+  },
+});

@@ -1,0 +1,50 @@
+import { isSuperUser } from '#lib/auth/caller';
+import { hashSecret } from '#lib/auth/secrets';
+import { endpoint } from '#lib/http/endpoint';
+import { accessDenied, badInput } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { updateNode } from '#tables/node-records';
+import { authorizeNode, CONFLICT, nodeNotFound, nodePath, resourceId, retryOnConflict } from './access.ts';
+import { PATCH_ATTRIBUTES, patchChange } from './node-input.ts';
+import {
+  EMPTY_TOKEN,
+  missingPattern,
+  nodeTypeProblem,
+  publicKeyNotToken,
+  registeredServicesProblem,
+} from './rules.ts';
+import { patchNodeBody } from './schemas.ts';
+
+/**
+ * PATCH /v1/orgs/{organization}/nodes/{node}: exactly one attribute (reference §11.2); who as PUT.
+ * Only the node itself or root may set publicKey, and only while none is set.
+ */
+export const handler = endpoint({
+  path: nodePath,
+  body: patchNodeBody,
+  authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
+  async handle({ caller, path, body, target, deps }) {
+    const present = PATCH_ATTRIBUTES.filter((name) => body[name] != null);
+    const [attribute] = present;
+    if (present.length !== 1 || !attribute) throw badInput('bad input');
+    if (body.token === '') throw badInput(EMPTY_TOKEN);
+    const problem = nodeTypeProblem(body.nodeType) ?? registeredServicesProblem(body.registeredServices);
+    if (problem) throw badInput(problem);
+    if (attribute === 'publicKey' && caller.kind !== 'node' && !isSuperUser(caller))
+      throw accessDenied('access denied');
+    const refused = (detail: string) =>
+      badInput(`node '${resourceId(path)}' not inserted or updated: ${detail}`);
+    if (body.pattern) throw refused(missingPattern(body.pattern));
+    const tokenHash = body.token ? await hashSecret(body.token) : undefined;
+    const change = { ...patchChange(body, attribute, tokenHash), lastUpdated: isoTimestamp(deps.clock) };
+    await retryOnConflict(caller, path, target, async (node) => {
+      if (!node) throw nodeNotFound(path);
+      if (body.publicKey && node.publicKey)
+        throw refused("A node's public key cannot be replaced with a different key.");
+      if (body.token && node.publicKey) throw refused(publicKeyNotToken(resourceId(path)));
+      return (await updateNode(node, change)) ? true : CONFLICT;
+    });
+    return ok(`attribute '${attribute}' of node '${resourceId(path)}' updated`);
+  },
+});

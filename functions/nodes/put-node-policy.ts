@@ -1,0 +1,29 @@
+import { endpoint } from '#lib/http/endpoint';
+import { badInput } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { putNodePolicy } from '#tables/node-policy-records';
+import { authorizeNode, nodeNotFound, nodePath } from './access.ts';
+import { policyProblem, storedPolicy } from './policy-view.ts';
+import { noHeartbeatQuery, putNodePolicyBody } from './schemas.ts';
+
+/**
+ * PUT /v1/orgs/{organization}/nodes/{node}/policy[?noheartbeat=]: whoever may write the node.
+ * Upserts the policy and stamps the node in one transaction; a missing node is a 404.
+ */
+export const handler = endpoint({
+  path: nodePath,
+  query: noHeartbeatQuery,
+  body: putNodePolicyBody,
+  authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
+  async handle({ path, query, body, target, deps }) {
+    const problem = policyProblem(body);
+    if (problem) throw badInput(problem);
+    if (!target) throw nodeNotFound(path);
+    const now = isoTimestamp(deps.clock);
+    const stamp = query.noheartbeat ? { lastUpdated: now } : { lastUpdated: now, lastHeartbeat: now };
+    const stored = await putNodePolicy(storedPolicy(path.organization, path.node, body, now), stamp);
+    if (!stored) throw nodeNotFound(path);
+    return ok('policy added or updated');
+  },
+});

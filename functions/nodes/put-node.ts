@@ -1,0 +1,33 @@
+import { endpoint } from '#lib/http/endpoint';
+import { badInput } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { authorizeNode, nodePath } from './access.ts';
+import { missingPattern, putBodyProblem } from './rules.ts';
+import { saveNode } from './save-node.ts';
+import { noHeartbeatQuery, putNodeBody } from './schemas.ts';
+
+/**
+ * PUT /v1/orgs/{organization}/nodes/{node}[?noheartbeat=]: creates (owner = caller) or replaces a
+ * node. Owner, org admins, root and the node itself; a same-org user may create a missing one.
+ */
+export const handler = endpoint({
+  path: nodePath,
+  query: noHeartbeatQuery,
+  body: putNodeBody,
+  authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
+  async handle({ caller, path, query, body, target, deps }) {
+    const problem = putBodyProblem(body, caller, path.organization, path.node);
+    if (problem) throw badInput(problem);
+    // Patterns arrive in a later issue, so none can be referenced yet.
+    if (body.pattern) throw badInput(missingPattern(body.pattern));
+    const request = {
+      caller,
+      path,
+      body,
+      noHeartbeat: query.noheartbeat === true,
+      now: isoTimestamp(deps.clock),
+    };
+    return ok(await saveNode({ ...request, config: deps.config() }, target));
+  },
+});

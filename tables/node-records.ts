@@ -1,0 +1,205 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { QueryCommand as RawQueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
+import { documentClient, tableName } from './client.ts';
+import { indexKeys, keys } from './keys.ts';
+import { isRegistered, NodeEntity, nodeRepository } from './nodes.ts';
+import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
+import { ExchangeTable } from './table.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
+
+export type NodeRecord = FormattedItem<typeof NodeEntity>;
+/** What PUT, PATCH, heartbeats and policy writes change; keys, owner and ha_group never change here. */
+export type NodeChanges = Partial<Omit<NodeRecord, 'org' | 'id' | 'owner' | 'ha_group'>>;
+
+/** Consistent, so a write's own optimistic check (and a client's read after its write) sees the latest. */
+export async function getNode(org: string, id: string): Promise<NodeRecord | undefined> {
+  const { Item } = await nodeRepository.get({ org, id }, { consistent: true });
+  return Item;
+}
+
+/** An org's nodes (gsi1 `ORG#<org>#NODES`, all pages), optionally only those `owner` owns. */
+export async function listOrgNodes(org: string, owner?: string): Promise<NodeRecord[]> {
+  const query = ExchangeTable.build(QueryCommand)
+    .entities(NodeEntity)
+    .query({ index: 'gsi1', partition: indexKeys.orgNodes(org) });
+  const filters = owner === undefined ? {} : { filters: { node: { attr: 'owner' as const, eq: owner } } };
+  const { Items = [] } = await query.options({ maxPages: Number.POSITIVE_INFINITY, ...filters }).send();
+  return Items;
+}
+
+/** `org/username` → [org, username]. */
+const splitOwner = (owner: string): [string, string] => {
+  const slash = owner.indexOf('/');
+  return [owner.slice(0, slash), owner.slice(slash + 1)];
+};
+
+function counterItems(node: NodeRecord, deltas: Partial<Counts>): TransactItem[] {
+  const [ownerOrg, ownerUser] = splitOwner(node.owner);
+  return [orgCounterUpdate(node.org, { deltas }), userCounterUpdate(ownerOrg, ownerUser, { deltas })];
+}
+
+/** SET the given attributes of an existing node; with `lastUpdated`, only if the node still has it. */
+export function setNodeFields(
+  org: string,
+  id: string,
+  fields: NodeChanges,
+  lastUpdated?: string,
+): TransactItem {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+    sets.push(`#${name} = :${name}`);
+  }
+  let condition = 'attribute_exists(pk)';
+  if (lastUpdated !== undefined) {
+    names['#read'] = 'lastUpdated';
+    values[':read'] = lastUpdated;
+    condition += ' AND #read = :read';
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.node(org, id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** One update goes as a plain UpdateItem (half the cost of a transaction), several as a transaction. */
+async function write(items: TransactItem[]): Promise<void> {
+  const [only] = items;
+  if (items.length > 1 || !only?.Update) return transactWrite(items);
+  try {
+    await documentClient.send(new UpdateCommand(only.Update));
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw new TransactionFailed([true]);
+    throw error;
+  }
+}
+
+/** Runs `items`; false when the first one's condition failed (the node changed or went away). */
+async function writeUnlessChanged(items: TransactItem[]): Promise<boolean> {
+  try {
+    await write(items);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionFailed && error.failed[0]) return false;
+    throw error;
+  }
+}
+
+export type CreateOutcome = 'created' | 'exists' | 'no-org' | 'org-limit' | 'user-limit';
+
+/**
+ * Creates a node and counts it (org and owner, nodes and registeredNodes) in one transaction that
+ * also refuses a node already there, a missing org and a count past either limit (0 = none).
+ */
+export async function createNode(
+  node: NodeRecord,
+  limits: { org: number; user: number },
+): Promise<CreateOutcome> {
+  const deltas = { nodes: 1, registeredNodes: isRegistered(node) ? 1 : 0 };
+  const [ownerOrg, ownerUser] = splitOwner(node.owner);
+  try {
+    await transactWrite([
+      NodeEntity.build(PutTransaction)
+        .item(node)
+        .options({ condition: { attr: 'org', exists: false } })
+        .params(),
+      {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: keys.org(node.org),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      orgCounterUpdate(node.org, { deltas, limit: { counter: 'nodes', max: limits.org } }),
+      userCounterUpdate(ownerOrg, ownerUser, { deltas, limit: { counter: 'nodes', max: limits.user } }),
+    ]);
+    return 'created';
+  } catch (error) {
+    if (!(error instanceof TransactionFailed)) throw error;
+    // Items in order: node, org, org counter, user counter; upstream checks the user's limit first.
+    const [exists, noOrg, orgLimit] = error.failed;
+    return exists ? 'exists' : noOrg ? 'no-org' : orgLimit && !error.failed[3] ? 'org-limit' : 'user-limit';
+  }
+}
+
+/**
+ * Applies `changes` if the node still carries the `lastUpdated` read into `current` (false if
+ * not), moving the registeredNodes counters when the node becomes registered or unregistered.
+ */
+export async function updateNode(current: NodeRecord, changes: NodeChanges): Promise<boolean> {
+  // lastUpdated is the version the next writer checks, so it must change even within one millisecond.
+  if (changes.lastUpdated !== undefined && changes.lastUpdated === current.lastUpdated) {
+    changes = { ...changes, lastUpdated: oneMillisecondLater(current.lastUpdated) };
+  }
+  const delta = Number(isRegistered({ ...current, ...changes })) - Number(isRegistered(current));
+  const update = setNodeFields(current.org, current.id, changes, current.lastUpdated);
+  return writeUnlessChanged([update, ...(delta ? counterItems(current, { registeredNodes: delta }) : [])]);
+}
+
+/** Only called with a timestamp this code wrote (`Date#toISOString`), so it always parses. */
+const oneMillisecondLater = (timestamp: string): string => new Date(Date.parse(timestamp) + 1).toISOString();
+
+/** Sets lastHeartbeat; false when the node does not exist. */
+export async function recordHeartbeat(org: string, id: string, at: string): Promise<boolean> {
+  return writeUnlessChanged([setNodeFields(org, id, { lastHeartbeat: at })]);
+}
+
+/** Keys of every item in the node's partition (the node, its policy, later its other children). */
+async function partitionKeys(org: string, id: string): Promise<{ pk: string; sk: string }[]> {
+  const found: { pk: string; sk: string }[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new RawQueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.node(org, id).pk },
+        ProjectionExpression: 'pk, sk',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...((page.Items ?? []) as { pk: string; sk: string }[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return found;
+}
+
+const MAX_TRANSACTION_ITEMS = 100;
+
+/**
+ * Deletes the node's whole partition and uncounts the node, if it still carries the `lastUpdated`
+ * read into `current` (false if not). Children that do not fit beside the node in one transaction
+ * go first, so an interrupted delete leaves the node to be deleted again.
+ */
+export async function deleteNode(current: NodeRecord): Promise<boolean> {
+  const nodeKey = keys.node(current.org, current.id);
+  const deleteItem = (Key: { pk: string; sk: string }): TransactItem => ({
+    Delete: { TableName: tableName(), Key },
+  });
+  const children = (await partitionKeys(current.org, current.id)).filter((key) => key.sk !== nodeKey.sk);
+  const room = MAX_TRANSACTION_ITEMS - 3;
+  while (children.length > room)
+    await transactWrite(children.splice(room, MAX_TRANSACTION_ITEMS).map(deleteItem));
+  const deleteNodeItem: TransactItem = {
+    Delete: {
+      TableName: tableName(),
+      Key: nodeKey,
+      ConditionExpression: '#read = :read',
+      ExpressionAttributeNames: { '#read': 'lastUpdated' },
+      ExpressionAttributeValues: { ':read': current.lastUpdated },
+    },
+  };
+  const uncount = counterItems(current, { nodes: -1, registeredNodes: isRegistered(current) ? -1 : 0 });
+  return writeUnlessChanged([deleteNodeItem, ...children.map(deleteItem), ...uncount]);
+}
