@@ -1,0 +1,22 @@
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { noContent } from '#lib/http/responses';
+import { orgPath } from '#lib/ids';
+import { isoTimestamp } from '#lib/time';
+import { clearAgentFileVersions } from '#tables/agent-file-versions';
+import { authorizeAgentConfig } from './authorize-agent-config.ts';
+
+/**
+ * DELETE /v1/orgs/{organization}/AgentFileVersion: empties the three lists (GET then answers 200
+ * with empty lists); 404 when versions were never stored.
+ */
+export const handler = endpoint({
+  path: orgPath,
+  authorize: ({ caller, path }) => authorizeAgentConfig(caller, path.organization, 'WRITE_AGENT_CONFIG_MGMT'),
+  async handle({ deps }) {
+    if (!(await clearAgentFileVersions(isoTimestamp(deps.clock)))) {
+      throw notFound('agent file versions not deleted');
+    }
+    return noContent();
+  },
+});

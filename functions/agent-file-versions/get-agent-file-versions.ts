@@ -1,0 +1,22 @@
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { json } from '#lib/http/responses';
+import { orgPath } from '#lib/ids';
+import { getAgentFileVersions } from '#tables/agent-file-versions';
+import { authorizeAgentConfig } from './authorize-agent-config.ts';
+
+/** GET /v1/orgs/{organization}/AgentFileVersion: any identity; 404 until versions were first PUT. */
+export const handler = endpoint({
+  path: orgPath,
+  authorize: ({ caller, path }) => authorizeAgentConfig(caller, path.organization, 'READ_AGENT_CONFIG_MGMT'),
+  async handle() {
+    const versions = await getAgentFileVersions();
+    if (!versions) throw notFound("org 'IBM' not found");
+    return json(200, {
+      agentSoftwareVersions: versions.agentSoftwareVersions,
+      agentConfigVersions: versions.agentConfigVersions,
+      agentCertVersions: versions.agentCertVersions,
+      lastUpdated: versions.lastUpdated,
+    });
+  },
+});
