@@ -96,7 +96,11 @@ const ERROR_CODES: Record<number, string> = {
 const display = (operation: string) => operation.replace('{organization}', '{org}');
 
 /** One vitest case per (endpoint, caller); anonymous and wrong-password callers get 401 unless stated. */
-export function defineMatrix(endpoints: EndpointCases[], world: () => World, http: Http): void {
+export function defineMatrix(
+  endpoints: EndpointCases[],
+  world: () => World | Promise<World>,
+  http: Http,
+): void {
   for (const endpoint of endpoints) {
     const expected: Partial<Record<CallerKey, number>> = {
       anonymous: 401,
@@ -107,7 +111,7 @@ export function defineMatrix(endpoints: EndpointCases[], world: () => World, htt
     const variant = endpoint.variant ? ` (${endpoint.variant})` : '';
     for (const [caller, status] of Object.entries(expected) as [CallerKey, number][]) {
       it(`${display(endpoint.operation)}${variant} as ${caller} → ${status}`, async () => {
-        const w = world();
+        const w = await world();
         const prepared = await endpoint.prepare(w, caller);
         const auth = prepared.as ?? defaultCredentials(w, caller);
         const result = await http(method, prepared.path, {
