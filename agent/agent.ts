@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { AgentConfig } from './config.ts';
+import { type AgentContext, newRuntime } from './context.ts';
+import { createEventLog } from './events/eventlog.ts';
+import { createExchangeClient } from './exchange/client.ts';
+import { detectHost, type HostFacts } from './host.ts';
+import { createLogger, type Logger } from './log.ts';
+import { Mutex } from './mutex.ts';
+import { Store } from './store/store.ts';
+import { WorkerRegistry } from './workers/registry.ts';
+import { startWorkers, type Workers } from './workers/workers.ts';
+
+export interface AgentOptions {
+  config: AgentConfig;
+  log?: Logger;
+  /** Clock (ms); tests may pin it. */
+  now?: () => number;
+  /** Override measured host facts (tests). */
+  host?: Partial<HostFacts>;
+}
+
+export interface Agent {
+  ctx: AgentContext;
+  app: FastifyInstance;
+  /** Starts the workers and listens on config.host:config.port; resolves to the bound port. */
+  start(): Promise<number>;
+  /** Stops workers, the server and the store; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Wires one agent: store, Exchange client, event log, routes and (on start) workers. */
+export async function createAgent(options: AgentOptions): Promise<Agent> {
+  const { config } = options;
+  const log = options.log ?? createLogger(config.logLevel);
+  const now = options.now ?? Date.now;
+  const store = Store.open(config.dataDir);
+  const ctx: AgentContext = {
+    config,
+    store,
+    exchange: createExchangeClient({ baseUrl: config.exchangeUrl, timeoutMs: config.requestTimeoutMs }),
+    events: createEventLog(store, now),
+    host: { ...detectHost(store), ...options.host },
+    log,
+    workers: new WorkerRegistry(now),
+    now,
+    writes: new Mutex(),
+    runtime: newRuntime(),
+    wake: () => {},
+  };
+  const app = await buildApp(ctx);
+  let workers: Workers | undefined;
+  let stopped: Promise<void> | undefined;
+
+  return {
+    ctx,
+    app,
+    async start() {
+      workers = startWorkers(ctx);
+      await app.listen({ host: config.host, port: config.port });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : config.port;
+      log.info('agent listening', {
+        url: `http://${config.host}:${port}`,
+        exchange: config.exchangeUrl,
+        dataDir: config.dataDir,
+      });
+      return port;
+    },
+    stop() {
+      stopped ??= (async () => {
+        await workers?.stop();
+        await app.close();
+        // An unregistration still running finishes (or fails) before the store closes.
+        await ctx.runtime.unconfiguring?.catch(() => {});
+        await ctx.writes.run(async () => {});
+        store.close();
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import * as z from 'zod';
+
+/** Upstream's legal-character rule for ids, orgs, patterns and names (letters, digits and a few symbols). */
+const LEGAL = /^[-*+()?&! \w.@,:/\\\p{L}\p{N}]*$/u;
+const legal = z
+  .string()
+  .regex(LEGAL, 'Value violates regex illegal char match: [^-*+()?&! _\\w\\d.@,:/\\\\\\pL\\pN]');
+
+/** POST /node (HorizonDevice). Unknown fields are ignored, as upstream's agent does. */
+export const registerBody = z.object({
+  id: legal.optional(),
+  organization: legal.min(1, 'must not be empty'),
+  pattern: legal.optional(),
+  name: legal.optional(),
+  nodeType: z.enum(['device', 'cluster']).optional(),
+  token: z.string().min(1, 'must not be empty'),
+});
+
+/** PATCH /node: a new token for the registered node. */
+export const tokenBody = z.object({
+  id: legal.min(1, 'must not be empty'),
+  token: z.string().min(1, 'must not be empty'),
+  organization: legal.optional(),
+});
+
+const flag = z.enum(['', 'true', 'false']).optional();
+
+/** DELETE /node query; each flag is exactly "", "true" or "false". */
+export const unregisterQuery = z.object({ block: flag, removeNode: flag, deepClean: flag });

@@ -1,0 +1,91 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { configStateRoutes } from './api/configstate.ts';
+import { eventLogRoutes } from './api/eventlog.ts';
+import { nodeRoutes } from './api/node.ts';
+import { policyRoutes } from './api/policy.ts';
+import { statusRoutes } from './api/status.ts';
+import { userInputRoutes } from './api/userinput.ts';
+import type { AgentContext } from './context.ts';
+import { AgentError } from './errors.ts';
+
+/**
+ * The local REST API: routes are Fastify plugins (one per resource, schemas beside them). Errors
+ * are always `{"error","input"}` JSON; a known path with another method → 405, unknown path → 404.
+ */
+export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, return503OnClosing: true, forceCloseConnections: true });
+  const known = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = known.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    known.set(route.url, methods);
+  });
+
+  // Upstream never checks the content type: a body with any other type is read as JSON too.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(Object.assign(err as Error, { statusCode: 400 }), undefined);
+    }
+  });
+
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('cache-control', 'no-cache, no-store, must-revalidate');
+    reply.header('pragma', 'no-cache, no-store');
+    return payload;
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const fields = {
+      method: req.method,
+      path: req.url.split('?')[0],
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    };
+    if (req.method === 'GET' || req.method === 'HEAD') ctx.log.debug('request', fields);
+    else ctx.log.info('request', fields);
+  });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof AgentError) return reply.code(err.status).send(err.body());
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply
+        .code(status)
+        .send({ error: `Input body couldn't be deserialized: ${err.message}`, input: 'body' });
+    }
+    ctx.log.error('request failed', {
+      method: req.method,
+      path: req.url.split('?')[0],
+      error: err.message,
+      stack: err.stack,
+    });
+    return reply.code(500).send({ error: 'Internal error; see the agent log.' });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    const methods = known.get(path);
+    if (!methods) return reply.code(404).send({ error: `Unknown path ${path}`, input: 'path' });
+    const allow = [...methods, 'OPTIONS'].join(', ');
+    reply.header('allow', allow);
+    if (req.method === 'OPTIONS') return reply.code(200).send();
+    return reply
+      .code(405)
+      .send({ error: `Method ${req.method} is not supported on ${path}; use ${allow}`, input: 'method' });
+  });
+
+  for (const routes of [
+    statusRoutes,
+    nodeRoutes,
+    configStateRoutes,
+    userInputRoutes,
+    policyRoutes,
+    eventLogRoutes,
+  ]) {
+    await app.register(routes, { ctx });
+  }
+  return app;
+}

@@ -1,0 +1,63 @@
+/** Settings of one agent process, read from the environment (names as upstream's agent uses). */
+export interface AgentConfig {
+  /** Local API address: always loopback, the local API has no authentication. */
+  host: string;
+  port: number;
+  /** Exchange base URL without a trailing slash, e.g. http://localhost:3090/v1 */
+  exchangeUrl: string;
+  dataDir: string;
+  /** How often the node, its policy and heartbeat are exchanged with the Exchange. */
+  pollIntervalMs: number;
+  /** Retry delays after a failure grow from min to max (doubling, with jitter). */
+  retryMinMs: number;
+  retryMaxMs: number;
+  /** Timeout of one Exchange request. */
+  requestTimeoutMs: number;
+  /** Default node id when POST /node sends an empty one (HZN_NODE_ID, else HZN_DEVICE_ID). */
+  defaultNodeId: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): AgentConfig {
+  const logLevel = env.HZN_AGENT_LOG_LEVEL ?? 'info';
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
+    throw new ConfigError(`HZN_AGENT_LOG_LEVEL must be debug, info, warn or error, not "${logLevel}"`);
+  }
+  const exchangeUrl = (env.HZN_EXCHANGE_URL || 'http://localhost:3090/v1').replace(/\/+$/, '');
+  if (!URL.canParse(exchangeUrl)) throw new ConfigError(`HZN_EXCHANGE_URL is not a URL: "${exchangeUrl}"`);
+  return {
+    host: '127.0.0.1',
+    port: integer(env, 'HZN_AGENT_PORT', 8510, 0, 65535),
+    exchangeUrl,
+    dataDir: env.HZN_AGENT_DATA_DIR || '.data/agent',
+    pollIntervalMs: seconds(env, 'HZN_AGENT_POLL_SECONDS', 10),
+    retryMinMs: 500,
+    retryMaxMs: seconds(env, 'HZN_AGENT_RETRY_MAX_SECONDS', 60),
+    requestTimeoutMs: seconds(env, 'HZN_AGENT_EXCHANGE_TIMEOUT_SECONDS', 5),
+    defaultNodeId: env.HZN_NODE_ID || env.HZN_DEVICE_ID || '',
+    logLevel: logLevel as AgentConfig['logLevel'],
+  };
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, not "${raw}"`);
+  }
+  return value;
+}
+
+function seconds(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback * 1000;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new ConfigError(`${name} must be a positive number of seconds`);
+  return Math.round(value * 1000);
+}

@@ -1,0 +1,50 @@
+import type { AgentConfig } from './config.ts';
+import type { EventLog } from './events/eventlog.ts';
+import type { ExchangeClient } from './exchange/client.ts';
+import type { HostFacts } from './host.ts';
+import type { Logger } from './log.ts';
+import type { Mutex } from './mutex.ts';
+import type { SyncKind } from './node/local.ts';
+import type { Store } from './store/store.ts';
+import type { WorkerRegistry } from './workers/registry.ts';
+
+/** What lives only as long as the process. */
+export interface Runtime {
+  /** Set when an unregistration completed in this process: GET /node answers 404 until POST /node. */
+  unconfigured: boolean;
+  /** The unregistration in progress, if any. */
+  unconfiguring: Promise<void> | undefined;
+  /** Bumped on every local change of a synced document, so a poll started earlier does not undo it. */
+  revision: Record<SyncKind, number>;
+  /** Whether the last exchange with the Exchange worked (undefined: not tried yet). */
+  exchangeReachable: boolean | undefined;
+  exchangeVersion: string | undefined;
+}
+
+/** Everything a route, a domain function or a worker needs; built once in agent.ts. */
+export interface AgentContext {
+  config: AgentConfig;
+  store: Store;
+  exchange: ExchangeClient;
+  events: EventLog;
+  host: HostFacts;
+  log: Logger;
+  workers: WorkerRegistry;
+  /** Milliseconds since the epoch (tests may pin it). */
+  now: () => number;
+  /** Serializes local writes of node state and their pushes to the Exchange. */
+  writes: Mutex;
+  runtime: Runtime;
+  /** Asks the sync worker of that kind to push now (set by the workers; a no-op before they start). */
+  wake: (kind: SyncKind) => void;
+}
+
+export function newRuntime(): Runtime {
+  return {
+    unconfigured: false,
+    unconfiguring: undefined,
+    revision: { userInput: 0, policy: 0 },
+    exchangeReachable: undefined,
+    exchangeVersion: undefined,
+  };
+}

@@ -1,0 +1,168 @@
+import type { ExchangeNode, ExchangePolicy, NodePolicy } from './types.ts';
+
+/** A node's own credentials: Basic `org/id:token`. */
+export interface Credentials {
+  org: string;
+  id: string;
+  token: string;
+}
+
+/** The Exchange could not be reached or is temporarily failing: worth retrying later. */
+export class ExchangeUnavailableError extends Error {}
+
+/** The Exchange answered with a status the caller has to handle (401, 400, 404, ...). */
+export class ExchangeHttpError extends Error {
+  readonly status: number;
+
+  constructor(status: number, detail: string) {
+    super(`HTTP ${status}${detail ? `: ${detail}` : ''}`);
+    this.status = status;
+  }
+}
+
+export type ExchangeClient = ReturnType<typeof createExchangeClient>;
+
+/** Statuses that mean "try again later" rather than "your request is wrong". */
+const RETRYABLE = new Set([408, 429, 500, 502, 503, 504]);
+
+export function createExchangeClient(options: { baseUrl: string; timeoutMs: number }) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+
+  async function call(
+    method: string,
+    path: string,
+    creds: Credentials | undefined,
+    body?: unknown,
+  ): Promise<{ status: number; text: string }> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (creds) {
+      const basic = Buffer.from(`${creds.org}/${creds.id}:${creds.token}`).toString('base64');
+      headers.authorization = `Basic ${basic}`;
+    }
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+    } catch (err) {
+      throw new ExchangeUnavailableError(`${method} ${path}: ${describe(err)}`);
+    }
+    const text = await response.text().catch(() => '');
+    if (RETRYABLE.has(response.status)) {
+      throw new ExchangeUnavailableError(`${method} ${path}: HTTP ${response.status}`);
+    }
+    return { status: response.status, text };
+  }
+
+  /** 2xx → parsed body; 404 → undefined when `missingOk`; anything else → ExchangeHttpError. */
+  async function request<T>(
+    method: string,
+    path: string,
+    creds: Credentials | undefined,
+    body?: unknown,
+    missingOk = false,
+  ): Promise<T | undefined> {
+    const { status, text } = await call(method, path, creds, body);
+    if (status >= 200 && status < 300) return text ? (safeJson(text) as T) : undefined;
+    if (status === 404 && missingOk) return undefined;
+    throw new ExchangeHttpError(status, messageOf(text));
+  }
+
+  const nodePath = (c: Credentials) => `/orgs/${enc(c.org)}/nodes/${enc(c.id)}`;
+
+  return {
+    baseUrl: base,
+
+    /** The Exchange version (plain text), asked anonymously. */
+    async version(): Promise<string> {
+      const { status, text } = await call('GET', '/admin/version', undefined);
+      if (status !== 200) throw new ExchangeHttpError(status, messageOf(text));
+      return text.trim();
+    },
+
+    async getOrg(creds: Credentials, org: string): Promise<object | undefined> {
+      const body = await request<{ orgs?: Record<string, object> }>(
+        'GET',
+        `/orgs/${enc(org)}`,
+        creds,
+        undefined,
+        true,
+      );
+      return body?.orgs?.[org];
+    },
+
+    async getNode(creds: Credentials): Promise<ExchangeNode | undefined> {
+      const body = await request<{ nodes?: Record<string, ExchangeNode> }>(
+        'GET',
+        nodePath(creds),
+        creds,
+        undefined,
+        true,
+      );
+      return body?.nodes?.[`${creds.org}/${creds.id}`];
+    },
+
+    /** PATCH one attribute of the node record (the Exchange accepts exactly one per call). */
+    async patchNode(creds: Credentials, attribute: string, value: unknown): Promise<void> {
+      await request('PATCH', nodePath(creds), creds, { [attribute]: value });
+    },
+
+    /** Deletes the node; a node already gone is fine. */
+    async deleteNode(creds: Credentials): Promise<void> {
+      await request('DELETE', nodePath(creds), creds, undefined, true);
+    },
+
+    async heartbeat(creds: Credentials): Promise<void> {
+      await request('POST', `${nodePath(creds)}/heartbeat`, creds);
+    },
+
+    async getPolicy(creds: Credentials): Promise<ExchangePolicy | undefined> {
+      return request<ExchangePolicy>('GET', `${nodePath(creds)}/policy`, creds, undefined, true);
+    },
+
+    async putPolicy(creds: Credentials, policy: NodePolicy): Promise<void> {
+      await request('PUT', `${nodePath(creds)}/policy`, creds, { ...policy, nodePolicyVersion: 'v2' });
+    },
+
+    /** Deletes the node's policy; none there is fine. */
+    async deletePolicy(creds: Credentials): Promise<void> {
+      await request('DELETE', `${nodePath(creds)}/policy`, creds, undefined, true);
+    },
+
+    async getPattern(creds: Credentials, org: string, name: string): Promise<object | undefined> {
+      const path = `/orgs/${enc(org)}/patterns/${enc(name)}`;
+      const body = await request<{ patterns?: Record<string, object> }>('GET', path, creds, undefined, true);
+      return body?.patterns?.[`${org}/${name}`];
+    },
+  };
+}
+
+const enc = encodeURIComponent;
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The `msg` of an Exchange `{code,msg}` error body, else the (short) body itself. */
+function messageOf(text: string): string {
+  const body = safeJson(text);
+  if (body && typeof body === 'object' && 'msg' in body) return String(body.msg);
+  return text.slice(0, 200);
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: unknown }).cause;
+    if (err.name === 'TimeoutError') return 'timed out';
+    return cause instanceof Error ? `${err.message} (${cause.message})` : err.message;
+  }
+  return String(err);
+}

@@ -1,0 +1,65 @@
+/** Shapes exchanged with the Exchange (and kept locally): node user input and node policy. */
+
+export interface UserInputValue {
+  name: string;
+  value: unknown;
+}
+
+export interface UserInputEntry {
+  serviceOrgid: string;
+  serviceUrl: string;
+  serviceArch: string;
+  serviceVersionRange: string;
+  inputs: UserInputValue[];
+}
+
+/** User input as it may arrive (from a caller or the Exchange): optional parts may be absent or null. */
+export interface RawUserInput {
+  serviceOrgid?: string;
+  serviceUrl?: string;
+  serviceArch?: string | null;
+  serviceVersionRange?: string | null;
+  inputs?: UserInputValue[] | null;
+}
+
+export interface PolicyProperty {
+  name: string;
+  value: unknown;
+  type?: string;
+}
+
+export interface PolicySection {
+  properties: PolicyProperty[];
+  constraints: string[];
+}
+
+export interface NodePolicy {
+  label?: string;
+  description?: string;
+  properties: PolicyProperty[];
+  constraints: string[];
+  deployment: PolicySection;
+  management: PolicySection;
+}
+
+/** The parts of the Exchange's node record the agent reads. */
+export interface ExchangeNode {
+  name?: string;
+  nodeType?: string;
+  pattern?: string;
+  arch?: string;
+  userInput?: RawUserInput[] | null;
+  ha_group?: string | null;
+  lastUpdated?: string;
+}
+
+export interface ExchangePolicy {
+  label?: string;
+  description?: string;
+  properties?: PolicyProperty[] | null;
+  constraints?: string[] | null;
+  deployment?: { properties?: PolicyProperty[] | null; constraints?: string[] | null } | null;
+  management?: { properties?: PolicyProperty[] | null; constraints?: string[] | null } | null;
+  nodePolicyVersion?: string;
+  lastUpdated?: string;
+}

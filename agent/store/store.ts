@@ -1,0 +1,218 @@
+import { chmodSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DatabaseSync, SQLInputValue, SQLOutputValue } from 'node:sqlite';
+
+/**
+ * The agent's only persistent state: one SQLite file under the data dir (node:sqlite, built into
+ * Node 22, so the shipped bundle needs no native module). Three tables:
+ * - `state`: JSON documents by key (node record, user input, policy, sync bookkeeping);
+ * - `pending`: which kinds of local writes still have to reach the Exchange;
+ * - `events`: the event log, numbered by an autoincrement id that is never reused.
+ * Every call is synchronous, so callers never see a half-applied change.
+ */
+
+export interface NewEvent {
+  timestamp: number;
+  severity: string;
+  message: string;
+  event_code: string;
+  source_type: string;
+  event_source: Record<string, unknown>;
+}
+
+export interface StoredEvent extends NewEvent {
+  record_id: string;
+}
+
+/** Where a selector reads its value: a column of the event or a path inside `event_source`. */
+export type EventField =
+  | { column: 'record_id' | 'timestamp' | 'severity' | 'message' | 'event_code' | 'source_type' }
+  | { path: string[] };
+
+/** One selector: the field it reads and a predicate over the field's JSON value (undefined when absent). */
+export interface EventFilter {
+  field: EventField;
+  test: (value: unknown) => boolean;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+  CREATE TABLE IF NOT EXISTS pending (kind TEXT PRIMARY KEY, since INTEGER NOT NULL) STRICT;
+  CREATE TABLE IF NOT EXISTS events (
+    record_id INTEGER PRIMARY KEY AUTOINCREMENT,
+    timestamp INTEGER NOT NULL,
+    severity TEXT NOT NULL,
+    message TEXT NOT NULL,
+    event_code TEXT NOT NULL,
+    source_type TEXT NOT NULL,
+    event_source TEXT NOT NULL
+  ) STRICT;
+`;
+
+interface EventRow {
+  record_id: number;
+  timestamp: number;
+  severity: string;
+  message: string;
+  event_code: string;
+  source_type: string;
+  event_source: string;
+}
+
+export class Store {
+  private readonly db: DatabaseSync;
+  /** Predicates of the query being run; SQLite calls back into them through `agent_filter`. */
+  private filters: EventFilter[] = [];
+
+  private constructor(db: DatabaseSync) {
+    this.db = db;
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
+    db.exec(SCHEMA);
+    db.function('agent_filter', { deterministic: false }, (index, value, type) =>
+      this.filters[Number(index)]?.test(fromSql(value, type)) ? 1 : 0,
+    );
+  }
+
+  /** Opens (creating if needed) `<dir>/agent.db`; the directory is private to the agent's user. */
+  static open(dir: string): Store {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'agent.db');
+    // Loaded lazily so the entry point can silence the "experimental" warning first.
+    const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
+    const store = new Store(new DatabaseSync(file));
+    chmodSync(file, 0o600); // holds the node token
+    return store;
+  }
+
+  /** An in-memory store (tests, benchmarks of the query path). */
+  static memory(): Store {
+    const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
+    return new Store(new DatabaseSync(':memory:'));
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  /** Runs `fn` in one transaction: all of its writes land, or none. */
+  transaction<T>(fn: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = fn();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (err) {
+      this.db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  get<T>(key: string): T | undefined {
+    const row = this.db.prepare('SELECT value FROM state WHERE key = ?').get(key) as
+      | { value: string }
+      | undefined;
+    return row ? (JSON.parse(row.value) as T) : undefined;
+  }
+
+  set(key: string, value: unknown): void {
+    this.db
+      .prepare(
+        'INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      )
+      .run(key, JSON.stringify(value));
+  }
+
+  delete(key: string): void {
+    this.db.prepare('DELETE FROM state WHERE key = ?').run(key);
+  }
+
+  markPending(kind: string, now: number): void {
+    this.db.prepare('INSERT OR IGNORE INTO pending (kind, since) VALUES (?, ?)').run(kind, now);
+  }
+
+  clearPending(kind?: string): void {
+    if (kind === undefined) this.db.exec('DELETE FROM pending');
+    else this.db.prepare('DELETE FROM pending WHERE kind = ?').run(kind);
+  }
+
+  isPending(kind: string): boolean {
+    return this.db.prepare('SELECT 1 AS one FROM pending WHERE kind = ?').get(kind) !== undefined;
+  }
+
+  pendingKinds(): string[] {
+    return (this.db.prepare('SELECT kind FROM pending ORDER BY since').all() as { kind: string }[]).map(
+      (row) => row.kind,
+    );
+  }
+
+  addEvent(event: NewEvent): StoredEvent {
+    const result = this.db
+      .prepare(
+        'INSERT INTO events (timestamp, severity, message, event_code, source_type, event_source) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        event.timestamp,
+        event.severity,
+        event.message,
+        event.event_code,
+        event.source_type,
+        JSON.stringify(event.event_source),
+      );
+    return { record_id: String(result.lastInsertRowid), ...event };
+  }
+
+  /** Highest event id ever handed out (0 if none). */
+  lastEventId(): number {
+    const row = this.db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'").get() as
+      | { seq: number }
+      | undefined;
+    return row?.seq ?? 0;
+  }
+
+  /** Events with an id above `afterId` that pass every filter, oldest first. */
+  events(afterId: number, filters: EventFilter[] = []): StoredEvent[] {
+    const params: SQLInputValue[] = [afterId];
+    const conditions = filters.map((filter, index) => {
+      if ('column' in filter.field) {
+        const column = filter.field.column === 'record_id' ? 'CAST(record_id AS TEXT)' : filter.field.column;
+        return `agent_filter(${index}, ${column}, NULL)`;
+      }
+      const path = `$${filter.field.path.map((part) => `."${part.replaceAll('"', '""')}"`).join('')}`;
+      params.push(path, path);
+      return `agent_filter(${index}, json_extract(event_source, ?), json_type(event_source, ?))`;
+    });
+    const sql = `SELECT * FROM events WHERE record_id > ?${conditions.map((c) => ` AND ${c}`).join('')} ORDER BY record_id`;
+    this.filters = filters;
+    try {
+      return (this.db.prepare(sql).all(...params) as unknown as EventRow[]).map(toEvent);
+    } finally {
+      this.filters = [];
+    }
+  }
+
+  clearEvents(): void {
+    this.db.exec('DELETE FROM events');
+  }
+}
+
+function toEvent(row: EventRow): StoredEvent {
+  return {
+    record_id: String(row.record_id),
+    timestamp: row.timestamp,
+    severity: row.severity,
+    message: row.message,
+    event_code: row.event_code,
+    source_type: row.source_type,
+    event_source: JSON.parse(row.event_source) as Record<string, unknown>,
+  };
+}
+
+/** Turns what json_extract hands back into the JSON value it came from (booleans arrive as 0/1). */
+function fromSql(value: SQLOutputValue, type: SQLOutputValue): unknown {
+  if (type === null) return value === null ? undefined : value; // a column, or a path that is absent
+  if (type === 'true') return true;
+  if (type === 'false') return false;
+  if (type === 'null') return null;
+  if (type === 'array' || type === 'object') return JSON.parse(String(value));
+  return value;
+}
