@@ -138,17 +138,24 @@ export async function createNode(
  * not), moving the registeredNodes counters when the node becomes registered or unregistered.
  */
 export async function updateNode(current: NodeRecord, changes: NodeChanges): Promise<boolean> {
-  // lastUpdated is the version the next writer checks, so it must change even within one millisecond.
-  if (changes.lastUpdated !== undefined && changes.lastUpdated === current.lastUpdated) {
-    changes = { ...changes, lastUpdated: oneMillisecondLater(current.lastUpdated) };
+  if (changes.lastUpdated !== undefined) {
+    changes = { ...changes, lastUpdated: laterTimestamp(current.lastUpdated, changes.lastUpdated) };
   }
   const delta = Number(isRegistered({ ...current, ...changes })) - Number(isRegistered(current));
   const update = setNodeFields(current.org, current.id, changes, current.lastUpdated);
   return writeUnlessChanged([update, ...(delta ? counterItems(current, { registeredNodes: delta }) : [])]);
 }
 
-/** Only called with a timestamp this code wrote (`Date#toISOString`), so it always parses. */
-const oneMillisecondLater = (timestamp: string): string => new Date(Date.parse(timestamp) + 1).toISOString();
+/**
+ * `proposed`, or 1 ms after `previous` when the clock has not moved past it: lastUpdated is the
+ * version the next writer's condition checks, so it must never repeat.
+ */
+export function laterTimestamp(previous: string, proposed: string): string {
+  const before = Date.parse(previous);
+  return Number.isNaN(before) || Date.parse(proposed) > before
+    ? proposed
+    : new Date(before + 1).toISOString();
+}
 
 /** Sets lastHeartbeat; false when the node does not exist. */
 export async function recordHeartbeat(org: string, id: string, at: string): Promise<boolean> {

@@ -32,7 +32,9 @@ export async function authorizeNode(
 
 /** What a write step returns when a concurrent write changed the node after it was read. */
 export const CONFLICT = Symbol('conflict');
-const ATTEMPTS = 4;
+const ATTEMPTS = 6;
+const pause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
 
 /**
  * Runs a read-check-write `step` on the node read by `authorize`; when another request changed the
@@ -56,6 +58,7 @@ export async function retryOnConflict<T>(
         `node '${resourceId(path)}' is being changed by another request; try again`,
       );
     }
+    await pause(attempt);
     node = await authorizeNode(caller, path, 'WRITE');
   }
 }

@@ -3,6 +3,7 @@ import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { putNodePolicy } from '#tables/node-policy-records';
+import { laterTimestamp } from '#tables/node-records';
 import { authorizeNode, nodeNotFound, nodePath } from './access.ts';
 import { policyProblem, storedPolicy } from './policy-view.ts';
 import { noHeartbeatQuery, putNodePolicyBody } from './schemas.ts';
@@ -21,7 +22,8 @@ export const handler = endpoint({
     if (problem) throw badInput(problem);
     if (!target) throw nodeNotFound(path);
     const now = isoTimestamp(deps.clock);
-    const stamp = query.noheartbeat ? { lastUpdated: now } : { lastUpdated: now, lastHeartbeat: now };
+    const lastUpdated = laterTimestamp(target.lastUpdated, now);
+    const stamp = query.noheartbeat ? { lastUpdated } : { lastUpdated, lastHeartbeat: now };
     const stored = await putNodePolicy(storedPolicy(path.organization, path.node, body, now), stamp);
     if (!stored) throw nodeNotFound(path);
     return ok('policy added or updated');
