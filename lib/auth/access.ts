@@ -1,5 +1,13 @@
 import { accessDenied, notFound } from '#lib/http/errors';
-import { type Caller, IBM_ORG, isHubAdmin, isMultiTenantAgbot, isUserType, type Role, roleOf } from './caller.ts';
+import {
+  type Caller,
+  IBM_ORG,
+  isHubAdmin,
+  isMultiTenantAgbot,
+  isUserType,
+  type Role,
+  roleOf,
+} from './caller.ts';
 import { roleHasPermission } from './permissions.ts';
 
 /**

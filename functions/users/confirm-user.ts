@@ -1,0 +1,13 @@
+import { endpoint } from '#lib/http/endpoint';
+import { ok } from '#lib/http/responses';
+import { authorizeUser, userPath } from './target.ts';
+
+/**
+ * POST /v1/orgs/{organization}/users/{username}/confirm: 201 when the credentials are valid and
+ * may read this user (upstream checks nothing more).
+ */
+export const handler = endpoint({
+  path: userPath,
+  authorize: ({ caller, path }) => authorizeUser(caller, path, 'READ'),
+  handle: () => ok('confirmation successful'),
+});

@@ -1,0 +1,21 @@
+import { endpoint } from '#lib/http/endpoint';
+import { badInput, notFound } from '#lib/http/errors';
+import { noContent } from '#lib/http/responses';
+import { deleteUserCascade } from '#tables/cascade';
+import { isRootUser, userDeletionCounts } from '#tables/user-records';
+import { authorizeUser, userPath } from './target.ts';
+import { canSeeUser } from './visible.ts';
+
+/** DELETE /v1/orgs/{organization}/users/{username}: the user, its admins, root; takes its nodes and agbots along. */
+export const handler = endpoint({
+  path: userPath,
+  authorize: ({ caller, path }) => authorizeUser(caller, path, 'WRITE'),
+  async handle({ caller, path, target }) {
+    const { organization: org, username } = path;
+    if (isRootUser(org, username)) throw badInput('Cannot delete the exchange root user');
+    const missing = notFound(`user '${org}/${username}' not found`);
+    if (!target || !canSeeUser(caller, target)) throw missing;
+    if (!(await deleteUserCascade(org, username, userDeletionCounts(target)))) throw missing;
+    return noContent();
+  },
+});

@@ -1,0 +1,11 @@
+import { endpoint } from '#lib/http/endpoint';
+import { authorizeUser, userPath, usersResponse } from './target.ts';
+import { canSeeUser } from './visible.ts';
+
+/** GET /v1/orgs/{organization}/users/{username}: the user itself, its admins, root. */
+export const handler = endpoint({
+  path: userPath,
+  authorize: ({ caller, path }) => authorizeUser(caller, path, 'READ'),
+  handle: ({ caller, target, deps }) =>
+    usersResponse(target && canSeeUser(caller, target) ? [target] : [], deps.config()),
+});

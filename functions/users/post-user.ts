@@ -1,0 +1,37 @@
+import { authorize } from '#lib/auth/access';
+import { hashSecret } from '#lib/auth/secrets';
+import { endpoint } from '#lib/http/endpoint';
+import { badInput, notFound } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { insertUser } from '#tables/user-records';
+import { userBody, userWriteProblem } from './rules.ts';
+import { userPath } from './target.ts';
+
+/** POST /v1/orgs/{organization}/users/{username}: org admins (own org), hub admins, root create a user. */
+export const handler = endpoint({
+  path: userPath,
+  body: userBody,
+  authorize: ({ caller, path }) =>
+    authorize(caller, { type: 'user', org: path.organization, id: path.username, exists: false }, 'CREATE'),
+  async handle({ caller, path, body, deps }) {
+    const { organization: org, username } = path;
+    const problem = userWriteProblem(caller, org, username, body, 'post');
+    if (problem) throw badInput(problem);
+    const result = await insertUser(
+      org,
+      username,
+      {
+        passwordHash: await hashSecret(body.password ?? ''),
+        admin: body.admin ?? false,
+        hubAdmin: body.hubAdmin ?? false,
+        email: body.email ?? '',
+        updatedBy: caller.fullId,
+      },
+      isoTimestamp(deps.clock),
+    );
+    if (result === 'no-org') throw notFound(`org '${org}' not found`);
+    if (result === 'exists') throw badInput(`user not added or updated: ${org}/${username}`);
+    return ok(`${org}/${username} user added successfully`);
+  },
+});

@@ -1,0 +1,140 @@
+import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
+import { MASKED } from '#lib/auth/secrets';
+import { tableName } from './client.ts';
+import { indexKeys, keys } from './keys.ts';
+import { orgCounterUpdate } from './stats.ts';
+import { ExchangeTable } from './table.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
+import { UserEntity, userRepository } from './users.ts';
+
+export type UserRecord = FormattedItem<typeof UserEntity>;
+
+/** What the users endpoints write; `passwordHash` undefined = no password (cannot log in). */
+export interface UserFields {
+  passwordHash: string | undefined;
+  admin: boolean;
+  hubAdmin: boolean;
+  email: string;
+  updatedBy: string;
+}
+
+export const isRootUser = (org: string, username: string): boolean => org === 'root' && username === 'root';
+
+/** Counted by the org's `adminUsers` counter (what a hub admin's status shows). */
+const isAdminish = (user: { admin: boolean; hubAdmin: boolean }): number =>
+  user.admin || user.hubAdmin ? 1 : 0;
+
+export async function getUser(org: string, username: string): Promise<UserRecord | undefined> {
+  const { Item } = await userRepository.get({ org, username });
+  return Item;
+}
+
+/** An org's users sorted by username (gsi1 `ORG#<org>#USERS`). */
+export async function listUsers(org: string): Promise<UserRecord[]> {
+  const { Items = [] } = await ExchangeTable.build(QueryCommand)
+    .entities(UserEntity)
+    .query({ index: 'gsi1', partition: indexKeys.orgUsers(org) })
+    .options({ maxPages: Number.POSITIVE_INFINITY })
+    .send();
+  return Items;
+}
+
+const putUser = (org: string, username: string, fields: UserFields, now: string) =>
+  UserEntity.build(PutTransaction).item({ org, username, ...fields, lastUpdated: now });
+
+/**
+ * Creates the user with the org's counters, in one transaction that also checks the org exists.
+ */
+export async function insertUser(
+  org: string,
+  username: string,
+  fields: UserFields,
+  now: string,
+): Promise<'created' | 'exists' | 'no-org'> {
+  const orgExists: TransactItem = {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: keys.org(org),
+      ConditionExpression: 'attribute_exists(pk)',
+    },
+  };
+  try {
+    await transactWrite([
+      orgExists,
+      putUser(org, username, fields, now)
+        .options({ condition: { attr: 'org', exists: false } })
+        .params(),
+      orgCounterUpdate(org, { deltas: { users: 1, adminUsers: isAdminish(fields) } }),
+    ]);
+    return 'created';
+  } catch (error) {
+    if (!(error instanceof TransactionFailed)) throw error;
+    return error.failed[0] ? 'no-org' : 'exists';
+  }
+}
+
+const MAX_UPDATE_ATTEMPTS = 5;
+
+/**
+ * Rewrites the user with what `change` returns for its current state (undefined = the caller may
+ * not touch it). The write is conditional on the admin flags read, so the org's `adminUsers`
+ * counter follows flag changes exactly; a concurrent flag change makes it re-read and retry.
+ */
+export async function updateUser(
+  org: string,
+  username: string,
+  change: (current: UserRecord) => Partial<UserFields> | undefined,
+  now: string,
+): Promise<'updated' | 'not-found'> {
+  for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+    const current = await getUser(org, username);
+    const fields = current && change(current);
+    if (!current || !fields) return 'not-found';
+    const next: UserFields = {
+      passwordHash: current.passwordHash,
+      admin: current.admin,
+      hubAdmin: current.hubAdmin,
+      email: current.email,
+      updatedBy: current.updatedBy,
+      ...fields,
+    };
+    const delta = isAdminish(next) - isAdminish(current);
+    try {
+      await transactWrite([
+        putUser(org, username, next, now)
+          .options({
+            condition: {
+              and: [
+                { attr: 'org', exists: true },
+                { attr: 'admin', eq: current.admin },
+                { attr: 'hubAdmin', eq: current.hubAdmin },
+              ],
+            },
+          })
+          .params(),
+        ...(delta ? [orgCounterUpdate(org, { deltas: { adminUsers: delta } })] : []),
+      ]);
+      return 'updated';
+    } catch (error) {
+      if (!(error instanceof TransactionFailed)) throw error;
+    }
+  }
+  throw new Error(`user ${org}/${username}: too many concurrent updates`);
+}
+
+/** The org counter changes that deleting `user` implies. */
+export const userDeletionCounts = (user: UserRecord) => ({ users: -1, adminUsers: -isAdminish(user) });
+
+/** The user as upstream returns it (keyed `org/username`); root/root's password is configured, not stored. */
+export function userView(user: UserRecord, rootCanLogIn: boolean) {
+  const hasPassword = Boolean(user.passwordHash) || (isRootUser(user.org, user.username) && rootCanLogIn);
+  return {
+    admin: user.admin,
+    apikeys: [] as unknown[],
+    email: user.email,
+    hubAdmin: user.hubAdmin,
+    lastUpdated: user.lastUpdated,
+    password: hasPassword ? MASKED : '',
+    updatedBy: user.updatedBy,
+  };
+}
