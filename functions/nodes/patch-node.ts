@@ -13,6 +13,7 @@ import {
   nodeTypeProblem,
   publicKeyNotToken,
   registeredServicesProblem,
+  sizeProblem,
 } from './rules.ts';
 import { patchNodeBody } from './schemas.ts';
 
@@ -29,7 +30,10 @@ export const handler = endpoint({
     const [attribute] = present;
     if (present.length !== 1 || !attribute) throw badInput('bad input');
     if (body.token === '') throw badInput(EMPTY_TOKEN);
-    const problem = nodeTypeProblem(body.nodeType) ?? registeredServicesProblem(body.registeredServices);
+    const problem =
+      nodeTypeProblem(body.nodeType) ??
+      registeredServicesProblem(body.registeredServices) ??
+      sizeProblem(body);
     if (problem) throw badInput(problem);
     if (attribute === 'publicKey' && caller.kind !== 'node' && !isSuperUser(caller))
       throw accessDenied('access denied');

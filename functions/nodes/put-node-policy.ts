@@ -6,6 +6,7 @@ import { putNodePolicy } from '#tables/node-policy-records';
 import { laterTimestamp } from '#tables/node-records';
 import { authorizeNode, nodeNotFound, nodePath } from './access.ts';
 import { policyProblem, storedPolicy } from './policy-view.ts';
+import { sizeProblem } from './rules.ts';
 import { noHeartbeatQuery, putNodePolicyBody } from './schemas.ts';
 
 /**
@@ -18,7 +19,7 @@ export const handler = endpoint({
   body: putNodePolicyBody,
   authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
   async handle({ path, query, body, target, deps }) {
-    const problem = policyProblem(body);
+    const problem = policyProblem(body) ?? sizeProblem(body);
     if (problem) throw badInput(problem);
     if (!target) throw nodeNotFound(path);
     const now = isoTimestamp(deps.clock);

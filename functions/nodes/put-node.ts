@@ -3,7 +3,7 @@ import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { authorizeNode, nodePath } from './access.ts';
-import { missingPattern, putBodyProblem } from './rules.ts';
+import { missingPattern, putBodyProblem, sizeProblem } from './rules.ts';
 import { saveNode } from './save-node.ts';
 import { noHeartbeatQuery, putNodeBody } from './schemas.ts';
 
@@ -17,7 +17,7 @@ export const handler = endpoint({
   body: putNodeBody,
   authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
   async handle({ caller, path, query, body, target, deps }) {
-    const problem = putBodyProblem(body, caller, path.organization, path.node);
+    const problem = putBodyProblem(body, caller, path.organization, path.node) ?? sizeProblem(body);
     if (problem) throw badInput(problem);
     // Patterns arrive in a later issue, so none can be referenced yet.
     if (body.pattern) throw badInput(missingPattern(body.pattern));

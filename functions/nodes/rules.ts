@@ -101,3 +101,10 @@ export function putBodyProblem(
   if (id === 'iamapikey' || id === 'iamtoken') return "Node id cannot be 'iamapikey' or 'iamtoken'";
   return registeredServicesProblem(body.registeredServices);
 }
+
+/** A DynamoDB item holds at most 400 KB: refuse a body that could not be stored rather than fail with a 500. */
+const MAX_BODY_BYTES = 350_000;
+export const sizeProblem = (body: unknown): string | undefined =>
+  Buffer.byteLength(JSON.stringify(body)) > MAX_BODY_BYTES
+    ? `invalid input: the request body is larger than ${MAX_BODY_BYTES} bytes`
+    : undefined;

@@ -139,6 +139,11 @@ describe('PUT node: validation (400, nothing written)', () => {
       { name: 'v', token: 't', publicKey: '', pattern: 'acme/pat' },
       'acme/pat',
     ],
+    [
+      'a body too large to store',
+      { name: 'v', softwareVersions: { big: 'x'.repeat(400_000) } },
+      'larger than',
+    ],
   ];
   it.each(cases)('rejects %s', async (_, body, msg) => {
     const result = await send(alice, 'v', body);
