@@ -22,6 +22,7 @@ export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
   });
 
   // Upstream never checks the content type: a body with any other type is read as JSON too.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);

@@ -20,7 +20,7 @@ export const policyRoutes: RoutesPlugin = async (app, { ctx }) => {
     method: ['POST', 'PUT'],
     url: '/node/policy',
     handler: async (req, reply) => {
-      const body = parseBody(policyBody, req.body, 'body', 'node/policy');
+      const body = parseBody(policyBody, req.body, '', 'node/policy');
       requireNode(ctx);
       const given = normalizePolicy(body);
       validate(given);
@@ -34,7 +34,7 @@ export const policyRoutes: RoutesPlugin = async (app, { ctx }) => {
 
   // Apply each field given: properties merged by name, the others replaced.
   app.patch('/node/policy', async (req, reply) => {
-    const patch = parseBody(policyPatch, req.body, 'body', 'node/policy');
+    const patch = parseBody(policyPatch, req.body, '', 'node/policy');
     requireNode(ctx);
     const given = normalizePolicy(patch);
     validate(given);

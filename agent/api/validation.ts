@@ -11,16 +11,18 @@ export function parseBody<S extends z.ZodType>(
   prefix: string,
   what: string,
 ): z.output<S> {
-  if (body === undefined || body === null)
-    throw badInput(`Input body is missing: expected a ${what} object`, prefix);
+  if (body === undefined || body === null) {
+    throw badInput(`Input body is missing: expected a ${what} object`, prefix || 'body');
+  }
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = (issue?.path ?? [])
     .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
     .join('');
+  const input = `${prefix}${path}`.replace(/^\./, '') || 'body';
   throw badInput(
     `Input body could not be deserialized to ${what} object: ${issue?.message ?? 'invalid'}`,
-    `${prefix}${path}`,
+    input,
   );
 }

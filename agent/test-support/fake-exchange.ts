@@ -1,0 +1,209 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A small in-memory Exchange for agent tests: a real HTTP server on 127.0.0.1 that speaks the
+ * part of the Exchange API the agent uses (version, org, node GET/PATCH/DELETE, heartbeat, node
+ * policy, pattern GET), checks node credentials, and can be stopped and restarted on the same port
+ * to play "unreachable".
+ */
+export interface FakeNode {
+  token: string;
+  name: string;
+  nodeType: string;
+  pattern: string;
+  arch: string;
+  userInput: unknown[];
+  softwareVersions: Record<string, string>;
+  ha_group: string | null;
+  lastUpdated: string;
+  lastHeartbeat: string | null;
+}
+
+export interface FakeExchange {
+  url: string;
+  orgs: Set<string>;
+  nodes: Map<string, FakeNode>;
+  policies: Map<string, Record<string, unknown>>;
+  patterns: Set<string>;
+  /** Every request seen, as "METHOD /path". */
+  requests: string[];
+  addNode(org: string, id: string, token: string, extra?: Partial<FakeNode>): void;
+  /** Exchange-side edits (as another client would make them). */
+  patchNode(key: string, attribute: keyof FakeNode, value: unknown): void;
+  putPolicy(key: string, policy: Record<string, unknown>): void;
+  stop(): Promise<void>;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startFakeExchange(version = '2.154.0'): Promise<FakeExchange> {
+  let last = 0;
+  /** Strictly increasing timestamps, like the Exchange's lastUpdated. */
+  const stamp = () => {
+    last = Math.max(Date.now(), last + 1);
+    return new Date(last).toISOString();
+  };
+  const fake = {
+    orgs: new Set<string>(),
+    nodes: new Map<string, FakeNode>(),
+    policies: new Map<string, Record<string, unknown>>(),
+    patterns: new Set<string>(),
+    requests: [] as string[],
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = url.pathname.replace(/^\/v1/, '');
+    fake.requests.push(`${req.method} ${path}`);
+    const body = await readBody(req);
+    const send = (status: number, payload?: unknown, type = 'application/json') => {
+      res.writeHead(status, { 'content-type': type });
+      res.end(payload === undefined ? '' : typeof payload === 'string' ? payload : JSON.stringify(payload));
+    };
+    if (req.method === 'GET' && path === '/admin/version') return send(200, `${version}\n`, 'text/plain');
+    const caller = authenticate(req, fake.nodes);
+    if (!caller) return send(401, { code: 'invalid-credentials', msg: 'invalid credentials' });
+    const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+    const [, org, kind, id, sub] = parts;
+    if (parts.length === 2 && req.method === 'GET') {
+      return fake.orgs.has(org ?? '')
+        ? send(200, { orgs: { [org ?? '']: { label: org } } })
+        : send(404, { code: 'not-found', msg: 'not found' });
+    }
+    if (kind === 'patterns' && req.method === 'GET') {
+      const key = `${org}/${id}`;
+      return fake.patterns.has(key)
+        ? send(200, { patterns: { [key]: { services: [] } } })
+        : send(404, { code: 'not-found', msg: 'not found' });
+    }
+    const key = `${org}/${id}`;
+    if (kind !== 'nodes' || caller !== key) return send(403, { code: 'access-denied', msg: 'access denied' });
+    const node = fake.nodes.get(key);
+    if (!node) return send(404, { code: 'not-found', msg: 'not found' });
+    if (sub === undefined) return nodeRoute(req.method, key, node, body, send);
+    if (sub === 'heartbeat' && req.method === 'POST') {
+      node.lastHeartbeat = stamp();
+      return send(201, { code: 'ok', msg: 'node updated' });
+    }
+    if (sub === 'policy') return policyRoute(req.method, key, node, body, send);
+    return send(404, { code: 'not-found', msg: 'no such route' });
+  };
+
+  const nodeRoute = (method: string | undefined, key: string, node: FakeNode, body: unknown, send: Send) => {
+    if (method === 'GET') {
+      const { token: _token, ...shown } = node;
+      return send(200, { nodes: { [key]: { ...shown, token: '***************' } }, lastIndex: 0 });
+    }
+    if (method === 'PATCH') {
+      const entries = body && typeof body === 'object' && !Array.isArray(body) ? Object.entries(body) : [];
+      if (entries.length !== 1) return send(400, { code: 'invalid-input', msg: 'bad input' });
+      const [attribute, value] = entries[0] as [string, unknown];
+      (node as unknown as Record<string, unknown>)[attribute] = value;
+      node.lastUpdated = stamp();
+      return send(201, { code: 'ok', msg: `attribute '${attribute}' of node '${key}' updated` });
+    }
+    if (method === 'DELETE') {
+      fake.nodes.delete(key);
+      fake.policies.delete(key);
+      return send(204);
+    }
+    return send(405, { code: 'method-not-allowed', msg: 'no' });
+  };
+
+  const policyRoute = (
+    method: string | undefined,
+    key: string,
+    node: FakeNode,
+    body: unknown,
+    send: Send,
+  ) => {
+    if (method === 'GET') {
+      const policy = fake.policies.get(key);
+      return policy ? send(200, policy) : send(404, { code: 'not-found', msg: 'not found' });
+    }
+    if (method === 'PUT') {
+      exchange.putPolicy(key, body as Record<string, unknown>);
+      node.lastUpdated = stamp();
+      return send(201, { code: 'ok', msg: 'policy added or updated' });
+    }
+    if (method === 'DELETE') {
+      if (!fake.policies.delete(key))
+        return send(404, { code: 'not-found', msg: `policy for node '${key}' not found` });
+      node.lastUpdated = stamp();
+      return send(204);
+    }
+    return send(405, { code: 'method-not-allowed', msg: 'no' });
+  };
+
+  let server: Server = createServer((req, res) => void handle(req, res));
+  await listen(server, 0);
+  const port = (server.address() as AddressInfo).port;
+
+  const exchange: FakeExchange = {
+    ...fake,
+    url: `http://127.0.0.1:${port}/v1`,
+    addNode(org, id, token, extra = {}) {
+      fake.orgs.add(org);
+      fake.nodes.set(`${org}/${id}`, {
+        token,
+        name: id,
+        nodeType: 'device',
+        pattern: '',
+        arch: '',
+        userInput: [],
+        softwareVersions: {},
+        ha_group: null,
+        lastUpdated: stamp(),
+        lastHeartbeat: null,
+        ...extra,
+      });
+    },
+    patchNode(key, attribute, value) {
+      const node = fake.nodes.get(key);
+      if (!node) throw new Error(`no node ${key}`);
+      (node as unknown as Record<string, unknown>)[attribute] = value;
+      node.lastUpdated = stamp();
+    },
+    putPolicy(key, policy) {
+      fake.policies.set(key, { label: '', description: '', ...policy, lastUpdated: stamp() });
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    async restart() {
+      server = createServer((req, res) => void handle(req, res));
+      await listen(server, port);
+    },
+    async close() {
+      if (server.listening) await exchange.stop();
+    },
+  };
+  return exchange;
+}
+
+type Send = (status: number, payload?: unknown, type?: string) => void;
+
+function authenticate(req: IncomingMessage, nodes: Map<string, FakeNode>): string | undefined {
+  const header = req.headers.authorization ?? '';
+  if (!header.startsWith('Basic ')) return undefined;
+  const decoded = Buffer.from(header.slice(6), 'base64').toString();
+  const colon = decoded.indexOf(':');
+  const who = decoded.slice(0, colon);
+  return nodes.get(who)?.token === decoded.slice(colon + 1) ? who : undefined;
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString();
+  return text ? JSON.parse(text) : undefined;
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+}
