@@ -38,7 +38,7 @@ const getWorld = (): World => {
   return world;
 };
 
-describe('organizations', () => defineMatrix(orgCases, getWorld, server.http));
-describe('users', () => defineMatrix(userCases, getWorld, server.http));
-describe('nodes', () => defineMatrix(nodeCases, getWorld, server.http));
-describe('administration', () => defineMatrix(adminCases, getWorld, server.http));
+describe.concurrent('organizations', () => defineMatrix(orgCases, getWorld, server.http));
+describe.concurrent('users', () => defineMatrix(userCases, getWorld, server.http));
+describe.concurrent('nodes', () => defineMatrix(nodeCases, getWorld, server.http));
+describe.concurrent('administration', () => defineMatrix(adminCases, getWorld, server.http));
