@@ -69,6 +69,31 @@ describe('agent process state', () => {
       ]);
     await expect.poll(() => agent.ctx.store.pendingKinds()).toEqual([]);
   });
+
+  it('finishes an unregistration that a stop interrupted', async () => {
+    await registerNode(agent, fake);
+    await write('POST', '/node/userinput', userInput);
+    await fake.stop();
+    await agent.app.inject({ method: 'DELETE', url: '/node?block=false&removeNode=true' });
+    // Stopped while still retrying: simulate the crash by putting the record back the way it was left.
+    const leaving = agent.ctx.store.get('node');
+    await agent.stop();
+
+    agent = await newAgent(fake.url, dir.path);
+    agent.ctx.store.set('node', {
+      ...(leaving as object),
+      configstate: { state: 'unconfiguring', last_update_time: 1 },
+    });
+    agent.ctx.store.set('node.unregistration', { removeNode: true, deepClean: false });
+    await fake.restart();
+    await agent.start();
+    await expect
+      .poll(async () => (await agent.app.inject({ method: 'GET', url: '/node' })).statusCode, {
+        timeout: 5000,
+      })
+      .toBe(404);
+    expect(fake.nodes.has(nodeKey)).toBe(false);
+  });
 });
 
 describe('workers', () => {

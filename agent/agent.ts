@@ -7,6 +7,7 @@ import { createExchangeClient } from './exchange/client.ts';
 import { detectHost, type HostFacts } from './host.ts';
 import { createLogger, type Logger } from './log.ts';
 import { Mutex } from './mutex.ts';
+import { resumeUnregistration } from './node/unregister.ts';
 import { Store } from './store/store.ts';
 import { WorkerRegistry } from './workers/registry.ts';
 import { startWorkers, type Workers } from './workers/workers.ts';
@@ -57,6 +58,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     app,
     async start() {
       workers = startWorkers(ctx);
+      resumeUnregistration(ctx)?.catch((err) => log.error('unregistration failed', { error: String(err) }));
       await app.listen({ host: config.host, port: config.port });
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;

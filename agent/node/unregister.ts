@@ -33,8 +33,26 @@ export function unregister(ctx: AgentContext, options: UnregisterOptions): Promi
     ...node,
     configstate: { state: 'unconfiguring', last_update_time: Math.floor(ctx.now() / 1000) },
   };
-  saveNode(ctx.store, leaving);
-  const done = finish(ctx, leaving, options).finally(() => {
+  ctx.store.transaction(() => {
+    saveNode(ctx.store, leaving);
+    ctx.store.set(OPTIONS_KEY, options);
+  });
+  return track(ctx, finish(ctx, leaving, options));
+}
+
+/** A process stopped half-way through an unregistration: finish it with the options it had. */
+export function resumeUnregistration(ctx: AgentContext): Promise<void> | undefined {
+  const node = loadNode(ctx.store);
+  if (node?.configstate.state !== 'unconfiguring') return undefined;
+  const options = ctx.store.get<UnregisterOptions>(OPTIONS_KEY) ?? { removeNode: false, deepClean: false };
+  ctx.log.info('resuming an interrupted unregistration', { node: `${node.organization}/${node.id}` });
+  return track(ctx, finish(ctx, node, options));
+}
+
+const OPTIONS_KEY = 'node.unregistration';
+
+function track(ctx: AgentContext, promise: Promise<void>): Promise<void> {
+  const done = promise.finally(() => {
     ctx.runtime.unconfiguring = undefined;
   });
   ctx.runtime.unconfiguring = done;
@@ -53,6 +71,7 @@ function finish(ctx: AgentContext, node: NodeRecord, options: UnregisterOptions)
     ctx.store.transaction(() => {
       deleteNode(ctx.store);
       clearLocal(ctx.store);
+      ctx.store.delete(OPTIONS_KEY);
       const source = nodeSource(node);
       if (failure) {
         ctx.events.node(
