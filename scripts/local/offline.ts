@@ -1,0 +1,78 @@
+import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LocalStackError } from './dynamodb-local.ts';
+import { type GroupChild, spawnGroup } from './process-group.ts';
+
+const require = createRequire(import.meta.url);
+
+export interface Offline extends GroupChild {
+  /** Starts copying serverless-offline's output (request logs, handler errors) to ours. */
+  forwardOutput(): void;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs `serverless offline start` (with the Node that runs us, so Node 22) in its own process
+ * group, and resolves once GET /v1/admin/version answers.
+ */
+export async function startOffline(options: {
+  httpPort: number;
+  lambdaPort: number;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  timeoutMs?: number;
+  /** Aborting (Ctrl-C while starting) stops the process group and rejects. */
+  signal?: AbortSignal;
+}): Promise<Offline> {
+  const bin = require.resolve('serverless/bin/serverless.js');
+  const args = ['offline', 'start', '--httpPort', String(options.httpPort)];
+  args.push('--lambdaPort', String(options.lambdaPort), '--host', '127.0.0.1');
+  const started = spawnGroup(process.execPath, [bin, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let forwarding = false;
+  for (const [stream, target] of [
+    [started.child.stdout, process.stdout],
+    [started.child.stderr, process.stderr],
+  ] as const) {
+    stream?.on('data', (chunk: Buffer) => {
+      if (forwarding) target.write(chunk);
+      else output = (output + chunk.toString()).slice(-20_000);
+    });
+  }
+  const url = `http://127.0.0.1:${options.httpPort}/v1/admin/version`;
+  const deadline = Date.now() + (options.timeoutMs ?? 180_000);
+  let exited = false;
+  void started.exited.then(() => {
+    exited = true;
+  });
+  while (!(await answers(url))) {
+    if (options.signal?.aborted) {
+      await started.stop();
+      throw new LocalStackError('stopped while starting');
+    }
+    if (exited || Date.now() > deadline) {
+      await started.stop();
+      const tail = output.trim().split('\n').slice(-8).join('\n');
+      throw new LocalStackError(`serverless-offline did not start${exited ? '' : ' in time'}:\n${tail}`);
+    }
+    await sleep(250);
+  }
+  return {
+    ...started,
+    forwardOutput: () => {
+      forwarding = true;
+    },
+  };
+}

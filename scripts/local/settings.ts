@@ -1,0 +1,43 @@
+import { join, resolve } from 'node:path';
+import { LocalStackError } from './dynamodb-local.ts';
+
+/** What `npm start` runs with, from the environment (defaults: .data, ports 3090/3091/8000, table exchange). */
+export interface LocalSettings {
+  dataDir: string;
+  dynamoDir: string;
+  passwordFile: string;
+  httpPort: number;
+  lambdaPort: number;
+  dynamoPort: number;
+  table: string;
+  /** From EXCHANGE_ROOT_PW; undefined = generate or reuse the one in the data dir. */
+  rootPassword: string | undefined;
+}
+
+function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 65535) {
+    throw new LocalStackError(`${name} must be a port number between 1 and 65535, not '${raw}'.`);
+  }
+  return value;
+}
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env): LocalSettings {
+  const dataDir = resolve(env.EXCHANGE_DATA_DIR || '.data');
+  const httpPort = port(env, 'EXCHANGE_PORT', 3090);
+  // serverless-offline also needs a port for its Lambda invoke API: the next one up.
+  if (httpPort === 65535)
+    throw new LocalStackError('EXCHANGE_PORT must leave room for the next port (Lambda API).');
+  return {
+    dataDir,
+    dynamoDir: join(dataDir, 'dynamodb'),
+    passwordFile: join(dataDir, 'root-password'),
+    httpPort,
+    lambdaPort: httpPort + 1,
+    dynamoPort: port(env, 'EXCHANGE_DYNAMODB_PORT', 8000),
+    table: env.EXCHANGE_TABLE || 'exchange',
+    rootPassword: env.EXCHANGE_ROOT_PW || undefined,
+  };
+}

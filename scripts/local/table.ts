@@ -1,0 +1,24 @@
+import { corruptData } from './data-dir.ts';
+
+/**
+ * Creates the table if missing and writes the bootstrap records (orgs root and IBM, user
+ * root/root). The data layer reads DYNAMODB_ENDPOINT when first imported, hence the late imports.
+ */
+export async function prepareTable(options: {
+  endpoint: string;
+  table: string;
+  dataDir: string;
+}): Promise<void> {
+  process.env.DYNAMODB_ENDPOINT = options.endpoint;
+  process.env.EXCHANGE_TABLE = options.table;
+  process.env.AWS_REGION ??= 'local';
+  const { createTableIfMissing } = await import('#tables/create-table');
+  const { bootstrap } = await import('#tables/bootstrap');
+  try {
+    await createTableIfMissing(options.table);
+    await bootstrap();
+  } catch (error) {
+    // DynamoDB Local answers every request with an internal failure when its files are damaged.
+    throw corruptData(options.dataDir, `DynamoDB Local: ${(error as Error).message}`);
+  }
+}

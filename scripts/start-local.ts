@@ -1,0 +1,103 @@
+import { assertPortsFree } from './local/check-ports.ts';
+import { prepareDataDir } from './local/data-dir.ts';
+import { assertJava, LocalStackError, startDynamoDbLocal } from './local/dynamodb-local.ts';
+import { startOffline } from './local/offline.ts';
+import { resolveRootPassword } from './local/root-password.ts';
+import { readSettings } from './local/settings.ts';
+import { prepareTable } from './local/table.ts';
+
+/**
+ * `npm start`: DynamoDB Local (data kept in the data dir), the table and bootstrap records, then
+ * the Exchange through serverless-offline. Ctrl-C stops everything it started.
+ */
+const stops: (() => Promise<void>)[] = [];
+const aborted = new AbortController();
+let startup: Promise<void> = Promise.resolve();
+let stopping: Promise<never> | undefined;
+
+function shutdown(code: number): Promise<never> {
+  stopping ??= (async () => {
+    aborted.abort();
+    // Let the step in flight finish (or notice the abort) so that what it started gets stopped too.
+    await startup.catch(() => undefined);
+    // Newest first: the Exchange before the database it uses.
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    process.exit(code);
+  })();
+  return stopping;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    if (!stopping) console.log('\nStopping the local Exchange...');
+    void shutdown(0);
+  });
+}
+
+async function main(signal: AbortSignal): Promise<void> {
+  const settings = readSettings();
+  prepareDataDir(settings.dataDir, settings.dynamoDir);
+  assertJava();
+  await assertPortsFree([
+    { port: settings.httpPort, label: 'EXCHANGE_PORT, the Exchange API', setting: 'EXCHANGE_PORT' },
+    {
+      port: settings.lambdaPort,
+      label: "EXCHANGE_PORT + 1, serverless-offline's Lambda API",
+      setting: 'EXCHANGE_PORT',
+    },
+    {
+      port: settings.dynamoPort,
+      label: 'EXCHANGE_DYNAMODB_PORT, DynamoDB Local',
+      setting: 'EXCHANGE_DYNAMODB_PORT',
+    },
+  ]);
+  const rootPassword = resolveRootPassword(settings.rootPassword, settings.passwordFile);
+
+  console.log(`Starting DynamoDB Local on port ${settings.dynamoPort} (data in ${settings.dynamoDir})...`);
+  const dynamo = await startDynamoDbLocal({ port: settings.dynamoPort, dataDir: settings.dynamoDir });
+  stops.push(dynamo.stop);
+  if (signal.aborted) return;
+  await prepareTable({ endpoint: dynamo.endpoint, table: settings.table, dataDir: settings.dynamoDir });
+
+  console.log('Starting the Exchange (serverless-offline; the first build takes a while)...');
+  const offline = await startOffline({
+    httpPort: settings.httpPort,
+    lambdaPort: settings.lambdaPort,
+    cwd: process.cwd(),
+    signal,
+    env: {
+      ...process.env,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      EXCHANGE_TABLE: settings.table,
+      EXCHANGE_ROOT_PW: rootPassword,
+      SLS_TELEMETRY_DISABLED: '1',
+      SLS_NOTIFICATIONS_MODE: 'off',
+    },
+  });
+  stops.push(offline.stop);
+  void offline.exited.then(() => {
+    if (stopping) return;
+    console.error('serverless-offline stopped unexpectedly; stopping DynamoDB Local too.');
+    void shutdown(1);
+  });
+  offline.forwardOutput();
+  console.log(
+    [
+      '',
+      `The Exchange is listening on http://localhost:${settings.httpPort}/v1`,
+      `Root credentials: root/root:${rootPassword}`,
+      `  e.g. curl -u 'root/root:${rootPassword}' http://localhost:${settings.httpPort}/v1/admin/status`,
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+}
+
+startup = main(aborted.signal);
+startup.catch((error: unknown) => {
+  if (aborted.signal.aborted) return;
+  // One clear message, never a stack trace.
+  if (error instanceof LocalStackError) console.error(`\n${error.message}`);
+  else console.error(`\nnpm start failed: ${error instanceof Error ? error.message : String(error)}`);
+  void shutdown(1);
+});

@@ -1,0 +1,139 @@
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { basicAuthHeader } from '#lib/auth/basic';
+import { allFree, freePorts, type Launched, launch, occupy } from './launcher.ts';
+
+const STARTUP_MS = 240_000;
+const running: Launched[] = [];
+
+afterEach(async () => {
+  // A failed assertion must not leave a stack running.
+  for (const launched of running.splice(0)) {
+    if (launched.child.exitCode === null) {
+      launched.child.kill('SIGINT');
+      await launched.exited;
+    }
+  }
+});
+
+function start(env: Record<string, string>): Launched {
+  const launched = launch(env);
+  running.push(launched);
+  return launched;
+}
+
+async function stop(launched: Launched): Promise<number | null> {
+  launched.child.kill('SIGINT');
+  return launched.exited;
+}
+
+const expectOneClearMessage = (output: string, ...fragments: string[]) => {
+  for (const fragment of fragments) expect(output).toContain(fragment);
+  expect(output).not.toMatch(/^\s+at /m); // no stack trace
+};
+
+describe('npm start (scripts/start-local.ts)', () => {
+  it(
+    'serves the Exchange, prints the root credentials, reuses the generated password and stops on SIGINT',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'exchange-launcher-'));
+      const ports = await freePorts();
+      const env = {
+        EXCHANGE_DATA_DIR: dataDir,
+        EXCHANGE_PORT: String(ports.http),
+        EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
+      };
+      const base = `http://localhost:${ports.http}/v1`;
+
+      const first = start(env);
+      const [, password = ''] = await first.waitFor(/Root credentials: root\/root:(\S+)/, STARTUP_MS);
+      expect(first.output()).toContain(`listening on ${base}`);
+      expect(readFileSync(join(dataDir, 'root-password'), 'utf8').trim()).toBe(password);
+      expect(statSync(join(dataDir, 'root-password')).mode & 0o777).toBe(0o600);
+      const version = await fetch(`${base}/admin/version`);
+      expect(version.status).toBe(200);
+      expect(await version.text()).toBe('2.154.0\n');
+      const auth = { authorization: basicAuthHeader('root/root', password) };
+      const status = await fetch(`${base}/admin/status`, { headers: auth });
+      expect(status.status).toBe(200);
+      expect(((await status.json()) as { numberOfOrganizations: number }).numberOfOrganizations).toBe(2);
+      const versions = { agentSoftwareVersions: ['9.9.9'], agentConfigVersions: [], agentCertVersions: [] };
+      const put = await fetch(`${base}/orgs/IBM/AgentFileVersion`, {
+        method: 'PUT',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify(versions),
+      });
+      expect(put.status).toBe(201);
+      expect(await stop(first)).toBe(0);
+      expect(await allFree([ports.http, ports.http + 1, ports.dynamo])).toBe(true);
+
+      // Second start: same password, same data.
+      const second = start(env);
+      const [, again] = await second.waitFor(/Root credentials: root\/root:(\S+)/, STARTUP_MS);
+      expect(again).toBe(password);
+      const kept = await fetch(`${base}/orgs/IBM/AgentFileVersion`, { headers: auth });
+      expect(kept.status).toBe(200);
+      expect(((await kept.json()) as { agentSoftwareVersions: string[] }).agentSoftwareVersions).toEqual([
+        '9.9.9',
+      ]);
+      expect(await stop(second)).toBe(0);
+      expect(await allFree([ports.http, ports.http + 1, ports.dynamo])).toBe(true);
+    },
+    2 * STARTUP_MS + 60_000,
+  );
+
+  it('refuses a port in use with one clear message (API, Lambda API or DynamoDB port)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'exchange-launcher-'));
+    const ports = await freePorts();
+    const env = {
+      EXCHANGE_DATA_DIR: dataDir,
+      EXCHANGE_PORT: String(ports.http),
+      EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
+    };
+    for (const [port, setting] of [
+      [ports.http, 'EXCHANGE_PORT'],
+      [ports.http + 1, 'EXCHANGE_PORT'],
+      [ports.dynamo, 'EXCHANGE_DYNAMODB_PORT'],
+    ] as const) {
+      const blocker = await occupy(port);
+      try {
+        const launched = start(env);
+        expect(await launched.exited).toBe(1);
+        expectOneClearMessage(launched.output(), `Port ${port}`, 'already in use', `${setting}=<port>`);
+      } finally {
+        await new Promise((resolve) => blocker.close(resolve));
+      }
+    }
+  }, 60_000);
+
+  it('explains a data dir that is a file, a corrupt DynamoDB file, and a missing Java', async () => {
+    const ports = await freePorts();
+    const portsEnv = { EXCHANGE_PORT: String(ports.http), EXCHANGE_DYNAMODB_PORT: String(ports.dynamo) };
+    const parent = mkdtempSync(join(tmpdir(), 'exchange-launcher-'));
+
+    const file = join(parent, 'not-a-dir');
+    writeFileSync(file, 'x');
+    const notDir = start({ ...portsEnv, EXCHANGE_DATA_DIR: file });
+    expect(await notDir.exited).toBe(1);
+    expectOneClearMessage(notDir.output(), `${file} is not a directory`, 'EXCHANGE_DATA_DIR');
+
+    const corrupt = join(parent, 'corrupt');
+    mkdirSync(join(corrupt, 'dynamodb'), { recursive: true });
+    writeFileSync(join(corrupt, 'dynamodb', 'shared-local-instance.db'), 'garbage, not SQLite'.repeat(100));
+    const damaged = start({ ...portsEnv, EXCHANGE_DATA_DIR: corrupt });
+    expect(await damaged.exited).toBe(1);
+    expectOneClearMessage(damaged.output(), 'corrupt', 'Move it aside');
+
+    // Only the directory of node itself on PATH: no java.
+    const noJava = start({
+      ...portsEnv,
+      EXCHANGE_DATA_DIR: join(parent, 'fresh'),
+      PATH: dirname(process.execPath),
+    });
+    expect(await noJava.exited).toBe(1);
+    expectOneClearMessage(noJava.output(), 'Java was not found', 'openjdk-17-jre-headless');
+    expect(await allFree([ports.http, ports.http + 1, ports.dynamo])).toBe(true);
+  }, 60_000);
+});

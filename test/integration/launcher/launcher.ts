@@ -1,0 +1,74 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer, type Server } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort, isPortFree } from '../../../scripts/local/ports.ts';
+
+const require = createRequire(import.meta.url);
+const tsxCli = require.resolve('tsx/cli');
+
+/** `npm start` as a child process (tsx, like the npm script), with its output collected. */
+export interface Launched {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+  waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
+}
+
+/** The variables the test run sets for itself; the launcher must not inherit them. */
+const OWN_VARIABLES = ['DYNAMODB_ENDPOINT', 'EXCHANGE_TABLE', 'EXCHANGE_ROOT_PW', 'EXCHANGE_CONFIG_FILE'];
+
+export function launch(env: Record<string, string>): Launched {
+  const base = { ...process.env };
+  for (const name of OWN_VARIABLES) delete base[name];
+  const child = spawn(process.execPath, [tsxCli, 'scripts/start-local.ts'], {
+    cwd: process.cwd(),
+    env: { ...base, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout?.on('data', (chunk) => {
+    text += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    text += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const waitFor = async (pattern: RegExp, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    let done = false;
+    void exited.then(() => {
+      done = true;
+    });
+    for (;;) {
+      const match = pattern.exec(text);
+      if (match) return match;
+      if (done || Date.now() > deadline)
+        throw new Error(`launcher never printed ${pattern}; output:\n${text}`);
+      await sleep(200);
+    }
+  };
+  return { child, output: () => text, exited, waitFor };
+}
+
+/** Ports for one launcher run: the API port and the next one (Lambda API) free, plus DynamoDB's. */
+export async function freePorts(): Promise<{ http: number; dynamo: number }> {
+  for (;;) {
+    const http = await freePort();
+    if (http < 65535 && (await isPortFree(http + 1))) return { http, dynamo: await freePort() };
+  }
+}
+
+export async function allFree(ports: number[]): Promise<boolean> {
+  for (const port of ports) if (!(await isPortFree(port))) return false;
+  return true;
+}
+
+/** Something else listening on a port, to see the launcher refuse it. */
+export function occupy(port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
