@@ -1,0 +1,143 @@
+/**
+ * Node agent benchmark: the shipped bundle (dist/agent.mjs, rebuilt first) runs as its own
+ * process against an in-memory fake Exchange, exactly as on a device with only Node 22.
+ * Reports its resident memory after start and after 10,000 events, and requests/s with p50/p99
+ * latency (10 concurrent clients, autocannon) for GET /node, GET /node/policy and GET /eventlog
+ * with a selector that scans all 10,000 events.
+ *
+ * `npx tsx bench/agent.ts` runs it alone; bench/run.ts calls runAgentBench().
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { startFakeExchange } from '../agent/test-support/fake-exchange.ts';
+import { freePort, waitForPort } from '../scripts/local/ports.ts';
+
+export interface AgentLoadFigures {
+  path: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+}
+
+export interface AgentBenchFigures {
+  rssAfterStartMb: number;
+  rssAfter10kEventsMb: number;
+  rssAfterLoadMb: number;
+  eventCount: number;
+  eventWritesPerSecond: number;
+  load: AgentLoadFigures[];
+}
+
+const EVENTS = 10_000;
+const CONNECTIONS = 10;
+/** Matches one event out of 10,001 but has to look at all of them. */
+const SELECTOR = '/eventlog?source_type=node&event_code=~start_node_configuration';
+
+export async function runAgentBench(options: { durationSeconds?: number } = {}): Promise<AgentBenchFigures> {
+  const duration = options.durationSeconds ?? Number(process.env.AGENT_BENCH_SECONDS ?? 5);
+  const build = spawnSync('npm', ['run', '--silent', 'build:agent'], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build:agent failed');
+
+  const fake = await startFakeExchange();
+  fake.addNode('bench', 'node1', 'bench-token');
+  const dataDir = mkdtempSync(join(tmpdir(), 'agent-bench-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, ['dist/agent.mjs'], {
+    env: {
+      PATH: process.env.PATH,
+      HZN_AGENT_PORT: String(port),
+      HZN_AGENT_DATA_DIR: dataDir,
+      HZN_EXCHANGE_URL: fake.url,
+      HZN_AGENT_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitForPort(port, 15_000);
+    const registered = await fetch(`${base}/node`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'node1', organization: 'bench', token: 'bench-token' }),
+    });
+    if (registered.status !== 201)
+      throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
+    await settle();
+    const rssAfterStartMb = rssMb(child.pid);
+
+    // 10,000 events written through the API: each DELETE of an empty user input logs one.
+    const writes = await autocannon({
+      url: `${base}/node/userinput`,
+      method: 'DELETE',
+      connections: CONNECTIONS,
+      amount: EVENTS,
+    });
+    const eventCount = ((await (await fetch(`${base}/eventlog`)).json()) as unknown[]).length;
+    await settle();
+    const rssAfter10kEventsMb = rssMb(child.pid);
+
+    const load: AgentLoadFigures[] = [];
+    for (const path of ['/node', '/node/policy', SELECTOR]) {
+      const result = await autocannon({ url: `${base}${path}`, connections: CONNECTIONS, duration });
+      load.push({
+        path,
+        requestsPerSecond: Math.round(result.requests.average),
+        p50Ms: result.latency.p50,
+        p99Ms: result.latency.p99,
+        non2xx: result.non2xx,
+      });
+    }
+    const figures: AgentBenchFigures = {
+      rssAfterStartMb,
+      rssAfter10kEventsMb,
+      rssAfterLoadMb: rssMb(child.pid),
+      eventCount,
+      eventWritesPerSecond: Math.round(writes.requests.average),
+      load,
+    };
+    print(figures);
+    return figures;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    await fake.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Resident set size of a process in MB (Linux /proc). */
+function rssMb(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+/** Lets the agent finish background work (initial sync, GC) before a memory reading. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 1000));
+
+function print(f: AgentBenchFigures): void {
+  console.log('\nNode agent (dist/agent.mjs, one process, fake Exchange)');
+  console.log(`  RSS after start:                ${f.rssAfterStartMb} MB`);
+  console.log(
+    `  RSS after ${f.eventCount} events:        ${f.rssAfter10kEventsMb} MB (after the load below: ${f.rssAfterLoadMb} MB)`,
+  );
+  console.log(`  event-writing requests:          ${f.eventWritesPerSecond} req/s`);
+  console.log(`  ${'GET'.padEnd(68)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`);
+  for (const l of f.load) {
+    console.log(
+      `  ${l.path.padEnd(68)} ${String(l.requestsPerSecond).padStart(7)} ${String(l.p50Ms).padStart(7)} ${String(l.p99Ms).padStart(7)}${l.non2xx ? `  (${l.non2xx} non-2xx!)` : ''}`,
+    );
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runAgentBench().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

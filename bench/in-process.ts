@@ -1,0 +1,123 @@
+import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { handler as getNode } from '#functions/nodes/get-node';
+import { handler as putNode } from '#functions/nodes/put-node';
+import { documentClient, dynamoCallCount, tableName } from '#tables/client';
+import { keys } from '#tables/keys';
+import { invoke } from '#test/support/invoke';
+import { ORG, USER } from './seed.ts';
+import { median, timed } from './stats.ts';
+
+/**
+ * The two benchmarked endpoints called in-process (as Lambda would, no HTTP), and the raw
+ * DynamoDB calls each needs issued directly with the SDK, for the overhead ratio.
+ */
+export interface Credentials {
+  user: string;
+  secret: string;
+}
+
+const path = (node: string) => ({ organization: ORG, node });
+const putBody = (node: string) => ({ name: node, arch: 'amd64' });
+
+export async function handlerGet(auth: Credentials, node: string): Promise<void> {
+  const result = await invoke(getNode, { auth, path: path(node) });
+  if (result.status !== 200) throw new Error(`GET node → ${result.status}: ${result.text}`);
+}
+
+export async function handlerPut(auth: Credentials, node: string): Promise<void> {
+  const result = await invoke(putNode, { auth, path: path(node), body: putBody(node) });
+  if (result.status !== 201) throw new Error(`PUT node → ${result.status}: ${result.text}`);
+}
+
+/** Authentication: node, agbot and user records of `org/id` in one BatchGetItem. */
+async function rawAuth(): Promise<void> {
+  await documentClient.send(
+    new BatchGetCommand({
+      RequestItems: {
+        [tableName()]: {
+          Keys: [keys.node(ORG, USER), keys.agbot(ORG, USER), keys.user(ORG, USER)],
+          ProjectionExpression: 'pk, tokenHash, passwordHash, #owner, admin, hubAdmin',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+        },
+      },
+    }),
+  );
+}
+
+async function rawNode(node: string): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: keys.node(ORG, node), ConsistentRead: true }),
+  );
+  return Item;
+}
+
+export async function rawGet(node: string): Promise<void> {
+  await rawAuth();
+  await rawNode(node);
+}
+
+/** What a PUT of an existing node does: auth, read the node, one conditional UpdateItem. */
+export async function rawPut(node: string): Promise<void> {
+  await rawAuth();
+  const current = await rawNode(node);
+  const now = new Date().toISOString();
+  const fields: Record<string, unknown> = {
+    name: node,
+    nodeType: 'device',
+    registeredServices: [],
+    userInput: [],
+    msgEndPoint: '',
+    softwareVersions: {},
+    arch: 'amd64',
+    heartbeatIntervals: { minInterval: 0, maxInterval: 0, intervalAdjustment: 0 },
+    clusterNamespace: '',
+    isNamespaceScoped: false,
+    lastUpdated: now,
+    lastHeartbeat: now,
+  };
+  const names = Object.fromEntries(Object.keys(fields).map((name) => [`#${name}`, name]));
+  const values = Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:${name}`, value]));
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.node(ORG, node),
+      UpdateExpression: `SET ${Object.keys(fields)
+        .map((name) => `#${name} = :${name}`)
+        .join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk) AND #read = :read',
+      ExpressionAttributeNames: { ...names, '#read': 'lastUpdated' },
+      ExpressionAttributeValues: { ...values, ':read': current?.lastUpdated },
+    }),
+  );
+}
+
+/** DynamoDB requests per call of `run`, averaged over `times` warm calls. */
+export async function callsPerRequest(run: () => Promise<void>, times = 20): Promise<number> {
+  await run();
+  const before = dynamoCallCount();
+  for (let i = 0; i < times; i++) await run();
+  return (dynamoCallCount() - before) / times;
+}
+
+export interface Comparison {
+  handlerMs: number;
+  rawMs: number;
+  ratio: number;
+}
+
+/** Median latency of the handler and of its raw calls, interleaved so both see the same conditions. */
+export async function compare(handlerRun: () => Promise<void>, rawRun: () => Promise<void>, times = 300) {
+  for (let i = 0; i < 20; i++) {
+    await handlerRun();
+    await rawRun();
+  }
+  const handlerTimes: number[] = [];
+  const rawTimes: number[] = [];
+  for (let i = 0; i < times; i++) {
+    handlerTimes.push(await timed(handlerRun));
+    rawTimes.push(await timed(rawRun));
+  }
+  const handlerMs = median(handlerTimes);
+  const rawMs = median(rawTimes);
+  return { handlerMs, rawMs, ratio: handlerMs / rawMs } satisfies Comparison;
+}

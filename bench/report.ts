@@ -1,0 +1,96 @@
+import { cpus } from 'node:os';
+import type { ColdImport, FunctionBundle } from './bundles.ts';
+import type { LoadResult } from './http-load.ts';
+import type { Comparison } from './in-process.ts';
+import { round } from './stats.ts';
+
+/** The figures as markdown (docs/benchmarks.md) and as console lines. */
+export interface Figures {
+  http: { get: LoadResult; put: LoadResult; durationSeconds: number; connections: number };
+  inProcess: { get: Comparison; put: Comparison };
+  calls: { nodes: number; get: number; put: number }[];
+  bundles: (FunctionBundle & ColdImport)[];
+  /** 1-minute load average when the run ended (other work on the machine inflates every time). */
+  loadAverage: number;
+  nodeOptions: string;
+  seconds: number;
+}
+
+const kb = (bytes: number) => round(bytes / 1024, 1);
+const mark = (ok: boolean) => (ok ? 'yes' : '**no**');
+
+export function markdown(f: Figures): string {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const largest = f.bundles.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  const slowest = f.bundles.reduce((a, b) => (b.totalMs > a.totalMs ? b : a));
+  const slowestOwn = f.bundles.reduce((a, b) => (b.bundleMs > a.bundleMs ? b : a));
+  const [small, large] = [f.calls[0], f.calls[f.calls.length - 1]];
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Written by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpu},`,
+    `Node ${process.version}, DynamoDB Local (in memory) on the same machine; the run took ${Math.round(f.seconds)} s`,
+    `with a 1-minute load average of ${round(f.loadAverage, 1)} at the end (other work on the machine slows every figure).`,
+    'Absolute figures depend on the machine and on DynamoDB Local (far slower per call than DynamoDB);',
+    'the ratios and counts are the portable part. Endpoints: `GET /v1/orgs/{org}/nodes/{node}` as the',
+    "owning user and `PUT` of an existing node (body `{name, arch}`) by its owner; the user's password",
+    'is verified once and then served from the verification cache (warm).',
+    '',
+    `## Over HTTP (serverless-offline, ${f.http.connections} concurrent clients, ${f.http.durationSeconds} s each)`,
+    '',
+    '| Request | Requests/s | p50 latency | p99 latency | Requests | Non-2xx |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...(['get', 'put'] as const).map((k) => {
+      const r = f.http[k];
+      const name = k === 'get' ? 'GET node' : 'PUT node';
+      return `| ${name} | ${round(r.requestsPerSecond, 0)} | ${r.p50Ms} ms | ${r.p99Ms} ms | ${r.requests} | ${r.non2xx + r.errors} |`;
+    }),
+    '',
+    'Each client works on a node of its own, so PUTs never race. serverless-offline runs every handler',
+    'in one Node process (`useInProcess`), so this measures the local stack, not Lambda.',
+    '',
+    '## Handler in-process vs its raw DynamoDB calls',
+    '',
+    'Median of 300 interleaved runs against the same DynamoDB Local, warm auth cache. Raw = the calls the',
+    'handler needs, issued directly with the SDK: GET = BatchGetItem (authentication: node, agbot, user) +',
+    'GetItem (the node); PUT = the same two + one conditional UpdateItem.',
+    '',
+    '| Request | Handler | Raw calls | Ratio | Target ≤ 1.2 |',
+    '|---|---:|---:|---:|---|',
+    ...(['get', 'put'] as const).map((k) => {
+      const c = f.inProcess[k];
+      const name = k === 'get' ? 'GET node' : 'PUT node';
+      return `| ${name} | ${round(c.handlerMs)} ms | ${round(c.rawMs)} ms | ${round(c.ratio)} | ${mark(c.ratio <= 1.2)} |`;
+    }),
+    '',
+    '## DynamoDB calls per request',
+    '',
+    'Counted with `dynamoCallCount()` (tables/client.ts) over 20 warm requests, with the org holding',
+    'few and many nodes (seeded with BatchWriteItem).',
+    '',
+    `| Request | ${f.calls.map((c) => `${c.nodes.toLocaleString('en')} nodes`).join(' | ')} | Target |`,
+    `|---|${f.calls.map(() => '---:').join('|')}|---|`,
+    `| GET node | ${f.calls.map((c) => c.get).join(' | ')} | same, ≤ 2: ${mark(small?.get === large?.get && (large?.get ?? 99) <= 2)} |`,
+    `| PUT node | ${f.calls.map((c) => c.put).join(' | ')} | same: ${mark(small?.put === large?.put)} |`,
+    '',
+    '## Bundles and cold import',
+    '',
+    "Each function built as serverless.yml's `custom.esbuild` does (ESM, minified, node22, `@aws-sdk/*`",
+    `external). Cold import = a fresh \`node\` process importing the .mjs (NODE_OPTIONS \`${f.nodeOptions}\` as`,
+    'deployed), timed inside it, median of 5.',
+    '',
+    `Largest bundle: ${largest.name} ${kb(largest.bytes)} KB (target ≤ 300 KB: ${mark(largest.bytes <= 300 * 1024)}).`,
+    `Slowest cold import: ${slowest.name} ${round(slowest.totalMs, 1)} ms in all (target ≤ 100 ms: ${mark(slowest.totalMs <= 100)}),`,
+    `of which the AWS SDK (provided by the Lambda runtime, not bundled) ${round(slowest.sdkMs, 1)} ms. The bundles alone,`,
+    `once the SDK is loaded: at most ${round(slowestOwn.bundleMs, 1)} ms (${slowestOwn.name}; ${mark(slowestOwn.bundleMs <= 100)}).`,
+    '',
+    '| Function | Handler | Size | Cold import | of which SDK | Bundle alone |',
+    '|---|---|---:|---:|---:|---:|',
+    ...f.bundles.map(
+      (b) =>
+        `| ${b.name} | \`${b.handler}\` | ${kb(b.bytes)} KB | ${round(b.totalMs, 1)} ms | ${round(b.sdkMs, 1)} ms | ${round(b.bundleMs, 1)} ms |`,
+    ),
+    '',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,107 @@
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DynamoDbLocal } from '../scripts/local/dynamodb-local.ts';
+import { BENCH_TABLE, ROOT_PASSWORD, startBenchDynamo } from './env.ts';
+import type { Figures } from './report.ts';
+
+/**
+ * `npm run bench`: starts its own DynamoDB Local and serverless-offline, measures the node GET and
+ * PUT (HTTP load, in-process vs raw calls, calls per request), builds every function for size and
+ * cold import, prints the figures and writes docs/benchmarks.md. Stops all it started.
+ */
+const HTTP_SECONDS = 5;
+const BIG = 10_000;
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const step = (text: string) => console.log(`[bench] ${text}`);
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  let dynamo: DynamoDbLocal | undefined;
+  let stopOffline: (() => Promise<void>) | undefined;
+  try {
+    step('starting DynamoDB Local');
+    dynamo = await startBenchDynamo();
+    // Only now: these modules read the environment set above when they load.
+    const seed = await import('./seed.ts');
+    const inProcess = await import('./in-process.ts');
+    const { load, CONNECTIONS } = await import('./http-load.ts');
+    const bundles = await import('./bundles.ts');
+    const { markdown } = await import('./report.ts');
+    const { startOffline } = await import('../test/e2e/support/serverless-offline.ts');
+
+    step('seeding org, user and 10 nodes');
+    const alice = await seed.seedBase();
+    const node = seed.nodeId(0);
+    const get = () => inProcess.handlerGet(alice, node);
+    const put = () => inProcess.handlerPut(alice, node);
+    const calls: Figures['calls'] = [];
+    calls.push({
+      nodes: seed.BASE_NODES,
+      get: await inProcess.callsPerRequest(get),
+      put: await inProcess.callsPerRequest(put),
+    });
+    step(`calls per request with ${seed.BASE_NODES} nodes: GET ${calls[0]?.get}, PUT ${calls[0]?.put}`);
+
+    step(`growing the org to ${BIG.toLocaleString('en')} nodes (BatchWriteItem)`);
+    await seed.growNodes(BIG);
+    calls.push({
+      nodes: BIG,
+      get: await inProcess.callsPerRequest(get),
+      put: await inProcess.callsPerRequest(put),
+    });
+    step(`calls per request with ${BIG} nodes: GET ${calls[1]?.get}, PUT ${calls[1]?.put}`);
+
+    step('handler in-process vs raw DynamoDB calls');
+    const getComparison = await inProcess.compare(get, () => inProcess.rawGet(node));
+    const putComparison = await inProcess.compare(put, () => inProcess.rawPut(node));
+    step(`GET ratio ${getComparison.ratio.toFixed(2)}, PUT ratio ${putComparison.ratio.toFixed(2)}`);
+
+    step('starting serverless-offline');
+    const offline = await startOffline({
+      dynamoEndpoint: dynamo.endpoint,
+      table: BENCH_TABLE,
+      rootPassword: ROOT_PASSWORD,
+    });
+    stopOffline = offline.stop;
+    step(`HTTP load: ${CONNECTIONS} clients, ${HTTP_SECONDS} s per request type (after a 1 s warm-up)`);
+    await load(offline.baseUrl, alice, 'GET', 1);
+    const httpGet = await load(offline.baseUrl, alice, 'GET', HTTP_SECONDS);
+    await load(offline.baseUrl, alice, 'PUT', 1);
+    const httpPut = await load(offline.baseUrl, alice, 'PUT', HTTP_SECONDS);
+    await offline.stop();
+    stopOffline = undefined;
+
+    step('building every function and timing cold imports');
+    const nodeOptions = bundles.deployedNodeOptions();
+    const built = await bundles.buildBundles();
+    const withImports = built.map((bundle) => ({
+      ...bundle,
+      ...bundles.coldImport(bundle.file, nodeOptions),
+    }));
+    bundles.cleanBundles();
+
+    const figures: Figures = {
+      http: { get: httpGet, put: httpPut, durationSeconds: HTTP_SECONDS, connections: CONNECTIONS },
+      inProcess: { get: getComparison, put: putComparison },
+      calls,
+      bundles: withImports,
+      nodeOptions,
+      loadAverage: loadavg()[0] ?? 0,
+      seconds: (performance.now() - started) / 1000,
+    };
+    const report = markdown(figures);
+    writeFileSync(join(root, 'docs', 'benchmarks.md'), report);
+    console.log(`\n${report}`);
+    step('wrote docs/benchmarks.md');
+  } finally {
+    await stopOffline?.();
+    await dynamo?.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
