@@ -1,12 +1,23 @@
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '#lib/auth/basic';
 import { allFree, freePorts, type Launched, launch, occupy } from './launcher.ts';
 
 const STARTUP_MS = 240_000;
 const running: Launched[] = [];
+const tempDirs: string[] = [];
+
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'exchange-launcher-'));
+  tempDirs.push(dir);
+  return dir;
+};
+
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 afterEach(async () => {
   // A failed assertion must not leave a stack running.
@@ -38,7 +49,7 @@ describe('npm start (scripts/start-local.ts)', () => {
   it(
     'serves the Exchange, prints the root credentials, reuses the generated password and stops on SIGINT',
     async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'exchange-launcher-'));
+      const dataDir = tempDir();
       const ports = await freePorts();
       const env = {
         EXCHANGE_DATA_DIR: dataDir,
@@ -85,7 +96,7 @@ describe('npm start (scripts/start-local.ts)', () => {
   );
 
   it('refuses a port in use with one clear message (API, Lambda API or DynamoDB port)', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'exchange-launcher-'));
+    const dataDir = tempDir();
     const ports = await freePorts();
     const env = {
       EXCHANGE_DATA_DIR: dataDir,
@@ -111,7 +122,7 @@ describe('npm start (scripts/start-local.ts)', () => {
   it('explains a data dir that is a file, a corrupt DynamoDB file, and a missing Java', async () => {
     const ports = await freePorts();
     const portsEnv = { EXCHANGE_PORT: String(ports.http), EXCHANGE_DYNAMODB_PORT: String(ports.dynamo) };
-    const parent = mkdtempSync(join(tmpdir(), 'exchange-launcher-'));
+    const parent = tempDir();
 
     const file = join(parent, 'not-a-dir');
     writeFileSync(file, 'x');
