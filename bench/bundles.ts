@@ -15,13 +15,28 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Under node_modules so the bundles resolve @aws-sdk/* as on Lambda (provided, not bundled). */
 const outRoot = join(root, 'node_modules', '.cache', 'exchange-bench');
 
+/** serverless-esbuild's own options, which it removes before calling esbuild (its dist/bundle.js). */
 const PLUGIN_KEYS = [
+  'concurrency',
+  'zipConcurrency',
   'exclude',
-  'outputFileExtension',
+  'nativeZip',
   'packager',
+  'packagePath',
   'watch',
   'keepOutputDirectory',
-  'concurrency',
+  'packagerOptions',
+  'installExtraArgs',
+  'outputFileExtension',
+  'outputBuildFolder',
+  'outputWorkFolder',
+  'nodeExternals',
+  'skipBuild',
+  'skipRebuild',
+  'skipBuildExcludeFns',
+  'stripEntryResolveExtensions',
+  'disposeContext',
+  'config',
 ];
 
 export interface FunctionBundle {

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../../../scripts/local/ports.ts';
 
@@ -32,6 +34,8 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
   const httpPort = await freePort();
   let lambdaPort = await freePort();
   while (lambdaPort === httpPort) lambdaPort = await freePort();
+  // A build folder of its own (under the git-ignored .esbuild/): concurrent servers never share bundles.
+  const buildDir = join('.esbuild', `offline-${process.pid}-${randomBytes(4).toString('hex')}`);
   const args = ['offline', 'start', '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort)];
   const child = spawn(process.execPath, [serverlessBin, ...args, '--host', '127.0.0.1'], {
     cwd: projectRoot,
@@ -44,6 +48,7 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
       EXCHANGE_TABLE: options.table,
       EXCHANGE_ROOT_PW: options.rootPassword,
       AWS_REGION: 'local',
+      EXCHANGE_BUILD_DIR: buildDir,
       SLS_TELEMETRY_DISABLED: '1',
       SLS_NOTIFICATIONS_MODE: 'off',
     },
@@ -58,7 +63,10 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
   const server: OfflineServer = {
     baseUrl: `http://127.0.0.1:${httpPort}`,
     output: () => output,
-    stop: () => stopGroup(child, exited),
+    stop: async () => {
+      await stopGroup(child, exited);
+      rmSync(join(projectRoot, buildDir), { recursive: true, force: true });
+    },
   };
   try {
     await waitUntilAnswering(server.baseUrl, exited, options.startTimeoutMs ?? 90_000);
