@@ -2,6 +2,7 @@ import { beforeAll, describe } from 'vitest';
 import { adminCases, agentFileVersions } from './matrix/admin.ts';
 import { nodeCases } from './matrix/nodes.ts';
 import { orgCases } from './matrix/orgs.ts';
+import { rootOrgCases } from './matrix/root-org.ts';
 import { userCases } from './matrix/users.ts';
 import { defineMatrix, type World } from './support/matrix.ts';
 import { useOffline } from './support/offline.ts';
@@ -41,4 +42,5 @@ const getWorld = (): World => {
 describe.concurrent('organizations', () => defineMatrix(orgCases, getWorld, server.http));
 describe.concurrent('users', () => defineMatrix(userCases, getWorld, server.http));
 describe.concurrent('nodes', () => defineMatrix(nodeCases, getWorld, server.http));
+describe.concurrent('org root', () => defineMatrix(rootOrgCases, getWorld, server.http));
 describe.concurrent('administration', () => defineMatrix(adminCases, getWorld, server.http));

@@ -6,13 +6,16 @@ import type { Fixtures, OrgWorld } from './world.ts';
 /**
  * The authorization matrix: per endpoint, the status each caller gets. `same` is the org the
  * request targets; `other` is a second org with the same cast. Root and the hub admin live in
- * org `root`, so for them every target below is another org.
+ * org `root`, so for them `same` is another org; their "(same org)" keys target org `root`.
  */
 export type CallerKey =
   | 'anonymous'
   | 'wrong password'
   | 'root'
   | 'hub admin'
+  // the same two, on their own org `root`
+  | 'root (same org)'
+  | 'hub admin (same org)'
   // endpoints that name no org
   | 'org admin'
   | 'user'
@@ -65,6 +68,8 @@ function defaultCredentials(w: World, caller: CallerKey): Credentials | undefine
     'wrong password': { user: w.same.user.user, secret: 'not-the-password' },
     root: w.root,
     'hub admin': w.hubAdmin,
+    'root (same org)': w.root,
+    'hub admin (same org)': w.hubAdmin,
     'org admin': w.same.admin,
     user: w.same.user,
     node: w.same.node,
