@@ -16,10 +16,19 @@ const BIG = 10_000;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const step = (text: string) => console.log(`[bench] ${text}`);
 
+let dynamo: DynamoDbLocal | undefined;
+let stopOffline: (() => Promise<void>) | undefined;
+
+async function cleanup(): Promise<void> {
+  const [offline, database] = [stopOffline, dynamo];
+  stopOffline = undefined;
+  dynamo = undefined;
+  await offline?.();
+  await database?.stop();
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
-  let dynamo: DynamoDbLocal | undefined;
-  let stopOffline: (() => Promise<void>) | undefined;
   try {
     step('starting DynamoDB Local');
     dynamo = await startBenchDynamo();
@@ -70,8 +79,8 @@ async function main(): Promise<void> {
     const httpGet = await load(offline.baseUrl, alice, 'GET', HTTP_SECONDS);
     await load(offline.baseUrl, alice, 'PUT', 1);
     const httpPut = await load(offline.baseUrl, alice, 'PUT', HTTP_SECONDS);
-    await offline.stop();
     stopOffline = undefined;
+    await offline.stop();
 
     step('building every function and timing cold imports');
     const nodeOptions = bundles.deployedNodeOptions();
@@ -96,9 +105,19 @@ async function main(): Promise<void> {
     console.log(`\n${report}`);
     step('wrote docs/benchmarks.md');
   } finally {
-    await stopOffline?.();
-    await dynamo?.stop();
+    await cleanup();
   }
+}
+
+// Ctrl-C: let main's finally stop DynamoDB Local and serverless-offline (its own process group).
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    step(`${signal}: stopping what the benchmark started`);
+    cleanup().finally(() => process.exit(130));
+  });
 }
 
 main().catch((error) => {

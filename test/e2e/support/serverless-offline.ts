@@ -60,10 +60,14 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  // If this process ends without stop() (a killed test worker), take the server group down too.
+  const killOnExit = () => signalGroup(child, 'SIGTERM');
+  process.once('exit', killOnExit);
   const server: OfflineServer = {
     baseUrl: `http://127.0.0.1:${httpPort}`,
     output: () => output,
     stop: async () => {
+      process.removeListener('exit', killOnExit);
       await stopGroup(child, exited);
       rmSync(join(projectRoot, buildDir), { recursive: true, force: true });
     },
@@ -97,21 +101,22 @@ async function waitUntilAnswering(baseUrl: string, exited: Promise<void>, timeou
   throw new Error(`no answer from ${baseUrl}/v1/admin/version within ${timeoutMs} ms`);
 }
 
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
 /** SIGTERM to the whole group, SIGKILL if it lingers. */
 async function stopGroup(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      process.kill(-pid, name);
-    } catch {
-      // already gone
-    }
-  };
-  signal('SIGTERM');
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  signalGroup(child, 'SIGTERM');
   const done = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
   if (!done) {
-    signal('SIGKILL');
+    signalGroup(child, 'SIGKILL');
     await Promise.race([exited, sleep(2000)]);
   }
 }
