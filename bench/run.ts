@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,8 +102,13 @@ async function main(): Promise<void> {
       seconds: (performance.now() - started) / 1000,
     };
     const report = markdown(figures);
-    writeFileSync(join(root, 'docs', 'benchmarks.md'), report);
-    console.log(`\n${report}`);
+    const reportFile = join(root, 'docs', 'benchmarks.md');
+    writeFileSync(reportFile, report);
+    // `npm test` runs Biome over docs too: write the tables the way its formatter lays them out.
+    spawnSync(join(root, 'node_modules', '.bin', 'biome'), ['format', '--write', reportFile], {
+      stdio: 'ignore',
+    });
+    console.log(`\n${readFileSync(reportFile, 'utf8')}`);
     step('wrote docs/benchmarks.md');
   } finally {
     await cleanup();
