@@ -76,6 +76,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
         // An unregistration still running finishes (or fails) before the store closes.
         await ctx.runtime.unconfiguring?.catch(() => {});
         await ctx.writes.run(async () => {});
+        ctx.exchange.close();
         store.close();
       })();
       return stopped;

@@ -24,14 +24,13 @@ export function parseSelectors(rawQuery: string, nowSeconds: number): EventFilte
           ? { column: name as 'record_id' }
           : { path: name.split('.') };
     const test = predicate(name, raw);
-    filters.push(
-      name === 'time_since'
-        ? {
-            field,
-            test: (v) => test(typeof v === 'number' ? Math.floor((nowSeconds - v) / 3600) : undefined),
-          }
-        : { field, test: anyOf(test) },
-    );
+    if (name === 'time_since') {
+      const hours = (v: unknown) => (typeof v === 'number' ? Math.floor((nowSeconds - v) / 3600) : undefined);
+      filters.push({ field, test: (v) => test(hours(v)) });
+      continue;
+    }
+    const sql = sqlOf(raw);
+    filters.push(sql ? { field, test: anyOf(test), sql } : { field, test: anyOf(test) });
   }
   return filters;
 }
@@ -39,6 +38,14 @@ export function parseSelectors(rawQuery: string, nowSeconds: number): EventFilte
 /** An array-valued source attribute matches when one of its elements does. */
 const anyOf = (test: (v: unknown) => boolean) => (value: unknown) =>
   Array.isArray(value) ? value.some(test) : test(value);
+
+/** The plain-string cases SQLite can test by itself on text columns (same meaning as `predicate`). */
+function sqlOf(raw: string): { op: 'equals' | 'contains'; value: string } | undefined {
+  if (raw.length > 1 && raw[0] === '~') return { op: 'contains', value: raw.slice(1) };
+  if (raw.length > 1 && (raw[0] === '>' || raw[0] === '<')) return undefined;
+  if (/^(true|TRUE|false|FALSE)$/.test(raw) || NUMBER.test(raw)) return undefined;
+  return { op: 'equals', value: raw };
+}
 
 function predicate(name: string, raw: string): (value: unknown) => boolean {
   const first = raw[0];

@@ -1,3 +1,4 @@
+import { createHttp, type HttpResponse } from './http.ts';
 import type { ExchangeNode, ExchangePolicy, NodePolicy } from './types.ts';
 
 /** A node's own credentials: Basic `org/id:token`. */
@@ -27,6 +28,7 @@ const RETRYABLE = new Set([408, 429, 500, 502, 503, 504]);
 
 export function createExchangeClient(options: { baseUrl: string; timeoutMs: number }) {
   const base = options.baseUrl.replace(/\/+$/, '');
+  const http = createHttp(options.timeoutMs);
 
   async function call(
     method: string,
@@ -40,22 +42,17 @@ export function createExchangeClient(options: { baseUrl: string; timeoutMs: numb
       headers.authorization = `Basic ${basic}`;
     }
     if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
+    let response: HttpResponse;
     try {
-      response = await fetch(`${base}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(options.timeoutMs),
-      });
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      response = await http.send(method, new URL(`${base}${path}`), headers, payload);
     } catch (err) {
       throw new ExchangeUnavailableError(`${method} ${path}: ${describe(err)}`);
     }
-    const text = await response.text().catch(() => '');
     if (RETRYABLE.has(response.status)) {
       throw new ExchangeUnavailableError(`${method} ${path}: HTTP ${response.status}`);
     }
-    return { status: response.status, text };
+    return response;
   }
 
   /** 2xx → parsed body; 404 → undefined when `missingOk`; anything else → ExchangeHttpError. */
@@ -76,6 +73,7 @@ export function createExchangeClient(options: { baseUrl: string; timeoutMs: numb
 
   return {
     baseUrl: base,
+    close: http.close,
 
     /** The Exchange version (plain text), asked anonymously. */
     async version(): Promise<string> {
@@ -159,10 +157,7 @@ function messageOf(text: string): string {
 }
 
 function describe(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as { cause?: unknown }).cause;
-    if (err.name === 'TimeoutError') return 'timed out';
-    return cause instanceof Error ? `${err.message} (${cause.message})` : err.message;
-  }
-  return String(err);
+  if (!(err instanceof Error)) return String(err);
+  const code = (err as NodeJS.ErrnoException).code;
+  return code && !err.message.includes(code) ? `${code} ${err.message}` : err.message;
 }

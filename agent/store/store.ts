@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DatabaseSync, SQLInputValue, SQLOutputValue } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
 
 /**
  * The agent's only persistent state: one SQLite file under the data dir (node:sqlite, built into
@@ -29,11 +29,18 @@ export type EventField =
   | { column: 'record_id' | 'timestamp' | 'severity' | 'message' | 'event_code' | 'source_type' }
   | { path: string[] };
 
-/** One selector: the field it reads and a predicate over the field's JSON value (undefined when absent). */
+/**
+ * One selector: the field it reads and a predicate over the field's JSON value (undefined when
+ * absent). `sql` says the same thing in SQL for a text column, so SQLite can test it natively
+ * instead of calling back into JavaScript for every row.
+ */
 export interface EventFilter {
   field: EventField;
   test: (value: unknown) => boolean;
+  sql?: { op: 'equals' | 'contains'; value: string };
 }
+
+const TEXT_COLUMNS = new Set(['severity', 'message', 'event_code', 'source_type']);
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -47,6 +54,8 @@ const SCHEMA = `
     source_type TEXT NOT NULL,
     event_source TEXT NOT NULL
   ) STRICT;
+  -- Selecting by event code (the usual selector) should not read every event.
+  CREATE INDEX IF NOT EXISTS events_by_code ON events (event_code);
 `;
 
 interface EventRow {
@@ -108,62 +117,58 @@ export class Store {
   }
 
   get<T>(key: string): T | undefined {
-    const row = this.db.prepare('SELECT value FROM state WHERE key = ?').get(key) as
+    const row = this.statement('SELECT value FROM state WHERE key = ?').get(key) as
       | { value: string }
       | undefined;
     return row ? (JSON.parse(row.value) as T) : undefined;
   }
 
   set(key: string, value: unknown): void {
-    this.db
-      .prepare(
-        'INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      )
-      .run(key, JSON.stringify(value));
+    this.statement(
+      'INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ).run(key, JSON.stringify(value));
   }
 
   delete(key: string): void {
-    this.db.prepare('DELETE FROM state WHERE key = ?').run(key);
+    this.statement('DELETE FROM state WHERE key = ?').run(key);
   }
 
   markPending(kind: string, now: number): void {
-    this.db.prepare('INSERT OR IGNORE INTO pending (kind, since) VALUES (?, ?)').run(kind, now);
+    this.statement('INSERT OR IGNORE INTO pending (kind, since) VALUES (?, ?)').run(kind, now);
   }
 
   clearPending(kind?: string): void {
     if (kind === undefined) this.db.exec('DELETE FROM pending');
-    else this.db.prepare('DELETE FROM pending WHERE kind = ?').run(kind);
+    else this.statement('DELETE FROM pending WHERE kind = ?').run(kind);
   }
 
   isPending(kind: string): boolean {
-    return this.db.prepare('SELECT 1 AS one FROM pending WHERE kind = ?').get(kind) !== undefined;
+    return this.statement('SELECT 1 AS one FROM pending WHERE kind = ?').get(kind) !== undefined;
   }
 
   pendingKinds(): string[] {
-    return (this.db.prepare('SELECT kind FROM pending ORDER BY since').all() as { kind: string }[]).map(
+    return (this.statement('SELECT kind FROM pending ORDER BY since').all() as { kind: string }[]).map(
       (row) => row.kind,
     );
   }
 
   addEvent(event: NewEvent): StoredEvent {
-    const result = this.db
-      .prepare(
-        'INSERT INTO events (timestamp, severity, message, event_code, source_type, event_source) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        event.timestamp,
-        event.severity,
-        event.message,
-        event.event_code,
-        event.source_type,
-        JSON.stringify(event.event_source),
-      );
+    const result = this.statement(
+      'INSERT INTO events (timestamp, severity, message, event_code, source_type, event_source) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(
+      event.timestamp,
+      event.severity,
+      event.message,
+      event.event_code,
+      event.source_type,
+      JSON.stringify(event.event_source),
+    );
     return { record_id: String(result.lastInsertRowid), ...event };
   }
 
   /** Highest event id ever handed out (0 if none). */
   lastEventId(): number {
-    const row = this.db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'").get() as
+    const row = this.statement("SELECT seq FROM sqlite_sequence WHERE name = 'events'").get() as
       | { seq: number }
       | undefined;
     return row?.seq ?? 0;
@@ -173,21 +178,48 @@ export class Store {
   events(afterId: number, filters: EventFilter[] = []): StoredEvent[] {
     const params: SQLInputValue[] = [afterId];
     const conditions = filters.map((filter, index) => {
+      if ('column' in filter.field && filter.sql && TEXT_COLUMNS.has(filter.field.column)) {
+        params.push(filter.sql.value);
+        const column = filter.field.column;
+        return filter.sql.op === 'equals' ? `${column} = ?` : `instr(${column}, ?) > 0`;
+      }
       if ('column' in filter.field) {
         const column = filter.field.column === 'record_id' ? 'CAST(record_id AS TEXT)' : filter.field.column;
         return `agent_filter(${index}, ${column}, NULL)`;
       }
       const path = `$${filter.field.path.map((part) => `."${part.replaceAll('"', '""')}"`).join('')}`;
+      if (filter.sql) {
+        // Text values are tested natively; only array values (any element may match) call back.
+        const test =
+          filter.sql.op === 'equals'
+            ? 'json_extract(event_source, ?) = ?'
+            : 'instr(json_extract(event_source, ?), ?) > 0';
+        params.push(path, path, filter.sql.value, path, path);
+        return `((json_type(event_source, ?) = 'text' AND ${test}) OR (json_type(event_source, ?) = 'array' AND agent_filter(${index}, json_extract(event_source, ?), 'array')))`;
+      }
       params.push(path, path);
       return `agent_filter(${index}, json_extract(event_source, ?), json_type(event_source, ?))`;
     });
     const sql = `SELECT * FROM events WHERE record_id > ?${conditions.map((c) => ` AND ${c}`).join('')} ORDER BY record_id`;
     this.filters = filters;
     try {
-      return (this.db.prepare(sql).all(...params) as unknown as EventRow[]).map(toEvent);
+      return (this.statement(sql).all(...params) as unknown as EventRow[]).map(toEvent);
     } finally {
       this.filters = [];
     }
+  }
+
+  /** Prepared statements by SQL text (selector queries repeat a handful of shapes). */
+  private readonly statements = new Map<string, StatementSync>();
+
+  private statement(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= 100) this.statements.clear();
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   clearEvents(): void {
