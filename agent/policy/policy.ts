@@ -17,8 +17,9 @@ const section = (
   constraints: [...(s?.constraints ?? [])],
 });
 
+/** `type` absent, null or "" all mean "no type": one spelling, so copies compare equal. */
 function property(p: PolicyProperty): PolicyProperty {
-  return p.type === undefined || p.type === ''
+  return !p.type
     ? { name: p.name, value: p.value }
     : { name: p.name, value: p.value, type: p.type };
 }
