@@ -50,7 +50,8 @@ export function nodeView(node: NodeRecord) {
     userInput: (node.userInput as Loose[]).map((ui) => userInput(ui, null)),
     msgEndPoint: node.msgEndPoint,
     softwareVersions: node.softwareVersions,
-    lastHeartbeat: node.lastHeartbeat ?? null,
+    // Upstream sends null here; its own OpenAPI schema (and our clients) want a string.
+    lastHeartbeat: node.lastHeartbeat ?? '',
     publicKey: node.publicKey,
     arch: node.arch,
     heartbeatIntervals: heartbeatIntervals(node),

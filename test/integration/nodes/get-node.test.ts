@@ -65,7 +65,7 @@ describe('GET /v1/orgs/{organization}/nodes/{node}', () => {
       ],
       msgEndPoint: '',
       softwareVersions: { horizon: '2.30.0' },
-      lastHeartbeat: null,
+      lastHeartbeat: '',
       publicKey: 'PUBKEY',
       arch: 'arm64',
       heartbeatIntervals: { minInterval: 10, maxInterval: 120, intervalAdjustment: 10 },
