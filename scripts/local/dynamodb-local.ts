@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isPortFree, waitForPort } from './ports.ts';
@@ -58,7 +59,8 @@ export async function startDynamoDbLocal(options: {
     '-sharedDb',
     ...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']),
   ];
-  const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // DynamoDB Local writes a metadata file into its working directory: keep it out of the repo.
+  const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dataDir ?? tmpdir() });
   let output = '';
   child.stdout?.on('data', (chunk) => {
     output += chunk;

@@ -23,7 +23,11 @@ export interface InvokeResult {
   body: any;
 }
 
-const context = { functionName: 'test', awsRequestId: 'test', getRemainingTimeInMillis: () => 30_000 } as Context;
+const context = {
+  functionName: 'test',
+  awsRequestId: 'test',
+  getRemainingTimeInMillis: () => 30_000,
+} as Context;
 
 /** Calls a handler in-process with an API Gateway HTTP API (v2) event, as Lambda would. */
 export async function invoke(handler: Handler, options: InvokeOptions = {}): Promise<InvokeResult> {
