@@ -19,9 +19,7 @@ const section = (
 
 /** `type` absent, null or "" all mean "no type": one spelling, so copies compare equal. */
 function property(p: PolicyProperty): PolicyProperty {
-  return !p.type
-    ? { name: p.name, value: p.value }
-    : { name: p.name, value: p.value, type: p.type };
+  return !p.type ? { name: p.name, value: p.value } : { name: p.name, value: p.value, type: p.type };
 }
 
 /** A policy in the one shape kept locally and sent to the Exchange (nulls become empty lists). */

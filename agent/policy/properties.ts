@@ -20,6 +20,7 @@ export function validateProperties(properties: PolicyProperty[], input: string):
 
 function valueProblem(value: unknown, type: string | undefined): string | undefined {
   if (value === null || value === undefined) return 'the value must not be null';
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'the value must be a finite number';
   const isList = Array.isArray(value) && value.every((item) => typeof item === 'string');
   if (!['string', 'number', 'boolean'].includes(typeof value) && !isList) {
     return 'the value must be a string, a number, a boolean or a list of strings';
