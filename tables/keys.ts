@@ -10,15 +10,43 @@ export const keys = {
   node: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'NODE' }),
   nodePolicy: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'POLICY' }),
   agbot: (org: string, id: string) => ({ pk: `AGBOT#${org}/${id}`, sk: 'AGBOT' }),
+  /** An agbot's children share its partition: one Query lists or deletes each kind. */
+  agbotAgreement: (org: string, id: string, agreementId: string) => ({
+    pk: `AGBOT#${org}/${id}`,
+    sk: `AGREEMENT#${agreementId}`,
+  }),
+  agbotPattern: (org: string, id: string, patternId: string) => ({
+    pk: `AGBOT#${org}/${id}`,
+    sk: `PATTERN#${patternId}`,
+  }),
+  agbotPolicy: (org: string, id: string, policyId: string) => ({
+    pk: `AGBOT#${org}/${id}`,
+    sk: `BUSINESSPOL#${policyId}`,
+  }),
+  /** Message ids are zero-padded so the sort key orders them numerically (oldest first). */
+  agbotMessage: (org: string, id: string, msgId: number) => ({
+    pk: `AGBOT#${org}/${id}`,
+    sk: `MSG#${String(msgId).padStart(12, '0')}`,
+  }),
   agentFileVersions: () => ({ pk: 'ORG#IBM', sk: 'AGENTFILEVERSION' }),
   dropToken: () => ({ pk: 'ADMIN', sk: 'DROPDB_TOKEN' }),
 };
 
 /** gsi1 partitions. */
+/** Sort-key prefixes of an agbot's children (for `begins_with` queries). */
+export const agbotChildPrefix = {
+  agreement: 'AGREEMENT#',
+  pattern: 'PATTERN#',
+  policy: 'BUSINESSPOL#',
+  message: 'MSG#',
+} as const;
+
 export const indexKeys = {
   allOrgs: 'ORGS',
   allOrgStats: 'STATS',
   orgUsers: (org: string) => `ORG#${org}#USERS`,
   orgNodes: (org: string) => `ORG#${org}#NODES`,
   orgAgbots: (org: string) => `ORG#${org}#AGBOTS`,
+  /** Agreements by their own id, for `POST /agreements/confirm` (gsi1sk = owning agbot's `org/id`). */
+  agreementById: (agreementId: string) => `AGREEMENT#${agreementId}`,
 };
