@@ -28,6 +28,8 @@ export const keys = {
     pk: `AGBOT#${org}/${id}`,
     sk: `MSG#${String(msgId).padStart(12, '0')}`,
   }),
+  /** The agbot's last message id (UpdateItem ADD): ids increase per agbot and are never reused. */
+  agbotMessageSeq: (org: string, id: string) => ({ pk: `AGBOT#${org}/${id}`, sk: 'MSGSEQ' }),
   agentFileVersions: () => ({ pk: 'ORG#IBM', sk: 'AGENTFILEVERSION' }),
   dropToken: () => ({ pk: 'ADMIN', sk: 'DROPDB_TOKEN' }),
 };
