@@ -1,12 +1,10 @@
-import * as z from 'zod';
 import { type Access, authorize } from '#lib/auth/access';
 import type { Caller } from '#lib/auth/caller';
 import { HttpError, notFound } from '#lib/http/errors';
-import { idSegment } from '#lib/ids';
 import { getNode, type NodeRecord } from '#tables/node-records';
+import type { NodePath } from './schemas.ts';
 
-export const nodePath = z.object({ organization: idSegment, node: idSegment });
-export type NodePath = z.infer<typeof nodePath>;
+export { type NodePath, nodePath } from './schemas.ts';
 
 export const resourceId = (path: NodePath): string => `${path.organization}/${path.node}`;
 export const nodeNotFound = (path: NodePath) => notFound(`node '${resourceId(path)}' not found`);

@@ -1,10 +1,14 @@
 import * as z from 'zod';
+import { idSegment } from '#lib/ids';
 
 /**
  * Request schemas of the node endpoints (reference §11.1–§11.6). Bodies are strict at every level
  * (upstream rejects unknown properties); `null` counts as absent, as it does for upstream's Options.
  * Semantic rules with upstream's messages live in rules.ts.
  */
+export const nodePath = z.object({ organization: idSegment, node: idSegment });
+export type NodePath = z.infer<typeof nodePath>;
+
 const int32 = z.number().int().min(-2147483648).max(2147483647);
 /** Upstream's parser turns JSON scalars into strings where a string is expected. */
 const scalarString = z.union([z.string(), z.number(), z.boolean()]).transform(String);

@@ -1,10 +1,10 @@
-import * as z from 'zod';
 import { authorize } from '#lib/auth/access';
 import { endpoint } from '#lib/http/endpoint';
 import { badInput, emptyList, notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { getOrg, ORG_ATTRIBUTES, orgView } from '#tables/org-records';
+import { getOrgQuery } from './schemas.ts';
 
 const isOrgAttribute = (name: string): name is (typeof ORG_ATTRIBUTES)[number] =>
   (ORG_ATTRIBUTES as readonly string[]).includes(name);
@@ -12,7 +12,7 @@ const isOrgAttribute = (name: string): name is (typeof ORG_ATTRIBUTES)[number] =
 /** GET /v1/orgs/{organization}[?attribute=]: any identity of the org, hub admins, root. */
 export const handler = endpoint({
   path: orgPath,
-  query: z.object({ attribute: z.string().optional() }),
+  query: getOrgQuery,
   authorize: ({ caller, path }) => authorize(caller, { type: 'org', org: path.organization }, 'READ'),
   async handle({ path, query }) {
     const { attribute } = query;

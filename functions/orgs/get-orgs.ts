@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { authorize } from '#lib/auth/access';
 import { type Caller, IBM_ORG, roleOf } from '#lib/auth/caller';
 import { endpoint } from '#lib/http/endpoint';
@@ -6,6 +5,7 @@ import { badInput, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { filterPrefix, matchesFilter } from '#lib/like';
 import { getOrg, listOrgs, type OrgRecord, orgView } from '#tables/org-records';
+import { getOrgsQuery } from './schemas.ts';
 
 /** Root and hub admins see every org; org admins and users their own and IBM; nodes and agbots their own. */
 async function visibleOrgs(caller: Caller, organization: string | undefined): Promise<OrgRecord[]> {
@@ -18,12 +18,7 @@ async function visibleOrgs(caller: Caller, organization: string | undefined): Pr
 
 /** GET /v1/orgs: the orgs the caller may see, filtered by label, id, description (`%` = LIKE) or orgtype. */
 export const handler = endpoint({
-  query: z.object({
-    label: z.string().optional(),
-    organization: z.string().optional(),
-    description: z.string().optional(),
-    orgtype: z.string().optional(),
-  }),
+  query: getOrgsQuery,
   authorize: ({ caller }) => authorize(caller, { type: 'org', org: caller.org }, 'READ'),
   async handle({ caller, query }) {
     // Upstream quirk kept: orgtype=IBM selects the org whose id is IBM.

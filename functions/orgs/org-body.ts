@@ -1,39 +1,11 @@
-import * as z from 'zod';
 import { badInput } from '#lib/http/errors';
 import type { Intervals, OrgFields } from '#tables/org-records';
+import type { OrgBody } from './schemas.ts';
 
-/** Upstream defaults a missing number to 0; negative counts and intervals mean nothing, so 400. */
-const count = z.number().int().min(0);
-const intervals = z.strictObject({
-  minInterval: count.default(0),
-  maxInterval: count.default(0),
-  intervalAdjustment: count.default(0),
-});
-const limits = z.strictObject({ maxNodes: count.default(0) });
 const NO_INTERVALS: Intervals = { minInterval: 0, maxInterval: 0, intervalAdjustment: 0 };
 
-/** POST and PUT: label and description required; the rest optional (null = absent). */
-export const orgBody = z.strictObject({
-  orgType: z.string().nullish(),
-  label: z.string(),
-  description: z.string(),
-  tags: z.record(z.string(), z.string()).nullish(),
-  limits: limits.nullish(),
-  heartbeatIntervals: intervals.nullish(),
-});
-
-/** PATCH: any subset; the first present in upstream's order is applied. A null tag value drops it. */
-export const orgPatchBody = z.strictObject({
-  orgType: z.string().nullish(),
-  label: z.string().nullish(),
-  description: z.string().nullish(),
-  tags: z.record(z.string(), z.string().nullable()).nullish(),
-  limits: limits.nullish(),
-  heartbeatIntervals: intervals.nullish(),
-});
-
 /** The org as stored from a POST/PUT body: omitted optional fields reset to their empty values. */
-export const orgFields = (body: z.infer<typeof orgBody>): OrgFields => ({
+export const orgFields = (body: OrgBody): OrgFields => ({
   orgType: body.orgType ?? '',
   label: body.label,
   description: body.description,

@@ -1,16 +1,10 @@
-import * as z from 'zod';
 import { type Caller, roleOf } from '#lib/auth/caller';
 import { isRootUser, type UserRecord } from '#tables/user-records';
 import { MSG } from './rules.ts';
+import type { UserPatchBody } from './schemas.ts';
 import { canSeeUser } from './visible.ts';
 
-export const userPatchBody = z.strictObject({
-  password: z.string().nullish(),
-  admin: z.boolean().nullish(),
-  hubAdmin: z.boolean().nullish(),
-  email: z.string().nullish(),
-});
-type PatchBody = z.infer<typeof userPatchBody>;
+type PatchBody = UserPatchBody;
 
 /** Upstream's attribute names, as they appear in its success message (note `hubadmin`). */
 export type PatchAttribute = 'admin' | 'email' | 'hubadmin' | 'password';

@@ -4,7 +4,8 @@ import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { type UserFields, updateUser } from '#tables/user-records';
-import { mayPatch, patchAttribute, patchProblem, userPatchBody } from './patch-rules.ts';
+import { mayPatch, patchAttribute, patchProblem } from './patch-rules.ts';
+import { userPatchBody } from './schemas.ts';
 import { authorizeUser, userPath } from './target.ts';
 
 /** PATCH /v1/orgs/{organization}/users/{username}: exactly one of password, admin, hubAdmin, email. */

@@ -5,7 +5,8 @@ import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { insertUser } from '#tables/user-records';
-import { userBody, userWriteProblem } from './rules.ts';
+import { userWriteProblem } from './rules.ts';
+import { userBody } from './schemas.ts';
 import { userPath } from './target.ts';
 
 /** POST /v1/orgs/{organization}/users/{username}: org admins (own org), hub admins, root create a user. */

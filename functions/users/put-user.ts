@@ -4,7 +4,8 @@ import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { insertUser, type UserFields, updateUser } from '#tables/user-records';
-import { userBody, userWriteProblem } from './rules.ts';
+import { userWriteProblem } from './rules.ts';
+import { userBody } from './schemas.ts';
 import { authorizeUser, userPath } from './target.ts';
 import { canSeeUser } from './visible.ts';
 

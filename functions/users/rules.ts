@@ -1,15 +1,6 @@
-import * as z from 'zod';
 import { type Caller, roleOf } from '#lib/auth/caller';
 import { isRootUser } from '#tables/user-records';
-
-/** POST and PUT body. Nulls are accepted here so the rules below can answer with upstream's messages. */
-export const userBody = z.strictObject({
-  password: z.string().nullish(),
-  admin: z.boolean().nullish(),
-  hubAdmin: z.boolean().nullish(),
-  email: z.string().nullish(),
-});
-export type UserBody = z.infer<typeof userBody>;
+import type { UserBody } from './schemas.ts';
 
 export const MSG = {
   nonBlank: 'the password must be non-blank when creating a user',

@@ -1,18 +1,17 @@
-import * as z from 'zod';
 import { type Access, authorize } from '#lib/auth/access';
 import type { Caller } from '#lib/auth/caller';
 import type { ExchangeConfig } from '#lib/config';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { idSegment } from '#lib/ids';
 import { getUser, type UserRecord, userView } from '#tables/user-records';
+import type { UserPath } from './schemas.ts';
 
-export const userPath = z.object({ organization: idSegment, username: idSegment });
+export { userPath } from './schemas.ts';
 
 /** Loads the user (its existence and hub-admin flag decide the permission) and authorizes `access`. */
 export async function authorizeUser(
   caller: Caller,
-  path: z.infer<typeof userPath>,
+  path: UserPath,
   access: Access,
 ): Promise<UserRecord | undefined> {
   const user = await getUser(path.organization, path.username);
