@@ -30,6 +30,19 @@ export const keys = {
   }),
   /** The agbot's last message id (UpdateItem ADD): ids increase per agbot and are never reused. */
   agbotMessageSeq: (org: string, id: string) => ({ pk: `AGBOT#${org}/${id}`, sk: 'MSGSEQ' }),
+  /** A node's management-policy statuses share its partition (`policy` is `<org>/<name>`). */
+  nodeManagementStatus: (org: string, id: string, policy: string) => ({
+    pk: `NODE#${org}/${id}`,
+    sk: `MGMTSTATUS#${policy}`,
+  }),
+  /**
+   * Beside its owner (`USER#<ownerOrg>/<username>`), an agbot owned from another org (hub admins,
+   * root): deleting the owner finds it there, since the org's gsi1 only lists its own users' agbots.
+   */
+  ownedAgbot: (ownerOrg: string, username: string, org: string, id: string) => ({
+    pk: `USER#${ownerOrg}/${username}`,
+    sk: `OWNS#AGBOT#${org}/${id}`,
+  }),
   agentFileVersions: () => ({ pk: 'ORG#IBM', sk: 'AGENTFILEVERSION' }),
   dropToken: () => ({ pk: 'ADMIN', sk: 'DROPDB_TOKEN' }),
 };
@@ -42,6 +55,12 @@ export const agbotChildPrefix = {
   policy: 'BUSINESSPOL#',
   message: 'MSG#',
 } as const;
+
+/** Sort-key prefix, in a user's partition, of the agbots it owns in other orgs. */
+export const ownedAgbotPrefix = 'OWNS#AGBOT#';
+
+/** Sort-key prefixes of a node's children (for `begins_with` queries). */
+export const nodeChildPrefix = { managementStatus: 'MGMTSTATUS#' } as const;
 
 export const indexKeys = {
   allOrgs: 'ORGS',

@@ -1,0 +1,19 @@
+import { authorizeNode } from '#functions/nodes/access';
+import { endpoint } from '#lib/http/endpoint';
+import { emptyList } from '#lib/http/errors';
+import { json } from '#lib/http/responses';
+import { getManagementStatus } from '#tables/node-management-status-records';
+import { getManagementStatusQuery, nodeStatusPath } from './schemas.ts';
+import { policyKey, statusesView } from './view.ts';
+
+/** GET /v1/orgs/{organization}/nodes/{node}/managementStatus/{mgmtpolicy}: the one status, same shape as the list. */
+export const handler = endpoint({
+  path: nodeStatusPath,
+  query: getManagementStatusQuery,
+  authorize: ({ caller, path }) => authorizeNode(caller, path, 'READ'),
+  async handle({ path, target }) {
+    const record = target && (await getManagementStatus(path.organization, path.node, policyKey(path)));
+    if (!record) throw emptyList(statusesView([]));
+    return json(200, statusesView([record]));
+  },
+});

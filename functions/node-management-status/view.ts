@@ -1,0 +1,51 @@
+import type { NodeManagementStatusRecord } from '#tables/node-management-status-records';
+import type { NodeStatusPath, PutManagementStatusBody } from './schemas.ts';
+
+/** `<org>/<policy>`: the key of a status (the policy lives in the node's org). */
+export const policyKey = (path: { organization: string; mgmtpolicy: string }) =>
+  `${path.organization}/${path.mgmtpolicy}`;
+
+/** The record a PUT stores (absent values as ""). */
+export function storedStatus(
+  path: NodeStatusPath,
+  body: PutManagementStatusBody,
+  lastUpdated: string,
+): NodeManagementStatusRecord {
+  const given = body.agentUpgradePolicyStatus;
+  const versions = given.upgradedVersions;
+  return {
+    org: path.organization,
+    id: path.node,
+    policy: policyKey(path),
+    scheduledTime: given.scheduledTime,
+    startTime: given.startTime ?? '',
+    endTime: given.endTime ?? '',
+    upgradedVersions: {
+      softwareVersion: versions?.softwareVersion ?? '',
+      certVersion: versions?.certVersion ?? '',
+      configVersion: versions?.configVersion ?? '',
+    },
+    status: given.status ?? '',
+    errorMessage: given.errorMessage ?? '',
+    lastUpdated,
+  };
+}
+
+/** `{"managementStatus": {"<org/policy>": {"agentUpgradePolicyStatus": {...}}}, "lastIndex": 0}` */
+export function statusesView(records: NodeManagementStatusRecord[]) {
+  const managementStatus: Record<string, unknown> = {};
+  for (const r of records) {
+    managementStatus[r.policy] = {
+      agentUpgradePolicyStatus: {
+        scheduledTime: r.scheduledTime,
+        startTime: r.startTime,
+        endTime: r.endTime,
+        upgradedVersions: r.upgradedVersions,
+        status: r.status,
+        errorMessage: r.errorMessage,
+        lastUpdated: r.lastUpdated,
+      },
+    };
+  }
+  return { managementStatus, lastIndex: 0 };
+}
