@@ -1,0 +1,48 @@
+import { orgPath } from '#lib/ids';
+import { errors, okResponse } from '#lib/openapi/common';
+import type { ResourceDoc } from '#lib/openapi/route';
+import { agentVersionsResponse } from './responses.ts';
+import { putAgentFileVersionsBody } from './schemas.ts';
+
+const path = '/v1/orgs/{organization}/AgentFileVersion';
+const who = 'Authorized against org IBM whatever the path says; then an organization other than IBM is 400.';
+
+/** Agent file versions (reference §7; contract "Agent file versions"). */
+export const agentFileVersionsDoc: ResourceDoc = {
+  tag: 'agent file versions',
+  description: 'The versions of agent software, configuration and certificate files the hub offers',
+  components: { AgentVersionsResponse: agentVersionsResponse },
+  requests: { AgentVersionsRequest: putAgentFileVersionsBody },
+  routes: [
+    {
+      method: 'GET',
+      path,
+      operationId: 'getAgentFileVersions',
+      summary: 'The three version lists',
+      description: `Any identity. ${who} 404 until the lists were first stored.`,
+      request: { path: orgPath },
+      responses: {
+        200: { description: 'the lists', schema: agentVersionsResponse },
+        ...errors(400, 401, 403, 404),
+      },
+    },
+    {
+      method: 'PUT',
+      path,
+      operationId: 'putAgentFileVersions',
+      summary: 'Replace the three version lists',
+      description: `Root, hub admins, org admins of IBM and any agbot. ${who}`,
+      request: { path: orgPath, body: putAgentFileVersionsBody },
+      responses: { 201: okResponse('stored'), ...errors(400, 401, 403) },
+    },
+    {
+      method: 'DELETE',
+      path,
+      operationId: 'deleteAgentFileVersions',
+      summary: 'Empty the three version lists',
+      description: `As PUT. ${who} 404 when the lists were never stored.`,
+      request: { path: orgPath },
+      responses: { 204: { description: 'emptied' }, ...errors(400, 401, 403, 404) },
+    },
+  ],
+};

@@ -1,0 +1,70 @@
+import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
+import type { ResourceDoc } from '#lib/openapi/route';
+import { agentUpgradePolicyStatus, getManagementStatusResponse } from './responses.ts';
+import {
+  getManagementStatusQuery,
+  nodeStatusesPath,
+  nodeStatusPath,
+  putManagementStatusBody,
+} from './schemas.ts';
+
+const path = '/v1/orgs/{organization}/nodes/{node}/managementStatus';
+const readers = 'Whoever may read the node: its owner, org admins, root, the node itself, agbots of the org.';
+const writers = 'Whoever may write the node: its owner, org admins, root, the node itself.';
+
+/** Node management status (reference §11.10). */
+export const nodeManagementStatusDoc: ResourceDoc = {
+  tag: 'node management status',
+  description: 'How a node is doing with each node management (agent upgrade) policy',
+  components: {
+    GetManagementStatusResponse: getManagementStatusResponse,
+    AgentUpgradePolicyStatus: agentUpgradePolicyStatus,
+  },
+  requests: { ManagementStatusRequest: putManagementStatusBody },
+  routes: [
+    {
+      method: 'GET',
+      path,
+      operationId: 'getNodeManagementStatuses',
+      summary: 'Every management status of a node',
+      description: readers,
+      request: { path: nodeStatusesPath, query: getManagementStatusQuery },
+      responses: {
+        200: { description: 'statuses by `org/policy`', schema: getManagementStatusResponse },
+        ...errors(400, 401, 403),
+        404: emptyListOrError(getManagementStatusResponse),
+      },
+    },
+    {
+      method: 'GET',
+      path: `${path}/{mgmtpolicy}`,
+      operationId: 'getNodeManagementStatus',
+      summary: 'The status of a node for one management policy',
+      description: readers,
+      request: { path: nodeStatusPath, query: getManagementStatusQuery },
+      responses: {
+        200: { description: 'the status, keyed as in the list', schema: getManagementStatusResponse },
+        ...errors(400, 401, 403),
+        404: emptyListOrError(getManagementStatusResponse),
+      },
+    },
+    {
+      method: 'PUT',
+      path: `${path}/{mgmtpolicy}`,
+      operationId: 'putNodeManagementStatus',
+      summary: 'Create or replace the status of a node for one management policy',
+      description: `${writers} Any policy name is accepted.`,
+      request: { path: nodeStatusPath, body: putManagementStatusBody },
+      responses: { 201: okResponse('stored'), ...errors(400, 401, 403, 404) },
+    },
+    {
+      method: 'DELETE',
+      path: `${path}/{mgmtpolicy}`,
+      operationId: 'deleteNodeManagementStatus',
+      summary: 'Delete the status of a node for one management policy',
+      description: writers,
+      request: { path: nodeStatusPath },
+      responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
+    },
+  ],
+};

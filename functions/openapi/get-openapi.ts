@@ -1,0 +1,14 @@
+import { endpoint } from '#lib/http/endpoint';
+import { json, type Response } from '#lib/http/responses';
+import { openApiDocument } from './document.ts';
+
+let cached: Response | undefined;
+
+/** GET /v1/openapi.json: anonymous; built once per cold start from the route lists. */
+export const handler = endpoint({
+  auth: false,
+  handle: () => {
+    cached ??= json(200, openApiDocument());
+    return cached;
+  },
+});

@@ -1,0 +1,90 @@
+import * as z from 'zod';
+import { orgPath } from '#lib/ids';
+import { attributeResponse, emptyListOrError, errors, okResponse } from '#lib/openapi/common';
+import type { ResourceDoc } from '#lib/openapi/route';
+import { getOrgsResponse, heartbeatIntervals, org } from './responses.ts';
+import { getOrgQuery, getOrgsQuery, orgBody, orgPatchBody } from './schemas.ts';
+
+const path = '/v1/orgs/{organization}';
+
+/** Organizations (reference §9). */
+export const orgsDoc: ResourceDoc = {
+  tag: 'organizations',
+  description: 'Organizations: the tenants everything else belongs to',
+  components: {
+    Org: org,
+    GetOrgsResponse: getOrgsResponse,
+    HeartbeatIntervals: heartbeatIntervals,
+    AttributeResponse: attributeResponse,
+  },
+  requests: { OrgRequest: orgBody, OrgPatchRequest: orgPatchBody },
+  routes: [
+    {
+      method: 'GET',
+      path: '/v1/orgs',
+      operationId: 'getOrgs',
+      summary: 'The organizations the caller may see',
+      description:
+        'Root and hub admins see all; org admins and users their own and IBM; nodes and agbots their own. ' +
+        'Filters: `%` is a wildcard.',
+      request: { query: getOrgsQuery },
+      responses: {
+        200: { description: 'orgs by id', schema: getOrgsResponse },
+        ...errors(400, 401, 403),
+        404: { description: 'none: the empty map', schema: getOrgsResponse },
+      },
+    },
+    {
+      method: 'GET',
+      path,
+      operationId: 'getOrg',
+      summary: 'One organization, or one of its attributes',
+      description: 'Any identity of the org, hub admins, root.',
+      request: { path: orgPath, query: getOrgQuery },
+      responses: {
+        200: {
+          description: 'the org, or `{attribute, value}` with `?attribute=`',
+          schema: z.union([getOrgsResponse, attributeResponse]),
+        },
+        ...errors(400, 401, 403),
+        404: emptyListOrError(getOrgsResponse),
+      },
+    },
+    {
+      method: 'POST',
+      path,
+      operationId: 'postOrg',
+      summary: 'Create an organization',
+      description: 'Root and hub admins.',
+      request: { path: orgPath, body: orgBody },
+      responses: { 201: okResponse('created'), ...errors(400, 401, 403, 409) },
+    },
+    {
+      method: 'PUT',
+      path,
+      operationId: 'putOrg',
+      summary: 'Replace an organization',
+      description: 'Root, hub admins, its org admins; setting orgType IBM needs root or a hub admin.',
+      request: { path: orgPath, body: orgBody },
+      responses: { 201: okResponse('replaced'), ...errors(400, 401, 403, 404) },
+    },
+    {
+      method: 'PATCH',
+      path,
+      operationId: 'patchOrg',
+      summary: 'Change one attribute of an organization',
+      description: 'As PUT. The first attribute present (upstream order) is applied.',
+      request: { path: orgPath, body: orgPatchBody },
+      responses: { 201: okResponse('updated'), ...errors(400, 401, 403, 404) },
+    },
+    {
+      method: 'DELETE',
+      path,
+      operationId: 'deleteOrg',
+      summary: 'Delete an organization and everything in it',
+      description: 'Root and hub admins; never org root.',
+      request: { path: orgPath },
+      responses: { 204: { description: 'deleted' }, ...errors(401, 403, 404) },
+    },
+  ],
+};
