@@ -1,10 +1,137 @@
-import type { FormattedItem } from 'dynamodb-toolbox';
-import { type AgbotEntity, agbotRepository } from './agbots.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
+import { splitOwner } from './agbot-counts.ts';
+import { AgbotEntity, agbotRepository } from './agbots.ts';
+import { deleteAgbotCascade } from './cascade.ts';
+import { documentClient, tableName } from './client.ts';
+import { indexKeys, keys } from './keys.ts';
+import { orgCounterUpdate, userCounterUpdate } from './stats.ts';
+import { ExchangeTable } from './table.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
 export type AgbotRecord = FormattedItem<typeof AgbotEntity>;
+/** What PUT, PATCH and heartbeats change; keys, owner and the agreement count never change here. */
+export type AgbotChanges = Partial<
+  Pick<AgbotRecord, 'tokenHash' | 'name' | 'msgEndPoint' | 'publicKey' | 'lastHeartbeat'>
+>;
 
 /** Consistent, so a write's own check (and a client's read after its write) sees the latest. */
 export async function getAgbot(org: string, id: string): Promise<AgbotRecord | undefined> {
   const { Item } = await agbotRepository.get({ org, id }, { consistent: true });
   return Item;
 }
+
+/** An org's agbots (gsi1 `ORG#<org>#AGBOTS`, all pages), optionally only ids starting with `idPrefix`. */
+export async function listOrgAgbots(org: string, idPrefix = ''): Promise<AgbotRecord[]> {
+  const partition = indexKeys.orgAgbots(org);
+  const { Items = [] } = await ExchangeTable.build(QueryCommand)
+    .entities(AgbotEntity)
+    .query({ index: 'gsi1', partition, ...(idPrefix ? { range: { beginsWith: idPrefix } } : {}) })
+    .options({ maxPages: Number.POSITIVE_INFINITY })
+    .send();
+  return Items;
+}
+
+export type CreateAgbotOutcome = 'created' | 'exists' | 'no-org' | 'limit';
+
+/**
+ * Creates an agbot and counts it (org and owner) in one transaction that also refuses an agbot
+ * already there, a missing org, and an owner past `maxAgbots` (0 = unlimited). An agbot owned
+ * from another org gets a link beside its owner, so deleting the owner finds it.
+ */
+export async function createAgbot(agbot: AgbotRecord, maxAgbots: number): Promise<CreateAgbotOutcome> {
+  const [ownerOrg, ownerUser] = splitOwner(agbot.owner);
+  const items: TransactItem[] = [
+    AgbotEntity.build(PutTransaction)
+      .item({ ...agbot, agreementCount: 0 })
+      .options({ condition: { attr: 'org', exists: false } })
+      .params(),
+    {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: keys.org(agbot.org),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+    orgCounterUpdate(agbot.org, { deltas: { agbots: 1 } }),
+    userCounterUpdate(ownerOrg, ownerUser, {
+      deltas: { agbots: 1 },
+      limit: { counter: 'agbots', max: maxAgbots },
+    }),
+  ];
+  if (ownerOrg !== agbot.org) {
+    const link = keys.ownedAgbot(ownerOrg, ownerUser, agbot.org, agbot.id);
+    items.push({ Put: { TableName: tableName(), Item: link } });
+  }
+  try {
+    await transactWrite(items);
+    return 'created';
+  } catch (error) {
+    if (!(error instanceof TransactionFailed)) throw error;
+    const [exists, noOrg] = error.failed;
+    return exists ? 'exists' : noOrg ? 'no-org' : 'limit';
+  }
+}
+
+/**
+ * SETs `changes` on the agbot if it is still there and still owned by `owner` (the owner its
+ * caller was authorized against); false if not.
+ */
+export async function updateAgbot(
+  org: string,
+  id: string,
+  owner: string,
+  changes: AgbotChanges,
+): Promise<boolean> {
+  const names: Record<string, string> = { '#owner': 'owner' };
+  const values: Record<string, unknown> = { ':owner': owner };
+  const sets: string[] = [];
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+    sets.push(`#${name} = :${name}`);
+  }
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.agbot(org, id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Sets lastHeartbeat; false when the agbot does not exist. */
+export async function recordAgbotHeartbeat(org: string, id: string, at: string): Promise<boolean> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.agbot(org, id),
+        UpdateExpression: 'SET lastHeartbeat = :at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/**
+ * Deletes the agbot with its agreements, served patterns and policies and messages, uncounting
+ * all of them; false when it was already gone (or changed hands) and nothing was counted.
+ */
+export const deleteAgbot = (agbot: AgbotRecord): Promise<boolean> => deleteAgbotCascade(agbot);

@@ -1,4 +1,4 @@
-import { Entity, EntityRepository, item, string } from 'dynamodb-toolbox';
+import { Entity, EntityRepository, item, number, string } from 'dynamodb-toolbox';
 import { indexKeys, keys } from './keys.ts';
 import { ExchangeTable } from './table.ts';
 
@@ -13,6 +13,8 @@ const agbotSchema = item({
   msgEndPoint: string().default(''),
   lastHeartbeat: string().default(''),
   publicKey: string().default(''),
+  /** How many agreements the agbot has: kept by the agreement writes, the condition of `maxAgreements`. */
+  agreementCount: number().default(0),
 });
 
 /**

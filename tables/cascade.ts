@@ -1,8 +1,9 @@
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
 import { documentClient, tableName } from './client.ts';
-import { indexKeys, keys } from './keys.ts';
+import { indexKeys, keys, ownedAgbotPrefix } from './keys.ts';
 import { isRegistered } from './nodes.ts';
-import { type Counts, orgCounterUpdate } from './stats.ts';
+import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
 /**
@@ -38,20 +39,26 @@ async function batchDelete(toDelete: Key[]): Promise<void> {
   }
 }
 
-/** Every item of a base-table partition or a gsi1 partition, all pages. */
+/** Every item of a base-table partition or a gsi1 partition (optionally a sort-key prefix), all pages. */
 async function queryAll(input: {
   index?: 'gsi1';
   partition: string;
+  prefix?: string;
   projection?: string;
   owner?: string;
 }): Promise<Item[]> {
   const keyAttr = input.index ? 'gsi1pk' : 'pk';
   const names: Record<string, string> = { '#key': keyAttr };
   const values: Record<string, unknown> = { ':key': input.partition };
-  if (input.owner !== undefined) {
-    names['#owner'] = 'owner';
-    values[':owner'] = input.owner;
+  let condition = '#key = :key';
+  if (input.prefix !== undefined) {
+    names['#sort'] = input.index ? 'gsi1sk' : 'sk';
+    values[':prefix'] = input.prefix;
+    condition += ' AND begins_with(#sort, :prefix)';
   }
+  if (input.owner !== undefined) values[':owner'] = input.owner;
+  // `owner` is a DynamoDB reserved word.
+  if (input.owner !== undefined || input.projection?.includes('#owner')) names['#owner'] = 'owner';
   const items: Item[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -59,7 +66,7 @@ async function queryAll(input: {
       new QueryCommand({
         TableName: tableName(),
         IndexName: input.index,
-        KeyConditionExpression: '#key = :key',
+        KeyConditionExpression: condition,
         FilterExpression: input.owner !== undefined ? '#owner = :owner' : undefined,
         ProjectionExpression: input.projection,
         ExpressionAttributeNames: names,
@@ -85,21 +92,92 @@ async function forEachLimited<T>(items: T[], run: (item: T) => Promise<unknown>)
 }
 
 /**
- * Deletes every item of partition `pk`. `last` (the entity's own record) goes after all the
- * others; `keep` is left in place (the caller deletes it itself, e.g. in a counted transaction).
+ * Deletes every item of partition `pk` and returns the keys it deleted. `last` (the entity's own
+ * record) goes after all the others; `keep` is left in place (the caller deletes it itself, e.g. in
+ * a counted transaction).
  */
 export async function deletePartition(
   pk: string,
   options: { last?: string; keep?: string } = {},
-): Promise<void> {
+): Promise<Key[]> {
   const found = (await queryAll({ partition: pk, projection: 'pk, sk' })) as Key[];
   const children = found.filter((key) => key.sk !== options.last && key.sk !== options.keep);
   await batchDelete(children);
   const record = found.find((key) => key.sk === options.last);
   if (record) await batchDelete([record]);
+  return record ? [...children, record] : children;
 }
 
-/** Deletes an org's users, nodes, agbots (each with its whole partition), then its STATS, then the org. */
+/** Runs `items`; false when a condition failed. */
+async function transactIfAllHold(items: TransactItem[]): Promise<boolean> {
+  try {
+    await transactWrite(items);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionFailed) return false;
+    throw error;
+  }
+}
+
+/** What deleting an agbot record must also do: its counters, and its owner's link if any. */
+function agbotRecordDelete(
+  agbot: { org: string; id: string; owner: string },
+  condition: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> },
+  deltas: Partial<Counts>,
+): TransactItem[] {
+  const [ownerOrg, ownerUser] = splitOwner(agbot.owner);
+  const items: TransactItem[] = [
+    {
+      Delete: {
+        TableName: tableName(),
+        Key: keys.agbot(agbot.org, agbot.id),
+        ConditionExpression: condition.expression,
+        ExpressionAttributeNames: condition.names,
+        ExpressionAttributeValues: condition.values,
+      },
+    },
+    orgCounterUpdate(agbot.org, { deltas: { agbots: -1, ...deltas } }),
+    userCounterUpdate(ownerOrg, ownerUser, { deltas: { agbots: -1 } }),
+  ];
+  if (ownerOrg !== agbot.org) {
+    const link = keys.ownedAgbot(ownerOrg, ownerUser, agbot.org, agbot.id);
+    items.push({ Delete: { TableName: tableName(), Key: link } });
+  }
+  return items;
+}
+
+/**
+ * Deletes an agbot with its agreements, served patterns and policies and messages (whole
+ * partition, BatchWrite), then the agbot record and its counts in one transaction, conditional on
+ * the record still being owned by `agbot.owner`. False (nothing counted) when it was not.
+ * Children written meanwhile (their writes require the agbot record) are swept up after it.
+ */
+export async function deleteAgbotCascade(agbot: {
+  org: string;
+  id: string;
+  owner: string;
+}): Promise<boolean> {
+  const { pk, sk } = keys.agbot(agbot.org, agbot.id);
+  const removed = await deletePartition(pk, { keep: sk });
+  const deleted = await transactIfAllHold(
+    agbotRecordDelete(
+      agbot,
+      { expression: '#owner = :owner', names: { '#owner': 'owner' }, values: { ':owner': agbot.owner } },
+      agbotChildDeltas(removed),
+    ),
+  );
+  if (!deleted) return false;
+  const late = await deletePartition(pk, { keep: sk });
+  if (late.length > 0) {
+    await transactWrite([orgCounterUpdate(agbot.org, { deltas: agbotChildDeltas(late) })]);
+  }
+  return true;
+}
+
+/**
+ * Deletes an org's users, nodes, agbots (each with its whole partition), then its STATS, then the
+ * org. Agbots owned from another org (hub admins, root) are taken out of their owner's count.
+ */
 export async function deleteOrgCascade(org: string): Promise<void> {
   const members = [
     { partition: indexKeys.orgUsers(org), record: 'USER' },
@@ -107,11 +185,24 @@ export async function deleteOrgCascade(org: string): Promise<void> {
     { partition: indexKeys.orgAgbots(org), record: 'AGBOT' },
   ];
   const partitions: { pk: string; record: string }[] = [];
+  const foreignOwned: { org: string; id: string; owner: string }[] = [];
   for (const { partition, record } of members) {
-    const items = await queryAll({ index: 'gsi1', partition, projection: 'pk' });
-    for (const item of items) partitions.push({ pk: String(item.pk), record });
+    const items = await queryAll({ index: 'gsi1', partition, projection: 'pk, gsi1sk, #owner' });
+    for (const item of items) {
+      const owner = String(item.owner ?? '');
+      if (record === 'AGBOT' && owner && splitOwner(owner)[0] !== org) {
+        foreignOwned.push({ org, id: String(item.gsi1sk), owner });
+      } else partitions.push({ pk: String(item.pk), record });
+    }
   }
   await forEachLimited(partitions, ({ pk, record }) => deletePartition(pk, { last: record }));
+  await forEachLimited(foreignOwned, async (agbot) => {
+    const { pk, sk } = keys.agbot(agbot.org, agbot.id);
+    await deletePartition(pk, { keep: sk });
+    // The org's own counters go with it; only the owner's count and link need the transaction.
+    const [drop, , ownerCount, link] = agbotRecordDelete(agbot, { expression: 'attribute_exists(pk)' }, {});
+    await transactIfAllHold([drop, ownerCount, link].filter((item) => item !== undefined));
+  });
   await deletePartition(keys.org(org).pk, { last: keys.org(org).sk });
 }
 
@@ -146,8 +237,9 @@ async function deleteCounted(org: string, records: { key: Key; deltas: Partial<C
 
 /**
  * Deletes what user `org/username` owns: its nodes and agbots (whole partitions, org counters
- * adjusted), then the user's own partition (its STATS item included). Resolves false when the
- * user record was already gone. `userCounts` are the org counter changes for the user itself.
+ * adjusted, agbot children included), the agbots it owns in other orgs, then the user's own
+ * partition (its STATS item included). Resolves false when the user record was already gone.
+ * `userCounts` are the org counter changes for the user itself.
  */
 export async function deleteUserCascade(
   org: string,
@@ -161,7 +253,11 @@ export async function deleteUserCascade(
   ];
   for (const { partition, record } of owned) {
     const items = await queryAll({ index: 'gsi1', partition, owner });
-    await forEachLimited(items, (item) => deletePartition(String(item.pk), { keep: record }));
+    const childDeltas = new Map<string, Partial<Counts>>();
+    await forEachLimited(items, async (item) => {
+      const removed = await deletePartition(String(item.pk), { keep: record });
+      if (record === 'AGBOT') childDeltas.set(String(item.pk), agbotChildDeltas(removed));
+    });
     await deleteCounted(
       org,
       items.map((item) => ({
@@ -172,11 +268,16 @@ export async function deleteUserCascade(
                 nodes: -1,
                 registeredNodes: isRegistered(item as { pattern?: string; publicKey?: string }) ? -1 : 0,
               }
-            : { agbots: -1 },
+            : { agbots: -1, ...childDeltas.get(String(item.pk)) },
       })),
     );
   }
   const user = keys.user(org, username);
+  const links = await queryAll({ partition: user.pk, prefix: ownedAgbotPrefix, projection: 'sk' });
+  await forEachLimited(links, async (link) => {
+    const [agbotOrg = '', id = ''] = splitOwner(String(link.sk).slice(ownedAgbotPrefix.length));
+    await deleteAgbotCascade({ org: agbotOrg, id, owner });
+  });
   await deletePartition(user.pk, { keep: user.sk });
   try {
     await transactWrite([

@@ -35,6 +35,14 @@ export const keys = {
     pk: `NODE#${org}/${id}`,
     sk: `MGMTSTATUS#${policy}`,
   }),
+  /**
+   * Beside its owner (`USER#<ownerOrg>/<username>`), an agbot owned from another org (hub admins,
+   * root): deleting the owner finds it there, since the org's gsi1 only lists its own users' agbots.
+   */
+  ownedAgbot: (ownerOrg: string, username: string, org: string, id: string) => ({
+    pk: `USER#${ownerOrg}/${username}`,
+    sk: `OWNS#AGBOT#${org}/${id}`,
+  }),
   agentFileVersions: () => ({ pk: 'ORG#IBM', sk: 'AGENTFILEVERSION' }),
   dropToken: () => ({ pk: 'ADMIN', sk: 'DROPDB_TOKEN' }),
 };
@@ -47,6 +55,9 @@ export const agbotChildPrefix = {
   policy: 'BUSINESSPOL#',
   message: 'MSG#',
 } as const;
+
+/** Sort-key prefix, in a user's partition, of the agbots it owns in other orgs. */
+export const ownedAgbotPrefix = 'OWNS#AGBOT#';
 
 /** Sort-key prefixes of a node's children (for `begins_with` queries). */
 export const nodeChildPrefix = { managementStatus: 'MGMTSTATUS#' } as const;

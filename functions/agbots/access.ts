@@ -1,15 +1,21 @@
-import * as z from 'zod';
-import { type Access, authorize } from '#lib/auth/access';
-import type { Caller } from '#lib/auth/caller';
-import { notFound } from '#lib/http/errors';
-import { idSegment } from '#lib/ids';
+import { type Access, authorize, type Target } from '#lib/auth/access';
+import { type Caller, isUserType } from '#lib/auth/caller';
+import { accessDenied, notFound } from '#lib/http/errors';
 import { type AgbotRecord, getAgbot } from '#tables/agbot-records';
+import type { AgbotPath } from './schemas.ts';
 
-export const agbotPath = z.object({ organization: idSegment, agreementbot: idSegment });
-export type AgbotPath = z.infer<typeof agbotPath>;
+export { type AgbotPath, agbotPath } from './schemas.ts';
 
 export const agbotId = (path: AgbotPath): string => `${path.organization}/${path.agreementbot}`;
 export const agbotNotFound = (path: AgbotPath) => notFound(`agbot '${agbotId(path)}' not found`);
+
+const agbotTarget = (path: AgbotPath, agbot: AgbotRecord | undefined): Target => ({
+  type: 'agbot',
+  org: path.organization,
+  id: path.agreementbot,
+  exists: agbot !== undefined,
+  owner: agbot?.owner,
+});
 
 /**
  * Loads the agbot once and throws 403/404 unless the caller may `access` it (reference §3: a
@@ -22,17 +28,7 @@ export async function authorizeAgbot(
   access: Access,
 ): Promise<AgbotRecord | undefined> {
   const agbot = await getAgbot(path.organization, path.agreementbot);
-  authorize(
-    caller,
-    {
-      type: 'agbot',
-      org: path.organization,
-      id: path.agreementbot,
-      exists: agbot !== undefined,
-      owner: agbot?.owner,
-    },
-    access,
-  );
+  authorize(caller, agbotTarget(path, agbot), access);
   return agbot;
 }
 
@@ -44,5 +40,37 @@ export async function authorizeExistingAgbot(
 ): Promise<AgbotRecord> {
   const agbot = await authorizeAgbot(caller, path, access);
   if (!agbot) throw agbotNotFound(path);
+  return agbot;
+}
+
+const isTheAgbot = (caller: Caller, path: AgbotPath) =>
+  caller.kind === 'agbot' && caller.org === path.organization && caller.id === path.agreementbot;
+
+/**
+ * The contract's "a user or the agbot" for reads: users who may read it (any user of its org,
+ * hub admins, root) and the agbot itself; nodes and other agbots get 403.
+ */
+export async function authorizeAgbotReader(
+  caller: Caller,
+  path: AgbotPath,
+): Promise<AgbotRecord | undefined> {
+  const agbot = await authorizeAgbot(caller, path, 'READ');
+  if (!isUserType(caller) && !isTheAgbot(caller, path)) {
+    throw accessDenied(`Access denied: '${caller.fullId}' may not read agbot '${agbotId(path)}'`);
+  }
+  return agbot;
+}
+
+/**
+ * The contract's "owning user or agbot" for reads of an agbot's children: whoever may write the
+ * agbot (its owner, org admins, hub admins, root, the agbot itself). Checked as a READ first, so
+ * a missing agbot of another org answers 404 as every read does.
+ */
+export async function authorizeAgbotOwnerRead(
+  caller: Caller,
+  path: AgbotPath,
+): Promise<AgbotRecord | undefined> {
+  const agbot = await authorizeAgbot(caller, path, 'READ');
+  authorize(caller, agbotTarget(path, agbot), 'WRITE');
   return agbot;
 }

@@ -1,0 +1,15 @@
+import { authorizeAgbotOwnerRead } from '#functions/agbots/access';
+import { endpoint } from '#lib/http/endpoint';
+import { getAgreement } from '#tables/agbot-agreement-records';
+import { agreementsResponse } from './agreement-view.ts';
+import { agreementPath } from './schemas.ts';
+
+/** GET /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreement}: as the list; absent → 404 empty map. */
+export const handler = endpoint({
+  path: agreementPath,
+  authorize: ({ caller, path }) => authorizeAgbotOwnerRead(caller, path),
+  async handle({ path, target }) {
+    const agreement = target && (await getAgreement(path.organization, path.agreementbot, path.agreement));
+    return agreementsResponse(agreement ? [agreement] : []);
+  },
+});

@@ -1,0 +1,37 @@
+import { agbotNotFound, authorizeAgbot } from '#functions/agbots/access';
+import { endpoint } from '#lib/http/endpoint';
+import { accessDenied } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { putAgreement } from '#tables/agbot-agreement-records';
+import { agreementPath, putAgreementBody } from './schemas.ts';
+
+/**
+ * PUT /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreement}: the agbot, its owner,
+ * org admins, hub admins, root. Adds (within `maxAgreements` per agbot) or updates; 201.
+ */
+export const handler = endpoint({
+  path: agreementPath,
+  body: putAgreementBody,
+  authorize: ({ caller, path }) => authorizeAgbot(caller, path, 'WRITE'),
+  async handle({ path, body, target, deps }) {
+    if (!target) throw agbotNotFound(path);
+    const max = deps.config().limits.maxAgreements;
+    const outcome = await putAgreement(
+      {
+        org: path.organization,
+        agbot: path.agreementbot,
+        agreementId: path.agreement,
+        owner: target.owner,
+        service: body.service,
+        state: body.state,
+        now: isoTimestamp(deps.clock),
+      },
+      max,
+    );
+    if (outcome === 'no-agbot') throw agbotNotFound(path);
+    if (outcome === 'limit')
+      throw accessDenied(`Access Denied: you are over the limit of ${max} agreements for this agbot`);
+    return ok('agreement added or updated');
+  },
+});

@@ -1,0 +1,39 @@
+import { MASKED } from '#lib/auth/secrets';
+import { emptyList } from '#lib/http/errors';
+import { json } from '#lib/http/responses';
+import { type Clock, isoTimestamp } from '#lib/time';
+import type { AgbotRecord } from '#tables/agbot-records';
+
+/** Agbots as upstream returns them (reference §4), the token always masked. */
+export function agbotView(agbot: AgbotRecord) {
+  return {
+    id: `${agbot.org}/${agbot.id}`,
+    lastHeartbeat: agbot.lastHeartbeat,
+    msgEndPoint: agbot.msgEndPoint,
+    name: agbot.name,
+    orgid: agbot.org,
+    owner: agbot.owner,
+    publicKey: agbot.publicKey,
+    token: MASKED,
+  };
+}
+
+/** `{agbots: {"org/id": Agbot}, lastIndex: 0}`, or upstream's 404 with the empty map. */
+export function agbotsResponse(agbots: AgbotRecord[]) {
+  const body = {
+    agbots: Object.fromEntries(agbots.map((agbot) => [`${agbot.org}/${agbot.id}`, agbotView(agbot)])),
+    lastIndex: 0,
+  };
+  if (agbots.length === 0) throw emptyList(body);
+  return json(200, body);
+}
+
+/** The value of one `?attribute=` (names checked by the query schema, any case). */
+export function agbotAttribute(agbot: AgbotRecord, attribute: string): string | undefined {
+  const view: Record<string, string> = agbotView(agbot);
+  const name = Object.keys(view).find((key) => key.toLowerCase() === attribute.toLowerCase());
+  return name === undefined ? undefined : view[name];
+}
+
+/** The contract's agbot timestamp: ISO 8601 followed by the zone name in square brackets. */
+export const heartbeatTimestamp = (clock: Clock): string => `${isoTimestamp(clock)}[UTC]`;

@@ -1,0 +1,18 @@
+import { endpoint } from '#lib/http/endpoint';
+import { noContent } from '#lib/http/responses';
+import { deleteAgbot } from '#tables/agbot-records';
+import { agbotNotFound, authorizeAgbot } from './access.ts';
+import { agbotPath } from './schemas.ts';
+
+/**
+ * DELETE /v1/orgs/{organization}/agbots/{agreementbot}: its owner, org admins, hub admins, root,
+ * the agbot itself. Takes its agreements, served patterns and policies and messages along.
+ */
+export const handler = endpoint({
+  path: agbotPath,
+  authorize: ({ caller, path }) => authorizeAgbot(caller, path, 'WRITE'),
+  async handle({ path, target }) {
+    if (!target || !(await deleteAgbot(target))) throw agbotNotFound(path);
+    return noContent();
+  },
+});

@@ -1,0 +1,22 @@
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { json } from '#lib/http/responses';
+import { authorizeAgbotReader } from './access.ts';
+import { agbotAttribute, agbotsResponse } from './agbot-view.ts';
+import { agbotPath, getAgbotQuery } from './schemas.ts';
+
+/**
+ * GET /v1/orgs/{organization}/agbots/{agreementbot}[?attribute=]: users of the org, hub admins,
+ * root, the agbot itself. With `attribute`, only that attribute's value.
+ */
+export const handler = endpoint({
+  path: agbotPath,
+  query: getAgbotQuery,
+  authorize: ({ caller, path }) => authorizeAgbotReader(caller, path),
+  handle({ query, target: agbot }) {
+    if (!agbot) throw notFound('not found');
+    const value = query.attribute ? agbotAttribute(agbot, query.attribute) : undefined;
+    if (value !== undefined) return json(200, { attribute: query.attribute, value });
+    return agbotsResponse([agbot]);
+  },
+});

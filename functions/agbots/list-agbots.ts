@@ -1,0 +1,33 @@
+import { authorize } from '#lib/auth/access';
+import { type Caller, IBM_ORG, isMultiTenantAgbot, isSuperUser, isUserType } from '#lib/auth/caller';
+import { endpoint } from '#lib/http/endpoint';
+import { accessDenied } from '#lib/http/errors';
+import { orgPath } from '#lib/ids';
+import { listOrgAgbots } from '#tables/agbot-records';
+import { agbotsResponse } from './agbot-view.ts';
+import { agbotListFilter, idPrefix } from './list-filters.ts';
+import { listAgbotsQuery } from './schemas.ts';
+
+/** Upstream shows root and multi-tenant agbots any org's agbots; everyone else only its own org's and IBM's. */
+const mayList = (caller: Caller, org: string) =>
+  isSuperUser(caller) || isMultiTenantAgbot(caller) || org === caller.org || org === IBM_ORG;
+
+/**
+ * GET /v1/orgs/{organization}/agbots[?idfilter=&name=&owner=]: any user of the org, org admins,
+ * hub admins, root (the contract's "any user"; nodes and agbots get 403). One Query of the org's
+ * gsi1 partition, narrowed by the literal start of `idfilter`.
+ */
+export const handler = endpoint({
+  path: orgPath,
+  query: listAgbotsQuery,
+  authorize({ caller, path }) {
+    authorize(caller, { type: 'agbot', org: path.organization, id: '#', exists: true }, 'READ');
+    if (!isUserType(caller)) throw accessDenied(`Access denied: '${caller.fullId}' may not list agbots`);
+  },
+  async handle({ caller, path, query }) {
+    const org = path.organization;
+    const prefix = idPrefix(org, query.idfilter);
+    const agbots = prefix === undefined || !mayList(caller, org) ? [] : await listOrgAgbots(org, prefix);
+    return agbotsResponse(agbots.filter(agbotListFilter(query)));
+  },
+});

@@ -1,0 +1,35 @@
+import { hashSecret } from '#lib/auth/secrets';
+import { endpoint } from '#lib/http/endpoint';
+import { badInput } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { updateAgbot } from '#tables/agbot-records';
+import { agbotId, agbotNotFound, authorizeAgbot } from './access.ts';
+import { heartbeatTimestamp } from './agbot-view.ts';
+import { agbotPath, PATCH_ATTRIBUTES, patchAgbotBody } from './schemas.ts';
+
+const ONE_OF = PATCH_ATTRIBUTES.map((name) => `'${name}'`).join(', ');
+
+/**
+ * PATCH /v1/orgs/{organization}/agbots/{agreementbot}: exactly one of token, name, msgEndPoint,
+ * publicKey (the contract; upstream silently takes the first); who as PUT. Also sets lastHeartbeat.
+ */
+export const handler = endpoint({
+  path: agbotPath,
+  body: patchAgbotBody,
+  authorize: ({ caller, path }) => authorizeAgbot(caller, path, 'WRITE'),
+  async handle({ path, body, target, deps }) {
+    const present = PATCH_ATTRIBUTES.filter((name) => body[name] != null);
+    const [attribute] = present;
+    if (present.length !== 1 || !attribute) {
+      const given = present.length > 1 ? `, not ${present.length} of them` : '';
+      throw badInput(`invalid input: the body must carry exactly one of ${ONE_OF}${given}`);
+    }
+    if (!target) throw agbotNotFound(path);
+    const value = body[attribute] as string;
+    const change = attribute === 'token' ? { tokenHash: await hashSecret(value) } : { [attribute]: value };
+    const changes = { ...change, lastHeartbeat: heartbeatTimestamp(deps.clock) };
+    if (!(await updateAgbot(path.organization, path.agreementbot, target.owner, changes)))
+      throw agbotNotFound(path);
+    return ok(`attribute '${attribute}' of agbot '${agbotId(path)}' updated`, 200);
+  },
+});

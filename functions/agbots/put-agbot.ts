@@ -1,0 +1,22 @@
+import { endpoint } from '#lib/http/endpoint';
+import { ok } from '#lib/http/responses';
+import { authorizeAgbot } from './access.ts';
+import { heartbeatTimestamp } from './agbot-view.ts';
+import { saveAgbot } from './save-agbot.ts';
+import { agbotPath, putAgbotBody } from './schemas.ts';
+
+/**
+ * PUT /v1/orgs/{organization}/agbots/{agreementbot}: a user of the org creates it (and owns it,
+ * within `maxAgbots`); its owner, org admins, hub admins, root or the agbot itself replace it.
+ * 200 as the contract says (upstream: 201).
+ */
+export const handler = endpoint({
+  path: agbotPath,
+  body: putAgbotBody,
+  authorize: ({ caller, path }) => authorizeAgbot(caller, path, 'WRITE'),
+  async handle({ caller, path, body, target, deps }) {
+    const now = heartbeatTimestamp(deps.clock);
+    await saveAgbot({ caller, path, body, now, maxAgbots: deps.config().limits.maxAgbots }, target);
+    return ok('agbot added or updated', 200);
+  },
+});
