@@ -1,9 +1,14 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { agreementRoutes } from './api/agreement.ts';
+import { attributeRoutes } from './api/attribute.ts';
 import { configStateRoutes } from './api/configstate.ts';
 import { eventLogRoutes } from './api/eventlog.ts';
 import { nodeRoutes } from './api/node.ts';
+import { nodeManagementRoutes } from './api/nodemanagement.ts';
 import { policyRoutes } from './api/policy.ts';
+import { serviceRoutes } from './api/service.ts';
 import { statusRoutes } from './api/status.ts';
+import { trustRoutes } from './api/trust.ts';
 import { userInputRoutes } from './api/userinput.ts';
 import type { AgentContext } from './context.ts';
 import { AgentError } from './errors.ts';
@@ -85,6 +90,11 @@ export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
     userInputRoutes,
     policyRoutes,
     eventLogRoutes,
+    attributeRoutes,
+    serviceRoutes,
+    agreementRoutes,
+    trustRoutes,
+    nodeManagementRoutes,
   ]) {
     await app.register(routes, { ctx });
   }

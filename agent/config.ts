@@ -6,6 +6,8 @@ export interface AgentConfig {
   /** Exchange base URL without a trailing slash, e.g. http://localhost:3090/v1 */
   exchangeUrl: string;
   dataDir: string;
+  /** Trusted certificates and public keys (`/trust`); default `<dataDir>/trust`. */
+  trustDir?: string;
   /** How often the node, its policy and heartbeat are exchanged with the Exchange. */
   pollIntervalMs: number;
   /** Retry delays after a failure grow from min to max (doubling, with jitter). */
@@ -34,6 +36,7 @@ export function loadConfig(env: Env = process.env): AgentConfig {
     port: integer(env, 'HZN_AGENT_PORT', 8510, 0, 65535),
     exchangeUrl,
     dataDir: env.HZN_AGENT_DATA_DIR || '.data/agent',
+    ...(env.HZN_AGENT_TRUST_DIR ? { trustDir: env.HZN_AGENT_TRUST_DIR } : {}),
     pollIntervalMs: seconds(env, 'HZN_AGENT_POLL_SECONDS', 10),
     retryMinMs: 500,
     retryMaxMs: seconds(env, 'HZN_AGENT_RETRY_MAX_SECONDS', 60),

@@ -4,7 +4,7 @@ import type { ExchangeClient } from './exchange/client.ts';
 import type { HostFacts } from './host.ts';
 import type { Logger } from './log.ts';
 import type { Mutex } from './mutex.ts';
-import type { SyncKind } from './node/local.ts';
+import type { PushKind } from './node/local.ts';
 import type { Store } from './store/store.ts';
 import type { WorkerRegistry } from './workers/registry.ts';
 
@@ -15,7 +15,7 @@ export interface Runtime {
   /** The unregistration in progress, if any. */
   unconfiguring: Promise<void> | undefined;
   /** Bumped on every local change of a synced document, so a poll started earlier does not undo it. */
-  revision: Record<SyncKind, number>;
+  revision: Record<PushKind, number>;
   /** Whether the last exchange with the Exchange worked (undefined: not tried yet). */
   exchangeReachable: boolean | undefined;
   exchangeVersion: string | undefined;
@@ -36,14 +36,14 @@ export interface AgentContext {
   writes: Mutex;
   runtime: Runtime;
   /** Asks the sync worker of that kind to push now (set by the workers; a no-op before they start). */
-  wake: (kind: SyncKind) => void;
+  wake: (kind: PushKind) => void;
 }
 
 export function newRuntime(): Runtime {
   return {
     unconfigured: false,
     unconfiguring: undefined,
-    revision: { userInput: 0, policy: 0 },
+    revision: { userInput: 0, policy: 0, services: 0, management: 0 },
     exchangeReachable: undefined,
     exchangeVersion: undefined,
   };

@@ -2,7 +2,7 @@ import * as z from 'zod';
 
 /** Upstream's legal-character rule for ids, orgs, patterns and names (letters, digits and a few symbols). */
 const LEGAL = /^[-*+()?&! \w.@,:/\\\p{L}\p{N}]*$/u;
-const legal = z
+export const legal = z
   .string()
   .regex(LEGAL, 'Value violates regex illegal char match: [^-*+()?&! _\\w\\d.@,:/\\\\\\pL\\pN]');
 

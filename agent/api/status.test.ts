@@ -57,7 +57,13 @@ describe('GET /status/workers', () => {
       )
       .toBe('initialized');
     const body = (await agent.app.inject({ method: 'GET', url: '/status/workers' })).json();
-    expect(Object.keys(body.workers).sort()).toEqual(['ExchangeChanges', 'PolicySync', 'UserInputSync']);
+    expect(Object.keys(body.workers).sort()).toEqual([
+      'ExchangeChanges',
+      'NodeManagement',
+      'PolicySync',
+      'ServiceConfigStateSync',
+      'UserInputSync',
+    ]);
     expect(body.workers.PolicySync).toEqual({
       name: 'PolicySync',
       status: 'initialized',

@@ -1,5 +1,5 @@
 import { createHttp, type HttpResponse } from './http.ts';
-import type { ExchangeNode, ExchangePolicy, NodePolicy } from './types.ts';
+import type { ExchangeManagementStatus, ExchangeNode, ExchangePolicy, NodePolicy } from './types.ts';
 
 /** A node's own credentials: Basic `org/id:token`. */
 export interface Credentials {
@@ -129,6 +129,27 @@ export function createExchangeClient(options: { baseUrl: string; timeoutMs: numb
     /** Deletes the node's policy; none there is fine. */
     async deletePolicy(creds: Credentials): Promise<void> {
       await request('DELETE', `${nodePath(creds)}/policy`, creds, undefined, true);
+    },
+
+    /** The node's management statuses keyed `<org>/<policy>` (none → empty). */
+    async getManagementStatuses(creds: Credentials): Promise<Record<string, ExchangeManagementStatus>> {
+      const path = `${nodePath(creds)}/managementStatus`;
+      const body = await request<{ managementStatus?: Record<string, ExchangeManagementStatus> }>(
+        'GET',
+        path,
+        creds,
+        undefined,
+        true,
+      );
+      return body?.managementStatus ?? {};
+    },
+
+    async putManagementStatus(
+      creds: Credentials,
+      policy: string,
+      status: ExchangeManagementStatus,
+    ): Promise<void> {
+      await request('PUT', `${nodePath(creds)}/managementStatus/${enc(policy)}`, creds, status);
     },
 
     async getPattern(creds: Credentials, org: string, name: string): Promise<object | undefined> {

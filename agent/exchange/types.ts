@@ -49,6 +49,7 @@ export interface ExchangeNode {
   pattern?: string;
   arch?: string;
   userInput?: RawUserInput[] | null;
+  registeredServices?: RegisteredService[] | null;
   ha_group?: string | null;
   lastUpdated?: string;
 }
@@ -62,4 +63,27 @@ export interface ExchangePolicy {
   management?: { properties?: PolicyProperty[] | null; constraints?: string[] | null } | null;
   nodePolicyVersion?: string;
   lastUpdated?: string;
+}
+
+/** One entry of the Exchange node's `registeredServices` (`url` is `<org>/<service url>`). */
+export interface RegisteredService {
+  url: string;
+  numAgreements: number;
+  configState: string;
+  policy: string;
+  properties: { name: string; value: string; propType: string; op: string }[];
+  version: string;
+}
+
+/** A node management (agent upgrade) status as the Exchange keeps it (absent values are ""). */
+export interface ExchangeManagementStatus {
+  agentUpgradePolicyStatus: {
+    scheduledTime: string;
+    startTime?: string;
+    endTime?: string;
+    upgradedVersions?: { softwareVersion?: string; certVersion?: string; configVersion?: string };
+    status?: string;
+    errorMessage?: string;
+    lastUpdated?: string;
+  };
 }

@@ -1,15 +1,17 @@
 import type { AgentContext } from '../context.ts';
 import { ExchangeHttpError } from '../exchange/client.ts';
 import type { ExchangeNode, ExchangePolicy } from '../exchange/types.ts';
+import { pollManagement } from '../nmp/sync.ts';
 import { enforceBuiltins, normalizePolicy, samePolicy } from '../policy/policy.ts';
-import { loadPolicy, loadUserInput, SEEN, savePolicy, saveUserInput } from './local.ts';
+import { applyServices } from '../services/changes.ts';
+import { loadPolicy, loadUserInput, SEEN, type SyncKind, savePolicy, saveUserInput } from './local.ts';
 import { credentials, isActive, loadNode, type NodeRecord, nodeSource, saveNode } from './record.ts';
 import { unregister } from './unregister.ts';
 import { normalizeUserInput } from './userinput.ts';
 
 /**
- * One round of the changes worker: heartbeat, then read the node and its policy from the Exchange
- * and bring changes made there into the local copies. A local write that has not reached the
+ * One round of the changes worker: heartbeat, then read the node, its policy and its management
+ * statuses from the Exchange and bring changes made there into the local copies. A local write that has not reached the
  * Exchange yet wins over the Exchange copy (it is pushed next), and a poll that started before a
  * local write never overwrites it (revision check).
  */
@@ -30,10 +32,12 @@ export async function pollExchange(ctx: AgentContext): Promise<void> {
   const exchangePolicy = await ctx.exchange.getPolicy(creds);
   applyNode(ctx, node.id, exchangeNode, revision.userInput);
   applyPolicy(ctx, node.id, exchangePolicy, revision.policy);
+  applyServices(ctx, node.id, exchangeNode, revision.services);
+  await pollManagement(ctx, node, revision.management);
 }
 
 /** Still the same registration, nothing local pending or written since the poll began. */
-function canApply(ctx: AgentContext, id: string, kind: 'userInput' | 'policy', revision: number) {
+export function canApply(ctx: AgentContext, id: string, kind: SyncKind, revision: number) {
   const node = loadNode(ctx.store);
   const ok =
     isActive(node) && node.id === id && !ctx.store.isPending(kind) && ctx.runtime.revision[kind] === revision;

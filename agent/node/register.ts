@@ -3,11 +3,20 @@ import { AgentError, badInput, exchangeFailed } from '../errors.ts';
 import { type Credentials, ExchangeHttpError, ExchangeUnavailableError } from '../exchange/client.ts';
 import type { ExchangeNode } from '../exchange/types.ts';
 import { defaultPolicy, enforceBuiltins, normalizePolicy, samePolicy } from '../policy/policy.ts';
+import { normalizeRegistered } from '../services/registered.ts';
 import { AGENT_VERSION, REQUIRED_EXCHANGE_VERSION } from '../version.ts';
 import { asAgentError, versionAtLeast } from './exchange-errors.ts';
-import { clearLocal, SEEN, type SyncKind, type SyncValue, savePolicy, saveUserInput } from './local.ts';
+import {
+  clearLocal,
+  SEEN,
+  type SyncKind,
+  type SyncValue,
+  savePolicy,
+  saveRegisteredServices,
+  saveUserInput,
+} from './local.ts';
 import { credentials, loadNode, type NodeRecord, nodeSource, saveNode } from './record.ts';
-import { pushValue } from './sync.ts';
+import { pushValue, REFUSED_CODE } from './sync.ts';
 import { normalizeUserInput } from './userinput.ts';
 
 export interface Registration {
@@ -53,10 +62,13 @@ export function register(ctx: AgentContext, input: Registration): Promise<NodeRe
       saveNode(ctx.store, node);
       saveUserInput(ctx.store, normalizeUserInput(remote.node.userInput));
       ctx.store.set(SEEN.userInput, remote.node.lastUpdated ?? null);
+      saveRegisteredServices(ctx.store, normalizeRegistered(remote.node.registeredServices));
+      ctx.store.set(SEEN.services, remote.node.lastUpdated ?? null);
     });
     ctx.runtime.unconfigured = false;
     ctx.runtime.exchangeReachable = true;
     ctx.runtime.revision.userInput++;
+    ctx.runtime.revision.services++;
     await initialPolicy(ctx, node);
     await announce(ctx, creds);
     ctx.log.info('node registered', { node: `${node.organization}/${node.id}`, pattern: node.pattern });
@@ -139,10 +151,9 @@ async function pushOrKeep<K extends SyncKind>(
       ctx.wake(kind);
       return;
     }
-    const code = kind === 'policy' ? 'error_policy_update' : 'error_userinput_update';
     ctx.events.node(
       'error',
-      code,
+      REFUSED_CODE[kind],
       `Error in node configuration/registration for node ${node.id}. ${String(err)}`,
       nodeSource(node),
     );

@@ -1,13 +1,24 @@
 import type { AgentContext } from '../context.ts';
 import { AgentError, exchangeFailed, notRegistered } from '../errors.ts';
 import { type Credentials, ExchangeHttpError, ExchangeUnavailableError } from '../exchange/client.ts';
-import type { NodePolicy, UserInputEntry } from '../exchange/types.ts';
+import type { NodePolicy, RegisteredService, UserInputEntry } from '../exchange/types.ts';
 import { loadLocal, SEEN, type SyncKind, type SyncValue, saveLocal } from './local.ts';
 import { credentials, isActive, loadNode, type NodeRecord, nodeSource } from './record.ts';
 
-const WHAT: Record<SyncKind, string> = { userInput: 'node user input', policy: 'node policy' };
+const WHAT: Record<SyncKind, string> = {
+  userInput: 'node user input',
+  policy: 'node policy',
+  services: 'service configuration state',
+};
 
-/** Sends a local document to the Exchange: user input is a node attribute, the policy its own resource. */
+/** Event code of a write the Exchange refused. */
+export const REFUSED_CODE: Record<SyncKind, string> = {
+  userInput: 'error_userinput_update',
+  policy: 'error_policy_update',
+  services: 'error_changing_service_configuration_state',
+};
+
+/** Sends a local document to the Exchange: user input and services are node attributes, the policy its own resource. */
 export async function pushValue<K extends SyncKind>(
   ctx: AgentContext,
   creds: Credentials,
@@ -15,6 +26,8 @@ export async function pushValue<K extends SyncKind>(
   value: SyncValue<K>,
 ): Promise<void> {
   if (kind === 'userInput') await ctx.exchange.patchNode(creds, 'userInput', value as UserInputEntry[]);
+  else if (kind === 'services')
+    await ctx.exchange.patchNode(creds, 'registeredServices', value as RegisteredService[]);
   else if (value) await ctx.exchange.putPolicy(creds, value as NodePolicy);
   else await ctx.exchange.deletePolicy(creds);
 }
@@ -77,10 +90,9 @@ export function pushPending(ctx: AgentContext, kind: SyncKind): Promise<void> {
       ctx.store.transaction(() => {
         ctx.store.clearPending(kind);
         ctx.store.delete(SEEN[kind]);
-        const code = kind === 'userInput' ? 'error_userinput_update' : 'error_policy_update';
         ctx.events.node(
           'error',
-          code,
+          REFUSED_CODE[kind],
           `The Exchange refused the ${WHAT[kind]} written locally: ${err.message}`,
           nodeSource(node),
         );

@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { archiveAllAgreements } from '../agreements/cancel.ts';
+import { AGREEMENTS_KEY } from '../agreements/store.ts';
 import type { AgentContext } from '../context.ts';
 import { AgentError } from '../errors.ts';
 import { LAST_UNREGISTRATION_KEY } from '../events/eventlog.ts';
 import { ExchangeHttpError, ExchangeUnavailableError } from '../exchange/client.ts';
-import { clearLocal } from './local.ts';
+import { clearLocal, type PushKind } from './local.ts';
 import {
   credentials,
   deleteNode,
@@ -81,14 +83,17 @@ function finish(ctx: AgentContext, node: NodeRecord, options: UnregisterOptions)
           source,
         );
       }
+      archiveAllAgreements(ctx);
       const done = `Node unregistration complete for node ${node.id}.`;
       ctx.events.node('info', 'node_unregistration_complete', done, source);
-      if (options.deepClean) ctx.store.clearEvents();
+      if (options.deepClean) {
+        ctx.store.clearEvents();
+        ctx.store.delete(AGREEMENTS_KEY);
+      }
       ctx.store.set(LAST_UNREGISTRATION_KEY, ctx.store.lastEventId());
     });
     ctx.runtime.unconfigured = true;
-    ctx.runtime.revision.userInput++;
-    ctx.runtime.revision.policy++;
+    for (const kind of Object.keys(ctx.runtime.revision) as PushKind[]) ctx.runtime.revision[kind]++;
     ctx.runtime.exchangeReachable = undefined;
     ctx.log.info('node unregistered', {
       node: `${node.organization}/${node.id}`,
@@ -114,6 +119,7 @@ async function clearInExchange(ctx: AgentContext, node: NodeRecord, removeNode: 
       return;
     }
     await ctx.exchange.patchNode(creds, 'userInput', []);
+    await ctx.exchange.patchNode(creds, 'registeredServices', []);
     if (node.pattern) await ctx.exchange.patchNode(creds, 'pattern', '');
   } catch (err) {
     // 401: the node is already gone from the Exchange (or no longer ours): nothing to clear.

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 /**
  * A small in-memory Exchange for agent tests: a real HTTP server on 127.0.0.1 that speaks the
  * part of the Exchange API the agent uses (version, org, node GET/PATCH/DELETE, heartbeat, node
- * policy, pattern GET), checks node credentials, and can be stopped and restarted on the same port
+ * policy, node management statuses, pattern GET), checks node credentials, and can be stopped and restarted on the same port
  * to play "unreachable".
  */
 export interface FakeNode {
@@ -14,6 +14,7 @@ export interface FakeNode {
   pattern: string;
   arch: string;
   userInput: unknown[];
+  registeredServices: unknown[];
   softwareVersions: Record<string, string>;
   ha_group: string | null;
   lastUpdated: string;
@@ -26,12 +27,16 @@ export interface FakeExchange {
   nodes: Map<string, FakeNode>;
   policies: Map<string, Record<string, unknown>>;
   patterns: Set<string>;
+  /** Node management statuses: node key → `<org>/<policy>` → status (with `lastUpdated`). */
+  managementStatuses: Map<string, Map<string, { agentUpgradePolicyStatus: Record<string, unknown> }>>;
   /** Every request seen, as "METHOD /path". */
   requests: string[];
   addNode(org: string, id: string, token: string, extra?: Partial<FakeNode>): void;
   /** Exchange-side edits (as another client would make them). */
   patchNode(key: string, attribute: keyof FakeNode, value: unknown): void;
   putPolicy(key: string, policy: Record<string, unknown>): void;
+  /** A management status as a user of the node's org would PUT it. */
+  putManagementStatus(key: string, policy: string, status: Record<string, unknown>): void;
   stop(): Promise<void>;
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -49,6 +54,7 @@ export async function startFakeExchange(version = '2.154.0'): Promise<FakeExchan
     nodes: new Map<string, FakeNode>(),
     policies: new Map<string, Record<string, unknown>>(),
     patterns: new Set<string>(),
+    managementStatuses: new Map<string, Map<string, { agentUpgradePolicyStatus: Record<string, unknown> }>>(),
     requests: [] as string[],
   };
 
@@ -87,6 +93,7 @@ export async function startFakeExchange(version = '2.154.0'): Promise<FakeExchan
       return send(201, { code: 'ok', msg: 'node updated' });
     }
     if (sub === 'policy') return policyRoute(req.method, key, node, body, send);
+    if (sub === 'managementStatus') return managementRoute(req.method, key, parts[5], body, send);
     return send(404, { code: 'not-found', msg: 'no such route' });
   };
 
@@ -106,6 +113,7 @@ export async function startFakeExchange(version = '2.154.0'): Promise<FakeExchan
     if (method === 'DELETE') {
       fake.nodes.delete(key);
       fake.policies.delete(key);
+      fake.managementStatuses.delete(key);
       return send(204);
     }
     return send(405, { code: 'method-not-allowed', msg: 'no' });
@@ -136,6 +144,33 @@ export async function startFakeExchange(version = '2.154.0'): Promise<FakeExchan
     return send(405, { code: 'method-not-allowed', msg: 'no' });
   };
 
+  const managementRoute = (
+    method: string | undefined,
+    key: string,
+    policy: string | undefined,
+    body: unknown,
+    send: Send,
+  ) => {
+    const statuses = fake.managementStatuses.get(key) ?? new Map();
+    const full = `${key.split('/')[0]}/${policy}`;
+    if (method === 'GET') {
+      const chosen = [...statuses].filter(([name]) => policy === undefined || name === full);
+      return send(chosen.length ? 200 : 404, { managementStatus: Object.fromEntries(chosen), lastIndex: 0 });
+    }
+    if (method === 'PUT' && policy) {
+      exchange.putManagementStatus(
+        key,
+        policy,
+        (body as { agentUpgradePolicyStatus: object }).agentUpgradePolicyStatus as Record<string, unknown>,
+      );
+      return send(201, { code: 'ok', msg: 'status added or updated' });
+    }
+    if (method === 'DELETE' && policy) {
+      return statuses.delete(full) ? send(204) : send(404, { code: 'not-found', msg: 'not found' });
+    }
+    return send(405, { code: 'method-not-allowed', msg: 'no' });
+  };
+
   let server: Server = createServer((req, res) => void handle(req, res));
   await listen(server, 0);
   const port = (server.address() as AddressInfo).port;
@@ -152,6 +187,7 @@ export async function startFakeExchange(version = '2.154.0'): Promise<FakeExchan
         pattern: '',
         arch: '',
         userInput: [],
+        registeredServices: [],
         softwareVersions: {},
         ha_group: null,
         lastUpdated: stamp(),
@@ -167,6 +203,22 @@ export async function startFakeExchange(version = '2.154.0'): Promise<FakeExchan
     },
     putPolicy(key, policy) {
       fake.policies.set(key, { label: '', description: '', ...policy, lastUpdated: stamp() });
+    },
+    putManagementStatus(key, policy, status) {
+      const statuses = fake.managementStatuses.get(key) ?? new Map();
+      fake.managementStatuses.set(key, statuses);
+      const full = `${key.split('/')[0]}/${policy}`;
+      const stored = {
+        scheduledTime: '',
+        startTime: '',
+        endTime: '',
+        upgradedVersions: { softwareVersion: '', certVersion: '', configVersion: '' },
+        status: '',
+        errorMessage: '',
+        ...status,
+        lastUpdated: stamp(),
+      };
+      statuses.set(full, { agentUpgradePolicyStatus: stored });
     },
     async stop() {
       server.closeAllConnections();

@@ -1,0 +1,82 @@
+import type { Store } from '../store/store.ts';
+
+/**
+ * An agreement as the agent keeps it (the contract's Agreement fields). Agreements are made by the
+ * workload worker (a later issue); until then they only arrive through `saveAgreement`.
+ */
+export interface Agreement {
+  name: string;
+  current_agreement_id: string;
+  consumer_id: string;
+  counterparty_address: string;
+  archived: boolean;
+  agreement_creation_time: number;
+  agreement_accepted_time: number;
+  agreement_finalized_time: number;
+  agreement_execution_start_time: number;
+  agreement_data_received_time: number;
+  agreement_terminated_time: number;
+  agreement_force_terminated_time: number;
+  terminated_reason: number;
+  terminated_description: string;
+  agreement_protocol_terminated_time: number;
+  workload_terminated_time: number;
+  proposal: string;
+  proposal_sig: string;
+  agreement_protocol: string;
+  protocol_version: number;
+  dependent_services: { url: string; organization: string }[];
+  current_deployment: Record<string, unknown>;
+  extended_deployment: Record<string, unknown>;
+  metering_notification: Record<string, unknown>;
+  workload_to_run: { url: string; org: string; version: string; arch: string };
+  [more: string]: unknown;
+}
+
+export const AGREEMENTS_KEY = 'agreements';
+
+export const loadAgreements = (store: Store): Agreement[] => store.get<Agreement[]>(AGREEMENTS_KEY) ?? [];
+
+export function saveAgreements(store: Store, agreements: Agreement[]): void {
+  store.set(AGREEMENTS_KEY, agreements);
+}
+
+/** Adds or replaces (by `current_agreement_id`) one agreement. */
+export function saveAgreement(store: Store, agreement: Agreement): void {
+  const others = loadAgreements(store).filter(
+    (a) => a.current_agreement_id !== agreement.current_agreement_id,
+  );
+  saveAgreements(store, [...others, agreement]);
+}
+
+/** A blank agreement with every field; tests and the workload worker fill in what they know. */
+export function newAgreement(id: string, fields: Partial<Agreement> = {}): Agreement {
+  return {
+    name: '',
+    current_agreement_id: id,
+    consumer_id: '',
+    counterparty_address: '',
+    archived: false,
+    agreement_creation_time: 0,
+    agreement_accepted_time: 0,
+    agreement_finalized_time: 0,
+    agreement_execution_start_time: 0,
+    agreement_data_received_time: 0,
+    agreement_terminated_time: 0,
+    agreement_force_terminated_time: 0,
+    terminated_reason: 0,
+    terminated_description: '',
+    agreement_protocol_terminated_time: 0,
+    workload_terminated_time: 0,
+    proposal: '',
+    proposal_sig: '',
+    agreement_protocol: 'Basic',
+    protocol_version: 2,
+    dependent_services: [],
+    current_deployment: {},
+    extended_deployment: {},
+    metering_notification: {},
+    workload_to_run: { url: '', org: '', version: '', arch: '' },
+    ...fields,
+  };
+}

@@ -1,0 +1,42 @@
+import type { Store } from '../store/store.ts';
+
+/** The job status the API shows and updates (empty optional values are left out). */
+export interface UpgradePolicyStatus {
+  scheduledTime: string;
+  startTime?: string;
+  endTime?: string;
+  upgradedVersions: { softwareVersion: string; certVersion: string; configVersion: string };
+  status: string;
+  errorMessage?: string;
+  workingDirectory?: string;
+}
+
+/** One node management status, keyed `<org>/<nmp name>`; the internal part never leaves the node. */
+export interface NmpStatus {
+  agentUpgradePolicyStatus: UpgradePolicyStatus;
+  agentUpgradeInternal: {
+    allowDowngrade: boolean;
+    manifest: string;
+    scheduledUnixTime: string;
+    latestMap: { softwareLatest: boolean; configLatest: boolean; certLatest: boolean };
+    downloadAttempts: number;
+  };
+}
+
+export type NmpStatuses = Record<string, NmpStatus>;
+
+export const NMP_KEYS = {
+  statuses: 'nmp.statuses',
+  /** `lastUpdated` of each Exchange status last compared with the local one. */
+  seen: 'sync.nmp.lastUpdated',
+  /** Keys changed locally and not yet written to the Exchange. */
+  dirty: 'nmp.dirty',
+} as const;
+
+export const loadStatuses = (store: Store): NmpStatuses => store.get<NmpStatuses>(NMP_KEYS.statuses) ?? {};
+export const saveStatuses = (store: Store, statuses: NmpStatuses) => store.set(NMP_KEYS.statuses, statuses);
+export const loadSeen = (store: Store): Record<string, string> =>
+  store.get<Record<string, string>>(NMP_KEYS.seen) ?? {};
+export const saveSeen = (store: Store, seen: Record<string, string>) => store.set(NMP_KEYS.seen, seen);
+export const loadDirty = (store: Store): string[] => store.get<string[]>(NMP_KEYS.dirty) ?? [];
+export const saveDirty = (store: Store, keys: string[]) => store.set(NMP_KEYS.dirty, [...new Set(keys)]);
