@@ -1,0 +1,23 @@
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { json } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { getMessage, isLive } from '#tables/agbot-message-records';
+import { authorizeMailboxReader } from './access.ts';
+import { messagesBody } from './message-view.ts';
+import { messagePath } from './schemas.ts';
+
+/**
+ * GET /v1/orgs/{organization}/agbots/{agreementbot}/msgs/{message}: a user or the agbot. A
+ * non-integer id is a 400 before authorization; an expired or deleted message is a 404.
+ */
+export const handler = endpoint({
+  path: messagePath,
+  authorize: ({ caller, path }) => authorizeMailboxReader(caller, path),
+  async handle({ path, deps }) {
+    const found =
+      path.message > 0 ? await getMessage(path.organization, path.agreementbot, path.message) : undefined;
+    if (!found || !isLive(found, isoTimestamp(deps.clock))) throw notFound('not found');
+    return json(200, messagesBody([found]));
+  },
+});

@@ -1,0 +1,20 @@
+import { agbotId } from '#functions/agbots/access';
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { noContent } from '#lib/http/responses';
+import { deleteAgbotPattern } from '#tables/agbot-pattern-records';
+import { patternPath } from './schemas.ts';
+import { authorizeServedWrite } from './served-access.ts';
+
+/** DELETE .../agbots/{agreementbot}/deployment/patterns/{deploymentpattern}: the owning user or the agbot. */
+export const handler = endpoint({
+  path: patternPath,
+  authorize: ({ caller, path }) => authorizeServedWrite(caller, path),
+  async handle({ path }) {
+    const { organization, agreementbot, deploymentpattern } = path;
+    if (!(await deleteAgbotPattern(organization, agreementbot, deploymentpattern))) {
+      throw notFound(`pattern '${deploymentpattern}' for agbot '${agbotId(path)}' not found`);
+    }
+    return noContent();
+  },
+});

@@ -1,0 +1,19 @@
+import { agbotId } from '#functions/agbots/access';
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { noContent } from '#lib/http/responses';
+import { deleteAgbotPatterns } from '#tables/agbot-pattern-records';
+import { patternsPath } from './schemas.ts';
+import { authorizeServedWrite } from './served-access.ts';
+
+/** DELETE .../agbots/{agreementbot}/deployment/patterns: every served pattern; none → 404. */
+export const handler = endpoint({
+  path: patternsPath,
+  authorize: ({ caller, path }) => authorizeServedWrite(caller, path),
+  async handle({ path }) {
+    if ((await deleteAgbotPatterns(path.organization, path.agreementbot)) === 0) {
+      throw notFound(`no patterns for agbot '${agbotId(path)}' found`);
+    }
+    return noContent();
+  },
+});

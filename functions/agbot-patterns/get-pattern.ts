@@ -1,0 +1,19 @@
+import { endpoint } from '#lib/http/endpoint';
+import { emptyList } from '#lib/http/errors';
+import { json } from '#lib/http/responses';
+import { getAgbotPattern } from '#tables/agbot-pattern-records';
+import { patternsBody } from './pattern-view.ts';
+import { patternPath } from './schemas.ts';
+import { authorizeServedRead } from './served-access.ts';
+
+/** GET .../agbots/{agreementbot}/deployment/patterns/{deploymentpattern}: the owning user or the agbot. */
+export const handler = endpoint({
+  path: patternPath,
+  authorize: ({ caller, path }) => authorizeServedRead(caller, path),
+  async handle({ path }) {
+    const record = await getAgbotPattern(path.organization, path.agreementbot, path.deploymentpattern);
+    const body = patternsBody(record ? [record] : []);
+    if (!record) throw emptyList(body);
+    return json(200, body);
+  },
+});

@@ -1,0 +1,36 @@
+import { agbotId, agbotNotFound } from '#functions/agbots/access';
+import { endpoint } from '#lib/http/endpoint';
+import { alreadyExists } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { insertAgbotPattern } from '#tables/agbot-pattern-records';
+import { patternsPath, postPatternBody } from './schemas.ts';
+import { authorizeServedWrite } from './served-access.ts';
+
+/**
+ * POST /v1/orgs/{organization}/agbots/{agreementbot}/deployment/patterns: the owning user or the
+ * agbot. The id is `<patternOrgid>_<pattern>`; serving it twice is a 409. The pattern itself need
+ * not exist (upstream neither checks).
+ */
+export const handler = endpoint({
+  path: patternsPath,
+  body: postPatternBody,
+  authorize: ({ caller, path }) => authorizeServedWrite(caller, path),
+  async handle({ path, body, deps }) {
+    const patternId = `${body.patternOrgid}_${body.pattern}`;
+    const outcome = await insertAgbotPattern({
+      org: path.organization,
+      id: path.agreementbot,
+      patternId,
+      patternOrgid: body.patternOrgid,
+      pattern: body.pattern,
+      nodeOrgid: body.nodeOrgid ?? body.patternOrgid,
+      lastUpdated: isoTimestamp(deps.clock),
+    });
+    if (outcome === 'no-agbot') throw agbotNotFound(path);
+    if (outcome === 'exists') {
+      throw alreadyExists(`pattern '${patternId}' for agbot '${agbotId(path)}' already exists`);
+    }
+    return ok(`pattern ${patternId} added`);
+  },
+});

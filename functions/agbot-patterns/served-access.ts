@@ -1,0 +1,18 @@
+import { agbotNotFound, authorizeAgbotOwnerRead, authorizeExistingAgbot } from '#functions/agbots/access';
+import type { AgbotPath } from '#functions/agbots/schemas';
+import type { Caller } from '#lib/auth/caller';
+import type { AgbotRecord } from '#tables/agbot-records';
+
+/**
+ * Who may touch an agbot's served patterns and policies: the contract's "owning user or agbot",
+ * i.e. whoever may write the agbot (its owner, org admins, hub admins, root, the agbot itself).
+ * Nodes and other users or agbots get 403; a missing agbot answers 404.
+ */
+export async function authorizeServedRead(caller: Caller, path: AgbotPath): Promise<AgbotRecord> {
+  const agbot = await authorizeAgbotOwnerRead(caller, path);
+  if (!agbot) throw agbotNotFound(path);
+  return agbot;
+}
+
+export const authorizeServedWrite = (caller: Caller, path: AgbotPath): Promise<AgbotRecord> =>
+  authorizeExistingAgbot(caller, path, 'WRITE');

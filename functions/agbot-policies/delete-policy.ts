@@ -1,0 +1,20 @@
+import { authorizeServedWrite } from '#functions/agbot-patterns/served-access';
+import { agbotId } from '#functions/agbots/access';
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { noContent } from '#lib/http/responses';
+import { deleteAgbotPolicy } from '#tables/agbot-policy-records';
+import { policyPath } from './schemas.ts';
+
+/** DELETE .../agbots/{agreementbot}/deployment/policies/{deploymentpolicy}: the owning user or the agbot. */
+export const handler = endpoint({
+  path: policyPath,
+  authorize: ({ caller, path }) => authorizeServedWrite(caller, path),
+  async handle({ path }) {
+    const { organization, agreementbot, deploymentpolicy } = path;
+    if (!(await deleteAgbotPolicy(organization, agreementbot, deploymentpolicy))) {
+      throw notFound(`businessPol '${deploymentpolicy}' for agbot '${agbotId(path)}' not found`);
+    }
+    return noContent();
+  },
+});

@@ -1,0 +1,19 @@
+import { authorizeServedRead } from '#functions/agbot-patterns/served-access';
+import { endpoint } from '#lib/http/endpoint';
+import { emptyList } from '#lib/http/errors';
+import { json } from '#lib/http/responses';
+import { getAgbotPolicy } from '#tables/agbot-policy-records';
+import { policiesBody } from './policy-view.ts';
+import { policyPath } from './schemas.ts';
+
+/** GET .../agbots/{agreementbot}/deployment/policies/{deploymentpolicy}: the owning user or the agbot. */
+export const handler = endpoint({
+  path: policyPath,
+  authorize: ({ caller, path }) => authorizeServedRead(caller, path),
+  async handle({ path }) {
+    const record = await getAgbotPolicy(path.organization, path.agreementbot, path.deploymentpolicy);
+    const body = policiesBody(record ? [record] : []);
+    if (!record) throw emptyList(body);
+    return json(200, body);
+  },
+});

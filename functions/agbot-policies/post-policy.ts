@@ -1,0 +1,38 @@
+import { authorizeServedWrite } from '#functions/agbot-patterns/served-access';
+import { agbotId, agbotNotFound } from '#functions/agbots/access';
+import { endpoint } from '#lib/http/endpoint';
+import { alreadyExists } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { insertAgbotPolicy } from '#tables/agbot-policy-records';
+import { checkPolicyOrgs } from './org-rule.ts';
+import { policiesPath, postPolicyBody } from './schemas.ts';
+
+/**
+ * POST /v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies: the owning user or the
+ * agbot. The id is `<businessPolOrgid>_<businessPol>`; serving it twice is a 409. `nodeOrgid`
+ * defaults to the policy's org. The policy itself need not exist.
+ */
+export const handler = endpoint({
+  path: policiesPath,
+  body: postPolicyBody,
+  authorize: ({ caller, path }) => authorizeServedWrite(caller, path),
+  async handle({ caller, path, body, deps }) {
+    checkPolicyOrgs(caller, body);
+    const policyId = `${body.businessPolOrgid}_${body.businessPol}`;
+    const outcome = await insertAgbotPolicy({
+      org: path.organization,
+      id: path.agreementbot,
+      policyId,
+      businessPolOrgid: body.businessPolOrgid,
+      businessPol: body.businessPol,
+      nodeOrgid: body.nodeOrgid ?? body.businessPolOrgid,
+      lastUpdated: isoTimestamp(deps.clock),
+    });
+    if (outcome === 'no-agbot') throw agbotNotFound(path);
+    if (outcome === 'exists') {
+      throw alreadyExists(`businessPol '${policyId}' for agbot '${agbotId(path)}' already exists`);
+    }
+    return ok(`businessPol ${policyId} added`);
+  },
+});
