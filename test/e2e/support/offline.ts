@@ -4,6 +4,7 @@ import { bootstrap } from '#tables/bootstrap';
 import { dynamoClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
 import { type Http, httpClient } from './http.ts';
+import { checkedHttp } from './our-openapi.ts';
 import { type OfflineServer, startOffline } from './serverless-offline.ts';
 
 /**
@@ -30,7 +31,8 @@ export function useOffline(options: { env?: Record<string, string> } = {}): E2eS
       rootPassword,
       env: options.env,
     });
-    client = httpClient(server.baseUrl);
+    // Every 2xx answer is checked against our OpenAPI document and upstream's.
+    client = checkedHttp(httpClient(server.baseUrl));
   });
   afterAll(async () => {
     await server?.stop();
