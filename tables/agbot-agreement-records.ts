@@ -1,10 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { AgbotAgreementEntity } from './agbot-agreements.ts';
 import { documentClient, tableName } from './client.ts';
 import { agbotChildPrefix, indexKeys, keys } from './keys.ts';
-import { orgCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
@@ -42,6 +41,54 @@ export async function findAgreementsById(agreementId: string): Promise<Agreement
     .options({ maxPages: Number.POSITIVE_INFINITY })
     .send();
   return Items;
+}
+
+const CONFLICT_RETRIES = 5;
+const isConflict = (error: unknown) =>
+  (error instanceof Error && error.name === 'TransactionConflictException') ||
+  (error instanceof TransactionCanceledException &&
+    (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict'));
+const pause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
+
+/**
+ * A transaction on the agbot's record, retried longer than transactWrite does on its own: an
+ * agbot writing many agreements at once makes its own transactions collide.
+ */
+async function transactOnAgbot(items: TransactItem[]): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await transactWrite(items);
+    } catch (error) {
+      if (!isConflict(error) || attempt >= CONFLICT_RETRIES) throw error;
+      await pause(attempt);
+    }
+  }
+}
+
+/**
+ * Moves the org's `agbotAgreements` counter with a plain ADD after the agreement write, not in its
+ * transaction: every agreement of the org would otherwise make its transactions collide on the
+ * org's one STATS item, while plain ADDs queue.
+ */
+async function countAgreements(org: string, delta: number): Promise<void> {
+  if (delta === 0) return;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.orgStats(org),
+          UpdateExpression: 'ADD agbotAgreements :delta',
+          ExpressionAttributeValues: { ':delta': delta },
+        }),
+      );
+      return;
+    } catch (error) {
+      if (!isConflict(error) || attempt >= CONFLICT_RETRIES) throw error;
+      await pause(attempt);
+    }
+  }
 }
 
 /** The agbot's agreement count moves with its agreements; the agbot must still be there. */
@@ -95,8 +142,8 @@ export type PutAgreementOutcome = 'created' | 'updated' | 'no-agbot' | 'limit';
 
 /**
  * Adds or updates an agreement. A new one is written in one transaction with the agbot's count
- * (which refuses it past `maxAgreements`, 0 = unlimited, or when the agbot is gone) and the org's
- * `agbotAgreements` counter; `dataLastReceived` starts as "".
+ * (which refuses it past `maxAgreements`, 0 = unlimited, or when the agbot is gone), then counted
+ * in the org's `agbotAgreements`; `dataLastReceived` starts as "".
  */
 export async function putAgreement(
   write: AgreementWrite,
@@ -107,14 +154,14 @@ export async function putAgreement(
     const { org, agbot, agreementId, owner, service, state, now } = write;
     const record = { org, agbot, agreementId, owner, service, state, lastUpdated: now, dataLastReceived: '' };
     try {
-      await transactWrite([
+      await transactOnAgbot([
         AgbotAgreementEntity.build(PutTransaction)
           .item(record)
           .options({ condition: { attr: 'agreementId', exists: false } })
           .params(),
         countOnAgbot(org, agbot, 1, maxAgreements),
-        orgCounterUpdate(org, { deltas: { agbotAgreements: 1 } }),
       ]);
+      await countAgreements(org, 1);
       return 'created';
     } catch (error) {
       if (!(error instanceof TransactionFailed)) throw error;
@@ -146,11 +193,8 @@ async function deleteCountedAgreements(org: string, agbot: string, found: Key[])
       }));
       const n = chunk.length;
       try {
-        await transactWrite([
-          ...deletes,
-          countOnAgbot(org, agbot, -n),
-          orgCounterUpdate(org, { deltas: { agbotAgreements: -n } }),
-        ]);
+        await transactOnAgbot([...deletes, countOnAgbot(org, agbot, -n)]);
+        await countAgreements(org, -n);
         deleted += n;
         break;
       } catch (error) {

@@ -95,14 +95,20 @@ describe('PUT /v1/orgs/{organization}/agbots/{agreementbot}: create', () => {
 
   it('refuses a user past maxAgbots with a clear 403, counting nothing', async () => {
     const config = getConfig();
-    const limited = putAgbot.withDeps({ config: () => ({ ...config, limits: { ...config.limits, maxAgbots: 2 } }) });
+    const limited = putAgbot.withDeps({
+      config: () => ({ ...config, limits: { ...config.limits, maxAgbots: 2 } }),
+    });
     const carol = await createUser('acme', 'carol');
-    const make = (id: string) => invoke(limited, { auth: carol, path: { organization: 'acme', agreementbot: id }, body });
+    const make = (id: string) =>
+      invoke(limited, { auth: carol, path: { organization: 'acme', agreementbot: id }, body });
     expect((await make('c1')).status).toBe(200);
     expect((await make('c2')).status).toBe(200);
     const over = await make('c3');
     expect(over.status).toBe(403);
-    expect(over.body).toEqual({ code: 'access-denied', msg: 'Access Denied: you are over the limit of 2 agbots' });
+    expect(over.body).toEqual({
+      code: 'access-denied',
+      msg: 'Access Denied: you are over the limit of 2 agbots',
+    });
     expect(await getAgbot('acme', 'c3')).toBeUndefined();
     expect((await getUserCounts('acme', 'carol')).agbots).toBe(2);
     // Updating one of them is not a new agbot.
@@ -111,7 +117,9 @@ describe('PUT /v1/orgs/{organization}/agbots/{agreementbot}: create', () => {
 
   it('never lets concurrent creates pass maxAgbots', async () => {
     const config = getConfig();
-    const limited = putAgbot.withDeps({ config: () => ({ ...config, limits: { ...config.limits, maxAgbots: 3 } }) });
+    const limited = putAgbot.withDeps({
+      config: () => ({ ...config, limits: { ...config.limits, maxAgbots: 3 } }),
+    });
     const dave = await createUser('acme', 'dave');
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
