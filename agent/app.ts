@@ -18,13 +18,33 @@ import { AgentError } from './errors.ts';
  * are always `{"error","input"}` JSON; a known path with another method → 405, unknown path → 404.
  */
 export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, return503OnClosing: true, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    return503OnClosing: true,
+    forceCloseConnections: true,
+    // A path the router cannot decode (e.g. `%ZZ`) is a 400 in our JSON shape too.
+    frameworkErrors: (err, _req, reply) => reply.code(400).send({ error: err.message, input: 'path' }),
+  });
   const known = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = known.get(route.url) ?? new Set<string>();
     for (const method of [route.method].flat()) methods.add(method);
     known.set(route.url, methods);
   });
+  /** The methods of the route pattern a path matches (`/trust/:filename` matches `/trust/a.pem`). */
+  const methodsOf = (path: string) => {
+    const exact = known.get(path);
+    if (exact) return exact;
+    const segments = path.split('/');
+    for (const [url, methods] of known) {
+      const pattern = url.split('/');
+      const fits =
+        pattern.length === segments.length &&
+        pattern.every((part, i) => (part.startsWith(':') ? segments[i] !== '' : part === segments[i]));
+      if (fits) return methods;
+    }
+    return undefined;
+  };
 
   // Upstream never checks the content type: a body with any other type is read as JSON too.
   app.removeContentTypeParser('text/plain');
@@ -73,7 +93,7 @@ export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
-    const methods = known.get(path);
+    const methods = methodsOf(path);
     if (!methods) return reply.code(404).send({ error: `Unknown path ${path}`, input: 'path' });
     const allow = [...methods, 'OPTIONS'].join(', ');
     reply.header('allow', allow);
