@@ -1,4 +1,9 @@
 import { adminDoc } from '#functions/admin/openapi';
+import { agbotAgreementsDoc } from '#functions/agbot-agreements/openapi';
+import { agbotMessagesDoc } from '#functions/agbot-messages/openapi';
+import { agbotPatternsDoc } from '#functions/agbot-patterns/openapi';
+import { agbotPoliciesDoc } from '#functions/agbot-policies/openapi';
+import { agbotsDoc } from '#functions/agbots/openapi';
 import { agentFileVersionsDoc } from '#functions/agent-file-versions/openapi';
 import { nodeManagementStatusDoc } from '#functions/node-management-status/openapi';
 import { nodesDoc } from '#functions/nodes/openapi';
@@ -17,6 +22,11 @@ export const RESOURCES: ResourceDoc[] = [
   usersDoc,
   nodesDoc,
   nodeManagementStatusDoc,
+  agbotsDoc,
+  agbotAgreementsDoc,
+  agbotPatternsDoc,
+  agbotPoliciesDoc,
+  agbotMessagesDoc,
   openApiDoc,
 ];
 

@@ -1,0 +1,69 @@
+import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
+import type { ResourceDoc } from '#lib/openapi/route';
+import {
+  agbotMsg,
+  getAgbotMsgsResponse,
+  listMessagesQuery,
+  messagePath,
+  messagesPath,
+  postMessageBody,
+} from './schemas.ts';
+
+const list = '/v1/orgs/{organization}/agbots/{agreementbot}/msgs';
+const readers = 'Users of the org, hub admins, root and the agbot itself (nodes, other agbots: 403).';
+
+/** An agbot's mailbox (contract "Agbot messages"; reference §8.11). */
+export const agbotMessagesDoc: ResourceDoc = {
+  tag: 'agbot messages',
+  description: 'Messages nodes send to an agbot; expired or deleted messages are never returned',
+  components: { AgbotMsg: agbotMsg, GetAgbotMsgsResponse: getAgbotMsgsResponse },
+  requests: { PostAgbotMsgRequest: postMessageBody },
+  routes: [
+    {
+      method: 'GET',
+      path: list,
+      operationId: 'listAgbotMessages',
+      summary: "The agbot's unexpired messages, oldest first",
+      description: `${readers} \`maxmsgs=N\` returns the oldest N (absent, empty or ≤ 0: all).`,
+      request: { path: messagesPath, query: listMessagesQuery },
+      responses: {
+        200: { description: 'the messages in the order sent', schema: getAgbotMsgsResponse },
+        ...errors(400, 401, 403),
+        404: emptyListOrError(getAgbotMsgsResponse),
+      },
+    },
+    {
+      method: 'POST',
+      path: list,
+      operationId: 'postAgbotMessage',
+      summary: 'Send a message to the agbot',
+      description:
+        'Any node with a public key, of any org. `ttl` in seconds, at most the server setting ' +
+        '`limits.maxMessageTtlSeconds`. A full mailbox is a 403 (upstream: 502).',
+      request: { path: messagesPath, body: postMessageBody },
+      responses: { 201: okResponse('stored; the message names its id'), ...errors(400, 401, 403, 404) },
+    },
+    {
+      method: 'GET',
+      path: `${list}/{message}`,
+      operationId: 'getAgbotMessage',
+      summary: 'One unexpired message',
+      description: `${readers} A non-integer id is a 400 before authorization.`,
+      request: { path: messagePath },
+      responses: {
+        200: { description: 'the message, alone in the list', schema: getAgbotMsgsResponse },
+        ...errors(400, 401, 403, 404),
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${list}/{message}`,
+      operationId: 'deleteAgbotMessage',
+      summary: 'Delete a message',
+      description:
+        'Its owner, org admins, hub admins, root, the agbot itself. 204 even when it was not there.',
+      request: { path: messagePath },
+      responses: { 204: { description: 'deleted (or never there)' }, ...errors(400, 401, 403, 404) },
+    },
+  ],
+};

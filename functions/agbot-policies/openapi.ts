@@ -1,0 +1,84 @@
+import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
+import type { ResourceDoc } from '#lib/openapi/route';
+import {
+  agbotBusinessPol,
+  getAgbotBusinessPolsResponse,
+  listPoliciesQuery,
+  policiesPath,
+  policyPath,
+  postPolicyBody,
+} from './schemas.ts';
+
+const list = '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies';
+const who = 'The owning user or the agbot: its owner, org admins, hub admins, root, the agbot itself.';
+
+/** Deployment policies an agbot serves (contract "Agbot deployment policies"; reference §8.10). */
+export const agbotPoliciesDoc: ResourceDoc = {
+  tag: 'agbot deployment policies',
+  description: 'The deployment (business) policies an agbot serves',
+  components: {
+    AgbotBusinessPol: agbotBusinessPol,
+    GetAgbotBusinessPolsResponse: getAgbotBusinessPolsResponse,
+  },
+  requests: { PostAgbotBusinessPolRequest: postPolicyBody },
+  routes: [
+    {
+      method: 'GET',
+      path: list,
+      operationId: 'listAgbotPolicies',
+      summary: 'The policies an agbot serves',
+      description: `${who} Filters: exact, or SQL LIKE with \`%\`; an empty value matches empty fields.`,
+      request: { path: policiesPath, query: listPoliciesQuery },
+      responses: {
+        200: {
+          description: 'policies by `<businessPolOrgid>_<businessPol>`',
+          schema: getAgbotBusinessPolsResponse,
+        },
+        ...errors(400, 401, 403),
+        404: emptyListOrError(getAgbotBusinessPolsResponse),
+      },
+    },
+    {
+      method: 'POST',
+      path: list,
+      operationId: 'postAgbotPolicy',
+      summary: 'Serve a policy',
+      description:
+        `${who} Its id is \`<businessPolOrgid>_<businessPol>\`; serving it twice is a 409. Users, org ` +
+        "admins and single-org agbots may only serve their own org's policies to nodes of that org (403).",
+      request: { path: policiesPath, body: postPolicyBody },
+      responses: { 201: okResponse('added'), ...errors(400, 401, 403, 404, 409) },
+    },
+    {
+      method: 'DELETE',
+      path: list,
+      operationId: 'deleteAgbotPolicies',
+      summary: 'Stop serving every policy',
+      description: `${who} None → 404.`,
+      request: { path: policiesPath },
+      responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
+    },
+    {
+      method: 'GET',
+      path: `${list}/{deploymentpolicy}`,
+      operationId: 'getAgbotPolicy',
+      summary: 'One served policy',
+      description: who,
+      request: { path: policyPath },
+      responses: {
+        200: { description: 'the policy, keyed by its id', schema: getAgbotBusinessPolsResponse },
+        ...errors(400, 401, 403),
+        404: emptyListOrError(getAgbotBusinessPolsResponse),
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${list}/{deploymentpolicy}`,
+      operationId: 'deleteAgbotPolicy',
+      summary: 'Stop serving one policy',
+      description: who,
+      request: { path: policyPath },
+      responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
+    },
+  ],
+};

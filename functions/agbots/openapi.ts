@@ -1,0 +1,85 @@
+import * as z from 'zod';
+import { orgPath } from '#lib/ids';
+import { attributeResponse, errors, okResponse } from '#lib/openapi/common';
+import type { ResourceDoc } from '#lib/openapi/route';
+import { agbot, getAgbotsResponse } from './responses.ts';
+import { agbotPath, getAgbotQuery, listAgbotsQuery, patchAgbotBody, putAgbotBody } from './schemas.ts';
+
+const path = '/v1/orgs/{organization}/agbots/{agreementbot}';
+const writers = 'Its owner, org admins, hub admins, root and the agbot itself';
+
+/** Agreement bots (contract "Agbots"; reference §8.1–§8.6). */
+export const agbotsDoc: ResourceDoc = {
+  tag: 'agbots',
+  description: 'Agreement bots: they find nodes for deployment patterns and policies and make agreements',
+  components: { Agbot: agbot, GetAgbotsResponse: getAgbotsResponse },
+  requests: { PutAgbotRequest: putAgbotBody, PatchAgbotRequest: patchAgbotBody },
+  routes: [
+    {
+      method: 'GET',
+      path: '/v1/orgs/{organization}/agbots',
+      operationId: 'listAgbots',
+      summary: 'The agbots of an organization',
+      description:
+        'Any user of the org, org admins, hub admins, root (nodes and agbots: 403). Filters: exact, ' +
+        'or SQL LIKE when the value holds `%` (sent as `%25`).',
+      request: { path: orgPath, query: listAgbotsQuery },
+      responses: {
+        200: { description: 'agbots by `org/id`', schema: getAgbotsResponse },
+        ...errors(400, 401, 403),
+        404: { description: 'none: the empty map', schema: getAgbotsResponse },
+      },
+    },
+    {
+      method: 'GET',
+      path,
+      operationId: 'getAgbot',
+      summary: 'One agbot, or one of its attributes',
+      description: 'Users of the org, hub admins, root and the agbot itself (nodes, other agbots: 403).',
+      request: { path: agbotPath, query: getAgbotQuery },
+      responses: {
+        200: {
+          description: 'the agbot, or `{attribute, value}` with `?attribute=`',
+          schema: z.union([getAgbotsResponse, attributeResponse]),
+        },
+        ...errors(400, 401, 403, 404),
+      },
+    },
+    {
+      method: 'PUT',
+      path,
+      operationId: 'putAgbot',
+      summary: 'Create or replace an agbot',
+      description: `A user of the org creates it and owns it (within the agbots limit). ${writers} replace it.`,
+      request: { path: agbotPath, body: putAgbotBody },
+      responses: { 200: okResponse('created or replaced'), ...errors(400, 401, 403, 404, 409) },
+    },
+    {
+      method: 'PATCH',
+      path,
+      operationId: 'patchAgbot',
+      summary: 'Change one attribute of an agbot',
+      description: `${writers}. Exactly one of token, name, msgEndPoint, publicKey.`,
+      request: { path: agbotPath, body: patchAgbotBody },
+      responses: { 200: okResponse('updated'), ...errors(400, 401, 403, 404) },
+    },
+    {
+      method: 'DELETE',
+      path,
+      operationId: 'deleteAgbot',
+      summary: 'Delete an agbot with its agreements, served patterns and policies and messages',
+      description: `${writers}.`,
+      request: { path: agbotPath },
+      responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
+    },
+    {
+      method: 'POST',
+      path: `${path}/heartbeat`,
+      operationId: 'postAgbotHeartbeat',
+      summary: "Refresh the agbot's lastHeartbeat",
+      description: `${writers}.`,
+      request: { path: agbotPath },
+      responses: { 201: okResponse('refreshed'), ...errors(400, 401, 403, 404) },
+    },
+  ],
+};
