@@ -1,4 +1,5 @@
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys, ownedAgbotPrefix } from './keys.ts';
@@ -146,11 +147,43 @@ function agbotRecordDelete(
   return items;
 }
 
+/** How long a started agbot delete holds its claim before another DELETE may take over (a crashed one). */
+const CLAIM_SECONDS = 60;
+
+/** Marks the agbot as being deleted by this request; false if it is gone, changed hands, or is claimed. */
+async function claimAgbot(agbot: { org: string; id: string; owner: string }, claim: Date): Promise<boolean> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.agbot(agbot.org, agbot.id),
+        UpdateExpression: 'SET #deleting = :claim',
+        ConditionExpression: '#owner = :owner AND (attribute_not_exists(#deleting) OR #deleting < :stale)',
+        ExpressionAttributeNames: { '#owner': 'owner', '#deleting': 'deleting' },
+        ExpressionAttributeValues: {
+          ':owner': agbot.owner,
+          ':claim': claim.toISOString(),
+          ':stale': new Date(claim.getTime() - CLAIM_SECONDS * 1000).toISOString(),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+const MAX_DELETE_ROUNDS = 5;
+
 /**
- * Deletes an agbot with its agreements, served patterns and policies and messages (whole
- * partition, BatchWrite), then the agbot record and its counts in one transaction, conditional on
- * the record still being owned by `agbot.owner`. False (nothing counted) when it was not.
- * Children written meanwhile (their writes require the agbot record) are swept up after it.
+ * Deletes an agbot with its agreements, served patterns and policies and messages, uncounting all
+ * of them; false (nothing deleted or counted) when it was gone, changed hands or another request
+ * is deleting it. One request wins a claim on the record first, so concurrent deletes count once.
+ * Then its partition goes (Query + BatchWrite), then the record with its counts in one
+ * transaction: agreements by the count kept on the record (exact even while agreements are being
+ * written), messages by those found. Children written meanwhile (their writes need the record)
+ * are swept up after it.
  */
 export async function deleteAgbotCascade(agbot: {
   org: string;
@@ -158,20 +191,34 @@ export async function deleteAgbotCascade(agbot: {
   owner: string;
 }): Promise<boolean> {
   const { pk, sk } = keys.agbot(agbot.org, agbot.id);
-  const removed = await deletePartition(pk, { keep: sk });
-  const deleted = await transactIfAllHold(
-    agbotRecordDelete(
-      agbot,
-      { expression: '#owner = :owner', names: { '#owner': 'owner' }, values: { ':owner': agbot.owner } },
-      agbotChildDeltas(removed),
-    ),
-  );
-  if (!deleted) return false;
-  const late = await deletePartition(pk, { keep: sk });
-  if (late.length > 0) {
-    await transactWrite([orgCounterUpdate(agbot.org, { deltas: agbotChildDeltas(late) })]);
+  const claim = new Date();
+  if (!(await claimAgbot(agbot, claim))) return false;
+  let messages = 0;
+  for (let round = 0; round < MAX_DELETE_ROUNDS; round++) {
+    messages -= agbotChildDeltas(await deletePartition(pk, { keep: sk })).agbotMsgs ?? 0;
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: tableName(), Key: { pk, sk }, ConsistentRead: true }),
+    );
+    if (Item?.deleting !== claim.toISOString()) return false;
+    const agreements = Item.agreementCount as number | undefined;
+    const condition = {
+      expression: `#deleting = :claim AND ${agreements === undefined ? 'attribute_not_exists(#count)' : '#count = :count'}`,
+      names: { '#deleting': 'deleting', '#count': 'agreementCount' },
+      values: {
+        ':claim': claim.toISOString(),
+        ...(agreements === undefined ? {} : { ':count': agreements }),
+      },
+    };
+    const deltas = { agbotAgreements: -(agreements ?? 0), agbotMsgs: -messages };
+    if (await transactIfAllHold(agbotRecordDelete(agbot, condition, deltas))) {
+      // Agreements written meanwhile were in the record's count; messages were not.
+      const late = agbotChildDeltas(await deletePartition(pk, { keep: sk }));
+      if (late.agbotMsgs)
+        await transactWrite([orgCounterUpdate(agbot.org, { deltas: { agbotMsgs: late.agbotMsgs } })]);
+      return true;
+    }
   }
-  return true;
+  throw new Error(`agbot '${agbot.org}/${agbot.id}': its agreements kept changing while it was deleted`);
 }
 
 /**
@@ -247,31 +294,20 @@ export async function deleteUserCascade(
   userCounts: Partial<Counts> = { users: -1 },
 ): Promise<boolean> {
   const owner = `${org}/${username}`;
-  const owned = [
-    { partition: indexKeys.orgNodes(org), record: 'NODE' },
-    { partition: indexKeys.orgAgbots(org), record: 'AGBOT' },
-  ];
-  for (const { partition, record } of owned) {
-    const items = await queryAll({ index: 'gsi1', partition, owner });
-    const childDeltas = new Map<string, Partial<Counts>>();
-    await forEachLimited(items, async (item) => {
-      const removed = await deletePartition(String(item.pk), { keep: record });
-      if (record === 'AGBOT') childDeltas.set(String(item.pk), agbotChildDeltas(removed));
-    });
-    await deleteCounted(
-      org,
-      items.map((item) => ({
-        key: { pk: String(item.pk), sk: record },
-        deltas:
-          record === 'NODE'
-            ? {
-                nodes: -1,
-                registeredNodes: isRegistered(item as { pattern?: string; publicKey?: string }) ? -1 : 0,
-              }
-            : { agbots: -1, ...childDeltas.get(String(item.pk)) },
-      })),
-    );
-  }
+  const nodes = await queryAll({ index: 'gsi1', partition: indexKeys.orgNodes(org), owner });
+  await forEachLimited(nodes, (node) => deletePartition(String(node.pk), { keep: 'NODE' }));
+  await deleteCounted(
+    org,
+    nodes.map((node) => ({
+      key: { pk: String(node.pk), sk: 'NODE' },
+      deltas: {
+        nodes: -1,
+        registeredNodes: isRegistered(node as { pattern?: string; publicKey?: string }) ? -1 : 0,
+      },
+    })),
+  );
+  const agbots = await queryAll({ index: 'gsi1', partition: indexKeys.orgAgbots(org), owner });
+  await forEachLimited(agbots, (agbot) => deleteAgbotCascade({ org, id: String(agbot.gsi1sk), owner }));
   const user = keys.user(org, username);
   const links = await queryAll({ partition: user.pk, prefix: ownedAgbotPrefix, projection: 'sk' });
   await forEachLimited(links, async (link) => {

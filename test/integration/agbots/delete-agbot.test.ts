@@ -1,0 +1,173 @@
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { handler as deleteAgbot } from '#functions/agbots/delete-agbot';
+import { handler as putAgbot } from '#functions/agbots/put-agbot';
+import { putAgreement } from '#tables/agbot-agreement-records';
+import { getAgbot } from '#tables/agbot-records';
+import { documentClient, dynamoClient, tableName } from '#tables/client';
+import { keys } from '#tables/keys';
+import { getOrgCounts, getUserCounts, orgCounterUpdate } from '#tables/stats';
+import { transactWrite } from '#tables/transact';
+import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
+import { invoke } from '#test/support/invoke';
+import { partitionSortKeys } from '#test/support/partition';
+import { useTestTable } from '#test/support/table';
+
+useTestTable();
+
+type Auth = { user: string; secret: string };
+const remove = (auth: Auth, agreementbot: string, organization = 'acme') =>
+  invoke(deleteAgbot, { auth, path: { organization, agreementbot } });
+
+const CHILDREN = 30;
+
+/** Writes items straight to the table, 25 per BatchWrite. */
+async function putItems(items: Record<string, unknown>[]) {
+  for (let i = 0; i < items.length; i += 25) {
+    const batch = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName()]: batch } }));
+  }
+}
+
+/**
+ * An agbot with CHILDREN of each kind: agreements (through the records, so counted), served
+ * patterns and policies and messages (written with their keys, messages counted in the org),
+ * and the message id counter.
+ */
+async function agbotWithChildren(org: string, id: string, owner: string) {
+  const auth = await createAgbot(org, id, owner);
+  const service = { orgid: org, pattern: 'p', url: 'u' };
+  for (let i = 0; i < CHILDREN; i++) {
+    const write = { org, agbot: id, agreementId: `ag-${i}`, owner, service, state: 's', now: 'now' };
+    expect(await putAgreement(write, 0)).toBe('created');
+  }
+  const range = Array.from({ length: CHILDREN }, (_, i) => i);
+  await putItems([
+    ...range.map((i) => ({ ...keys.agbotPattern(org, id, `${org}_pat${i}`), pattern: `pat${i}` })),
+    ...range.map((i) => ({ ...keys.agbotPolicy(org, id, `${org}_pol${i}`), businessPol: `pol${i}` })),
+    ...range.map((i) => ({ ...keys.agbotMessage(org, id, i + 1), message: 'm', ttl: 4102444800 })),
+    { pk: keys.agbot(org, id).pk, sk: 'MSGSEQ', seq: CHILDREN },
+  ]);
+  await transactWrite([orgCounterUpdate(org, { deltas: { agbotMsgs: CHILDREN } })]);
+  return auth;
+}
+
+let throttled = 0;
+/** Makes DynamoDB Local leave half of every full BatchWrite unprocessed, as a throttled table does. */
+function throttleBatchWrites() {
+  dynamoClient.middlewareStack.add(
+    (next, context) => async (args) => {
+      // biome-ignore lint/suspicious/noExplicitAny: the document client's BatchWrite input and output.
+      const input = args.input as any;
+      const requests = input.RequestItems?.[tableName()];
+      if (context.commandName !== 'BatchWriteItemCommand' || requests?.length !== 25) return next(args);
+      const kept = requests.slice(0, 10);
+      const result = await next({ ...args, input: { ...input, RequestItems: { [tableName()]: kept } } });
+      // biome-ignore lint/suspicious/noExplicitAny: see above.
+      (result.output as any).UnprocessedItems = { [tableName()]: requests.slice(10) };
+      throttled += requests.length - kept.length;
+      return result;
+    },
+    { step: 'initialize', name: 'throttleBatchWrites' },
+  );
+}
+
+let alice: Auth;
+let bob: Auth;
+
+beforeAll(async () => {
+  await createOrg('acme');
+  await createOrg('other');
+  alice = await createUser('acme', 'alice');
+  bob = await createUser('acme', 'bob');
+});
+
+afterEach(() => {
+  dynamoClient.middlewareStack.remove('throttleBatchWrites');
+});
+
+describe('DELETE /v1/orgs/{organization}/agbots/{agreementbot}', () => {
+  it('deletes the agbot with > 25 children of each kind, retrying unprocessed items, and nothing else', async () => {
+    await agbotWithChildren('acme', 'big', 'acme/alice');
+    await agbotWithChildren('acme', 'big2', 'acme/alice');
+    await agbotWithChildren('other', 'big', 'other/olga');
+    const acme = await getOrgCounts('acme');
+    const other = await getOrgCounts('other');
+    const owner = await getUserCounts('acme', 'alice');
+    expect(acme).toMatchObject({ agbots: 2, agbotAgreements: 2 * CHILDREN, agbotMsgs: 2 * CHILDREN });
+    throttleBatchWrites();
+    const result = await remove(alice, 'big');
+    expect(result.status).toBe(204);
+    expect(result.text).toBe('');
+    expect(throttled).toBeGreaterThan(0);
+    // No orphan: the partition is empty.
+    expect(await partitionSortKeys(keys.agbot('acme', 'big').pk)).toEqual([]);
+    expect(await getAgbot('acme', 'big')).toBeUndefined();
+    expect(await getOrgCounts('acme')).toMatchObject({
+      agbots: acme.agbots - 1,
+      agbotAgreements: acme.agbotAgreements - CHILDREN,
+      agbotMsgs: acme.agbotMsgs - CHILDREN,
+    });
+    expect((await getUserCounts('acme', 'alice')).agbots).toBe(owner.agbots - 1);
+    // Other agbots (same id elsewhere, similar id here) keep everything.
+    for (const [org, id] of [
+      ['acme', 'big2'],
+      ['other', 'big'],
+    ] as const) {
+      expect(await partitionSortKeys(keys.agbot(org, id).pk)).toHaveLength(4 * CHILDREN + 2);
+    }
+    expect(await getOrgCounts('other')).toEqual(other);
+    // Its credentials are gone; the id is free again.
+    expect((await remove({ user: 'acme/big', secret: 'big-token' }, 'big')).status).toBe(401);
+    const again = await invoke(putAgbot, {
+      auth: bob,
+      path: { organization: 'acme', agreementbot: 'big' },
+      body: { token: 't', name: 'n', publicKey: 'k' },
+    });
+    expect(again.status).toBe(200);
+    expect(await partitionSortKeys(keys.agbot('acme', 'big').pk)).toEqual(['AGBOT']);
+  });
+
+  it('lets the agbot itself, org admins, hub admins and root delete; refuses other users and nodes', async () => {
+    const self = await createAgbot('acme', 'self', 'acme/alice');
+    expect((await remove(self, 'self')).status).toBe(204);
+    await createAgbot('acme', 'a2', 'acme/alice');
+    const node = await createNode('acme', 'n1', 'acme/alice');
+    const other = await createAgbot('acme', 'other-bot', 'acme/alice');
+    for (const who of [bob, node, other]) {
+      const denied = await remove(who, 'a2');
+      expect(denied.status).toBe(403);
+      expect(denied.body.code).toBe('access-denied');
+    }
+    expect(await getAgbot('acme', 'a2')).toBeDefined();
+    const admin = await createUser('acme', 'boss', { admin: true });
+    expect((await remove(admin, 'a2')).status).toBe(204);
+    const hub = await createUser('root', 'hub', { hubAdmin: true });
+    await createAgbot('acme', 'a3', 'acme/alice');
+    expect((await remove(hub, 'a3')).status).toBe(204);
+    await createAgbot('acme', 'a4', 'acme/alice');
+    expect((await remove(ROOT, 'a4')).status).toBe(204);
+    expect((await remove({ user: 'acme/alice', secret: 'wrong' }, 'a4')).status).toBe(401);
+  });
+
+  it('answers 404 for a missing agbot; concurrent deletes count it once', async () => {
+    const missing = await remove(alice, 'ghost');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ code: 'not-found', msg: "agbot 'acme/ghost' not found" });
+    await agbotWithChildren('acme', 'twice', 'acme/alice');
+    const before = await getOrgCounts('acme');
+    const results = await Promise.all([
+      remove(alice, 'twice'),
+      remove(alice, 'twice'),
+      remove(ROOT, 'twice'),
+    ]);
+    expect(results.filter((r) => r.status === 204)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 404)).toHaveLength(2);
+    expect(await partitionSortKeys(keys.agbot('acme', 'twice').pk)).toEqual([]);
+    expect(await getOrgCounts('acme')).toMatchObject({
+      agbots: before.agbots - 1,
+      agbotAgreements: before.agbotAgreements - CHILDREN,
+      agbotMsgs: before.agbotMsgs - CHILDREN,
+    });
+  });
+});
