@@ -1,4 +1,5 @@
 import { LAST_UNREGISTRATION_KEY } from '../events/eventlog.ts';
+import { eventLogJson } from '../events/eventlog-json.ts';
 import { parseSelectors } from '../events/selectors.ts';
 import type { RoutesPlugin } from './plugin.ts';
 
@@ -10,10 +11,15 @@ export const eventLogRoutes: RoutesPlugin = async (app, { ctx }) => {
   const query = (url: string) => url.slice(url.indexOf('?') + 1 || url.length);
   const selectors = (url: string) => parseSelectors(query(url), Math.floor(ctx.now() / 1000));
 
-  app.get('/eventlog', async (req) => {
+  // The JSON is written by the store (and streamed when long): see eventLogJson.
+  const json = 'application/json; charset=utf-8';
+  app.get('/eventlog', async (req, reply) => {
     const filters = selectors(req.url);
-    return ctx.store.events(ctx.store.get<number>(LAST_UNREGISTRATION_KEY) ?? 0, filters);
+    const after = ctx.store.get<number>(LAST_UNREGISTRATION_KEY) ?? 0;
+    return reply.type(json).send(eventLogJson(ctx.store, after, filters));
   });
 
-  app.get('/eventlog/all', async (req) => ctx.store.events(0, selectors(req.url)));
+  app.get('/eventlog/all', async (req, reply) =>
+    reply.type(json).send(eventLogJson(ctx.store, 0, selectors(req.url))),
+  );
 };

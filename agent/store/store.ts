@@ -1,13 +1,18 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
+import { EVENT_JSON, type EventFilter, filterConditions } from './event-sql.ts';
+import { CANDIDATES_SQL, CLEAR_TEXT_INDEX, MAX_CANDIDATES, openTextIndex, textQuery } from './event-text.ts';
+
+export type { EventField, EventFilter } from './event-sql.ts';
 
 /**
  * The agent's only persistent state: one SQLite file under the data dir (node:sqlite, built into
  * Node 22, so the shipped bundle needs no native module). Three tables:
  * - `state`: JSON documents by key (node record, user input, policy, sync bookkeeping);
  * - `pending`: which kinds of local writes still have to reach the Exchange;
- * - `events`: the event log, numbered by an autoincrement id that is never reused.
+ * - `events`: the event log, numbered by an autoincrement id that is never reused (with
+ *   `events_text`, a trigram index of the messages: event-text.ts).
  * Every call is synchronous, so callers never see a half-applied change.
  */
 
@@ -23,24 +28,6 @@ export interface NewEvent {
 export interface StoredEvent extends NewEvent {
   record_id: string;
 }
-
-/** Where a selector reads its value: a column of the event or a path inside `event_source`. */
-export type EventField =
-  | { column: 'record_id' | 'timestamp' | 'severity' | 'message' | 'event_code' | 'source_type' }
-  | { path: string[] };
-
-/**
- * One selector: the field it reads and a predicate over the field's JSON value (undefined when
- * absent). `sql` says the same thing in SQL for a text column, so SQLite can test it natively
- * instead of calling back into JavaScript for every row.
- */
-export interface EventFilter {
-  field: EventField;
-  test: (value: unknown) => boolean;
-  sql?: { op: 'equals' | 'contains'; value: string };
-}
-
-const TEXT_COLUMNS = new Set(['severity', 'message', 'event_code', 'source_type']);
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -58,6 +45,12 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS events_by_code ON events (event_code);
 `;
 
+interface PageRow {
+  n: number;
+  last: number | null;
+  page: string | null;
+}
+
 interface EventRow {
   record_id: number;
   timestamp: number;
@@ -72,11 +65,14 @@ export class Store {
   private readonly db: DatabaseSync;
   /** Predicates of the query being run; SQLite calls back into them through `agent_filter`. */
   private filters: EventFilter[] = [];
+  /** Whether messages have their trigram index (SQLite built with FTS5). */
+  private readonly textIndex: boolean;
 
   private constructor(db: DatabaseSync) {
     this.db = db;
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
     db.exec(SCHEMA);
+    this.textIndex = openTextIndex(db);
     db.function('agent_filter', { deterministic: false }, (index, value, type) =>
       this.filters[Number(index)]?.test(fromSql(value, type)) ? 1 : 0,
     );
@@ -176,34 +172,57 @@ export class Store {
 
   /** Events with an id above `afterId` that pass every filter, oldest first. */
   events(afterId: number, filters: EventFilter[] = []): StoredEvent[] {
-    const params: SQLInputValue[] = [afterId];
-    const conditions = filters.map((filter, index) => {
-      if ('column' in filter.field && filter.sql && TEXT_COLUMNS.has(filter.field.column)) {
-        params.push(filter.sql.value);
-        const column = filter.field.column;
-        return filter.sql.op === 'equals' ? `${column} = ?` : `instr(${column}, ?) > 0`;
+    const query = this.eventQuery(filters);
+    if (!query) return [];
+    const sql = `SELECT * FROM events WHERE record_id > ? AND ${query.where} ORDER BY record_id`;
+    const rows = this.withFilters(filters, () => this.statement(sql).all(afterId, ...query.params));
+    return (rows as unknown as EventRow[]).map(toEvent);
+  }
+
+  /**
+   * The same events as JSON text, a page at a time: each page is up to `pageSize` event objects
+   * joined by commas (the caller adds the brackets). SQLite writes the JSON, so a long log is
+   * streamed without ever holding its events, or a JavaScript object per event, in memory.
+   */
+  *eventPages(afterId: number, filters: EventFilter[] = [], pageSize = 500): Generator<string, void> {
+    const query = this.eventQuery(filters);
+    if (!query) return;
+    const sql = `SELECT count(*) AS n, max(record_id) AS last, group_concat(json, ',' ORDER BY record_id) AS page
+      FROM (SELECT record_id, ${EVENT_JSON} AS json FROM events
+            WHERE record_id > ? AND ${query.where} ORDER BY record_id LIMIT ?)`;
+    let cursor = afterId;
+    for (;;) {
+      const run = () => this.statement(sql).get(cursor, ...query.params, pageSize) as unknown as PageRow;
+      const row = this.withFilters(filters, run);
+      if (row.n > 0 && row.page !== null) yield row.page;
+      if (row.n < pageSize || row.last === null) return;
+      cursor = row.last;
+    }
+  }
+
+  /**
+   * The SQL condition for `filters`, narrowed to the trigram index's candidates when a message
+   * substring is rare enough; undefined when the index shows nothing can match.
+   */
+  private eventQuery(filters: EventFilter[]): { where: string; params: SQLInputValue[] } | undefined {
+    const { conditions, params } = filterConditions(filters);
+    const text = this.textIndex ? textQuery(filters) : undefined;
+    if (text !== undefined) {
+      const hits = this.statement(CANDIDATES_SQL).get(text) as { ids: string; n: number };
+      if (hits.n === 0) return undefined;
+      if (hits.n <= MAX_CANDIDATES) {
+        conditions.unshift('record_id IN (SELECT value FROM json_each(?))');
+        params.unshift(hits.ids);
       }
-      if ('column' in filter.field) {
-        const column = filter.field.column === 'record_id' ? 'CAST(record_id AS TEXT)' : filter.field.column;
-        return `agent_filter(${index}, ${column}, NULL)`;
-      }
-      const path = `$${filter.field.path.map((part) => `."${part.replaceAll('"', '""')}"`).join('')}`;
-      if (filter.sql) {
-        // Text values are tested natively; only array values (any element may match) call back.
-        const test =
-          filter.sql.op === 'equals'
-            ? 'json_extract(event_source, ?) = ?'
-            : 'instr(json_extract(event_source, ?), ?) > 0';
-        params.push(path, path, filter.sql.value, path, path);
-        return `((json_type(event_source, ?) = 'text' AND ${test}) OR (json_type(event_source, ?) = 'array' AND agent_filter(${index}, json_extract(event_source, ?), 'array')))`;
-      }
-      params.push(path, path);
-      return `agent_filter(${index}, json_extract(event_source, ?), json_type(event_source, ?))`;
-    });
-    const sql = `SELECT * FROM events WHERE record_id > ?${conditions.map((c) => ` AND ${c}`).join('')} ORDER BY record_id`;
+    }
+    return { where: conditions.length ? conditions.join(' AND ') : 'TRUE', params };
+  }
+
+  /** Runs a query whose SQL may call back into the filters' predicates. */
+  private withFilters<T>(filters: EventFilter[], run: () => T): T {
     this.filters = filters;
     try {
-      return (this.statement(sql).all(...params) as unknown as EventRow[]).map(toEvent);
+      return run();
     } finally {
       this.filters = [];
     }
@@ -222,8 +241,12 @@ export class Store {
     return statement;
   }
 
+  /** Deletes every event (ids go on from the highest ever handed out). */
   clearEvents(): void {
     this.db.exec('DELETE FROM events');
+    // After the events: should this fail, the index only keeps entries of deleted events, which
+    // match nothing (ids are never reused).
+    if (this.textIndex) this.db.exec(CLEAR_TEXT_INDEX);
   }
 }
 
