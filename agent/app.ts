@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { agreementRoutes } from './api/agreement.ts';
 import { attributeRoutes } from './api/attribute.ts';
 import { configStateRoutes } from './api/configstate.ts';
@@ -23,7 +23,8 @@ export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: true,
     // A path the router cannot decode (e.g. `%ZZ`) is a 400 in our JSON shape too.
-    frameworkErrors: (err, _req, reply) => reply.code(400).send({ error: err.message, input: 'path' }),
+    frameworkErrors: (err, _req, reply) =>
+      void (reply as unknown as FastifyReply).code(400).send({ error: err.message, input: 'path' }),
   });
   const known = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {

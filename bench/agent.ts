@@ -2,8 +2,9 @@
  * Node agent benchmark: the shipped bundle (dist/agent.mjs, rebuilt first) runs as its own
  * process against an in-memory fake Exchange, exactly as on a device with only Node 22.
  * Reports its resident memory after start and after 10,000 events, and requests/s with p50/p99
- * latency (10 concurrent clients, autocannon) for GET /node, GET /node/policy and GET /eventlog
- * with a selector that scans all 10,000 events.
+ * latency (10 concurrent clients, autocannon) for GET /node, GET /node/policy, GET /eventlog
+ * with a selector that scans all 10,000 events, GET /service with 10 configured services, and
+ * GET /trust?verbose=true with 50 trusted certificates (made by openssl, parsed with node:crypto).
  *
  * `npx tsx bench/agent.ts` runs it alone; bench/run.ts calls runAgentBench().
  */
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { makeCert, rsaKey } from '../agent/test-support/certs.ts';
 import { startFakeExchange } from '../agent/test-support/fake-exchange.ts';
 import { freePort, waitForPort } from '../scripts/local/ports.ts';
 
@@ -41,6 +43,8 @@ export interface AgentBenchFigures {
 }
 
 const EVENTS = 10_000;
+const SERVICES = 10;
+const CERTIFICATES = 50;
 const CONNECTIONS = 10;
 /**
  * Two selectors over the 10,000+ events, each matching the one registration event: equality on
@@ -94,8 +98,10 @@ export async function runAgentBench(options: { durationSeconds?: number } = {}):
     await settle();
     const rssAfter10kEvents = rss(child.pid);
 
+    await configureServices(base);
+    await trustCertificates(base);
     const load: AgentLoadFigures[] = [];
-    for (const path of ['/node', '/node/policy', ...SELECTORS]) {
+    for (const path of ['/node', '/node/policy', ...SELECTORS, '/service', '/trust?verbose=true']) {
       const result = await autocannon({ url: `${base}${path}`, connections: CONNECTIONS, duration });
       load.push({
         path,
@@ -120,6 +126,35 @@ export async function runAgentBench(options: { durationSeconds?: number } = {}):
     await new Promise((resolve) => child.once('exit', resolve));
     await fake.close();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function send(url: string, method: string, body: string, type = 'application/json') {
+  const res = await fetch(url, { method, headers: { 'content-type': type }, body });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+}
+
+/** Services with user input and a registry credential each, as `hzn register -f` would configure them. */
+async function configureServices(base: string): Promise<void> {
+  for (let i = 0; i < SERVICES; i++) {
+    const attributes = [
+      { type: 'UserInputAttributes', label: 'vars', mappings: { VAR: `value-${i}`, COUNT: i } },
+      {
+        type: 'DockerRegistryAuthAttributes',
+        label: 'pull',
+        mappings: { auths: [{ registry: `registry${i}.example`, token: `token-${i}` }] },
+      },
+    ];
+    await send(`${base}/service/config`, 'POST', JSON.stringify({ url: `bench.service.${i}`, attributes }));
+  }
+}
+
+/** 50 signing certificates (one key, so making them takes about a second). */
+async function trustCertificates(base: string): Promise<void> {
+  const key = rsaKey();
+  for (let i = 0; i < CERTIFICATES; i++) {
+    const { cert } = makeCert({ key, subject: `/CN=signer${i}.example/O=Bench/C=US` });
+    await send(`${base}/trust/signer${i}.pem`, 'PUT', cert, 'text/plain');
   }
 }
 

@@ -43,12 +43,31 @@ export function parseTrustFile(text: string): TrustContent {
  * years of validity, a positive serial, not a CA, self-issued and self-signed, an RSA key.
  */
 export function certificateProblem(cert: X509Certificate, nowMs: number): string | undefined {
-  const from = Date.parse(cert.validFrom);
-  const to = Date.parse(cert.validTo);
+  return timeProblem(validity(cert), nowMs) ?? lastingProblem(cert);
+}
+
+export interface Validity {
+  from: number;
+  to: number;
+}
+
+export const validity = (cert: X509Certificate): Validity => ({
+  from: Date.parse(cert.validFrom),
+  to: Date.parse(cert.validTo),
+});
+
+/** Whether the certificate is valid at `nowMs` (the only rule that changes with time). */
+export function timeProblem({ from, to }: Validity, nowMs: number): string | undefined {
   const now = new Date(nowMs).toISOString();
   if (nowMs < from)
     return `Certificate invalid; current time ${now} before valid NotBefore time: ${iso(from)}`;
   if (nowMs > to) return `Certificate invalid; current time ${now} after valid NotAfter time: ${iso(to)}`;
+  return undefined;
+}
+
+/** The rules that hold for the certificate's whole life (checked once per file). */
+export function lastingProblem(cert: X509Certificate): string | undefined {
+  const { from, to } = validity(cert);
   if (to - from > MAX_VALIDITY_DAYS * 86_400_000)
     return `Certificate invalid; validity period longer than ${MAX_VALIDITY_DAYS} days`;
   if (/^0*$/.test(cert.serialNumber)) return 'Certificate invalid; serial number must be positive';

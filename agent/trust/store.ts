@@ -11,19 +11,35 @@ import {
 } from 'node:fs';
 import { basename, join } from 'node:path';
 import { badInput } from '../errors.ts';
-import { certificateProblem, InvalidTrustFile, parseTrustFile, type TrustContent } from './pem.ts';
+import {
+  certificateProblem,
+  InvalidTrustFile,
+  lastingProblem,
+  parseTrustFile,
+  type TrustContent,
+  timeProblem,
+  type Validity,
+  validity,
+} from './pem.ts';
 import { describeCertificate } from './verbose.ts';
 
+type Description = ReturnType<typeof describeCertificate>;
+
+/** One file as last read: what it holds and what does not change until the file does. */
 interface Parsed {
   mtimeMs: number;
   size: number;
   content: TrustContent | undefined;
+  /** Certificates: validity window, and whether a rule other than time fails. */
+  validity?: Validity;
+  broken?: boolean;
+  description?: Description;
 }
 
 /**
  * The trusted certificates and public keys, one `.pem` file each in one directory. Only files
- * that validate now are listed or served (upstream's rule); parses are cached by modification
- * time, so listing many certificates does not parse them again.
+ * that validate now are listed or served (upstream's rule). What a file holds is cached by its
+ * modification time and size, so listing many certificates neither reads nor parses them again.
  */
 export class TrustStore {
   private readonly cache = new Map<string, Parsed>();
@@ -39,12 +55,14 @@ export class TrustStore {
   }
 
   /** `GET /trust?verbose=true`: the certificates (bare public keys are left out, as upstream does). */
-  describe() {
-    const out: ReturnType<typeof describeCertificate>[] = [];
+  describe(): Description[] {
+    const out: Description[] = [];
     for (const name of this.files()) {
-      const content = this.valid(name);
-      if (content?.kind === 'cert')
-        out.push(describeCertificate(name, content.cert, this.hasPrivateKey(name, content)));
+      const parsed = this.valid(name);
+      if (parsed?.content?.kind !== 'cert') continue;
+      parsed.description ??= describeCertificate(name, parsed.content.cert, false);
+      const withKey = name.endsWith('public.pem') && this.hasPrivateKey(name, parsed.content);
+      out.push(withKey ? { ...parsed.description, have_private_key: true } : parsed.description);
     }
     return out;
   }
@@ -84,17 +102,19 @@ export class TrustStore {
     return join(this.dir, name);
   }
 
+  /** Regular `.pem` files, sorted (never symlinks: they could point outside the directory). */
   private files(): string[] {
-    let names: string[];
     try {
-      names = readdirSync(this.dir);
+      const entries = readdirSync(this.dir, { withFileTypes: true });
+      return entries
+        .filter((e) => e.isFile() && e.name.endsWith('.pem'))
+        .map((e) => e.name)
+        .sort();
     } catch {
       return [];
     }
-    return names.filter((name) => name.endsWith('.pem') && this.isFile(name)).sort();
   }
 
-  /** A regular file (never a symlink: it could point outside the directory). */
   private isFile(name: string): boolean {
     try {
       return lstatSync(this.path(name)).isFile();
@@ -103,13 +123,14 @@ export class TrustStore {
     }
   }
 
-  private valid(name: string): TrustContent | undefined {
-    const content = this.parsed(name);
-    if (content?.kind === 'cert' && certificateProblem(content.cert, this.now())) return undefined;
-    return content;
+  private valid(name: string): Parsed | undefined {
+    const parsed = this.parsed(name);
+    if (!parsed?.content || parsed.broken) return undefined;
+    if (parsed.validity && timeProblem(parsed.validity, this.now())) return undefined;
+    return parsed;
   }
 
-  private parsed(name: string): TrustContent | undefined {
+  private parsed(name: string): Parsed | undefined {
     let stat: { mtimeMs: number; size: number; isFile(): boolean };
     try {
       stat = lstatSync(this.path(name));
@@ -119,20 +140,24 @@ export class TrustStore {
     }
     if (!stat.isFile()) return undefined;
     const cached = this.cache.get(name);
-    if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.content;
-    let content: TrustContent | undefined;
+    if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached;
+    const parsed: Parsed = { mtimeMs: stat.mtimeMs, size: stat.size, content: undefined };
     try {
-      content = parseTrustFile(readFileSync(this.path(name), 'utf8'));
+      parsed.content = parseTrustFile(readFileSync(this.path(name), 'utf8'));
     } catch {
-      content = undefined;
+      // Not a trust file: cached as such until it changes.
     }
-    this.cache.set(name, { mtimeMs: stat.mtimeMs, size: stat.size, content });
-    return content;
+    if (parsed.content?.kind === 'cert') {
+      parsed.validity = validity(parsed.content.cert);
+      parsed.broken = lastingProblem(parsed.content.cert) !== undefined;
+    }
+    this.cache.set(name, parsed);
+    return parsed;
   }
 
   /** Upstream: `<x>public.pem` has its private key in `<x>private.key`, if that key matches. */
   private hasPrivateKey(name: string, content: TrustContent): boolean {
-    if (content.kind !== 'cert' || !name.endsWith('public.pem')) return false;
+    if (content.kind !== 'cert') return false;
     try {
       const key = createPrivateKey(readFileSync(this.path(name.replace(/public\.pem$/, 'private.key'))));
       return content.cert.checkPrivateKey(key);
