@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openApiDocument } from '#functions/openapi/document';
@@ -51,4 +52,6 @@ const names = [...referred(responses, new Set())].sort();
 const schemas = Object.fromEntries(names.map((name) => [name, upstream.components.schemas[name]]));
 const file = join(import.meta.dirname, 'openapi-responses.json');
 writeFileSync(file, `${JSON.stringify({ responses: sorted(responses), schemas }, null, 2)}\n`);
+// As Biome lays it out (npm test lints JSON too).
+spawnSync('npx', ['biome', 'format', '--write', file], { stdio: 'ignore' });
 console.log(`${Object.keys(responses).length} operations, ${names.length} schemas → ${file}`);

@@ -34,6 +34,9 @@ export type CallerKey =
   | 'node (same org, another)'
   | 'node (other org)'
   | 'agbot (same org)'
+  // agbot endpoints: the target agbot itself, or another agbot of its org
+  | 'agbot (itself)'
+  | 'agbot (same org, another)'
   | 'agbot (other org)';
 
 export interface World extends Fixtures {
@@ -86,6 +89,8 @@ function defaultCredentials(w: World, caller: CallerKey): Credentials | undefine
     'node (same org, another)': w.same.node2,
     'node (other org)': w.other.node,
     'agbot (same org)': w.same.agbot,
+    'agbot (itself)': w.same.agbot,
+    'agbot (same org, another)': w.same.agbot2,
     'agbot (other org)': w.other.agbot,
   };
   return table[caller];
@@ -131,7 +136,8 @@ export function defineMatrix(
         if (status !== 204 && !endpoint.operation.endsWith('/admin/version')) {
           expect(result.headers.get('content-type') ?? '', seen).toMatch(/^application\/json/);
         }
-        if (status >= 200 && status < 300) {
+        // Upstream's document has no schema for `?attribute=` answers (ours has: see offline.ts).
+        if (status >= 200 && status < 300 && prepared.query?.attribute === undefined) {
           expect(checkResponse(endpoint.operation, status, result.body), `${seen}\nOpenAPI schema`).toEqual(
             [],
           );

@@ -15,7 +15,10 @@ export interface OrgWorld {
   user2: Credentials;
   node: Credentials;
   node2: Credentials;
+  /** Owned by `user`. */
   agbot: Credentials;
+  /** Owned by `user2`. */
+  agbot2: Credentials;
 }
 
 export interface Fixtures {
@@ -81,7 +84,7 @@ export async function putNodePolicy(f: Fixtures, node: Credentials): Promise<voi
   expectStatus(await f.http('PUT', path, { auth: f.root, body }), 201, `PUT ${path}`);
 }
 
-/** An org with an admin, two plain users, a node of each and an agbot. */
+/** An org with an admin, two plain users, a node and an agbot of each. */
 export async function createOrgWorld(f: Fixtures, org: string): Promise<OrgWorld> {
   await createOrg(f, org);
   const [admin, user, user2] = await Promise.all([
@@ -90,7 +93,8 @@ export async function createOrgWorld(f: Fixtures, org: string): Promise<OrgWorld
     createUser(f, org, 'user2'),
   ]);
   const [node, node2] = await Promise.all([createNode(f, user, 'node1'), createNode(f, user2, 'node2')]);
-  const agbotToken = `agbot-token-${randomBytes(4).toString('hex')}`;
-  const agbot = await createAgbot(org, 'agbot1', user.user, { token: agbotToken });
-  return { org, admin, user, user2, node, node2, agbot };
+  const agbotToken = () => `agbot-token-${randomBytes(4).toString('hex')}`;
+  const agbot = await createAgbot(org, 'agbot1', user.user, { token: agbotToken() });
+  const agbot2 = await createAgbot(org, 'agbot2', user2.user, { token: agbotToken() });
+  return { org, admin, user, user2, node, node2, agbot, agbot2 };
 }

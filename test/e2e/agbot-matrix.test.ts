@@ -1,0 +1,39 @@
+import { beforeAll, describe } from 'vitest';
+import { agreementCases, patternCases, policyCases } from './matrix/agbot-children.ts';
+import { messageCases } from './matrix/agbot-messages.ts';
+import { agbotCases } from './matrix/agbots.ts';
+import { defineMatrix, type World } from './support/matrix.ts';
+import { useOffline } from './support/offline.ts';
+import { createOrgWorld, createUser, type Fixtures } from './support/world.ts';
+
+/**
+ * Every endpoint of the agbot issue × every kind of caller, same org and other org, over HTTP
+ * through serverless-offline: agbots, their agreements and confirmation, served patterns and
+ * policies, messages. Expected statuses from the contract's Who columns, and reference §3/§8
+ * where it is silent. Each case sets up what it changes; every 2xx body is checked against our
+ * OpenAPI document and upstream's.
+ */
+const server = useOffline();
+let world: World | undefined;
+
+beforeAll(async () => {
+  const fixtures: Fixtures = { http: server.http, root: { user: 'root/root', secret: server.rootPassword } };
+  const hubAdmin = await createUser(fixtures, 'root', 'hubadmin', { hubAdmin: true });
+  const [same, other] = await Promise.all([
+    createOrgWorld(fixtures, 'ab-same'),
+    createOrgWorld(fixtures, 'ab-other'),
+  ]);
+  const targetUser = await createUser(fixtures, same.org, 'target');
+  world = { ...fixtures, hubAdmin, same, other, targetUser };
+}, 120_000);
+
+const getWorld = (): World => {
+  if (!world) throw new Error('fixtures were not created (see the beforeAll failure)');
+  return world;
+};
+
+describe.concurrent('agbots', () => defineMatrix(agbotCases, getWorld, server.http));
+describe.concurrent('agbot agreements', () => defineMatrix(agreementCases, getWorld, server.http));
+describe.concurrent('agbot deployment patterns', () => defineMatrix(patternCases, getWorld, server.http));
+describe.concurrent('agbot deployment policies', () => defineMatrix(policyCases, getWorld, server.http));
+describe.concurrent('agbot messages', () => defineMatrix(messageCases, getWorld, server.http));
