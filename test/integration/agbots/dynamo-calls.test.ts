@@ -1,0 +1,56 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as confirm } from '#functions/agbot-agreements/confirm-agreement';
+import { handler as getAgreement } from '#functions/agbot-agreements/get-agreement';
+import { handler as putAgreement } from '#functions/agbot-agreements/put-agreement';
+import { handler as getAgbot } from '#functions/agbots/get-agbot';
+import { handler as listAgbots } from '#functions/agbots/list-agbots';
+import { handler as patchAgbot } from '#functions/agbots/patch-agbot';
+import { dynamoCallCount } from '#tables/client';
+import { createAgbot, createOrg, createUser } from '#test/support/identities';
+import { type InvokeOptions, invoke } from '#test/support/invoke';
+import { useTestTable } from '#test/support/table';
+
+useTestTable();
+
+type Handler = Parameters<typeof invoke>[0];
+let bot: { user: string; secret: string };
+let alice: { user: string; secret: string };
+
+/** DynamoDB calls of one warm request (authentication included; the secret was verified before). */
+async function callsOf(handler: Handler, options: InvokeOptions, status: number): Promise<number> {
+  await invoke(handler, options);
+  const before = dynamoCallCount();
+  const result = await invoke(handler, options);
+  expect(result.status).toBe(status);
+  return dynamoCallCount() - before;
+}
+
+beforeAll(async () => {
+  await createOrg('acme');
+  alice = await createUser('acme', 'alice');
+  bot = await createAgbot('acme', 'bot', 'acme/alice');
+  for (let i = 0; i < 20; i++) await createAgbot('acme', `other-${i}`, 'acme/alice');
+});
+
+describe('DynamoDB calls per request (authentication is one BatchGetItem)', () => {
+  const path = { organization: 'acme', agreementbot: 'bot' };
+  const body = { service: { orgid: 'acme', pattern: 'p', url: 'u' }, state: 'signed' };
+
+  it('reads: GET agbot 2, GET agreement 3, list 2, confirm 2', async () => {
+    expect(await callsOf(getAgbot, { auth: bot, path }, 200)).toBe(2);
+    await invoke(putAgreement, { auth: bot, path: { ...path, agreement: 'ag' }, body });
+    expect(await callsOf(getAgreement, { auth: bot, path: { ...path, agreement: 'ag' } }, 200)).toBe(3);
+    expect(await callsOf(listAgbots, { auth: alice, path: { organization: 'acme' } }, 200)).toBe(2);
+    const ask = { auth: bot, path: { organization: 'acme' }, body: { agreementId: 'ag' } };
+    expect(await callsOf(confirm, ask, 201)).toBe(2);
+  });
+
+  it('writes: agreement update 3, agreement create 5, PATCH 3', async () => {
+    const agreement = { auth: bot, path: { ...path, agreement: 'again' }, body };
+    expect(await callsOf(putAgreement, agreement, 201)).toBe(3);
+    const before = dynamoCallCount();
+    await invoke(putAgreement, { ...agreement, path: { ...path, agreement: 'fresh' } });
+    expect(dynamoCallCount() - before).toBe(5);
+    expect(await callsOf(patchAgbot, { auth: bot, path, body: { name: 'n' } }, 200)).toBe(3);
+  });
+});
