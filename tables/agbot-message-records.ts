@@ -1,4 +1,9 @@
-import { QueryCommand as RawQueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  QueryCommand as RawQueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import {
   DeleteItemCommand,
   Entity,
@@ -169,4 +174,28 @@ export async function deleteMessages(org: string, id: string, msgIds: number[]):
   const count = removed.filter(Boolean).length;
   await countMessages(org, -count);
   return count;
+}
+
+/**
+ * After a message is stored: is its agbot still there and not being deleted? A DELETE of the agbot
+ * that ran between the sender's authorization and the write has already swept the partition, so
+ * the sender must take its message back (and the id counter, when the agbot is gone) — otherwise
+ * it would outlive its agbot.
+ */
+export async function keepOrDiscardMessage(org: string, id: string, msgId: number): Promise<boolean> {
+  const { Item } = await documentClient.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.agbot(org, id),
+      ConsistentRead: true,
+      ProjectionExpression: 'pk, deleting',
+    }),
+  );
+  if (Item && Item.deleting === undefined) return true;
+  await deleteMessages(org, id, [msgId]);
+  if (!Item)
+    await documentClient.send(
+      new DeleteCommand({ TableName: tableName(), Key: keys.agbotMessageSeq(org, id) }),
+    );
+  return false;
 }

@@ -1,4 +1,4 @@
-import { agbotId } from '#functions/agbots/access';
+import { agbotId, agbotNotFound } from '#functions/agbots/access';
 import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
@@ -6,6 +6,7 @@ import { epochSeconds } from '#lib/time';
 import {
   countLiveMessages,
   insertMessage,
+  keepOrDiscardMessage,
   nextMessageId,
   TTL_GRACE_SECONDS,
 } from '#tables/agbot-message-records';
@@ -49,6 +50,7 @@ export const handler = endpoint({
       timeExpires: expires.toISOString(),
       ttl: epochSeconds(expires) + TTL_GRACE_SECONDS,
     });
+    if (!(await keepOrDiscardMessage(org, id, msgId))) throw agbotNotFound(path);
     return ok(`agbot msg ${msgId} inserted`);
   },
 });

@@ -1,0 +1,71 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { handler as postMessage } from '#functions/agbot-messages/post-message';
+import { insertMessage, keepOrDiscardMessage, nextMessageId } from '#tables/agbot-message-records';
+import { documentClient, tableName } from '#tables/client';
+import { keys } from '#tables/keys';
+import { createAgbot, createOrg, createUser } from '#test/support/identities';
+import { invoke } from '#test/support/invoke';
+import { useTestTable } from '#test/support/table';
+import { createSender } from './fixtures.ts';
+
+useTestTable();
+
+const partition = async (org: string, id: string) => {
+  const { Items = [] } = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.agbot(org, id).pk },
+    }),
+  );
+  return Items.map((item) => String(item.sk));
+};
+
+/** A message racing the DELETE of its agbot must not outlive it (issue 3: no orphan may survive). */
+describe('a message posted while its agbot is deleted', () => {
+  it('is taken back when the agbot is being deleted (claimed) by the time it is stored', async () => {
+    await createOrg('race');
+    await createUser('race', 'owner');
+    await createAgbot('race', 'a1', 'race/owner');
+    const node = await createSender('race', 'n1', 'race/owner');
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.agbot('race', 'a1'),
+        UpdateExpression: 'SET deleting = :now',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      }),
+    );
+    const posted = await invoke(postMessage, {
+      auth: node,
+      path: { organization: 'race', agreementbot: 'a1' },
+      body: { message: 'hello', ttl: 60 },
+    });
+    expect(posted.status).toBe(404);
+    expect((await partition('race', 'a1')).filter((sk) => sk.startsWith('MSG#'))).toEqual([]);
+  });
+
+  it('takes back the message and the id counter when the agbot is already gone', async () => {
+    const msgId = await nextMessageId('race', 'gone');
+    const now = new Date();
+    await insertMessage({
+      org: 'race',
+      id: 'gone',
+      msgId,
+      nodeId: 'race/n1',
+      nodePubKey: 'k',
+      message: 'late',
+      timeSent: now.toISOString(),
+      timeExpires: new Date(now.getTime() + 60_000).toISOString(),
+      ttl: Math.floor(now.getTime() / 1000) + 60,
+    });
+    expect(await partition('race', 'gone')).toHaveLength(2);
+    expect(await keepOrDiscardMessage('race', 'gone', msgId)).toBe(false);
+    expect(await partition('race', 'gone')).toEqual([]);
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: tableName(), Key: keys.orgStats('race'), ConsistentRead: true }),
+    );
+    expect(Item?.agbotMsgs ?? 0).toBe(0);
+  });
+});
