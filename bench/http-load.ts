@@ -4,7 +4,7 @@ import { BASE_NODES, nodeId, ORG } from './seed.ts';
 
 /**
  * Requests/s and latency over HTTP (loopback, through serverless-offline) with 10 concurrent
- * clients. Each client (autocannon connection) works on a node of its own, so PUTs never race.
+ * clients (autocannon connections); each client makes the request `requestFor` gives it.
  */
 export interface LoadResult {
   requestsPerSecond: number;
@@ -17,13 +17,20 @@ export interface LoadResult {
 
 export const CONNECTIONS = 10;
 
-export async function load(
+export interface LoadRequest {
+  method: 'GET' | 'PUT' | 'POST';
+  path: string;
+  auth: { user: string; secret: string };
+  body?: unknown;
+}
+
+/** `requestFor(client)` is asked once per client (0…9); the client repeats that request. */
+export async function loadWith(
   baseUrl: string,
-  auth: { user: string; secret: string },
-  method: 'GET' | 'PUT',
   durationSeconds: number,
+  requestFor: (client: number) => LoadRequest,
 ): Promise<LoadResult> {
-  let nextNode = 0;
+  let nextClient = 0;
   const result = await autocannon({
     url: baseUrl,
     connections: CONNECTIONS,
@@ -31,14 +38,13 @@ export async function load(
     initialContext: {},
     requests: [
       {
-        method,
-        setupRequest: (request, context: { node?: string }) => {
-          context.node ??= nodeId(nextNode++ % BASE_NODES);
+        setupRequest: (request, context: { request?: LoadRequest }) => {
+          context.request ??= requestFor(nextClient++ % CONNECTIONS);
+          const { method, path, auth, body } = context.request;
           const headers = { ...request.headers, authorization: basicAuthHeader(auth.user, auth.secret) };
-          const path = `/v1/orgs/${ORG}/nodes/${context.node}`;
-          if (method === 'GET') return { ...request, path, headers };
-          const body = JSON.stringify({ name: context.node, arch: 'amd64' });
-          return { ...request, path, body, headers: { ...headers, 'content-type': 'application/json' } };
+          if (body === undefined) return { ...request, method, path, headers };
+          const json = { ...headers, 'content-type': 'application/json' };
+          return { ...request, method, path, body: JSON.stringify(body), headers: json };
         },
       },
     ],
@@ -51,4 +57,20 @@ export async function load(
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
+}
+
+/** GET or PUT of a node by its owner; each client works on a node of its own, so PUTs never race. */
+export function load(
+  baseUrl: string,
+  auth: { user: string; secret: string },
+  method: 'GET' | 'PUT',
+  durationSeconds: number,
+): Promise<LoadResult> {
+  return loadWith(baseUrl, durationSeconds, (client) => {
+    const node = nodeId(client % BASE_NODES);
+    const path = `/v1/orgs/${ORG}/nodes/${node}`;
+    return method === 'GET'
+      ? { method, path, auth }
+      : { method, path, auth, body: { name: node, arch: 'amd64' } };
+  });
 }

@@ -30,12 +30,12 @@ export async function handlerPut(auth: Credentials, node: string): Promise<void>
 }
 
 /** Authentication: node, agbot and user records of `org/id` in one BatchGetItem. */
-async function rawAuth(): Promise<void> {
+export async function rawAuth(org = ORG, id = USER): Promise<void> {
   await documentClient.send(
     new BatchGetCommand({
       RequestItems: {
         [tableName()]: {
-          Keys: [keys.node(ORG, USER), keys.agbot(ORG, USER), keys.user(ORG, USER)],
+          Keys: [keys.node(org, id), keys.agbot(org, id), keys.user(org, id)],
           ProjectionExpression: 'pk, tokenHash, passwordHash, #owner, admin, hubAdmin',
           ExpressionAttributeNames: { '#owner': 'owner' },
         },

@@ -2,6 +2,7 @@ import { cpus } from 'node:os';
 import type { ColdImport, FunctionBundle } from './bundles.ts';
 import type { LoadResult } from './http-load.ts';
 import type { Comparison } from './in-process.ts';
+import type { DeleteFigures } from './messages.ts';
 import { round } from './stats.ts';
 
 /** The figures as markdown (docs/benchmarks.md) and as console lines. */
@@ -10,6 +11,12 @@ export interface Figures {
   inProcess: { get: Comparison; put: Comparison };
   calls: { nodes: number; get: number; put: number }[];
   bundles: (FunctionBundle & ColdImport)[];
+  messages: {
+    http: { post: LoadResult; get: LoadResult };
+    inProcess: { post: Comparison; get: Comparison };
+    calls: { agbots: number; post: number; get: number }[];
+    deletes: DeleteFigures[];
+  };
   /** 1-minute load average when the run ended (other work on the machine inflates every time). */
   loadAverage: number;
   nodeOptions: string;
@@ -33,8 +40,8 @@ export function markdown(f: Figures): string {
     `with a 1-minute load average of ${round(f.loadAverage, 1)} at the end (other work on the machine slows every figure).`,
     'Absolute figures depend on the machine and on DynamoDB Local (far slower per call than DynamoDB);',
     'the ratios and counts are the portable part. Endpoints: `GET /v1/orgs/{org}/nodes/{node}` as the',
-    "owning user and `PUT` of an existing node (body `{name, arch}`) by its owner; the user's password",
-    'is verified once and then served from the verification cache (warm).',
+    "owning user and `PUT` of an existing node (body `{name, arch}`) by its owner, then an agbot's mailbox",
+    '(below); every password and token is verified once and then served from the verification cache (warm).',
     '',
     `## Over HTTP (serverless-offline, ${f.http.connections} concurrent clients, ${f.http.durationSeconds} s each)`,
     '',
@@ -73,6 +80,7 @@ export function markdown(f: Figures): string {
     `| GET node | ${f.calls.map((c) => c.get).join(' | ')} | same, ≤ 2: ${mark(small?.get === large?.get && (large?.get ?? 99) <= 2)} |`,
     `| PUT node | ${f.calls.map((c) => c.put).join(' | ')} | same: ${mark(small?.put === large?.put)} |`,
     '',
+    ...messagesSection(f),
     '## Bundles and cold import',
     '',
     "Each function built as serverless.yml's `custom.esbuild` does (ESM, minified, node22, `@aws-sdk/*`",
@@ -93,4 +101,54 @@ export function markdown(f: Figures): string {
     '',
   ];
   return lines.join('\n');
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** POST a message, GET a mailbox of 100, DELETE an agbot with 1,000 messages. */
+function messagesSection(f: Figures): string[] {
+  const m = f.messages;
+  const names = { post: 'POST message', get: 'GET 100 messages' } as const;
+  const [small, large] = [m.calls[0], m.calls[m.calls.length - 1]];
+  const wall = m.deletes.map((d) => d.wallMs);
+  return [
+    '## Agbot messages',
+    '',
+    '`POST /v1/orgs/{org}/agbots/{agbot}/msgs` by a node (10 nodes, one per client, all to one agbot: ids',
+    "come from that agbot's counter) and `GET .../msgs` by the agbot itself with 100 messages waiting.",
+    '',
+    `Over HTTP (serverless-offline, ${f.http.connections} concurrent clients, ${f.http.durationSeconds} s each):`,
+    '',
+    '| Request | Requests/s | p50 latency | p99 latency | Requests | Non-2xx |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...(['post', 'get'] as const).map((k) => {
+      const r = m.http[k];
+      return `| ${names[k]} | ${round(r.requestsPerSecond, 0)} | ${r.p50Ms} ms | ${r.p99Ms} ms | ${r.requests} | ${r.non2xx + r.errors} |`;
+    }),
+    '',
+    'Handler in-process vs its raw DynamoDB calls (median of 300 interleaved runs). Raw POST =',
+    'BatchGetItem (authentication) + GetItem agbot and GetItem node at once + UpdateItem (next id) +',
+    "PutItem (the message) + UpdateItem (the org's message count); raw GET = BatchGetItem + GetItem",
+    "(the agbot) + consistent Query of the agbot's messages.",
+    '',
+    '| Request | Handler | Raw calls | Ratio | Target ≤ 1.2 |',
+    '|---|---:|---:|---:|---|',
+    ...(['post', 'get'] as const).map((k) => {
+      const c = m.inProcess[k];
+      return `| ${names[k]} | ${round(c.handlerMs)} ms | ${round(c.rawMs)} ms | ${round(c.ratio)} | ${mark(c.ratio <= 1.2)} |`;
+    }),
+    '',
+    'DynamoDB calls per request over 20 warm requests, with few and many agbots in the table:',
+    '',
+    `| Request | ${m.calls.map((c) => `${c.agbots.toLocaleString('en')} agbots`).join(' | ')} | Target |`,
+    `|---|${m.calls.map(() => '---:').join('|')}|---|`,
+    `| POST message | ${m.calls.map((c) => c.post).join(' | ')} | same: ${mark(small?.post === large?.post)} |`,
+    `| GET 100 messages | ${m.calls.map((c) => c.get).join(' | ')} | same: ${mark(small?.get === large?.get)} |`,
+    '',
+    `DELETE of an agbot holding ${m.deletes[0]?.messages.toLocaleString('en') ?? 0} messages, by its owner, in-process`,
+    `(${m.deletes.length} agbots): wall time ${m.deletes.map((d) => `${round(d.wallMs, 0)} ms`).join(', ')}`,
+    `(median ${round(median(wall), 0)} ms); DynamoDB calls ${m.deletes.map((d) => d.calls).join(', ')}. Nothing of`,
+    "the agbot's partition is left afterwards (checked).",
+    '',
+  ];
 }

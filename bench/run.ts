@@ -9,8 +9,10 @@ import type { Figures } from './report.ts';
 
 /**
  * `npm run bench`: starts its own DynamoDB Local and serverless-offline, measures the node GET and
- * PUT (HTTP load, in-process vs raw calls, calls per request), builds every function for size and
- * cold import, prints the figures and writes docs/benchmarks.md. Stops all it started.
+ * PUT and the agbot mailbox POST and GET (HTTP load, in-process vs raw calls, calls per request
+ * with few and many nodes and agbots) and the DELETE of an agbot with 1,000 messages, builds every
+ * function for size and cold import, prints the figures and writes docs/benchmarks.md. Stops all
+ * it started.
  */
 const HTTP_SECONDS = 5;
 const BIG = 10_000;
@@ -40,6 +42,8 @@ async function main(): Promise<void> {
     const bundles = await import('./bundles.ts');
     const { markdown } = await import('./report.ts');
     const { startOffline } = await import('../test/e2e/support/serverless-offline.ts');
+    const mailbox = await import('./messages-run.ts');
+    const mailboxSeed = await import('./messages-seed.ts');
 
     step('seeding org, user and 10 nodes');
     const alice = await seed.seedBase();
@@ -68,6 +72,13 @@ async function main(): Promise<void> {
     const putComparison = await inProcess.compare(put, () => inProcess.rawPut(node));
     step(`GET ratio ${getComparison.ratio.toFixed(2)}, PUT ratio ${putComparison.ratio.toFixed(2)}`);
 
+    const { cast, calls: fewAgbots } = await mailbox.seedAndCount(alice);
+    step(`growing the table to ${BIG.toLocaleString('en')} agbots (BatchWriteItem)`);
+    await mailboxSeed.growAgbots(BIG);
+    const mailboxCalls = [fewAgbots, await mailbox.countCalls(cast, BIG)];
+    step('mailbox handlers in-process vs raw DynamoDB calls');
+    const mailboxComparison = await mailbox.compareRaw(cast);
+
     step('starting serverless-offline');
     const offline = await startOffline({
       dynamoEndpoint: dynamo.endpoint,
@@ -80,8 +91,12 @@ async function main(): Promise<void> {
     const httpGet = await load(offline.baseUrl, alice, 'GET', HTTP_SECONDS);
     await load(offline.baseUrl, alice, 'PUT', 1);
     const httpPut = await load(offline.baseUrl, alice, 'PUT', HTTP_SECONDS);
+    const mailboxHttp = await mailbox.httpLoad(offline.baseUrl, cast, HTTP_SECONDS);
     stopOffline = undefined;
     await offline.stop();
+
+    step('DELETE of agbots with 1,000 messages each');
+    const mailboxDeletes = await mailbox.deletes(alice);
 
     step('building every function and timing cold imports');
     const nodeOptions = bundles.deployedNodeOptions();
@@ -96,6 +111,12 @@ async function main(): Promise<void> {
       http: { get: httpGet, put: httpPut, durationSeconds: HTTP_SECONDS, connections: CONNECTIONS },
       inProcess: { get: getComparison, put: putComparison },
       calls,
+      messages: {
+        http: mailboxHttp,
+        inProcess: mailboxComparison,
+        calls: mailboxCalls,
+        deletes: mailboxDeletes,
+      },
       bundles: withImports,
       nodeOptions,
       loadAverage: loadavg()[0] ?? 0,
