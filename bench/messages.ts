@@ -41,7 +41,8 @@ let rawSeq = 1_000_000_000;
 
 /**
  * What a POST does: authenticate the node; read the agbot and the node at once; take the next id
- * (ADD on the counter); put the message; count it in the org's STATS.
+ * (ADD on the counter); put the message; count it in the org's STATS; read the agbot again (a
+ * message stored while its agbot was being deleted is taken back).
  */
 export async function rawPost(sender: Credentials): Promise<void> {
   await rawAuth(orgOf(sender), idOf(sender));
@@ -84,6 +85,14 @@ export async function rawPost(sender: Credentials): Promise<void> {
       UpdateExpression: 'ADD #count :one',
       ExpressionAttributeNames: { '#count': 'agbotMsgs' },
       ExpressionAttributeValues: { ':one': 1 },
+    }),
+  );
+  await documentClient.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.agbot(ORG, POST_TARGET),
+      ConsistentRead: true,
+      ProjectionExpression: 'pk, deleting',
     }),
   );
 }
