@@ -12,7 +12,6 @@ import {
   item,
   number,
   PutItemCommand,
-  QueryCommand,
   string,
 } from 'dynamodb-toolbox';
 import { documentClient, tableName } from './client.ts';
@@ -108,14 +107,30 @@ export async function insertMessage(message: AgbotMessageRecord): Promise<void> 
   await countMessages(message.org, 1);
 }
 
-/** The agbot's whole mailbox, oldest first, expired messages included (one consistent Query). */
+/**
+ * The agbot's whole mailbox, oldest first, expired messages included (one consistent Query). A
+ * plain Query projecting the record's own fields: the library's per-item formatting cost ~30%
+ * more than the DynamoDB call itself on a full mailbox, and these items are written only here.
+ */
 export async function listMessages(org: string, id: string): Promise<AgbotMessageRecord[]> {
-  const { Items = [] } = await ExchangeTable.build(QueryCommand)
-    .entities(AgbotMessageEntity)
-    .query({ partition: keys.agbot(org, id).pk, range: { beginsWith: agbotChildPrefix.message } })
-    .options({ consistent: true, maxPages: Number.POSITIVE_INFINITY })
-    .send();
-  return Items;
+  const messages: AgbotMessageRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new RawQueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.agbot(org, id).pk, ':prefix': agbotChildPrefix.message },
+        ProjectionExpression: 'org, id, msgId, nodeId, nodePubKey, message, timeSent, timeExpires, #ttl',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    messages.push(...((page.Items ?? []) as AgbotMessageRecord[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return messages;
 }
 
 /** How many unexpired messages wait in the mailbox (a COUNT Query of the agbot's partition). */
