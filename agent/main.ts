@@ -1,19 +1,25 @@
 /**
- * The node agent's entry point (`npm run agent`, or `node dist/agent.mjs` on a device): reads the
- * environment, starts the local API and the workers, and shuts down cleanly on SIGTERM/SIGINT.
+ * The node agent's entry point (`npm run agent`, or `node dist/agent.mjs` on a device): restarts
+ * itself with the agent's V8 options (relaunch.ts), reads the environment, starts the local API
+ * and the workers, and shuts down cleanly on SIGTERM/SIGINT.
  */
-import { createAgent } from './agent.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { createLogger } from './log.ts';
+import { relaunchWithFlags } from './relaunch.ts';
 
-// node:sqlite is stable enough for us; its "experimental" warning would only confuse operators.
+// node:sqlite and process.execve are stable enough for us; their "experimental" warnings would
+// only confuse operators.
 process.removeAllListeners('warning');
 process.on('warning', (warning) => {
-  if (warning.name === 'ExperimentalWarning' && /SQLite/.test(warning.message)) return;
+  if (warning.name === 'ExperimentalWarning' && /SQLite|execve/.test(warning.message)) return;
   console.error(`${warning.name}: ${warning.message}`);
 });
 
+// Before anything else is loaded: the rest of the agent is imported only by the process that runs.
+relaunchWithFlags();
+
 async function main(): Promise<void> {
+  const { createAgent } = await import('./agent.ts');
+  const { ConfigError, loadConfig } = await import('./config.ts');
+  const { createLogger } = await import('./log.ts');
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
