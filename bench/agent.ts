@@ -1,6 +1,8 @@
 /**
  * Node agent benchmark: the shipped bundle (dist/agent.mjs, rebuilt first) runs as its own
- * process against an in-memory fake Exchange, exactly as on a device with only Node 22.
+ * process against an in-memory fake Exchange, exactly as on a device with only Node 22: started
+ * as `node dist/agent.mjs`, it re-executes itself with its V8 options (agent/relaunch.ts; same
+ * pid), and the command line it ends up running is read back and reported with the figures.
  * Reports its resident memory after start and after 10,000 events, and requests/s with p50/p99
  * latency (10 concurrent clients, autocannon) for GET /node, GET /node/policy, GET /eventlog
  * with a selector that scans all 10,000 events, GET /service with 10 configured services, and
@@ -9,7 +11,7 @@
  * `npx tsx bench/agent.ts` runs it alone; bench/run.ts calls runAgentBench().
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,26 +36,37 @@ export interface Rss {
 }
 
 export interface AgentBenchFigures {
+  /** The agent process's command line after it re-executed itself (what was measured). */
+  commandLine: string;
+  bundleBytes: number;
   rssAfterStart: Rss;
   rssAfter10kEvents: Rss;
   rssAfterLoad: Rss;
   eventCount: number;
   eventWritesPerSecond: number;
+  /** Seconds of load per GET path. */
+  durationSeconds: number;
   load: AgentLoadFigures[];
 }
 
-const EVENTS = 10_000;
+export const EVENTS = 10_000;
 const SERVICES = 10;
 const CERTIFICATES = 50;
 const CONNECTIONS = 10;
 /**
  * Two selectors over the 10,000+ events, each matching the one registration event: equality on
- * the event code (indexed) and a substring of the message (reads every event).
+ * the event code (its index) and a substring of the message (the messages' trigram index).
  */
-const SELECTORS = [
+export const SELECTORS = [
   '/eventlog?event_code=start_node_configuration_registration',
   '/eventlog?source_type=node&message=~registration',
 ];
+
+/** Targets (issue 4): resident memory, and the p99 latency of the paths that have one. */
+export const TARGETS = {
+  rssMb: 80,
+  p99Ms: new Map<string, number>([['/node', 10], ...SELECTORS.map((path) => [path, 25] as const)]),
+};
 
 export async function runAgentBench(options: { durationSeconds?: number } = {}): Promise<AgentBenchFigures> {
   const duration = options.durationSeconds ?? Number(process.env.AGENT_BENCH_SECONDS ?? 5);
@@ -86,6 +99,8 @@ export async function runAgentBench(options: { durationSeconds?: number } = {}):
       throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
     await settle();
     const rssAfterStart = rss(child.pid);
+    const [, ...args] = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    const commandLine = ['node', ...args].join(' ').replaceAll(`${process.cwd()}/`, '');
 
     // 10,000 events written through the API: each DELETE of an empty user input logs one.
     const writes = await autocannon({
@@ -112,11 +127,14 @@ export async function runAgentBench(options: { durationSeconds?: number } = {}):
       });
     }
     const figures: AgentBenchFigures = {
+      commandLine,
+      bundleBytes: statSync('dist/agent.mjs').size,
       rssAfterStart,
       rssAfter10kEvents,
       rssAfterLoad: rss(child.pid),
       eventCount,
       eventWritesPerSecond: Math.round(writes.requests.average),
+      durationSeconds: duration,
       load,
     };
     print(figures);
@@ -175,6 +193,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 1000));
 
 function print(f: AgentBenchFigures): void {
   console.log('\nNode agent (dist/agent.mjs, one process, fake Exchange)');
+  console.log(`  running as:                    ${f.commandLine}`);
   console.log(`  RSS after start:              ${show(f.rssAfterStart)}`);
   console.log(`  RSS after ${f.eventCount} events:      ${show(f.rssAfter10kEvents)}`);
   console.log(`  RSS after the GET load below:  ${show(f.rssAfterLoad)}`);

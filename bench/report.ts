@@ -1,4 +1,6 @@
 import { cpus } from 'node:os';
+import type { AgentBenchFigures } from './agent.ts';
+import { agentMarkdown } from './agent-report.ts';
 import type { ColdImport, FunctionBundle } from './bundles.ts';
 import type { LoadResult } from './http-load.ts';
 import type { Comparison } from './in-process.ts';
@@ -17,6 +19,8 @@ export interface Figures {
     calls: { agbots: number; post: number; get: number }[];
     deletes: DeleteFigures[];
   };
+  /** The node agent (bench/agent.ts). */
+  agent: AgentBenchFigures;
   /** 1-minute load average when the run ended (other work on the machine inflates every time). */
   loadAverage: number;
   nodeOptions: string;
@@ -99,6 +103,7 @@ export function markdown(f: Figures): string {
         `| ${b.name} | \`${b.handler}\` | ${kb(b.bytes)} KB | ${round(b.totalMs, 1)} ms | ${round(b.sdkMs, 1)} ms | ${round(b.bundleMs, 1)} ms |`,
     ),
     '',
+    ...agentMarkdown(f.agent),
   ];
   return lines.join('\n');
 }

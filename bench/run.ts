@@ -11,8 +11,8 @@ import type { Figures } from './report.ts';
  * `npm run bench`: starts its own DynamoDB Local and serverless-offline, measures the node GET and
  * PUT and the agbot mailbox POST and GET (HTTP load, in-process vs raw calls, calls per request
  * with few and many nodes and agbots) and the DELETE of an agbot with 1,000 messages, builds every
- * function for size and cold import, prints the figures and writes docs/benchmarks.md. Stops all
- * it started.
+ * function for size and cold import, measures the node agent (bench/agent.ts), prints the figures
+ * and writes docs/benchmarks.md. Stops all it started.
  */
 const HTTP_SECONDS = 5;
 const BIG = 10_000;
@@ -107,6 +107,10 @@ async function main(): Promise<void> {
     }));
     bundles.cleanBundles();
 
+    step('node agent: memory after start and after 10,000 events, GET load (bench/agent.ts)');
+    const { runAgentBench } = await import('./agent.ts');
+    const agent = await runAgentBench({ durationSeconds: HTTP_SECONDS });
+
     const figures: Figures = {
       http: { get: httpGet, put: httpPut, durationSeconds: HTTP_SECONDS, connections: CONNECTIONS },
       inProcess: { get: getComparison, put: putComparison },
@@ -118,6 +122,7 @@ async function main(): Promise<void> {
         deletes: mailboxDeletes,
       },
       bundles: withImports,
+      agent,
       nodeOptions,
       loadAverage: loadavg()[0] ?? 0,
       seconds: (performance.now() - started) / 1000,
