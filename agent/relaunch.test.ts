@@ -51,6 +51,12 @@ describe('relaunchWithFlags', () => {
     expect(run.young).toBeLessThanOrEqual(2 * 1024 * 1024);
   });
 
+  it('keeps a value given in NODE_OPTIONS', () => {
+    const run = probe({ NODE_OPTIONS: '--max-semi-space-size=4' });
+    expect(run.execArgv).toEqual(['--import', 'tsx', '--max-opt=1']);
+    expect(run.young).toBeGreaterThan(2 * 1024 * 1024);
+  });
+
   it('runs as started when no flags are wanted', () => {
     const run = probe({ HZN_AGENT_NODE_FLAGS: '' });
     expect(run.execArgv).toEqual(['--import', 'tsx']);

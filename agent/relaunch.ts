@@ -9,7 +9,10 @@
  */
 export const DEFAULT_NODE_FLAGS = ['--max-semi-space-size=1', '--max-opt=1'];
 
-/** The flags of `wanted` the process was not started with (a flag counts by its name). */
+/**
+ * The flags of `wanted` the process was not started with (a flag counts by its name, so an
+ * operator's own value, on the command line or in NODE_OPTIONS, wins).
+ */
 export function missingFlags(execArgv: readonly string[], wanted: readonly string[]): string[] {
   const name = (flag: string) => flag.split('=')[0]?.replaceAll('_', '-');
   const given = new Set(execArgv.map(name));
@@ -29,7 +32,8 @@ export function wantedFlags(env: NodeJS.ProcessEnv = process.env): string[] {
  * the agent then runs with Node's defaults. V8 reads these options only when it starts.
  */
 export function relaunchWithFlags(flags: readonly string[] = wantedFlags()): void {
-  const missing = missingFlags(process.execArgv, flags);
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  const missing = missingFlags(given, flags);
   if (missing.length === 0 || typeof process.execve !== 'function') return;
   const args = [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)];
   try {
