@@ -66,6 +66,7 @@ export function textQuery(filters: EventFilter[]): string | undefined {
   let longest: string[] | undefined;
   for (const { field, sql } of filters) {
     if (!('column' in field) || field.column !== 'message' || sql?.op !== 'contains') continue;
+    if (sql.value.includes('\0')) continue; // C strings inside FTS5 would cut the text short
     const chars = Array.from(sql.value); // trigrams count Unicode characters, not UTF-16 units
     if (chars.length >= 3 && chars.length > (longest?.length ?? 0)) longest = chars;
   }

@@ -70,6 +70,8 @@ describe('message substrings through the trigram index', () => {
     expect(ids(pages(store, 0, `message=~${encodeURIComponent('"hi"')}`))).toEqual(['3']);
     expect(ids(pages(store, 0, 'message=~ünïc'))).toEqual(['3']);
     expect(ids(pages(store, 1, 'message=~registration'))).toEqual([]);
+    expect(ids(pages(store, 0, 'message=~reg%00istration'))).toEqual([]);
+    expect(ids(pages(store, 0, 'message=~*)"(NEAR'))).toEqual([]);
     expect(ids(store.events(0, select('message=~istration')))).toEqual(['1', '4']);
     store.close();
   });

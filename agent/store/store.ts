@@ -207,8 +207,8 @@ export class Store {
   private eventQuery(filters: EventFilter[]): { where: string; params: SQLInputValue[] } | undefined {
     const { conditions, params } = filterConditions(filters);
     const text = this.textIndex ? textQuery(filters) : undefined;
-    if (text !== undefined) {
-      const hits = this.statement(CANDIDATES_SQL).get(text) as { ids: string; n: number };
+    const hits = text === undefined ? undefined : this.candidates(text);
+    if (hits) {
       if (hits.n === 0) return undefined;
       if (hits.n <= MAX_CANDIDATES) {
         conditions.unshift('record_id IN (SELECT value FROM json_each(?))');
@@ -216,6 +216,15 @@ export class Store {
       }
     }
     return { where: conditions.length ? conditions.join(' AND ') : 'TRUE', params };
+  }
+
+  /** The trigram index's candidates; undefined if the index cannot answer (then every event is read). */
+  private candidates(text: string): { ids: string; n: number } | undefined {
+    try {
+      return this.statement(CANDIDATES_SQL).get(text) as { ids: string; n: number };
+    } catch {
+      return undefined;
+    }
   }
 
   /** Runs a query whose SQL may call back into the filters' predicates. */
