@@ -1,14 +1,5 @@
-import {
-  DeleteItemCommand,
-  Entity,
-  type FormattedItem,
-  GetItemCommand,
-  item,
-  PutTransaction,
-  QueryCommand,
-  string,
-} from 'dynamodb-toolbox';
-import { type CreateOutcome, deleteChildren, putBesideAgbot } from './agbot-served.ts';
+import { Entity, type FormattedItem, item, PutTransaction, string } from 'dynamodb-toolbox';
+import { servedRecords } from './agbot-served.ts';
 import { agbotChildPrefix, keys } from './keys.ts';
 import { ExchangeTable } from './table.ts';
 
@@ -36,46 +27,18 @@ export const AgbotPatternEntity = new Entity({
 
 export type AgbotPatternRecord = FormattedItem<typeof AgbotPatternEntity>;
 
-/** Creates the record only if the agbot exists and does not serve that pattern id yet. */
-export function insertAgbotPattern(record: AgbotPatternRecord): Promise<CreateOutcome> {
-  const put = AgbotPatternEntity.build(PutTransaction)
-    .item(record)
-    .options({ condition: { attr: 'patternId', exists: false } })
-    .params();
-  return putBesideAgbot(record.org, record.id, put);
-}
+const served = servedRecords<AgbotPatternRecord>({
+  prefix: agbotChildPrefix.pattern,
+  key: keys.agbotPattern,
+  putItem: (record) =>
+    AgbotPatternEntity.build(PutTransaction)
+      .item(record)
+      .options({ condition: { attr: 'patternId', exists: false } })
+      .params(),
+});
 
-/** The agbot's served patterns, ordered by id (one consistent Query of its partition). */
-export async function listAgbotPatterns(org: string, id: string): Promise<AgbotPatternRecord[]> {
-  const { Items = [] } = await ExchangeTable.build(QueryCommand)
-    .entities(AgbotPatternEntity)
-    .query({ partition: keys.agbot(org, id).pk, range: { beginsWith: agbotChildPrefix.pattern } })
-    .options({ consistent: true, maxPages: Number.POSITIVE_INFINITY })
-    .send();
-  return Items;
-}
-
-export async function getAgbotPattern(
-  org: string,
-  id: string,
-  patternId: string,
-): Promise<AgbotPatternRecord | undefined> {
-  const { Item } = await AgbotPatternEntity.build(GetItemCommand)
-    .key({ org, id, patternId })
-    .options({ consistent: true })
-    .send();
-  return Item;
-}
-
-/** Deletes one served pattern; false when the agbot did not serve it. */
-export async function deleteAgbotPattern(org: string, id: string, patternId: string): Promise<boolean> {
-  const { Attributes } = await AgbotPatternEntity.build(DeleteItemCommand)
-    .key({ org, id, patternId })
-    .options({ returnValues: 'ALL_OLD' })
-    .send();
-  return Attributes !== undefined;
-}
-
-/** Deletes every served pattern of the agbot; resolves how many there were. */
-export const deleteAgbotPatterns = (org: string, id: string): Promise<number> =>
-  deleteChildren(org, id, agbotChildPrefix.pattern);
+export const insertAgbotPattern = served.insert;
+export const listAgbotPatterns = served.list;
+export const getAgbotPattern = served.get;
+export const deleteAgbotPattern = served.remove;
+export const deleteAgbotPatterns = served.removeAll;

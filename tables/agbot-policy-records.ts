@@ -1,14 +1,5 @@
-import {
-  DeleteItemCommand,
-  Entity,
-  type FormattedItem,
-  GetItemCommand,
-  item,
-  PutTransaction,
-  QueryCommand,
-  string,
-} from 'dynamodb-toolbox';
-import { type CreateOutcome, deleteChildren, putBesideAgbot } from './agbot-served.ts';
+import { Entity, type FormattedItem, item, PutTransaction, string } from 'dynamodb-toolbox';
+import { servedRecords } from './agbot-served.ts';
 import { agbotChildPrefix, keys } from './keys.ts';
 import { ExchangeTable } from './table.ts';
 
@@ -36,46 +27,18 @@ export const AgbotPolicyEntity = new Entity({
 
 export type AgbotPolicyRecord = FormattedItem<typeof AgbotPolicyEntity>;
 
-/** Creates the record only if the agbot exists and does not serve that policy id yet. */
-export function insertAgbotPolicy(record: AgbotPolicyRecord): Promise<CreateOutcome> {
-  const put = AgbotPolicyEntity.build(PutTransaction)
-    .item(record)
-    .options({ condition: { attr: 'policyId', exists: false } })
-    .params();
-  return putBesideAgbot(record.org, record.id, put);
-}
+const served = servedRecords<AgbotPolicyRecord>({
+  prefix: agbotChildPrefix.policy,
+  key: keys.agbotPolicy,
+  putItem: (record) =>
+    AgbotPolicyEntity.build(PutTransaction)
+      .item(record)
+      .options({ condition: { attr: 'policyId', exists: false } })
+      .params(),
+});
 
-/** The agbot's served policies, ordered by id (one consistent Query of its partition). */
-export async function listAgbotPolicies(org: string, id: string): Promise<AgbotPolicyRecord[]> {
-  const { Items = [] } = await ExchangeTable.build(QueryCommand)
-    .entities(AgbotPolicyEntity)
-    .query({ partition: keys.agbot(org, id).pk, range: { beginsWith: agbotChildPrefix.policy } })
-    .options({ consistent: true, maxPages: Number.POSITIVE_INFINITY })
-    .send();
-  return Items;
-}
-
-export async function getAgbotPolicy(
-  org: string,
-  id: string,
-  policyId: string,
-): Promise<AgbotPolicyRecord | undefined> {
-  const { Item } = await AgbotPolicyEntity.build(GetItemCommand)
-    .key({ org, id, policyId })
-    .options({ consistent: true })
-    .send();
-  return Item;
-}
-
-/** Deletes one served policy; false when the agbot did not serve it. */
-export async function deleteAgbotPolicy(org: string, id: string, policyId: string): Promise<boolean> {
-  const { Attributes } = await AgbotPolicyEntity.build(DeleteItemCommand)
-    .key({ org, id, policyId })
-    .options({ returnValues: 'ALL_OLD' })
-    .send();
-  return Attributes !== undefined;
-}
-
-/** Deletes every served policy of the agbot; resolves how many there were. */
-export const deleteAgbotPolicies = (org: string, id: string): Promise<number> =>
-  deleteChildren(org, id, agbotChildPrefix.policy);
+export const insertAgbotPolicy = served.insert;
+export const listAgbotPolicies = served.list;
+export const getAgbotPolicy = served.get;
+export const deleteAgbotPolicy = served.remove;
+export const deleteAgbotPolicies = served.removeAll;

@@ -1,4 +1,4 @@
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
@@ -37,9 +37,14 @@ export async function putBesideAgbot(org: string, id: string, put: TransactItem)
   }
 }
 
-/** Keys of the agbot's children whose sort key starts with `prefix` (consistent, all pages). */
-export async function childKeys(org: string, id: string, prefix: string): Promise<Key[]> {
-  const found: Key[] = [];
+/** The agbot's children whose sort key starts with `prefix` (consistent, all pages, sort-key order). */
+async function queryChildren(
+  org: string,
+  id: string,
+  prefix: string,
+  projection?: string,
+): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient.send(
@@ -47,16 +52,20 @@ export async function childKeys(org: string, id: string, prefix: string): Promis
         TableName: tableName(),
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
         ExpressionAttributeValues: { ':pk': keys.agbot(org, id).pk, ':prefix': prefix },
-        ProjectionExpression: 'pk, sk',
+        ProjectionExpression: projection,
         ConsistentRead: true,
         ExclusiveStartKey: startKey,
       }),
     );
-    found.push(...((page.Items ?? []) as Key[]));
+    found.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return found;
 }
+
+/** Keys of the agbot's children whose sort key starts with `prefix`. */
+export const childKeys = async (org: string, id: string, prefix: string): Promise<Key[]> =>
+  (await queryChildren(org, id, prefix, 'pk, sk')) as Key[];
 
 /** Deletes keys 25 at a time, retrying what DynamoDB leaves unprocessed (throttling) with backoff. */
 export async function deleteKeys(toDelete: Key[]): Promise<void> {
@@ -77,4 +86,47 @@ export async function deleteChildren(org: string, id: string, prefix: string): P
   const found = await childKeys(org, id, prefix);
   await deleteKeys(found);
   return found.length;
+}
+
+/** How one kind of served record (pattern or policy) is keyed and written. */
+export interface ServedKind<R> {
+  prefix: string;
+  key: (org: string, id: string, childId: string) => Key;
+  /** The Put (carrying its own "not there yet" condition) of a new record. */
+  putItem: (record: R) => TransactItem;
+}
+
+/** The record as stored, without the table's keys and the library's entity tag. */
+const withoutKeys = <R>({ pk: _pk, sk: _sk, _et: _entity, ...record }: Record<string, unknown>): R =>
+  record as R;
+
+/** Create, list, get and delete for one kind of an agbot's served records. */
+export function servedRecords<R extends { org: string; id: string }>(kind: ServedKind<R>) {
+  return {
+    /** Creates the record only if the agbot exists and does not serve that id yet. */
+    insert: (record: R): Promise<CreateOutcome> =>
+      putBesideAgbot(record.org, record.id, kind.putItem(record)),
+    /** The agbot's records of this kind, ordered by id (one consistent Query of its partition). */
+    list: async (org: string, id: string): Promise<R[]> =>
+      (await queryChildren(org, id, kind.prefix)).map((item) => withoutKeys<R>(item)),
+    get: async (org: string, id: string, childId: string): Promise<R | undefined> => {
+      const { Item } = await documentClient.send(
+        new GetCommand({ TableName: tableName(), Key: kind.key(org, id, childId), ConsistentRead: true }),
+      );
+      return Item && withoutKeys<R>(Item);
+    },
+    /** Deletes one record; false when the agbot did not serve it. */
+    remove: async (org: string, id: string, childId: string): Promise<boolean> => {
+      const { Attributes } = await documentClient.send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: kind.key(org, id, childId),
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return Attributes !== undefined;
+    },
+    /** Deletes every record of this kind; resolves how many there were. */
+    removeAll: (org: string, id: string): Promise<number> => deleteChildren(org, id, kind.prefix),
+  };
 }
