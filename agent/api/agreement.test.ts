@@ -1,8 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.ts';
 import { loadAgreements, newAgreement, saveAgreement } from '../agreements/store.ts';
-import { type FakeExchange, startFakeExchange } from '../test-support/fake-exchange.ts';
-import { newAgent, registerNode, tempDir } from '../test-support/harness.ts';
+import type { FakeExchange } from '../test-support/fake-exchange.ts';
+import {
+  registerNode,
+  startAgentUnderTest,
+  stopAgentUnderTest,
+  type tempDir,
+} from '../test-support/harness.ts';
 
 let fake: FakeExchange;
 let dir: ReturnType<typeof tempDir>;
@@ -10,17 +15,11 @@ let agent: Agent;
 const NOW = 1_800_000_000_000;
 
 beforeEach(async () => {
-  fake = await startFakeExchange();
-  dir = tempDir();
-  agent = await newAgent(fake.url, dir.path);
+  ({ fake, dir, agent } = await startAgentUnderTest());
   // Pin the clock: termination times are asserted.
   agent.ctx.now = () => NOW;
 });
-afterEach(async () => {
-  await agent.stop();
-  await fake.close();
-  dir.remove();
-});
+afterEach(() => stopAgentUnderTest({ fake, dir, agent }));
 
 const inject = (method: 'GET' | 'DELETE', url: string) => agent.app.inject({ method, url });
 const workload = (url: string) => ({ url, org: 'org1', version: '1.0.0', arch: 'amd64' });

@@ -1,23 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.ts';
 import { loadAttributes } from '../attributes/store.ts';
-import { type FakeExchange, startFakeExchange } from '../test-support/fake-exchange.ts';
-import { newAgent, registerNode, tempDir } from '../test-support/harness.ts';
+import type { FakeExchange } from '../test-support/fake-exchange.ts';
+import {
+  newAgent,
+  registerNode,
+  startAgentUnderTest,
+  stopAgentUnderTest,
+  type tempDir,
+} from '../test-support/harness.ts';
 
 let fake: FakeExchange;
 let dir: ReturnType<typeof tempDir>;
 let agent: Agent;
 
 beforeEach(async () => {
-  fake = await startFakeExchange();
-  dir = tempDir();
-  agent = await newAgent(fake.url, dir.path);
+  ({ fake, dir, agent } = await startAgentUnderTest());
 });
-afterEach(async () => {
-  await agent.stop();
-  await fake.close();
-  dir.remove();
-});
+afterEach(() => stopAgentUnderTest({ fake, dir, agent }));
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 const inject = (method: Method, url: string, payload?: unknown) =>

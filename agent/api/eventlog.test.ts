@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.ts';
-import { type FakeExchange, startFakeExchange } from '../test-support/fake-exchange.ts';
-import { newAgent, registerNode, tempDir } from '../test-support/harness.ts';
+import type { FakeExchange } from '../test-support/fake-exchange.ts';
+import {
+  registerNode,
+  startAgentUnderTest,
+  stopAgentUnderTest,
+  type tempDir,
+} from '../test-support/harness.ts';
 
 let fake: FakeExchange;
 let dir: ReturnType<typeof tempDir>;
@@ -9,9 +14,7 @@ let agent: Agent;
 const NOW = Date.now();
 
 beforeEach(async () => {
-  fake = await startFakeExchange();
-  dir = tempDir();
-  agent = await newAgent(fake.url, dir.path);
+  ({ fake, dir, agent } = await startAgentUnderTest());
   const { events } = agent.ctx;
   const source = { node_id: 'n1', node_org: 'o1', pattern: '', config_state: 'configured' };
   const at = (hoursAgo: number) => Math.floor(NOW / 1000) - hoursAgo * 3600;
@@ -40,11 +43,7 @@ beforeEach(async () => {
   // The event log reads the clock for time_since.
   agent.ctx.now = () => NOW;
 });
-afterEach(async () => {
-  await agent.stop();
-  await fake.close();
-  dir.remove();
-});
+afterEach(() => stopAgentUnderTest({ fake, dir, agent }));
 
 const ids = async (query: string, all = true) => {
   const res = await agent.app.inject({ method: 'GET', url: `/eventlog${all ? '/all' : ''}${query}` });

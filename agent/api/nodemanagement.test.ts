@@ -3,8 +3,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.ts';
 import { pushManagement } from '../nmp/sync.ts';
 import { pollExchange } from '../node/changes.ts';
-import { type FakeExchange, startFakeExchange } from '../test-support/fake-exchange.ts';
-import { NODE, newAgent, nodeKey, registerNode, tempDir } from '../test-support/harness.ts';
+import type { FakeExchange } from '../test-support/fake-exchange.ts';
+import {
+  NODE,
+  newAgent,
+  nodeKey,
+  registerNode,
+  startAgentUnderTest,
+  stopAgentUnderTest,
+  type tempDir,
+} from '../test-support/harness.ts';
 
 let fake: FakeExchange;
 let dir: ReturnType<typeof tempDir>;
@@ -12,16 +20,10 @@ let agent: Agent;
 const NOW = Date.parse('2031-03-04T05:06:07.890Z');
 
 beforeEach(async () => {
-  fake = await startFakeExchange();
-  dir = tempDir();
-  agent = await newAgent(fake.url, dir.path);
+  ({ fake, dir, agent } = await startAgentUnderTest());
   agent.ctx.now = () => NOW;
 });
-afterEach(async () => {
-  await agent.stop();
-  await fake.close();
-  dir.remove();
-});
+afterEach(() => stopAgentUnderTest({ fake, dir, agent }));
 
 const inject = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: unknown) =>
   agent.app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }) });

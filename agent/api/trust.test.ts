@@ -4,8 +4,14 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.ts';
 import { makeCert, makeExpiredCert, rsaKey, type TestCert } from '../test-support/certs.ts';
-import { type FakeExchange, startFakeExchange } from '../test-support/fake-exchange.ts';
-import { newAgent, registerNode, tempDir } from '../test-support/harness.ts';
+import type { FakeExchange } from '../test-support/fake-exchange.ts';
+import {
+  newAgent,
+  registerNode,
+  startAgentUnderTest,
+  stopAgentUnderTest,
+  type tempDir,
+} from '../test-support/harness.ts';
 
 let fake: FakeExchange;
 let dir: ReturnType<typeof tempDir>;
@@ -26,15 +32,9 @@ beforeAll(() => {
 }, 60_000);
 
 beforeEach(async () => {
-  fake = await startFakeExchange();
-  dir = tempDir();
-  agent = await newAgent(fake.url, dir.path);
+  ({ fake, dir, agent } = await startAgentUnderTest());
 });
-afterEach(async () => {
-  await agent.stop();
-  await fake.close();
-  dir.remove();
-});
+afterEach(() => stopAgentUnderTest({ fake, dir, agent }));
 
 const trustDir = () => join(dir.path, 'trust');
 const put = (name: string, body: string, contentType?: string) =>

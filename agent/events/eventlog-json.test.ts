@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.ts';
-import { type FakeExchange, startFakeExchange } from '../test-support/fake-exchange.ts';
-import { newAgent, tempDir } from '../test-support/harness.ts';
+import type { FakeExchange } from '../test-support/fake-exchange.ts';
+import { startAgentUnderTest, stopAgentUnderTest, type tempDir } from '../test-support/harness.ts';
 import { eventLogJson } from './eventlog-json.ts';
 import { parseSelectors } from './selectors.ts';
 
@@ -11,15 +11,9 @@ let dir: ReturnType<typeof tempDir>;
 let agent: Agent;
 
 beforeEach(async () => {
-  fake = await startFakeExchange();
-  dir = tempDir();
-  agent = await newAgent(fake.url, dir.path);
+  ({ fake, dir, agent } = await startAgentUnderTest());
 });
-afterEach(async () => {
-  await agent.stop();
-  await fake.close();
-  dir.remove();
-});
+afterEach(() => stopAgentUnderTest({ fake, dir, agent }));
 
 const source = { node_id: 'n1', node_org: 'o1', pattern: '', config_state: 'configured' };
 const addEvents = (count: number) =>

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type Agent, createAgent } from '../agent.ts';
 import type { AgentConfig } from '../config.ts';
 import { silentLogger } from '../log.ts';
-import type { FakeExchange } from './fake-exchange.ts';
+import { type FakeExchange, startFakeExchange } from './fake-exchange.ts';
 
 /** Fixed host facts so policy assertions do not depend on the machine running the tests. */
 export const HOST = { arch: 'amd64', cpu: 4, memoryMb: 8192, hardwareId: 'hw-test-0001' };
@@ -58,3 +58,23 @@ export async function registerNode(agent: Agent, fake: FakeExchange, body: Recor
 }
 
 export const nodeKey = `${NODE.org}/${NODE.id}`;
+
+/** What a route test runs against: a fake Exchange, a temp data dir and an agent over both. */
+export interface AgentUnderTest {
+  fake: FakeExchange;
+  dir: ReturnType<typeof tempDir>;
+  agent: Agent;
+}
+
+export async function startAgentUnderTest(): Promise<AgentUnderTest> {
+  const fake = await startFakeExchange();
+  const dir = tempDir();
+  return { fake, dir, agent: await newAgent(fake.url, dir.path) };
+}
+
+/** Stops what `startAgentUnderTest` started (the agent a test may have swapped in included). */
+export async function stopAgentUnderTest({ agent, fake, dir }: AgentUnderTest): Promise<void> {
+  await agent.stop();
+  await fake.close();
+  dir.remove();
+}

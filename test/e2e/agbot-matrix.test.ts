@@ -1,10 +1,10 @@
-import { beforeAll, describe } from 'vitest';
+import { describe } from 'vitest';
 import { agreementCases, patternCases, policyCases } from './matrix/agbot-children.ts';
 import { messageCases } from './matrix/agbot-messages.ts';
 import { agbotCases } from './matrix/agbots.ts';
-import { defineMatrix, type World } from './support/matrix.ts';
+import { defineMatrix } from './support/matrix.ts';
+import { useMatrixWorld } from './support/matrix-world.ts';
 import { useOffline } from './support/offline.ts';
-import { createOrgWorld, createUser, type Fixtures } from './support/world.ts';
 
 /**
  * Every endpoint of the agbot issue × every kind of caller, same org and other org, over HTTP
@@ -14,23 +14,7 @@ import { createOrgWorld, createUser, type Fixtures } from './support/world.ts';
  * OpenAPI document and upstream's.
  */
 const server = useOffline();
-let world: World | undefined;
-
-beforeAll(async () => {
-  const fixtures: Fixtures = { http: server.http, root: { user: 'root/root', secret: server.rootPassword } };
-  const hubAdmin = await createUser(fixtures, 'root', 'hubadmin', { hubAdmin: true });
-  const [same, other] = await Promise.all([
-    createOrgWorld(fixtures, 'ab-same'),
-    createOrgWorld(fixtures, 'ab-other'),
-  ]);
-  const targetUser = await createUser(fixtures, same.org, 'target');
-  world = { ...fixtures, hubAdmin, same, other, targetUser };
-}, 120_000);
-
-const getWorld = (): World => {
-  if (!world) throw new Error('fixtures were not created (see the beforeAll failure)');
-  return world;
-};
+const getWorld = useMatrixWorld(server, 'ab');
 
 describe.concurrent('agbots', () => defineMatrix(agbotCases, getWorld, server.http));
 describe.concurrent('agbot agreements', () => defineMatrix(agreementCases, getWorld, server.http));
