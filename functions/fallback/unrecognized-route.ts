@@ -1,12 +1,7 @@
-import { endpoint } from '#lib/http/endpoint';
-import { notFound } from '#lib/http/errors';
+import { unrecognizedRoute } from '#lib/http/fallback';
 
 /**
- * Every path no other function serves. Like upstream, credentials are checked first (401), then
- * the answer is a JSON 404 rather than the gateway's own body.
+ * Every path no family mounts (`ANY /{proxy+}`, the least specific route): credentials first
+ * (401), then a JSON 404. Families answer their own unknown paths the same way (lib/http/dispatch.ts).
  */
-export const handler = endpoint({
-  handle: () => {
-    throw notFound('unrecognized route');
-  },
-});
+export const handler = unrecognizedRoute;

@@ -1,5 +1,5 @@
 import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
-import type { ResourceDoc } from '#lib/openapi/route';
+import { routeList } from '#lib/openapi/route';
 import {
   agbotPattern,
   getAgbotPatternsResponse,
@@ -13,7 +13,12 @@ const list = '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/patterns'
 const who = 'The owning user or the agbot: its owner, org admins, hub admins, root, the agbot itself.';
 
 /** Deployment patterns an agbot serves (contract "Agbot deployment patterns"; reference §8.9). */
-export const agbotPatternsDoc: ResourceDoc = {
+export const agbotPatternsRoutes = routeList({
+  folder: 'agbot-patterns',
+  mounts: [
+    '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/patterns',
+    '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/patterns/{proxy+}',
+  ],
   tag: 'agbot deployment patterns',
   description: 'The deployment patterns an agbot serves (finds nodes for)',
   components: { AgbotPattern: agbotPattern, GetAgbotPatternsResponse: getAgbotPatternsResponse },
@@ -23,6 +28,7 @@ export const agbotPatternsDoc: ResourceDoc = {
       method: 'GET',
       path: list,
       operationId: 'listAgbotPatterns',
+      handler: 'agbot-patterns/list-patterns',
       summary: 'The patterns an agbot serves',
       description: `${who} Filters: exact, or SQL LIKE with \`%\`; an empty value matches empty fields.`,
       request: { path: patternsPath, query: listPatternsQuery },
@@ -36,6 +42,7 @@ export const agbotPatternsDoc: ResourceDoc = {
       method: 'POST',
       path: list,
       operationId: 'postAgbotPattern',
+      handler: 'agbot-patterns/post-pattern',
       summary: 'Serve a pattern',
       description: `${who} Its id is \`<patternOrgid>_<pattern>\`; serving it twice is a 409.`,
       request: { path: patternsPath, body: postPatternBody },
@@ -45,6 +52,7 @@ export const agbotPatternsDoc: ResourceDoc = {
       method: 'DELETE',
       path: list,
       operationId: 'deleteAgbotPatterns',
+      handler: 'agbot-patterns/delete-patterns',
       summary: 'Stop serving every pattern',
       description: `${who} None → 404.`,
       request: { path: patternsPath },
@@ -54,6 +62,7 @@ export const agbotPatternsDoc: ResourceDoc = {
       method: 'GET',
       path: `${list}/{deploymentpattern}`,
       operationId: 'getAgbotPattern',
+      handler: 'agbot-patterns/get-pattern',
       summary: 'One served pattern',
       description: who,
       request: { path: patternPath },
@@ -67,10 +76,11 @@ export const agbotPatternsDoc: ResourceDoc = {
       method: 'DELETE',
       path: `${list}/{deploymentpattern}`,
       operationId: 'deleteAgbotPattern',
+      handler: 'agbot-patterns/delete-pattern',
       summary: 'Stop serving one pattern',
       description: who,
       request: { path: patternPath },
       responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
     },
   ],
-};
+});

@@ -1,13 +1,15 @@
 import { orgPath } from '#lib/ids';
 import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
-import type { ResourceDoc } from '#lib/openapi/route';
+import { routeList } from '#lib/openapi/route';
 import { apiKeyMetadata, getUsersResponse, user } from './responses.ts';
 import { userBody, userPatchBody, userPath } from './schemas.ts';
 
 const path = '/v1/orgs/{organization}/users/{username}';
 
 /** Users (reference §10). */
-export const usersDoc: ResourceDoc = {
+export const usersRoutes = routeList({
+  folder: 'users',
+  mounts: ['/v1/orgs/{organization}/users', '/v1/orgs/{organization}/users/{proxy+}'],
   tag: 'users',
   description: 'Users of an organization: org admins, hub admins (org root) and plain users',
   components: { User: user, GetUsersResponse: getUsersResponse, ApiKeyMetadata: apiKeyMetadata },
@@ -17,6 +19,7 @@ export const usersDoc: ResourceDoc = {
       method: 'GET',
       path: '/v1/orgs/{organization}/users',
       operationId: 'getUsers',
+      handler: 'users/get-users',
       summary: 'The users of an organization',
       description: 'Org admins, hub admins (who see admins only) and root.',
       request: { path: orgPath },
@@ -30,6 +33,7 @@ export const usersDoc: ResourceDoc = {
       method: 'GET',
       path,
       operationId: 'getUser',
+      handler: 'users/get-user',
       summary: 'One user',
       description: 'The user itself, its admins, root.',
       request: { path: userPath },
@@ -43,6 +47,7 @@ export const usersDoc: ResourceDoc = {
       method: 'POST',
       path,
       operationId: 'postUser',
+      handler: 'users/post-user',
       summary: 'Create a user',
       description: 'Org admins (own org), hub admins (admins only) and root.',
       request: { path: userPath, body: userBody },
@@ -52,6 +57,7 @@ export const usersDoc: ResourceDoc = {
       method: 'PUT',
       path,
       operationId: 'putUser',
+      handler: 'users/put-user',
       summary: 'Replace (or create) a user',
       description: 'The user itself, its admins, root.',
       request: { path: userPath, body: userBody },
@@ -61,6 +67,7 @@ export const usersDoc: ResourceDoc = {
       method: 'PATCH',
       path,
       operationId: 'patchUser',
+      handler: 'users/patch-user',
       summary: 'Change one attribute of a user',
       description: 'Exactly one of password, admin, hubAdmin, email.',
       request: { path: userPath, body: userPatchBody },
@@ -70,6 +77,7 @@ export const usersDoc: ResourceDoc = {
       method: 'DELETE',
       path,
       operationId: 'deleteUser',
+      handler: 'users/delete-user',
       summary: 'Delete a user with its nodes and agbots',
       description: 'The user itself, its admins, root; never root/root.',
       request: { path: userPath },
@@ -79,10 +87,11 @@ export const usersDoc: ResourceDoc = {
       method: 'POST',
       path: `${path}/confirm`,
       operationId: 'confirmUser',
+      handler: 'users/confirm-user',
       summary: 'Check credentials',
       description: '201 when the credentials are valid and may read this user.',
       request: { path: userPath },
       responses: { 201: okResponse('confirmed'), ...errors(401, 403, 404) },
     },
   ],
-};
+});

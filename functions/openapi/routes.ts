@@ -1,8 +1,10 @@
-import type { ResourceDoc } from '#lib/openapi/route';
+import { routeList } from '#lib/openapi/route';
 import { openApiResponse } from './responses.ts';
 
 /** The document itself, anonymous like upstream's swagger. */
-export const openApiDoc: ResourceDoc = {
+export const openApiRoutes = routeList({
+  folder: 'openapi',
+  mounts: ['/v1/openapi.json'],
   tag: 'api description',
   description: 'This document',
   components: { OpenApiDocument: openApiResponse },
@@ -11,10 +13,11 @@ export const openApiDoc: ResourceDoc = {
       method: 'GET',
       path: '/v1/openapi.json',
       operationId: 'getOpenApi',
+      handler: 'openapi/get-openapi',
       summary: 'The OpenAPI 3.1 description of this API',
       description: 'Generated from the schemas that validate the requests and describe the responses.',
       anonymous: true,
       responses: { 200: { description: 'this document', schema: openApiResponse } },
     },
   ],
-};
+});

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { orgPath } from '#lib/ids';
 import { attributeResponse, emptyListOrError, errors, okResponse } from '#lib/openapi/common';
-import type { ResourceDoc } from '#lib/openapi/route';
+import { routeList } from '#lib/openapi/route';
 import {
   getNodesResponse,
   node,
@@ -26,7 +26,9 @@ const path = '/v1/orgs/{organization}/nodes/{node}';
 const oneNode = 'The owning user, org admins, root and the node itself';
 
 /** Nodes and node policies (reference §11.1–§11.6). */
-export const nodesDoc: ResourceDoc = {
+export const nodesRoutes = routeList({
+  folder: 'nodes',
+  mounts: ['/v1/orgs/{organization}/nodes', '/v1/orgs/{organization}/nodes/{proxy+}'],
   tag: 'nodes',
   description: 'Edge nodes and their policies',
   components: {
@@ -49,6 +51,7 @@ export const nodesDoc: ResourceDoc = {
       method: 'GET',
       path: '/v1/orgs/{organization}/nodes',
       operationId: 'listNodes',
+      handler: 'nodes/list-nodes',
       summary: 'The nodes of an organization',
       description:
         'Users (their own nodes), org admins, root, agbots of the org. Filters: `%` is a wildcard.',
@@ -63,6 +66,7 @@ export const nodesDoc: ResourceDoc = {
       method: 'GET',
       path,
       operationId: 'getNode',
+      handler: 'nodes/get-node',
       summary: 'One node, or one of its attributes',
       description: `${oneNode}, and agbots of the org.`,
       request: { path: nodePath, query: getNodeQuery },
@@ -78,6 +82,7 @@ export const nodesDoc: ResourceDoc = {
       method: 'PUT',
       path,
       operationId: 'putNode',
+      handler: 'nodes/put-node',
       summary: 'Create or replace a node',
       description: `${oneNode}; any user of the org creates one (and owns it).`,
       request: { path: nodePath, query: noHeartbeatQuery, body: putNodeBody },
@@ -87,6 +92,7 @@ export const nodesDoc: ResourceDoc = {
       method: 'PATCH',
       path,
       operationId: 'patchNode',
+      handler: 'nodes/patch-node',
       summary: 'Change one attribute of a node',
       description: `${oneNode}. Exactly one attribute.`,
       request: { path: nodePath, body: patchNodeBody },
@@ -96,6 +102,7 @@ export const nodesDoc: ResourceDoc = {
       method: 'DELETE',
       path,
       operationId: 'deleteNode',
+      handler: 'nodes/delete-node',
       summary: 'Delete a node with its policy',
       description: `${oneNode}.`,
       request: { path: nodePath },
@@ -105,6 +112,7 @@ export const nodesDoc: ResourceDoc = {
       method: 'POST',
       path: `${path}/heartbeat`,
       operationId: 'postNodeHeartbeat',
+      handler: 'nodes/post-heartbeat',
       summary: "Refresh the node's lastHeartbeat",
       description: `${oneNode}.`,
       request: { path: nodePath },
@@ -114,6 +122,7 @@ export const nodesDoc: ResourceDoc = {
       method: 'GET',
       path: `${path}/policy`,
       operationId: 'getNodePolicy',
+      handler: 'nodes/get-node-policy',
       summary: "The node's policy",
       description: `${oneNode}, and agbots of the org.`,
       request: { path: nodePath },
@@ -123,6 +132,7 @@ export const nodesDoc: ResourceDoc = {
       method: 'PUT',
       path: `${path}/policy`,
       operationId: 'putNodePolicy',
+      handler: 'nodes/put-node-policy',
       summary: "Create or replace the node's policy",
       description: `${oneNode}.`,
       request: { path: nodePath, query: noHeartbeatQuery, body: putNodePolicyBody },
@@ -132,10 +142,11 @@ export const nodesDoc: ResourceDoc = {
       method: 'DELETE',
       path: `${path}/policy`,
       operationId: 'deleteNodePolicy',
+      handler: 'nodes/delete-node-policy',
       summary: "Delete the node's policy",
       description: `${oneNode}.`,
       request: { path: nodePath },
       responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
     },
   ],
-};
+});

@@ -1,5 +1,5 @@
 import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
-import type { ResourceDoc } from '#lib/openapi/route';
+import { routeList } from '#lib/openapi/route';
 import {
   agbotMsg,
   getAgbotMsgsResponse,
@@ -13,7 +13,12 @@ const list = '/v1/orgs/{organization}/agbots/{agreementbot}/msgs';
 const readers = 'Users of the org, hub admins, root and the agbot itself (nodes, other agbots: 403).';
 
 /** An agbot's mailbox (contract "Agbot messages"; reference §8.11). */
-export const agbotMessagesDoc: ResourceDoc = {
+export const agbotMessagesRoutes = routeList({
+  folder: 'agbot-messages',
+  mounts: [
+    '/v1/orgs/{organization}/agbots/{agreementbot}/msgs',
+    '/v1/orgs/{organization}/agbots/{agreementbot}/msgs/{proxy+}',
+  ],
   tag: 'agbot messages',
   description: 'Messages nodes send to an agbot; expired or deleted messages are never returned',
   components: { AgbotMsg: agbotMsg, GetAgbotMsgsResponse: getAgbotMsgsResponse },
@@ -23,6 +28,7 @@ export const agbotMessagesDoc: ResourceDoc = {
       method: 'GET',
       path: list,
       operationId: 'listAgbotMessages',
+      handler: 'agbot-messages/list-messages',
       summary: "The agbot's unexpired messages, oldest first",
       description: `${readers} \`maxmsgs=N\` returns the oldest N (absent, empty or ≤ 0: all).`,
       request: { path: messagesPath, query: listMessagesQuery },
@@ -36,6 +42,7 @@ export const agbotMessagesDoc: ResourceDoc = {
       method: 'POST',
       path: list,
       operationId: 'postAgbotMessage',
+      handler: 'agbot-messages/post-message',
       summary: 'Send a message to the agbot',
       description:
         'Any node with a public key, of any org. `ttl` in seconds, at most the server setting ' +
@@ -47,6 +54,7 @@ export const agbotMessagesDoc: ResourceDoc = {
       method: 'GET',
       path: `${list}/{message}`,
       operationId: 'getAgbotMessage',
+      handler: 'agbot-messages/get-message',
       summary: 'One unexpired message',
       description: `${readers} A non-integer id is a 400 before authorization.`,
       request: { path: messagePath },
@@ -59,6 +67,7 @@ export const agbotMessagesDoc: ResourceDoc = {
       method: 'DELETE',
       path: `${list}/{message}`,
       operationId: 'deleteAgbotMessage',
+      handler: 'agbot-messages/delete-message',
       summary: 'Delete a message',
       description:
         'Its owner, org admins, hub admins, root, the agbot itself. 204 even when it was not there.',
@@ -66,4 +75,4 @@ export const agbotMessagesDoc: ResourceDoc = {
       responses: { 204: { description: 'deleted (or never there)' }, ...errors(400, 401, 403, 404) },
     },
   ],
-};
+});

@@ -1,5 +1,5 @@
 import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
-import type { ResourceDoc } from '#lib/openapi/route';
+import { routeList } from '#lib/openapi/route';
 import {
   agbotBusinessPol,
   getAgbotBusinessPolsResponse,
@@ -13,7 +13,12 @@ const list = '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies'
 const who = 'The owning user or the agbot: its owner, org admins, hub admins, root, the agbot itself.';
 
 /** Deployment policies an agbot serves (contract "Agbot deployment policies"; reference §8.10). */
-export const agbotPoliciesDoc: ResourceDoc = {
+export const agbotPoliciesRoutes = routeList({
+  folder: 'agbot-policies',
+  mounts: [
+    '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies',
+    '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies/{proxy+}',
+  ],
   tag: 'agbot deployment policies',
   description: 'The deployment (business) policies an agbot serves',
   components: {
@@ -26,6 +31,7 @@ export const agbotPoliciesDoc: ResourceDoc = {
       method: 'GET',
       path: list,
       operationId: 'listAgbotPolicies',
+      handler: 'agbot-policies/list-policies',
       summary: 'The policies an agbot serves',
       description: `${who} Filters: exact, or SQL LIKE with \`%\`; an empty value matches empty fields.`,
       request: { path: policiesPath, query: listPoliciesQuery },
@@ -42,6 +48,7 @@ export const agbotPoliciesDoc: ResourceDoc = {
       method: 'POST',
       path: list,
       operationId: 'postAgbotPolicy',
+      handler: 'agbot-policies/post-policy',
       summary: 'Serve a policy',
       description:
         `${who} Its id is \`<businessPolOrgid>_<businessPol>\`; serving it twice is a 409. Users, org ` +
@@ -53,6 +60,7 @@ export const agbotPoliciesDoc: ResourceDoc = {
       method: 'DELETE',
       path: list,
       operationId: 'deleteAgbotPolicies',
+      handler: 'agbot-policies/delete-policies',
       summary: 'Stop serving every policy',
       description: `${who} None → 404.`,
       request: { path: policiesPath },
@@ -62,6 +70,7 @@ export const agbotPoliciesDoc: ResourceDoc = {
       method: 'GET',
       path: `${list}/{deploymentpolicy}`,
       operationId: 'getAgbotPolicy',
+      handler: 'agbot-policies/get-policy',
       summary: 'One served policy',
       description: who,
       request: { path: policyPath },
@@ -75,10 +84,11 @@ export const agbotPoliciesDoc: ResourceDoc = {
       method: 'DELETE',
       path: `${list}/{deploymentpolicy}`,
       operationId: 'deleteAgbotPolicy',
+      handler: 'agbot-policies/delete-policy',
       summary: 'Stop serving one policy',
       description: who,
       request: { path: policyPath },
       responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
     },
   ],
-};
+});

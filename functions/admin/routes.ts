@@ -1,10 +1,12 @@
 import { orgPath } from '#lib/ids';
 import { errors, okResponse } from '#lib/openapi/common';
-import type { ResourceDoc } from '#lib/openapi/route';
+import { routeList } from '#lib/openapi/route';
 import { adminOrgStatus, adminStatus, dropTokenResponse } from './responses.ts';
 
 /** Administration (reference §5, §6; contract "Administration"). */
-export const adminDoc: ResourceDoc = {
+export const adminRoutes = routeList({
+  folder: 'admin',
+  mounts: ['/v1/admin/{proxy+}', '/v1/orgs/{organization}/status'],
   tag: 'administration',
   description: 'Server status, version, configuration reload and database initialisation',
   components: {
@@ -17,6 +19,7 @@ export const adminDoc: ResourceDoc = {
       method: 'GET',
       path: '/v1/admin/version',
       operationId: 'adminVersion',
+      handler: 'admin/version',
       summary: 'The server version, as plain text',
       anonymous: true,
       responses: { 200: { description: 'the version and a newline, no JSON, no quotes', text: true } },
@@ -25,6 +28,7 @@ export const adminDoc: ResourceDoc = {
       method: 'GET',
       path: '/v1/admin/status',
       operationId: 'adminStatus',
+      handler: 'admin/status',
       summary: 'Totals of key resources the caller may see',
       description: 'Root, hub admins, org admins and users.',
       responses: { 200: { description: 'status figures', schema: adminStatus }, ...errors(401, 403) },
@@ -33,6 +37,7 @@ export const adminDoc: ResourceDoc = {
       method: 'GET',
       path: '/v1/orgs/{organization}/status',
       operationId: 'orgStatus',
+      handler: 'admin/org-status',
       summary: 'Totals of key resources of one organization',
       description: 'Any identity of the organization, hub admins and root.',
       request: { path: orgPath },
@@ -42,6 +47,7 @@ export const adminDoc: ResourceDoc = {
       method: 'GET',
       path: '/v1/admin/orgstatus',
       operationId: 'adminOrgStatus',
+      handler: 'admin/orgstatus',
       summary: 'Nodes per organization',
       description: 'Root, hub admins and org admins.',
       responses: { 200: { description: 'nodes per org', schema: adminOrgStatus }, ...errors(401, 403) },
@@ -50,6 +56,7 @@ export const adminDoc: ResourceDoc = {
       method: 'POST',
       path: '/v1/admin/reload',
       operationId: 'adminReload',
+      handler: 'admin/reload',
       summary: 'Reread the configuration file and environment',
       description: 'Root only. An invalid file keeps the running settings (500 saying why).',
       responses: { 201: okResponse('reloaded'), ...errors(401, 403, 500) },
@@ -58,6 +65,7 @@ export const adminDoc: ResourceDoc = {
       method: 'POST',
       path: '/v1/admin/initdb',
       operationId: 'adminInitDb',
+      handler: 'admin/initdb',
       summary: 'Create what the server needs (orgs root and IBM, user root/root)',
       description: 'Root only; idempotent.',
       responses: { 201: okResponse('initialized'), ...errors(401, 403) },
@@ -66,6 +74,7 @@ export const adminDoc: ResourceDoc = {
       method: 'GET',
       path: '/v1/admin/dropdb/token',
       operationId: 'adminDropDbToken',
+      handler: 'admin/dropdb-token',
       summary: 'A one-time token for POST /v1/admin/dropdb',
       description: 'Root only. The token replaces any earlier one and is valid 10 minutes.',
       responses: { 200: { description: 'the token', schema: dropTokenResponse }, ...errors(401, 403) },
@@ -74,10 +83,11 @@ export const adminDoc: ResourceDoc = {
       method: 'POST',
       path: '/v1/admin/dropdb',
       operationId: 'adminDropDb',
+      handler: 'admin/dropdb',
       summary: 'Delete all data',
       description:
         'Basic auth `root/root` with the token from GET /v1/admin/dropdb/token as the password; once.',
       responses: { 201: okResponse('everything deleted'), ...errors(401, 403) },
     },
   ],
-};
+});

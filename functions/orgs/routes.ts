@@ -1,14 +1,20 @@
 import * as z from 'zod';
+import { confirmAgreementBody } from '#functions/agbot-agreements/schemas';
 import { orgPath } from '#lib/ids';
 import { attributeResponse, emptyListOrError, errors, okResponse } from '#lib/openapi/common';
-import type { ResourceDoc } from '#lib/openapi/route';
+import { routeList } from '#lib/openapi/route';
 import { getOrgsResponse, heartbeatIntervals, org } from './responses.ts';
 import { getOrgQuery, getOrgsQuery, orgBody, orgPatchBody } from './schemas.ts';
 
 const path = '/v1/orgs/{organization}';
 
-/** Organizations (reference §9). */
-export const orgsDoc: ResourceDoc = {
+/**
+ * Organizations (reference §9), and the confirmation of an agbot's agreement: its path is under
+ * `/v1/orgs/{organization}`, which this family's `/v1/orgs/{proxy+}` mount receives.
+ */
+export const orgsRoutes = routeList({
+  folder: 'orgs',
+  mounts: ['/v1/orgs', '/v1/orgs/{proxy+}'],
   tag: 'organizations',
   description: 'Organizations: the tenants everything else belongs to',
   components: {
@@ -17,12 +23,17 @@ export const orgsDoc: ResourceDoc = {
     HeartbeatIntervals: heartbeatIntervals,
     AttributeResponse: attributeResponse,
   },
-  requests: { OrgRequest: orgBody, OrgPatchRequest: orgPatchBody },
+  requests: {
+    OrgRequest: orgBody,
+    OrgPatchRequest: orgPatchBody,
+    ConfirmAgreementRequest: confirmAgreementBody,
+  },
   routes: [
     {
       method: 'GET',
       path: '/v1/orgs',
       operationId: 'getOrgs',
+      handler: 'orgs/get-orgs',
       summary: 'The organizations the caller may see',
       description:
         'Root and hub admins see all; org admins and users their own and IBM; nodes and agbots their own. ' +
@@ -38,6 +49,7 @@ export const orgsDoc: ResourceDoc = {
       method: 'GET',
       path,
       operationId: 'getOrg',
+      handler: 'orgs/get-org',
       summary: 'One organization, or one of its attributes',
       description: 'Any identity of the org, hub admins, root.',
       request: { path: orgPath, query: getOrgQuery },
@@ -54,6 +66,7 @@ export const orgsDoc: ResourceDoc = {
       method: 'POST',
       path,
       operationId: 'postOrg',
+      handler: 'orgs/post-org',
       summary: 'Create an organization',
       description: 'Root and hub admins.',
       request: { path: orgPath, body: orgBody },
@@ -63,6 +76,7 @@ export const orgsDoc: ResourceDoc = {
       method: 'PUT',
       path,
       operationId: 'putOrg',
+      handler: 'orgs/put-org',
       summary: 'Replace an organization',
       description: 'Root, hub admins, its org admins; setting orgType IBM needs root or a hub admin.',
       request: { path: orgPath, body: orgBody },
@@ -72,6 +86,7 @@ export const orgsDoc: ResourceDoc = {
       method: 'PATCH',
       path,
       operationId: 'patchOrg',
+      handler: 'orgs/patch-org',
       summary: 'Change one attribute of an organization',
       description: 'As PUT. The first attribute present (upstream order) is applied.',
       request: { path: orgPath, body: orgPatchBody },
@@ -81,10 +96,23 @@ export const orgsDoc: ResourceDoc = {
       method: 'DELETE',
       path,
       operationId: 'deleteOrg',
+      handler: 'orgs/delete-org',
       summary: 'Delete an organization and everything in it',
       description: 'Root and hub admins; never org root.',
       request: { path: orgPath },
       responses: { 204: { description: 'deleted' }, ...errors(401, 403, 404) },
     },
+    {
+      method: 'POST',
+      path: '/v1/orgs/{organization}/agreements/confirm',
+      operationId: 'confirmAgreement',
+      handler: 'agbot-agreements/confirm-agreement',
+      summary: 'Confirm that an agreement is active',
+      description:
+        'Users and agbots of the org, hub admins, root (nodes: 403). 201 when the agreement exists, is ' +
+        "active and belongs to an agbot of the caller (a user's own agbots; for an agbot, its owner's).",
+      request: { path: orgPath, body: confirmAgreementBody },
+      responses: { 201: okResponse('active'), ...errors(400, 401, 403, 404) },
+    },
   ],
-};
+});

@@ -1,6 +1,6 @@
 import { orgPath } from '#lib/ids';
 import { errors, okResponse } from '#lib/openapi/common';
-import type { ResourceDoc } from '#lib/openapi/route';
+import { routeList } from '#lib/openapi/route';
 import { agentVersionsResponse } from './responses.ts';
 import { putAgentFileVersionsBody } from './schemas.ts';
 
@@ -8,7 +8,9 @@ const path = '/v1/orgs/{organization}/AgentFileVersion';
 const who = 'Authorized against org IBM whatever the path says; then an organization other than IBM is 400.';
 
 /** Agent file versions (reference §7; contract "Agent file versions"). */
-export const agentFileVersionsDoc: ResourceDoc = {
+export const agentFileVersionsRoutes = routeList({
+  folder: 'agent-file-versions',
+  mounts: ['/v1/orgs/{organization}/AgentFileVersion'],
   tag: 'agent file versions',
   description: 'The versions of agent software, configuration and certificate files the hub offers',
   components: { AgentVersionsResponse: agentVersionsResponse },
@@ -18,6 +20,7 @@ export const agentFileVersionsDoc: ResourceDoc = {
       method: 'GET',
       path,
       operationId: 'getAgentFileVersions',
+      handler: 'agent-file-versions/get-agent-file-versions',
       summary: 'The three version lists',
       description: `Any identity. ${who} 404 until the lists were first stored.`,
       request: { path: orgPath },
@@ -30,6 +33,7 @@ export const agentFileVersionsDoc: ResourceDoc = {
       method: 'PUT',
       path,
       operationId: 'putAgentFileVersions',
+      handler: 'agent-file-versions/put-agent-file-versions',
       summary: 'Replace the three version lists',
       description: `Root, hub admins, org admins of IBM and any agbot. ${who}`,
       request: { path: orgPath, body: putAgentFileVersionsBody },
@@ -39,10 +43,11 @@ export const agentFileVersionsDoc: ResourceDoc = {
       method: 'DELETE',
       path,
       operationId: 'deleteAgentFileVersions',
+      handler: 'agent-file-versions/delete-agent-file-versions',
       summary: 'Empty the three version lists',
       description: `As PUT. ${who} 404 when the lists were never stored.`,
       request: { path: orgPath },
       responses: { 204: { description: 'emptied' }, ...errors(400, 401, 403, 404) },
     },
   ],
-};
+});

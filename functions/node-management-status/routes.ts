@@ -1,5 +1,5 @@
 import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
-import type { ResourceDoc } from '#lib/openapi/route';
+import { routeList } from '#lib/openapi/route';
 import { agentUpgradePolicyStatus, getManagementStatusResponse } from './responses.ts';
 import {
   getManagementStatusQuery,
@@ -13,7 +13,12 @@ const readers = 'Whoever may read the node: its owner, org admins, root, the nod
 const writers = 'Whoever may write the node: its owner, org admins, root, the node itself.';
 
 /** Node management status (reference §11.10). */
-export const nodeManagementStatusDoc: ResourceDoc = {
+export const nodeManagementStatusRoutes = routeList({
+  folder: 'node-management-status',
+  mounts: [
+    '/v1/orgs/{organization}/nodes/{node}/managementStatus',
+    '/v1/orgs/{organization}/nodes/{node}/managementStatus/{proxy+}',
+  ],
   tag: 'node management status',
   description: 'How a node is doing with each node management (agent upgrade) policy',
   components: {
@@ -26,6 +31,7 @@ export const nodeManagementStatusDoc: ResourceDoc = {
       method: 'GET',
       path,
       operationId: 'getNodeManagementStatuses',
+      handler: 'node-management-status/get-management-statuses',
       summary: 'Every management status of a node',
       description: readers,
       request: { path: nodeStatusesPath, query: getManagementStatusQuery },
@@ -39,6 +45,7 @@ export const nodeManagementStatusDoc: ResourceDoc = {
       method: 'GET',
       path: `${path}/{mgmtpolicy}`,
       operationId: 'getNodeManagementStatus',
+      handler: 'node-management-status/get-management-status',
       summary: 'The status of a node for one management policy',
       description: readers,
       request: { path: nodeStatusPath, query: getManagementStatusQuery },
@@ -52,6 +59,7 @@ export const nodeManagementStatusDoc: ResourceDoc = {
       method: 'PUT',
       path: `${path}/{mgmtpolicy}`,
       operationId: 'putNodeManagementStatus',
+      handler: 'node-management-status/put-management-status',
       summary: 'Create or replace the status of a node for one management policy',
       description: `${writers} Any policy name is accepted.`,
       request: { path: nodeStatusPath, body: putManagementStatusBody },
@@ -61,10 +69,11 @@ export const nodeManagementStatusDoc: ResourceDoc = {
       method: 'DELETE',
       path: `${path}/{mgmtpolicy}`,
       operationId: 'deleteNodeManagementStatus',
+      handler: 'node-management-status/delete-management-status',
       summary: 'Delete the status of a node for one management policy',
       description: writers,
       request: { path: nodeStatusPath },
       responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
     },
   ],
-};
+});

@@ -1,14 +1,23 @@
 import { orgPath } from '#lib/ids';
 import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
-import type { ResourceDoc } from '#lib/openapi/route';
+import { routeList } from '#lib/openapi/route';
 import { agbotAgreement, agreementServiceView, getAgbotAgreementsResponse } from './responses.ts';
-import { agreementPath, agreementsPath, confirmAgreementBody, putAgreementBody } from './schemas.ts';
+import { agreementPath, agreementsPath, putAgreementBody } from './schemas.ts';
 
 const list = '/v1/orgs/{organization}/agbots/{agreementbot}/agreements';
 const who = 'The owning user or the agbot: its owner, org admins, hub admins, root, the agbot itself.';
 
-/** Agbot agreements and their confirmation (contract "Agbot agreements"; reference §8.7–§8.8). */
-export const agbotAgreementsDoc: ResourceDoc = {
+/**
+ * Agbot agreements (contract "Agbot agreements"; reference §8.7–§8.8). Their confirmation,
+ * `POST /v1/orgs/{organization}/agreements/confirm`, is served by the orgs family (functions/orgs/routes.ts),
+ * whose `/v1/orgs/{proxy+}` already receives that path.
+ */
+export const agbotAgreementsRoutes = routeList({
+  folder: 'agbot-agreements',
+  mounts: [
+    '/v1/orgs/{organization}/agbots/{agreementbot}/agreements',
+    '/v1/orgs/{organization}/agbots/{agreementbot}/agreements/{proxy+}',
+  ],
   tag: 'agbot agreements',
   description: 'The agreements an agbot takes part in',
   components: {
@@ -16,12 +25,13 @@ export const agbotAgreementsDoc: ResourceDoc = {
     AAService: agreementServiceView,
     GetAgbotAgreementsResponse: getAgbotAgreementsResponse,
   },
-  requests: { PutAgbotAgreementRequest: putAgreementBody, ConfirmAgreementRequest: confirmAgreementBody },
+  requests: { PutAgbotAgreementRequest: putAgreementBody },
   routes: [
     {
       method: 'GET',
       path: list,
       operationId: 'listAgbotAgreements',
+      handler: 'agbot-agreements/list-agreements',
       summary: 'Every agreement of an agbot',
       description: who,
       request: { path: agreementsPath },
@@ -35,6 +45,7 @@ export const agbotAgreementsDoc: ResourceDoc = {
       method: 'DELETE',
       path: list,
       operationId: 'deleteAgbotAgreements',
+      handler: 'agbot-agreements/delete-agreements',
       summary: 'Delete every agreement of an agbot',
       description: `${who} None → 404.`,
       request: { path: agreementsPath },
@@ -44,6 +55,7 @@ export const agbotAgreementsDoc: ResourceDoc = {
       method: 'GET',
       path: `${list}/{agreement}`,
       operationId: 'getAgbotAgreement',
+      handler: 'agbot-agreements/get-agreement',
       summary: 'One agreement of an agbot',
       description: who,
       request: { path: agreementPath },
@@ -57,6 +69,7 @@ export const agbotAgreementsDoc: ResourceDoc = {
       method: 'PUT',
       path: `${list}/{agreement}`,
       operationId: 'putAgbotAgreement',
+      handler: 'agbot-agreements/put-agreement',
       summary: 'Add or update an agreement',
       description: `${who} Within the agreements-per-agbot limit (403 beyond).`,
       request: { path: agreementPath, body: putAgreementBody },
@@ -66,21 +79,11 @@ export const agbotAgreementsDoc: ResourceDoc = {
       method: 'DELETE',
       path: `${list}/{agreement}`,
       operationId: 'deleteAgbotAgreement',
+      handler: 'agbot-agreements/delete-agreement',
       summary: 'Delete one agreement',
       description: who,
       request: { path: agreementPath },
       responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
     },
-    {
-      method: 'POST',
-      path: '/v1/orgs/{organization}/agreements/confirm',
-      operationId: 'confirmAgreement',
-      summary: 'Confirm that an agreement is active',
-      description:
-        'Users and agbots of the org, hub admins, root (nodes: 403). 201 when the agreement exists, is ' +
-        "active and belongs to an agbot of the caller (a user's own agbots; for an agbot, its owner's).",
-      request: { path: orgPath, body: confirmAgreementBody },
-      responses: { 201: okResponse('active'), ...errors(400, 401, 403, 404) },
-    },
   ],
-};
+});

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { orgPath } from '#lib/ids';
 import { attributeResponse, errors, okResponse } from '#lib/openapi/common';
-import type { ResourceDoc } from '#lib/openapi/route';
+import { routeList } from '#lib/openapi/route';
 import { agbot, getAgbotsResponse } from './responses.ts';
 import { agbotPath, getAgbotQuery, listAgbotsQuery, patchAgbotBody, putAgbotBody } from './schemas.ts';
 
@@ -9,7 +9,9 @@ const path = '/v1/orgs/{organization}/agbots/{agreementbot}';
 const writers = 'Its owner, org admins, hub admins, root and the agbot itself';
 
 /** Agreement bots (contract "Agbots"; reference §8.1–§8.6). */
-export const agbotsDoc: ResourceDoc = {
+export const agbotsRoutes = routeList({
+  folder: 'agbots',
+  mounts: ['/v1/orgs/{organization}/agbots', '/v1/orgs/{organization}/agbots/{proxy+}'],
   tag: 'agbots',
   description: 'Agreement bots: they find nodes for deployment patterns and policies and make agreements',
   components: { Agbot: agbot, GetAgbotsResponse: getAgbotsResponse },
@@ -19,6 +21,7 @@ export const agbotsDoc: ResourceDoc = {
       method: 'GET',
       path: '/v1/orgs/{organization}/agbots',
       operationId: 'listAgbots',
+      handler: 'agbots/list-agbots',
       summary: 'The agbots of an organization',
       description:
         'Any user of the org, org admins, hub admins, root (nodes and agbots: 403). Filters: exact, ' +
@@ -34,6 +37,7 @@ export const agbotsDoc: ResourceDoc = {
       method: 'GET',
       path,
       operationId: 'getAgbot',
+      handler: 'agbots/get-agbot',
       summary: 'One agbot, or one of its attributes',
       description: 'Users of the org, hub admins, root and the agbot itself (nodes, other agbots: 403).',
       request: { path: agbotPath, query: getAgbotQuery },
@@ -49,6 +53,7 @@ export const agbotsDoc: ResourceDoc = {
       method: 'PUT',
       path,
       operationId: 'putAgbot',
+      handler: 'agbots/put-agbot',
       summary: 'Create or replace an agbot',
       description: `A user of the org creates it and owns it (within the agbots limit). ${writers} replace it.`,
       request: { path: agbotPath, body: putAgbotBody },
@@ -58,6 +63,7 @@ export const agbotsDoc: ResourceDoc = {
       method: 'PATCH',
       path,
       operationId: 'patchAgbot',
+      handler: 'agbots/patch-agbot',
       summary: 'Change one attribute of an agbot',
       description: `${writers}. Exactly one of token, name, msgEndPoint, publicKey.`,
       request: { path: agbotPath, body: patchAgbotBody },
@@ -67,6 +73,7 @@ export const agbotsDoc: ResourceDoc = {
       method: 'DELETE',
       path,
       operationId: 'deleteAgbot',
+      handler: 'agbots/delete-agbot',
       summary: 'Delete an agbot with its agreements, served patterns and policies and messages',
       description: `${writers}.`,
       request: { path: agbotPath },
@@ -76,10 +83,11 @@ export const agbotsDoc: ResourceDoc = {
       method: 'POST',
       path: `${path}/heartbeat`,
       operationId: 'postAgbotHeartbeat',
+      handler: 'agbots/post-heartbeat',
       summary: "Refresh the agbot's lastHeartbeat",
       description: `${writers}.`,
       request: { path: agbotPath },
       responses: { 201: okResponse('refreshed'), ...errors(400, 401, 403, 404) },
     },
   ],
-};
+});

@@ -1,0 +1,44 @@
+import { adminRoutes } from '#functions/admin/routes';
+import { agbotAgreementsRoutes } from '#functions/agbot-agreements/routes';
+import { agbotMessagesRoutes } from '#functions/agbot-messages/routes';
+import { agbotPatternsRoutes } from '#functions/agbot-patterns/routes';
+import { agbotPoliciesRoutes } from '#functions/agbot-policies/routes';
+import { agbotsRoutes } from '#functions/agbots/routes';
+import { agentFileVersionsRoutes } from '#functions/agent-file-versions/routes';
+import { nodeManagementStatusRoutes } from '#functions/node-management-status/routes';
+import { nodesRoutes } from '#functions/nodes/routes';
+import { openApiRoutes } from '#functions/openapi/routes';
+import { orgsRoutes } from '#functions/orgs/routes';
+import { usersRoutes } from '#functions/users/routes';
+import type { ResourceDoc } from '#lib/openapi/route';
+import { serverlessFunctions } from '#lib/openapi/serverless';
+
+/**
+ * Every resource family's route list, in the order the OpenAPI document lists them. Each family
+ * is one Lambda (functions/<folder>/lambda.ts); serverless.yml's functions are generated from
+ * this list (functions/serverless-functions.cjs).
+ */
+export const FAMILIES: ResourceDoc[] = [
+  adminRoutes,
+  agentFileVersionsRoutes,
+  orgsRoutes,
+  usersRoutes,
+  nodesRoutes,
+  nodeManagementStatusRoutes,
+  agbotsRoutes,
+  agbotAgreementsRoutes,
+  agbotPatternsRoutes,
+  agbotPoliciesRoutes,
+  agbotMessagesRoutes,
+  openApiRoutes,
+];
+
+/** Every path no family mounts: authenticate, then a JSON 404 (functions/fallback). */
+export const FALLBACK = {
+  name: 'unrecognizedRoute',
+  handler: 'fallback/unrecognized-route',
+  mount: '/{proxy+}',
+} as const;
+
+/** serverless.yml's `functions:` (read through functions/serverless-functions.cjs). */
+export const functions = () => serverlessFunctions(FAMILIES, FALLBACK);

@@ -1,0 +1,24 @@
+import { dispatcher } from '#lib/http/dispatch';
+import { handler as deleteNode } from './delete-node.ts';
+import { handler as deleteNodePolicy } from './delete-node-policy.ts';
+import { handler as getNode } from './get-node.ts';
+import { handler as getNodePolicy } from './get-node-policy.ts';
+import { handler as listNodes } from './list-nodes.ts';
+import { handler as patchNode } from './patch-node.ts';
+import { handler as postNodeHeartbeat } from './post-heartbeat.ts';
+import { handler as putNode } from './put-node.ts';
+import { handler as putNodePolicy } from './put-node-policy.ts';
+import { nodesRoutes } from './routes.ts';
+
+/** The nodes family's one Lambda: routes each request to its endpoint's handler (routes.ts). */
+export const handler = dispatcher(nodesRoutes, {
+  'nodes/list-nodes': listNodes,
+  'nodes/get-node': getNode,
+  'nodes/put-node': putNode,
+  'nodes/patch-node': patchNode,
+  'nodes/delete-node': deleteNode,
+  'nodes/post-heartbeat': postNodeHeartbeat,
+  'nodes/get-node-policy': getNodePolicy,
+  'nodes/put-node-policy': putNodePolicy,
+  'nodes/delete-node-policy': deleteNodePolicy,
+});

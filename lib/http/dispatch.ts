@@ -1,0 +1,32 @@
+import type { Context } from 'aws-lambda';
+import type { ResourceDoc } from '#lib/openapi/route';
+import { malformedPath, unrecognizedRoute } from './fallback.ts';
+import type { APIGatewayProxyEventV2 } from './lambda-types.ts';
+import type { Response } from './responses.ts';
+import { compileRoutes, MALFORMED_PATH, matchRoute } from './route-match.ts';
+
+export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Response>;
+
+/**
+ * A family's one Lambda: API Gateway sends it every request under the family's mounts (some of
+ * them `{proxy+}`), so it matches method + rawPath against the family's route list, sets
+ * `pathParameters` as the exact route would have (decoded, by name) and runs that endpoint's
+ * handler. A path or method the family lacks gets the catch-all's answer (401, else 404).
+ */
+export function dispatcher<H extends string>(routes: ResourceDoc<H>, handlers: Record<H, LambdaHandler>) {
+  const table = compileRoutes(
+    routes.routes.map((route) => ({
+      method: route.method,
+      path: route.path,
+      value: handlers[route.handler],
+    })),
+  );
+  const dispatch: LambdaHandler = (event, context) => {
+    const http = event.requestContext?.http;
+    const match = matchRoute(table, http?.method ?? '', event.rawPath ?? http?.path ?? '/');
+    if (match === MALFORMED_PATH) return malformedPath(event, context);
+    if (!match) return unrecognizedRoute(event, context);
+    return match.value({ ...event, pathParameters: match.pathParameters }, context);
+  };
+  return Object.assign(dispatch, { handlers });
+}

@@ -1,0 +1,20 @@
+import { endpoint } from './endpoint.ts';
+import { badInput, notFound } from './errors.ts';
+
+/**
+ * What a path that no route serves gets: like upstream, credentials are checked first (401),
+ * then the answer is a JSON 404 rather than the gateway's own body. Served by the catch-all
+ * function (functions/fallback) and by every family's dispatcher for a path or method it lacks.
+ */
+export const unrecognizedRoute = endpoint({
+  handle: () => {
+    throw notFound('unrecognized route');
+  },
+});
+
+/** A path that is not valid percent-encoding: credentials first, then a JSON 400. */
+export const malformedPath = endpoint({
+  handle: () => {
+    throw badInput('invalid input: the path is not valid percent-encoding');
+  },
+});
