@@ -1,4 +1,3 @@
-import { orgPath } from '#lib/ids';
 import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
 import { agbotAgreement, agreementServiceView, getAgbotAgreementsResponse } from './responses.ts';

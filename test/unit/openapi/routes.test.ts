@@ -1,70 +1,88 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { FALLBACK, FAMILIES, functions } from '#functions/families';
 import { openApiDocument } from '#functions/openapi/document';
+import { functionName } from '#lib/openapi/serverless';
 
-/** Every route serverless.yml deploys is in the document, and the document has no other route. */
-const root = join(import.meta.dirname, '..', '..', '..');
-const readYaml = (file: string) => parse(readFileSync(join(root, file), 'utf8'), { logLevel: 'error' });
+/**
+ * The route lists are the one source: every route is documented, reaches its own family's
+ * Lambda through API Gateway's choice of mount, and that Lambda's dispatcher runs the handler
+ * module the list names.
+ */
+const routes = FAMILIES.flatMap((family) => family.routes.map((route) => ({ family, route })));
 
-interface HttpApiEvent {
-  httpApi?: { method: string; path: string };
+/** API Gateway's choice among ANY routes: an exact template first (literals before parameters), else the longest `{proxy+}` prefix. */
+function gatewayChoice(path: string, mounts: { fn: string; mount: string }[]): string | undefined {
+  const segments = path.split('/').slice(1);
+  const literalFirst = (template: string[]) => template.map((s) => (s.startsWith('{') ? 'P' : 'L')).join('');
+  const fits = (template: string[]) =>
+    template.every((t, i) => (t.startsWith('{') ? segments[i] !== '' : t === segments[i]));
+  const exact = mounts
+    .map((m) => ({ ...m, template: m.mount.split('/').slice(1) }))
+    .filter((m) => !m.mount.endsWith('+}') && m.template.length === segments.length && fits(m.template))
+    .sort((a, b) => literalFirst(a.template).localeCompare(literalFirst(b.template)));
+  if (exact[0]) return exact[0].fn;
+  const greedy = mounts
+    .filter((m) => m.mount.endsWith('{proxy+}'))
+    .map((m) => ({ ...m, prefix: m.mount.split('/').slice(1, -1) }))
+    .filter((m) => m.prefix.length < segments.length && fits(m.prefix))
+    .sort(
+      (a, b) =>
+        b.prefix.length - a.prefix.length || literalFirst(a.prefix).localeCompare(literalFirst(b.prefix)),
+    );
+  return greedy[0]?.fn;
 }
 
-/** The `${file(...)}` route files serverless.yml lists. */
-const routeFiles = (): string[] =>
-  (readYaml('serverless.yml').functions as string[]).map(
-    (entry) => /\$\{file\(\.\/(.+)\)\}/.exec(entry)?.[1] ?? entry,
-  );
+const allMounts = Object.entries(functions()).flatMap(([fn, { events }]) =>
+  events.map(({ httpApi }) => ({ fn, mount: httpApi.path })),
+);
+const example = (path: string) => path.replace(/\{[^}]+\}/g, 'x1');
 
-function deployedRoutes(): string[] {
-  const routes: string[] = [];
-  for (const file of routeFiles()) {
-    const functions = readYaml(file) as Record<string, { events?: HttpApiEvent[] }>;
-    for (const fn of Object.values(functions)) {
-      for (const { httpApi } of fn.events ?? []) {
-        // The catch-all fallback (`*` /{proxy+}) answers unknown routes; it is not an operation.
-        if (httpApi && httpApi.method !== '*') routes.push(`${httpApi.method.toUpperCase()} ${httpApi.path}`);
-      }
-    }
-  }
-  return routes.sort();
-}
-
-function documentedRoutes(): string[] {
-  const { paths } = openApiDocument();
-  return Object.entries(paths)
-    .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
-    .sort();
-}
-
-describe('OpenAPI document vs serverless.yml', () => {
-  it('reads the route files serverless.yml lists', () => {
-    expect(deployedRoutes()).toContain('GET /v1/orgs/{organization}/nodes/{node}');
-    expect(deployedRoutes()).toContain('GET /v1/openapi.json');
+describe('the route lists', () => {
+  it('give every operation a unique operationId, and every method + path once', () => {
+    const ids = routes.map(({ route }) => route.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const keys = routes.map(({ route }) => `${route.method} ${route.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('documents every deployed route, with the same method and path', () => {
-    const documented = new Set(documentedRoutes());
-    expect(deployedRoutes().filter((route) => !documented.has(route))).toEqual([]);
-  });
-
-  it('documents no route that is not deployed', () => {
-    const deployed = new Set(deployedRoutes());
-    expect(documentedRoutes().filter((route) => !deployed.has(route))).toEqual([]);
-  });
-
-  it('uses each function name of functions.yml as the operationId of its route', () => {
+  it('are exactly what the OpenAPI document describes, under the same operationIds', () => {
     const { paths } = openApiDocument();
-    for (const file of routeFiles()) {
-      const functions = readYaml(file) as Record<string, { events?: HttpApiEvent[] }>;
-      for (const [name, fn] of Object.entries(functions)) {
-        for (const { httpApi } of fn.events ?? []) {
-          if (!httpApi || httpApi.method === '*') continue;
-          const operation = paths[httpApi.path]?.[httpApi.method.toLowerCase()];
-          expect(operation?.operationId, `${httpApi.method} ${httpApi.path}`).toBe(name);
-        }
+    const documented = Object.entries(paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+    );
+    const listed = routes.map(({ route }) => `${route.method} ${route.path} ${route.operationId}`);
+    expect(documented.sort()).toEqual(listed.sort());
+  });
+
+  it('generate one function per family, reached through its mounts, and the catch-all last', () => {
+    const generated = functions();
+    expect(Object.keys(generated)).toEqual([...FAMILIES.map((f) => functionName(f.folder)), FALLBACK.name]);
+    for (const family of FAMILIES) {
+      expect(generated[functionName(family.folder)]).toEqual({
+        handler: `functions/${family.folder}/lambda.handler`,
+        events: family.mounts.map((path) => ({ httpApi: { method: '*', path } })),
+      });
+    }
+    expect(generated[FALLBACK.name]?.events).toEqual([{ httpApi: { method: '*', path: '/{proxy+}' } }]);
+  });
+
+  it('send each route, through API Gateway, to the function of its own family and no other', () => {
+    for (const { family, route } of routes) {
+      expect(gatewayChoice(example(route.path), allMounts), `${route.method} ${route.path}`).toBe(
+        functionName(family.folder),
+      );
+    }
+    expect(gatewayChoice('/v1/nowhere/at/all', allMounts)).toBe(FALLBACK.name);
+  });
+
+  it("dispatch each route to the handler its list names, in the family's Lambda", async () => {
+    for (const family of FAMILIES) {
+      const lambda = await import(`#functions/${family.folder}/lambda`);
+      const handlers = lambda.handler.handlers as Record<string, unknown>;
+      expect(Object.keys(handlers).sort(), family.folder).toEqual(family.routes.map((r) => r.handler).sort());
+      for (const route of family.routes) {
+        const module = await import(`#functions/${route.handler}`);
+        expect(handlers[route.handler], route.operationId).toBe(module.handler);
       }
     }
   });
