@@ -11,7 +11,8 @@ import { routeList } from '#lib/openapi/route';
  * the handler the path parameters the exact route would have carried; anything else gets the
  * catch-all's answers (the real ones: credentials first, then a JSON 404 or 400).
  */
-const rootPassword = (process.env.EXCHANGE_ROOT_PW ??= 'root-test-password');
+process.env.EXCHANGE_ROOT_PW ??= 'root-test-password';
+const rootPassword = process.env.EXCHANGE_ROOT_PW;
 const root = { authorization: basicAuthHeader('root/root', rootPassword) };
 const context = { awsRequestId: 'test' } as Context;
 
