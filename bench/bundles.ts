@@ -4,6 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
 import { parse } from 'yaml';
+import { functions } from '#functions/families';
 import { median } from './stats.ts';
 
 /**
@@ -46,28 +47,13 @@ export interface FunctionBundle {
   bytes: number;
 }
 
-interface ServerlessFunction {
-  handler: string;
-}
-
 function readYaml(path: string): Record<string, unknown> {
   return parse(readFileSync(path, 'utf8'), { logLevel: 'error' }) ?? {};
 }
 
-/** name → handler, resolving the `${file(...)}` route files serverless.yml lists. */
+/** name → handler of every function serverless.yml deploys (generated from the route lists). */
 export function serverlessFunctions(): Map<string, string> {
-  const config = readYaml(join(root, 'serverless.yml'));
-  const functions = new Map<string, string>();
-  for (const entry of (config.functions as string[]) ?? []) {
-    const file = /\$\{file\((.+)\)\}/.exec(entry)?.[1];
-    if (!file) continue;
-    for (const [name, fn] of Object.entries(
-      readYaml(join(root, file)) as Record<string, ServerlessFunction>,
-    )) {
-      functions.set(name, fn.handler);
-    }
-  }
-  return functions;
+  return new Map(Object.entries(functions()).map(([name, fn]) => [name, fn.handler]));
 }
 
 function esbuildOptions(): BuildOptions {
@@ -82,19 +68,30 @@ function esbuildOptions(): BuildOptions {
   } as BuildOptions;
 }
 
+async function buildOne(options: BuildOptions, name: string, handler: string): Promise<FunctionBundle> {
+  const source = `${handler.slice(0, handler.lastIndexOf('.'))}.ts`;
+  const outdir = join(outRoot, name, dirname(source));
+  await build({ ...options, entryPoints: [join(root, source)], outdir, absWorkingDir: root });
+  const ext = (options.outExtension as Record<string, string>)['.js'] ?? '.js';
+  const file = join(outdir, source.split('/').pop()?.replace(/\.ts$/, ext) ?? '');
+  return { name, handler, file, bytes: statSync(file).size };
+}
+
+/** Every deployed function: one per resource family, and the catch-all. */
 export async function buildBundles(): Promise<FunctionBundle[]> {
   rmSync(outRoot, { recursive: true, force: true });
   const options = esbuildOptions();
   const bundles: FunctionBundle[] = [];
-  for (const [name, handler] of serverlessFunctions()) {
-    const source = `${handler.slice(0, handler.lastIndexOf('.'))}.ts`;
-    const outdir = join(outRoot, dirname(source));
-    await build({ ...options, entryPoints: [join(root, source)], outdir, absWorkingDir: root });
-    const ext = (options.outExtension as Record<string, string>)['.js'] ?? '.js';
-    const file = join(outdir, source.split('/').pop()?.replace(/\.ts$/, ext) ?? '');
-    bundles.push({ name, handler, file, bytes: statSync(file).size });
-  }
+  for (const [name, handler] of serverlessFunctions()) bundles.push(await buildOne(options, name, handler));
   return bundles;
+}
+
+/**
+ * One endpoint's handler bundled alone, as every endpoint was deployed before the families (one
+ * Lambda per endpoint): what a family's bundle is compared with.
+ */
+export function buildEndpointBundle(operationId: string, handlerModule: string): Promise<FunctionBundle> {
+  return buildOne(esbuildOptions(), `${operationId} alone`, `functions/${handlerModule}.handler`);
 }
 
 /** NODE_OPTIONS the functions run with (serverless.yml provider.environment), e.g. --enable-source-maps. */
@@ -141,6 +138,19 @@ export function coldImport(file: string, nodeOptions: string, runs = 5): ColdImp
     sdkMs: median(samples.map((s) => s.sdk)),
     bundleMs: median(samples.map((s) => s.bundle)),
   };
+}
+
+/** Cold imports of several bundles taken in turn (a, b, a, b, …), so load on the machine hits them alike; medians. */
+export function interleavedColdImports(files: string[], nodeOptions: string, runs = 15): ColdImport[] {
+  const samples: ColdImport[][] = files.map(() => []);
+  for (let i = 0; i < runs; i++) {
+    files.forEach((file, index) => samples[index]?.push(coldImport(file, nodeOptions, 1)));
+  }
+  return samples.map((taken) => ({
+    totalMs: median(taken.map((s) => s.totalMs)),
+    sdkMs: median(taken.map((s) => s.sdkMs)),
+    bundleMs: median(taken.map((s) => s.bundleMs)),
+  }));
 }
 
 export const cleanBundles = () => rmSync(outRoot, { recursive: true, force: true });

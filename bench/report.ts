@@ -13,6 +13,8 @@ export interface Figures {
   inProcess: { get: Comparison; put: Comparison };
   calls: { nodes: number; get: number; put: number }[];
   bundles: (FunctionBundle & ColdImport)[];
+  /** One family's bundle against one of its endpoints bundled alone (the layout before the families). */
+  perEndpoint?: { family: FunctionBundle & ColdImport; endpoint: FunctionBundle & ColdImport };
   messages: {
     http: { post: LoadResult; get: LoadResult };
     inProcess: { post: Comparison; get: Comparison };
@@ -87,10 +89,12 @@ export function markdown(f: Figures): string {
     ...messagesSection(f),
     '## Bundles and cold import',
     '',
-    "Each function built as serverless.yml's `custom.esbuild` does (ESM, minified, node22, `@aws-sdk/*`",
+    'One function per resource family (functions/<family>/lambda.ts, generated from its route list), plus',
+    "the catch-all, each built as serverless.yml's `custom.esbuild` does (ESM, minified, node22, `@aws-sdk/*`",
     `external). Cold import = a fresh \`node\` process importing the .mjs (NODE_OPTIONS \`${f.nodeOptions}\` as`,
     'deployed), timed inside it, median of 5.',
     '',
+    ...perEndpointLines(f),
     `Largest bundle: ${largest.name} ${kb(largest.bytes)} KB (target ≤ 300 KB: ${mark(largest.bytes <= 300 * 1024)}).`,
     `Slowest cold import: ${slowest.name} ${round(slowest.totalMs, 1)} ms in all (target ≤ 100 ms: ${mark(slowest.totalMs <= 100)}),`,
     `of which the AWS SDK (provided by the Lambda runtime, not bundled) ${round(slowest.sdkMs, 1)} ms. The bundles alone,`,
@@ -106,6 +110,24 @@ export function markdown(f: Figures): string {
     ...agentMarkdown(f.agent),
   ];
   return lines.join('\n');
+}
+
+/** A family's bundle against one endpoint bundled alone, as every endpoint was deployed before. */
+function perEndpointLines(f: Figures): string[] {
+  if (!f.perEndpoint) return [];
+  const { family, endpoint } = f.perEndpoint;
+  const row = (b: FunctionBundle & ColdImport) =>
+    `| ${b.name} | \`${b.handler}\` | ${kb(b.bytes)} KB | ${round(b.totalMs, 1)} ms | ${round(b.sdkMs, 1)} ms | ${round(b.bundleMs, 1)} ms |`;
+  return [
+    `Per family vs per endpoint (median of 15 cold imports each, taken in turn): the ${family.name} family's Lambda serves`,
+    `its endpoints from one bundle; before, each endpoint was a Lambda of its own (${endpoint.name}).`,
+    '',
+    '| Bundle | Entry | Size | Cold import | of which SDK | Bundle alone |',
+    '|---|---|---:|---:|---:|---:|',
+    row(family),
+    row(endpoint),
+    '',
+  ];
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;

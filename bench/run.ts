@@ -105,6 +105,15 @@ async function main(): Promise<void> {
       ...bundle,
       ...bundles.coldImport(bundle.file, nodeOptions),
     }));
+    // The nodes family's bundle against getNode's handler bundled alone (the former per-endpoint Lambda).
+    const family = built.find((bundle) => bundle.name === 'nodes');
+    const alone = await bundles.buildEndpointBundle('getNode', 'nodes/get-node');
+    const [familyImport, aloneImport] = family
+      ? bundles.interleavedColdImports([family.file, alone.file], nodeOptions)
+      : [];
+    const perEndpoint = family &&
+      familyImport &&
+      aloneImport && { family: { ...family, ...familyImport }, endpoint: { ...alone, ...aloneImport } };
     bundles.cleanBundles();
 
     step('node agent: memory after start and after 10,000 events, GET load (bench/agent.ts)');
@@ -122,6 +131,7 @@ async function main(): Promise<void> {
         deletes: mailboxDeletes,
       },
       bundles: withImports,
+      perEndpoint,
       agent,
       nodeOptions,
       loadAverage: loadavg()[0] ?? 0,
