@@ -3,7 +3,6 @@ import { routeList } from '#lib/openapi/route';
 import { agbotAgreement, agreementServiceView, getAgbotAgreementsResponse } from './responses.ts';
 import { agreementPath, agreementsPath, putAgreementBody } from './schemas.ts';
 
-const list = '/v1/orgs/{organization}/agbots/{agreementbot}/agreements';
 const who = 'The owning user or the agbot: its owner, org admins, hub admins, root, the agbot itself.';
 
 /**
@@ -28,7 +27,7 @@ export const agbotAgreementsRoutes = routeList({
   routes: [
     {
       method: 'GET',
-      path: list,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/agreements',
       operationId: 'listAgbotAgreements',
       handler: 'agbot-agreements/list-agreements',
       summary: 'Every agreement of an agbot',
@@ -42,7 +41,7 @@ export const agbotAgreementsRoutes = routeList({
     },
     {
       method: 'DELETE',
-      path: list,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/agreements',
       operationId: 'deleteAgbotAgreements',
       handler: 'agbot-agreements/delete-agreements',
       summary: 'Delete every agreement of an agbot',
@@ -52,7 +51,7 @@ export const agbotAgreementsRoutes = routeList({
     },
     {
       method: 'GET',
-      path: `${list}/{agreement}`,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreement}',
       operationId: 'getAgbotAgreement',
       handler: 'agbot-agreements/get-agreement',
       summary: 'One agreement of an agbot',
@@ -66,7 +65,7 @@ export const agbotAgreementsRoutes = routeList({
     },
     {
       method: 'PUT',
-      path: `${list}/{agreement}`,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreement}',
       operationId: 'putAgbotAgreement',
       handler: 'agbot-agreements/put-agreement',
       summary: 'Add or update an agreement',
@@ -76,7 +75,7 @@ export const agbotAgreementsRoutes = routeList({
     },
     {
       method: 'DELETE',
-      path: `${list}/{agreement}`,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreement}',
       operationId: 'deleteAgbotAgreement',
       handler: 'agbot-agreements/delete-agreement',
       summary: 'Delete one agreement',

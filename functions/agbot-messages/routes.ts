@@ -9,7 +9,6 @@ import {
   postMessageBody,
 } from './schemas.ts';
 
-const list = '/v1/orgs/{organization}/agbots/{agreementbot}/msgs';
 const readers = 'Users of the org, hub admins, root and the agbot itself (nodes, other agbots: 403).';
 
 /** An agbot's mailbox (contract "Agbot messages"; reference §8.11). */
@@ -26,7 +25,7 @@ export const agbotMessagesRoutes = routeList({
   routes: [
     {
       method: 'GET',
-      path: list,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/msgs',
       operationId: 'listAgbotMessages',
       handler: 'agbot-messages/list-messages',
       summary: "The agbot's unexpired messages, oldest first",
@@ -40,7 +39,7 @@ export const agbotMessagesRoutes = routeList({
     },
     {
       method: 'POST',
-      path: list,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/msgs',
       operationId: 'postAgbotMessage',
       handler: 'agbot-messages/post-message',
       summary: 'Send a message to the agbot',
@@ -52,7 +51,7 @@ export const agbotMessagesRoutes = routeList({
     },
     {
       method: 'GET',
-      path: `${list}/{message}`,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/msgs/{message}',
       operationId: 'getAgbotMessage',
       handler: 'agbot-messages/get-message',
       summary: 'One unexpired message',
@@ -65,7 +64,7 @@ export const agbotMessagesRoutes = routeList({
     },
     {
       method: 'DELETE',
-      path: `${list}/{message}`,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/msgs/{message}',
       operationId: 'deleteAgbotMessage',
       handler: 'agbot-messages/delete-message',
       summary: 'Delete a message',

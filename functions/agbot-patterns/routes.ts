@@ -9,7 +9,6 @@ import {
   postPatternBody,
 } from './schemas.ts';
 
-const list = '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/patterns';
 const who = 'The owning user or the agbot: its owner, org admins, hub admins, root, the agbot itself.';
 
 /** Deployment patterns an agbot serves (contract "Agbot deployment patterns"; reference §8.9). */
@@ -26,7 +25,7 @@ export const agbotPatternsRoutes = routeList({
   routes: [
     {
       method: 'GET',
-      path: list,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/patterns',
       operationId: 'listAgbotPatterns',
       handler: 'agbot-patterns/list-patterns',
       summary: 'The patterns an agbot serves',
@@ -40,7 +39,7 @@ export const agbotPatternsRoutes = routeList({
     },
     {
       method: 'POST',
-      path: list,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/patterns',
       operationId: 'postAgbotPattern',
       handler: 'agbot-patterns/post-pattern',
       summary: 'Serve a pattern',
@@ -50,7 +49,7 @@ export const agbotPatternsRoutes = routeList({
     },
     {
       method: 'DELETE',
-      path: list,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/patterns',
       operationId: 'deleteAgbotPatterns',
       handler: 'agbot-patterns/delete-patterns',
       summary: 'Stop serving every pattern',
@@ -60,7 +59,7 @@ export const agbotPatternsRoutes = routeList({
     },
     {
       method: 'GET',
-      path: `${list}/{deploymentpattern}`,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/patterns/{deploymentpattern}',
       operationId: 'getAgbotPattern',
       handler: 'agbot-patterns/get-pattern',
       summary: 'One served pattern',
@@ -74,7 +73,7 @@ export const agbotPatternsRoutes = routeList({
     },
     {
       method: 'DELETE',
-      path: `${list}/{deploymentpattern}`,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/patterns/{deploymentpattern}',
       operationId: 'deleteAgbotPattern',
       handler: 'agbot-patterns/delete-pattern',
       summary: 'Stop serving one pattern',

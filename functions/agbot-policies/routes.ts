@@ -9,7 +9,6 @@ import {
   postPolicyBody,
 } from './schemas.ts';
 
-const list = '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies';
 const who = 'The owning user or the agbot: its owner, org admins, hub admins, root, the agbot itself.';
 
 /** Deployment policies an agbot serves (contract "Agbot deployment policies"; reference §8.10). */
@@ -29,7 +28,7 @@ export const agbotPoliciesRoutes = routeList({
   routes: [
     {
       method: 'GET',
-      path: list,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies',
       operationId: 'listAgbotPolicies',
       handler: 'agbot-policies/list-policies',
       summary: 'The policies an agbot serves',
@@ -46,7 +45,7 @@ export const agbotPoliciesRoutes = routeList({
     },
     {
       method: 'POST',
-      path: list,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies',
       operationId: 'postAgbotPolicy',
       handler: 'agbot-policies/post-policy',
       summary: 'Serve a policy',
@@ -58,7 +57,7 @@ export const agbotPoliciesRoutes = routeList({
     },
     {
       method: 'DELETE',
-      path: list,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies',
       operationId: 'deleteAgbotPolicies',
       handler: 'agbot-policies/delete-policies',
       summary: 'Stop serving every policy',
@@ -68,7 +67,7 @@ export const agbotPoliciesRoutes = routeList({
     },
     {
       method: 'GET',
-      path: `${list}/{deploymentpolicy}`,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies/{deploymentpolicy}',
       operationId: 'getAgbotPolicy',
       handler: 'agbot-policies/get-policy',
       summary: 'One served policy',
@@ -82,7 +81,7 @@ export const agbotPoliciesRoutes = routeList({
     },
     {
       method: 'DELETE',
-      path: `${list}/{deploymentpolicy}`,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies/{deploymentpolicy}',
       operationId: 'deleteAgbotPolicy',
       handler: 'agbot-policies/delete-policy',
       summary: 'Stop serving one policy',

@@ -5,7 +5,6 @@ import { routeList } from '#lib/openapi/route';
 import { agbot, getAgbotsResponse } from './responses.ts';
 import { agbotPath, getAgbotQuery, listAgbotsQuery, patchAgbotBody, putAgbotBody } from './schemas.ts';
 
-const path = '/v1/orgs/{organization}/agbots/{agreementbot}';
 const writers = 'Its owner, org admins, hub admins, root and the agbot itself';
 
 /** Agreement bots (contract "Agbots"; reference §8.1–§8.6). */
@@ -35,7 +34,7 @@ export const agbotsRoutes = routeList({
     },
     {
       method: 'GET',
-      path,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}',
       operationId: 'getAgbot',
       handler: 'agbots/get-agbot',
       summary: 'One agbot, or one of its attributes',
@@ -51,7 +50,7 @@ export const agbotsRoutes = routeList({
     },
     {
       method: 'PUT',
-      path,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}',
       operationId: 'putAgbot',
       handler: 'agbots/put-agbot',
       summary: 'Create or replace an agbot',
@@ -61,7 +60,7 @@ export const agbotsRoutes = routeList({
     },
     {
       method: 'PATCH',
-      path,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}',
       operationId: 'patchAgbot',
       handler: 'agbots/patch-agbot',
       summary: 'Change one attribute of an agbot',
@@ -71,7 +70,7 @@ export const agbotsRoutes = routeList({
     },
     {
       method: 'DELETE',
-      path,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}',
       operationId: 'deleteAgbot',
       handler: 'agbots/delete-agbot',
       summary: 'Delete an agbot with its agreements, served patterns and policies and messages',
@@ -81,7 +80,7 @@ export const agbotsRoutes = routeList({
     },
     {
       method: 'POST',
-      path: `${path}/heartbeat`,
+      path: '/v1/orgs/{organization}/agbots/{agreementbot}/heartbeat',
       operationId: 'postAgbotHeartbeat',
       handler: 'agbots/post-heartbeat',
       summary: "Refresh the agbot's lastHeartbeat",

@@ -4,7 +4,6 @@ import { routeList } from '#lib/openapi/route';
 import { agentVersionsResponse } from './responses.ts';
 import { putAgentFileVersionsBody } from './schemas.ts';
 
-const path = '/v1/orgs/{organization}/AgentFileVersion';
 const who = 'Authorized against org IBM whatever the path says; then an organization other than IBM is 400.';
 
 /** Agent file versions (reference §7; contract "Agent file versions"). */
@@ -18,7 +17,7 @@ export const agentFileVersionsRoutes = routeList({
   routes: [
     {
       method: 'GET',
-      path,
+      path: '/v1/orgs/{organization}/AgentFileVersion',
       operationId: 'getAgentFileVersions',
       handler: 'agent-file-versions/get-agent-file-versions',
       summary: 'The three version lists',
@@ -31,7 +30,7 @@ export const agentFileVersionsRoutes = routeList({
     },
     {
       method: 'PUT',
-      path,
+      path: '/v1/orgs/{organization}/AgentFileVersion',
       operationId: 'putAgentFileVersions',
       handler: 'agent-file-versions/put-agent-file-versions',
       summary: 'Replace the three version lists',
@@ -41,7 +40,7 @@ export const agentFileVersionsRoutes = routeList({
     },
     {
       method: 'DELETE',
-      path,
+      path: '/v1/orgs/{organization}/AgentFileVersion',
       operationId: 'deleteAgentFileVersions',
       handler: 'agent-file-versions/delete-agent-file-versions',
       summary: 'Empty the three version lists',

@@ -8,7 +8,6 @@ import {
   putManagementStatusBody,
 } from './schemas.ts';
 
-const path = '/v1/orgs/{organization}/nodes/{node}/managementStatus';
 const readers = 'Whoever may read the node: its owner, org admins, root, the node itself, agbots of the org.';
 const writers = 'Whoever may write the node: its owner, org admins, root, the node itself.';
 
@@ -29,7 +28,7 @@ export const nodeManagementStatusRoutes = routeList({
   routes: [
     {
       method: 'GET',
-      path,
+      path: '/v1/orgs/{organization}/nodes/{node}/managementStatus',
       operationId: 'getNodeManagementStatuses',
       handler: 'node-management-status/get-management-statuses',
       summary: 'Every management status of a node',
@@ -43,7 +42,7 @@ export const nodeManagementStatusRoutes = routeList({
     },
     {
       method: 'GET',
-      path: `${path}/{mgmtpolicy}`,
+      path: '/v1/orgs/{organization}/nodes/{node}/managementStatus/{mgmtpolicy}',
       operationId: 'getNodeManagementStatus',
       handler: 'node-management-status/get-management-status',
       summary: 'The status of a node for one management policy',
@@ -57,7 +56,7 @@ export const nodeManagementStatusRoutes = routeList({
     },
     {
       method: 'PUT',
-      path: `${path}/{mgmtpolicy}`,
+      path: '/v1/orgs/{organization}/nodes/{node}/managementStatus/{mgmtpolicy}',
       operationId: 'putNodeManagementStatus',
       handler: 'node-management-status/put-management-status',
       summary: 'Create or replace the status of a node for one management policy',
@@ -67,7 +66,7 @@ export const nodeManagementStatusRoutes = routeList({
     },
     {
       method: 'DELETE',
-      path: `${path}/{mgmtpolicy}`,
+      path: '/v1/orgs/{organization}/nodes/{node}/managementStatus/{mgmtpolicy}',
       operationId: 'deleteNodeManagementStatus',
       handler: 'node-management-status/delete-management-status',
       summary: 'Delete the status of a node for one management policy',

@@ -22,7 +22,6 @@ import {
   putNodePolicyBody,
 } from './schemas.ts';
 
-const path = '/v1/orgs/{organization}/nodes/{node}';
 const oneNode = 'The owning user, org admins, root and the node itself';
 
 /** Nodes and node policies (reference §11.1–§11.6). */
@@ -64,7 +63,7 @@ export const nodesRoutes = routeList({
     },
     {
       method: 'GET',
-      path,
+      path: '/v1/orgs/{organization}/nodes/{node}',
       operationId: 'getNode',
       handler: 'nodes/get-node',
       summary: 'One node, or one of its attributes',
@@ -80,7 +79,7 @@ export const nodesRoutes = routeList({
     },
     {
       method: 'PUT',
-      path,
+      path: '/v1/orgs/{organization}/nodes/{node}',
       operationId: 'putNode',
       handler: 'nodes/put-node',
       summary: 'Create or replace a node',
@@ -90,7 +89,7 @@ export const nodesRoutes = routeList({
     },
     {
       method: 'PATCH',
-      path,
+      path: '/v1/orgs/{organization}/nodes/{node}',
       operationId: 'patchNode',
       handler: 'nodes/patch-node',
       summary: 'Change one attribute of a node',
@@ -100,7 +99,7 @@ export const nodesRoutes = routeList({
     },
     {
       method: 'DELETE',
-      path,
+      path: '/v1/orgs/{organization}/nodes/{node}',
       operationId: 'deleteNode',
       handler: 'nodes/delete-node',
       summary: 'Delete a node with its policy',
@@ -110,7 +109,7 @@ export const nodesRoutes = routeList({
     },
     {
       method: 'POST',
-      path: `${path}/heartbeat`,
+      path: '/v1/orgs/{organization}/nodes/{node}/heartbeat',
       operationId: 'postNodeHeartbeat',
       handler: 'nodes/post-heartbeat',
       summary: "Refresh the node's lastHeartbeat",
@@ -120,7 +119,7 @@ export const nodesRoutes = routeList({
     },
     {
       method: 'GET',
-      path: `${path}/policy`,
+      path: '/v1/orgs/{organization}/nodes/{node}/policy',
       operationId: 'getNodePolicy',
       handler: 'nodes/get-node-policy',
       summary: "The node's policy",
@@ -130,7 +129,7 @@ export const nodesRoutes = routeList({
     },
     {
       method: 'PUT',
-      path: `${path}/policy`,
+      path: '/v1/orgs/{organization}/nodes/{node}/policy',
       operationId: 'putNodePolicy',
       handler: 'nodes/put-node-policy',
       summary: "Create or replace the node's policy",
@@ -140,7 +139,7 @@ export const nodesRoutes = routeList({
     },
     {
       method: 'DELETE',
-      path: `${path}/policy`,
+      path: '/v1/orgs/{organization}/nodes/{node}/policy',
       operationId: 'deleteNodePolicy',
       handler: 'nodes/delete-node-policy',
       summary: "Delete the node's policy",

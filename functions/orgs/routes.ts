@@ -6,8 +6,6 @@ import { routeList } from '#lib/openapi/route';
 import { getOrgsResponse, heartbeatIntervals, org } from './responses.ts';
 import { getOrgQuery, getOrgsQuery, orgBody, orgPatchBody } from './schemas.ts';
 
-const path = '/v1/orgs/{organization}';
-
 /**
  * Organizations (reference §9), and the confirmation of an agbot's agreement: its path is under
  * `/v1/orgs/{organization}`, which this family's `/v1/orgs/{proxy+}` mount receives.
@@ -47,7 +45,7 @@ export const orgsRoutes = routeList({
     },
     {
       method: 'GET',
-      path,
+      path: '/v1/orgs/{organization}',
       operationId: 'getOrg',
       handler: 'orgs/get-org',
       summary: 'One organization, or one of its attributes',
@@ -64,7 +62,7 @@ export const orgsRoutes = routeList({
     },
     {
       method: 'POST',
-      path,
+      path: '/v1/orgs/{organization}',
       operationId: 'postOrg',
       handler: 'orgs/post-org',
       summary: 'Create an organization',
@@ -74,7 +72,7 @@ export const orgsRoutes = routeList({
     },
     {
       method: 'PUT',
-      path,
+      path: '/v1/orgs/{organization}',
       operationId: 'putOrg',
       handler: 'orgs/put-org',
       summary: 'Replace an organization',
@@ -84,7 +82,7 @@ export const orgsRoutes = routeList({
     },
     {
       method: 'PATCH',
-      path,
+      path: '/v1/orgs/{organization}',
       operationId: 'patchOrg',
       handler: 'orgs/patch-org',
       summary: 'Change one attribute of an organization',
@@ -94,7 +92,7 @@ export const orgsRoutes = routeList({
     },
     {
       method: 'DELETE',
-      path,
+      path: '/v1/orgs/{organization}',
       operationId: 'deleteOrg',
       handler: 'orgs/delete-org',
       summary: 'Delete an organization and everything in it',

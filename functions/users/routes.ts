@@ -4,8 +4,6 @@ import { routeList } from '#lib/openapi/route';
 import { apiKeyMetadata, getUsersResponse, user } from './responses.ts';
 import { userBody, userPatchBody, userPath } from './schemas.ts';
 
-const path = '/v1/orgs/{organization}/users/{username}';
-
 /** Users (reference §10). */
 export const usersRoutes = routeList({
   folder: 'users',
@@ -31,7 +29,7 @@ export const usersRoutes = routeList({
     },
     {
       method: 'GET',
-      path,
+      path: '/v1/orgs/{organization}/users/{username}',
       operationId: 'getUser',
       handler: 'users/get-user',
       summary: 'One user',
@@ -45,7 +43,7 @@ export const usersRoutes = routeList({
     },
     {
       method: 'POST',
-      path,
+      path: '/v1/orgs/{organization}/users/{username}',
       operationId: 'postUser',
       handler: 'users/post-user',
       summary: 'Create a user',
@@ -55,7 +53,7 @@ export const usersRoutes = routeList({
     },
     {
       method: 'PUT',
-      path,
+      path: '/v1/orgs/{organization}/users/{username}',
       operationId: 'putUser',
       handler: 'users/put-user',
       summary: 'Replace (or create) a user',
@@ -65,7 +63,7 @@ export const usersRoutes = routeList({
     },
     {
       method: 'PATCH',
-      path,
+      path: '/v1/orgs/{organization}/users/{username}',
       operationId: 'patchUser',
       handler: 'users/patch-user',
       summary: 'Change one attribute of a user',
@@ -75,7 +73,7 @@ export const usersRoutes = routeList({
     },
     {
       method: 'DELETE',
-      path,
+      path: '/v1/orgs/{organization}/users/{username}',
       operationId: 'deleteUser',
       handler: 'users/delete-user',
       summary: 'Delete a user with its nodes and agbots',
@@ -85,7 +83,7 @@ export const usersRoutes = routeList({
     },
     {
       method: 'POST',
-      path: `${path}/confirm`,
+      path: '/v1/orgs/{organization}/users/{username}/confirm',
       operationId: 'confirmUser',
       handler: 'users/confirm-user',
       summary: 'Check credentials',
