@@ -144,7 +144,7 @@ export function coldImport(file: string, nodeOptions: string, runs = 5): ColdImp
 export function interleavedColdImports(files: string[], nodeOptions: string, runs = 15): ColdImport[] {
   const samples: ColdImport[][] = files.map(() => []);
   for (let i = 0; i < runs; i++) {
-    files.forEach((file, index) => samples[index]?.push(coldImport(file, nodeOptions, 1)));
+    for (const [index, file] of files.entries()) samples[index]?.push(coldImport(file, nodeOptions, 1));
   }
   return samples.map((taken) => ({
     totalMs: median(taken.map((s) => s.totalMs)),
