@@ -5,7 +5,8 @@ import { authenticate } from '#lib/auth/authenticate';
 import type { Caller } from '#lib/auth/caller';
 import { type ExchangeConfig, getConfig } from '#lib/config';
 import { type Clock, systemClock } from '#lib/time';
-import { HttpError } from './errors.ts';
+import { badInput, HttpError } from './errors.ts';
+import { hasProtoKey } from './json-keys.ts';
 import type { APIGatewayProxyEventV2 } from './lambda-types.ts';
 import { handleError } from './on-error.ts';
 import type { Response } from './responses.ts';
@@ -67,7 +68,9 @@ function readBody(event: APIGatewayProxyEventV2): unknown {
       `invalid input: malformed JSON body${cause ? `: ${cause}` : ''}`,
     );
   }
-  return request.event.body;
+  const body: unknown = request.event.body;
+  if (hasProtoKey(body)) throw badInput("invalid input: the body key '__proto__' is not allowed");
+  return body;
 }
 
 /**
