@@ -89,7 +89,9 @@ describe('oversized ids never reach DynamoDB', () => {
       },
     ];
     for (const { handler, path, body } of requests) {
+      const before = dynamoCallCount();
       const result = await invoke(handler as typeof getNode, { auth: ROOT, path, ...(body ? { body } : {}) });
+      expect(dynamoCallCount(), 'root authenticates without a data call').toBe(before);
       expectSafeAnswer(result, Object.keys(path).join(','));
       expect(result.status).toBe(400);
       expect(result.body.msg).toMatch(
