@@ -1,9 +1,11 @@
+import type * as z from 'zod';
 import { authorize } from '#lib/auth/access';
 import { IBM_ORG, roleOf } from '#lib/auth/caller';
 import { endpoint } from '#lib/http/endpoint';
 import { json } from '#lib/http/responses';
 import { listOrgCounts } from '#tables/stats';
 import { countsOfOrgs } from '#tables/status-counts';
+import type { adminOrgStatus } from './responses.ts';
 import { OPERATING_NORMALLY } from './status-figures.ts';
 
 /**
@@ -15,9 +17,11 @@ export const handler = endpoint({
   async handle({ caller }) {
     const role = roleOf(caller);
     const orgs = role === 'AdminUser' ? await countsOfOrgs([caller.org, IBM_ORG]) : await listOrgCounts();
-    const nodes: Record<string, number> = {};
-    for (const org of [...orgs.keys()].sort())
-      nodes[org] = role === 'HubAdmin' ? -1 : (orgs.get(org)?.nodes ?? 0);
-    return json(200, { msg: OPERATING_NORMALLY, nodes });
+    // fromEntries defines own keys: an org named `__proto__` stays an entry, not a prototype.
+    const nodes = Object.fromEntries(
+      [...orgs.keys()].sort().map((org) => [org, role === 'HubAdmin' ? -1 : (orgs.get(org)?.nodes ?? 0)]),
+    );
+    const body: z.infer<typeof adminOrgStatus> = { msg: OPERATING_NORMALLY, nodes };
+    return json(200, body);
   },
 });

@@ -1,4 +1,6 @@
+import type * as z from 'zod';
 import type { NodeManagementStatusRecord } from '#tables/node-management-status-records';
+import type { getManagementStatusResponse } from './responses.ts';
 import type { NodeStatusPath, PutManagementStatusBody } from './schemas.ts';
 
 /** `<org>/<policy>`: the key of a status (the policy lives in the node's org). */
@@ -32,20 +34,28 @@ export function storedStatus(
 }
 
 /** `{"managementStatus": {"<org/policy>": {"agentUpgradePolicyStatus": {...}}}, "lastIndex": 0}` */
-export function statusesView(records: NodeManagementStatusRecord[]) {
-  const managementStatus: Record<string, unknown> = {};
-  for (const r of records) {
-    managementStatus[r.policy] = {
-      agentUpgradePolicyStatus: {
-        scheduledTime: r.scheduledTime,
-        startTime: r.startTime,
-        endTime: r.endTime,
-        upgradedVersions: r.upgradedVersions,
-        status: r.status,
-        errorMessage: r.errorMessage,
-        lastUpdated: r.lastUpdated,
+export function statusesView(
+  records: NodeManagementStatusRecord[],
+): z.infer<typeof getManagementStatusResponse> {
+  const managementStatus = Object.fromEntries(
+    records.map((r) => [
+      r.policy,
+      {
+        agentUpgradePolicyStatus: {
+          scheduledTime: r.scheduledTime,
+          startTime: r.startTime,
+          endTime: r.endTime,
+          upgradedVersions: {
+            softwareVersion: r.upgradedVersions.softwareVersion,
+            certVersion: r.upgradedVersions.certVersion,
+            configVersion: r.upgradedVersions.configVersion,
+          },
+          status: r.status,
+          errorMessage: r.errorMessage,
+          lastUpdated: r.lastUpdated,
+        },
       },
-    };
-  }
+    ]),
+  );
   return { managementStatus, lastIndex: 0 };
 }
