@@ -3,6 +3,7 @@ import { agreementRoutes } from './api/agreement.ts';
 import { attributeRoutes } from './api/attribute.ts';
 import { configStateRoutes } from './api/configstate.ts';
 import { eventLogRoutes } from './api/eventlog.ts';
+import { parseJsonBody } from './api/json-body.ts';
 import { nodeRoutes } from './api/node.ts';
 import { nodeManagementRoutes } from './api/nodemanagement.ts';
 import { policyRoutes } from './api/policy.ts';
@@ -47,13 +48,11 @@ export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
     return undefined;
   };
 
-  // Upstream never checks the content type: a body with any other type is read as JSON too.
-  app.removeContentTypeParser('text/plain');
+  // One JSON parser for every content type (json-body.ts).
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      done(null, parseJsonBody(String(body)));
     } catch (err) {
       done(Object.assign(err as Error, { statusCode: 400 }), undefined);
     }

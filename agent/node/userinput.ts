@@ -45,8 +45,12 @@ function mergeInput(inputs: UserInputValue[], input: UserInputValue): void {
 const VERSION = String.raw`\d+(\.\d+){0,2}`;
 const RANGE = new RegExp(String.raw`^(${VERSION}|[\[(]\s*${VERSION}\s*,\s*(${VERSION}|INFINITY)\s*[\])])$`);
 
+/** Longer than any real range: refused before the pattern runs. */
+const MAX_VERSION_RANGE_LENGTH = 256;
+
 /** OSGI version range: `1.2.3` (that version or later) or `[low,high)` with either bracket kind. */
-export const isVersionRange = (range: string) => RANGE.test(range);
+export const isVersionRange = (range: string) =>
+  range.length <= MAX_VERSION_RANGE_LENGTH && RANGE.test(range);
 
 const ARCH_SYNONYMS = new Map([
   ['x86_64', 'amd64'],

@@ -56,7 +56,8 @@ export function validateConstraints(constraints: string[], input: string): void 
       parseConstraint(expression);
     } catch (err) {
       if (!(err instanceof ConstraintError)) throw err;
-      throw badInput(`constraint "${expression}" is not valid: ${err.message}`, `${input}[${index}]`);
+      const shown = expression.length > 200 ? `${expression.slice(0, 200)}…` : expression;
+      throw badInput(`constraint "${shown}" is not valid: ${err.message}`, `${input}[${index}]`);
     }
   });
 }
