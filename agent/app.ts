@@ -18,6 +18,13 @@ import { AgentError } from './errors.ts';
  * The local REST API: routes are Fastify plugins (one per resource, schemas beside them). Errors
  * are always `{"error","input"}` JSON; a known path with another method → 405, unknown path → 404.
  */
+/** Each app's routes: URL pattern → methods (recorded as they are added). */
+const routeTables = new WeakMap<FastifyInstance, ReadonlyMap<string, ReadonlySet<string>>>();
+
+/** The routes of an app made by buildApp (the fuzz suite walks every one of them). */
+export const routesOf = (app: FastifyInstance): ReadonlyMap<string, ReadonlySet<string>> =>
+  routeTables.get(app) ?? new Map();
+
 export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
@@ -28,6 +35,7 @@ export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
       void (reply as unknown as FastifyReply).code(400).send({ error: err.message, input: 'path' }),
   });
   const known = new Map<string, Set<string>>();
+  routeTables.set(app, known);
   app.addHook('onRoute', (route) => {
     const methods = known.get(route.url) ?? new Set<string>();
     for (const method of [route.method].flat()) methods.add(method);

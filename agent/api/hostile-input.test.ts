@@ -216,6 +216,12 @@ describe('bounded parsing and matching (class 3)', () => {
     const long = await inject('GET', `/eventlog?message=~${'a'.repeat(1025)}`);
     expect(long.statusCode).toBe(400);
     expect(long.json()).toEqual({ error: expect.stringContaining('longer than 1024'), input: 'selection' });
+    // Found by the fuzz suite: a NUL or quote in an attribute name made SQLite refuse the JSON path (500).
+    for (const name of ['a%00b', '%00', 'a%22b']) {
+      const res = await inject('GET', `/eventlog/all?${name}=1`);
+      expect(res.statusCode, name).toBe(400);
+      expect(res.json().input).toBe('selection');
+    }
     const many = await inject(
       'GET',
       `/eventlog?${Array.from({ length: 33 }, (_, i) => `a${i}=1`).join('&')}`,

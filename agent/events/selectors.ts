@@ -28,7 +28,8 @@ export function parseSelectors(rawQuery: string, nowSeconds: number): EventFilte
       const what = `${name.slice(0, 40)}${name.length > 40 ? '…' : ''}`;
       throw badInput(`selector ${what} is longer than ${MAX_SELECTOR_LENGTH} characters`, 'selection');
     }
-    if (name === '' || name.split('.').some((part) => part === '')) {
+    // SQLite's JSON paths cannot spell a key holding `"` or NUL (and event sources have none).
+    if (name === '' || name.split('.').some((part) => part === '') || /["\0]/.test(name)) {
       throw badInput(`"${name}" is not a valid event attribute`, 'selection');
     }
     const field: EventField =
