@@ -230,6 +230,20 @@ describe('bounded parsing and matching (class 3)', () => {
     expect(many.json().input).toBe('selection');
   });
 
+  it('node ids and orgs longer than the Exchange accepts are refused before any Exchange call', async () => {
+    const before = fake.requests.length;
+    const id = 'n'.repeat(257);
+    const res = await inject('PATCH', '/node', { id, token: 't' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: expect.stringContaining('at most 256 characters'),
+      input: 'device.id',
+    });
+    const org = await inject('PATCH', '/node', { id: 'node1', organization: 'o'.repeat(257), token: 't' });
+    expect(org.json().input).toBe('device.organization');
+    expect(fake.requests.length).toBe(before);
+  });
+
   it('a version range longer than any real one is refused before it is matched', async () => {
     const range = `[${'1.'.repeat(200)}1,INFINITY)`;
     const res = await inject('POST', '/node/userinput', [
