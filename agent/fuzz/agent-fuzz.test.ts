@@ -10,7 +10,7 @@
  * Environment:
  * - `FUZZ_SEED` (default 20261123): the seed, printed at the start; a failure prints the seed and
  *   path that replay it (fast-check's `seed`/`path`).
- * - `FUZZ_RUNS` (default 700): requests per property, spread evenly over the routes; the default
+ * - `FUZZ_RUNS` (default 500): requests per property, spread evenly over the routes; the default
  *   keeps the file under a minute here. `npm run fuzz` sets it high.
  */
 import fc from 'fast-check';
@@ -21,7 +21,7 @@ import { anyBody, type FuzzRequest, hostileBody, requestTo } from './hostile.ts'
 import { snapshot, startWorld, stopWorld, type World } from './world.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 700);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 const TIMEOUT_MS = Math.max(120_000, RUNS * 500);
 console.log(`agent fuzz: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`);
 
