@@ -214,9 +214,97 @@ export const hostileBody = fc.oneof(
   fc.constantFrom(`{"__proto__":${deepObject(50)}}`, '{"\\u005f_proto__":{}}', `[${deepObject(DEPTH)}]`),
 );
 
+/** Strings with hostile content where a string is expected. */
+const hostileText = fc.oneof(
+  fc.constantFrom(
+    ...PROTOTYPE_NAMES,
+    '',
+    ' ',
+    KB3,
+    KB100,
+    'x86_64',
+    'amd64',
+    '[1.0.0,',
+    '[0.0.0,INFINITY)',
+    `${'('.repeat(5000)}a == 1${')'.repeat(5000)}`,
+    `a == "${'\\"'.repeat(3000)}`,
+    '\u0000',
+    '\uD800',
+    '\u202E\uFEFF',
+    'configured',
+    'waiting',
+    'Basic',
+  ),
+  fc.string({ unit: 'binary', maxLength: 30 }),
+);
+const text = hostileText.map((t) => JSON.stringify(t));
+const list = (item: fc.Arbitrary<string>) =>
+  fc.array(item, { maxLength: 3 }).map((items) => `[${items.join(',')}]`);
+const object = (fields: Record<string, fc.Arbitrary<string>>) =>
+  fc
+    .tuple(
+      ...Object.entries(fields).map(([k, v]) => fc.option(v.map((value) => `${JSON.stringify(k)}:${value}`))),
+    )
+    .map((members) => `{${members.filter((m) => m !== null).join(',')}}`);
+const property = object({ name: text, value: anyValue, type: text });
+const section = object({ properties: list(property), constraints: list(text) });
+const mappings = fc.oneof(
+  fc.dictionary(hostileText, text, { maxKeys: 4 }).map((d) => JSON.stringify(d)),
+  object({ auths: list(object({ registry: text, username: text, token: text })) }),
+  object({ protocols: list(fc.constantFrom('{"Basic":[]}', '{"__proto__":[]}', '{"Basic":1}', '{}')) }),
+  object({ url: text, username: text, password: text, tokens: anyValue, perTimeUnit: text }),
+);
+const attribute = object({
+  type: fc.oneof(
+    text,
+    fc.constantFrom(
+      '"UserInputAttributes"',
+      '"DockerRegistryAuthAttributes"',
+      '"HTTPSBasicAuthAttributes"',
+      '"MeteringAttributes"',
+      '"AgreementProtocolAttributes"',
+    ),
+  ),
+  label: text,
+  publishable: anyValue,
+  service_specs: list(object({ url: text, organization: text })),
+  mappings,
+});
+/**
+ * Bodies shaped like the routes' own (every field optional, each with a plausible type and
+ * hostile content), so that validation is passed and the logic behind it is reached.
+ */
+const shapedBody = fc.oneof(
+  object({
+    label: text,
+    properties: list(property),
+    constraints: list(text),
+    deployment: section,
+    management: section,
+  }),
+  attribute,
+  object({ url: text, organization: text, arch: text, versionRange: text, attributes: list(attribute) }),
+  object({ url: text, org: text, version: text, configState: text, configstate: text }),
+  object({ id: text, organization: text, token: text, pattern: text, nodeType: text, state: text }),
+  object({
+    agentUpgradePolicyStatus: object({ status: text, startTime: text, endTime: text, errorMessage: text }),
+  }),
+  list(
+    object({
+      serviceOrgid: text,
+      serviceUrl: text,
+      serviceArch: text,
+      serviceVersionRange: text,
+      inputs: list(object({ name: text, value: anyValue })),
+    }),
+  ),
+);
+
 /** Any body at all, valid-looking ones included (a route may accept these). */
 export const anyBody = fc.oneof(
   hostileBody,
+  shapedBody,
+  shapedBody,
   anyValue,
   fc
     .array(fc.tuple(fc.oneof(unknownKey, fc.constantFrom(...KNOWN_FIELDS)), anyValue), { maxLength: 6 })
