@@ -11,7 +11,7 @@
  * - `FUZZ_SEED` (default 20261123): the seed, printed at the start; a failure prints the seed and
  *   path that replay it (fast-check's `seed`/`path`).
  * - `FUZZ_RUNS` (default 500): requests per property, spread evenly over the routes; the default
- *   keeps the file under a minute here. `npm run fuzz` sets it high.
+ *   keeps the file at ~40 s here (under a minute on a busy machine). `npm run fuzz` sets it high.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
