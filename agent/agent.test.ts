@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from './agent.ts';
+import { createHttp } from './exchange/http.ts';
 import { type FakeExchange, startFakeExchange } from './test-support/fake-exchange.ts';
 import { NODE, newAgent, nodeKey, registerNode, tempDir } from './test-support/harness.ts';
 
@@ -138,8 +139,13 @@ describe('workers', () => {
 
   it('serves the API over HTTP on the configured loopback port', async () => {
     const port = await agent.start();
-    const res = await fetch(`http://127.0.0.1:${port}/node`);
+    // node:http, as the agent's own client: fetch refuses some ports a user may choose (issue 8).
+    const http = createHttp(2000);
+    const res = await http.send('GET', new URL(`http://127.0.0.1:${port}/node`), {}, undefined);
+    http.close();
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { configstate: { state: string } }).configstate.state).toBe('unconfigured');
+    expect((JSON.parse(res.text) as { configstate: { state: string } }).configstate.state).toBe(
+      'unconfigured',
+    );
   });
 });

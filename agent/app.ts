@@ -3,6 +3,7 @@ import { agreementRoutes } from './api/agreement.ts';
 import { attributeRoutes } from './api/attribute.ts';
 import { configStateRoutes } from './api/configstate.ts';
 import { eventLogRoutes } from './api/eventlog.ts';
+import { parseJsonBody } from './api/json-body.ts';
 import { nodeRoutes } from './api/node.ts';
 import { nodeManagementRoutes } from './api/nodemanagement.ts';
 import { policyRoutes } from './api/policy.ts';
@@ -17,6 +18,13 @@ import { AgentError } from './errors.ts';
  * The local REST API: routes are Fastify plugins (one per resource, schemas beside them). Errors
  * are always `{"error","input"}` JSON; a known path with another method → 405, unknown path → 404.
  */
+/** Each app's routes: URL pattern → methods (recorded as they are added). */
+const routeTables = new WeakMap<FastifyInstance, ReadonlyMap<string, ReadonlySet<string>>>();
+
+/** The routes of an app made by buildApp (the fuzz suite walks every one of them). */
+export const routesOf = (app: FastifyInstance): ReadonlyMap<string, ReadonlySet<string>> =>
+  routeTables.get(app) ?? new Map();
+
 export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
@@ -27,6 +35,7 @@ export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
       void (reply as unknown as FastifyReply).code(400).send({ error: err.message, input: 'path' }),
   });
   const known = new Map<string, Set<string>>();
+  routeTables.set(app, known);
   app.addHook('onRoute', (route) => {
     const methods = known.get(route.url) ?? new Set<string>();
     for (const method of [route.method].flat()) methods.add(method);
@@ -47,13 +56,11 @@ export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
     return undefined;
   };
 
-  // Upstream never checks the content type: a body with any other type is read as JSON too.
-  app.removeContentTypeParser('text/plain');
+  // One JSON parser for every content type (json-body.ts).
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      done(null, parseJsonBody(String(body)));
     } catch (err) {
       done(Object.assign(err as Error, { statusCode: 400 }), undefined);
     }

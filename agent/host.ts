@@ -13,8 +13,12 @@ export interface HostFacts {
 
 /** Node's `process.arch` spelled the way Open Horizon (Go's GOARCH) spells it. */
 export function goArch(arch: string = process.arch): string {
-  const names: Record<string, string> = { x64: 'amd64', ia32: '386', ppc64: 'ppc64le' };
-  return names[arch] ?? arch;
+  const names = new Map([
+    ['x64', 'amd64'],
+    ['ia32', '386'],
+    ['ppc64', 'ppc64le'],
+  ]);
+  return names.get(arch) ?? arch;
 }
 
 /**

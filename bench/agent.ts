@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { createHttp } from '../agent/exchange/http.ts';
 import { makeCert, rsaKey } from '../agent/test-support/certs.ts';
 import { startFakeExchange } from '../agent/test-support/fake-exchange.ts';
 import { freePort, waitForPort } from '../scripts/local/ports.ts';
@@ -90,13 +91,13 @@ export async function runAgentBench(options: { durationSeconds?: number } = {}):
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitForPort(port, 15_000);
-    const registered = await fetch(`${base}/node`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ id: 'node1', organization: 'bench', token: 'bench-token' }),
+    const registered = await call(`${base}/node`, 'POST', {
+      id: 'node1',
+      organization: 'bench',
+      token: 'bench-token',
     });
     if (registered.status !== 201)
-      throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
+      throw new Error(`registration failed: ${registered.status} ${registered.text}`);
     await settle();
     const rssAfterStart = rss(child.pid);
     const [, ...args] = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
@@ -109,7 +110,7 @@ export async function runAgentBench(options: { durationSeconds?: number } = {}):
       connections: CONNECTIONS,
       amount: EVENTS,
     });
-    const eventCount = ((await (await fetch(`${base}/eventlog`)).json()) as unknown[]).length;
+    const eventCount = (JSON.parse((await call(`${base}/eventlog`, 'GET')).text) as unknown[]).length;
     await settle();
     const rssAfter10kEvents = rss(child.pid);
 
@@ -140,6 +141,7 @@ export async function runAgentBench(options: { durationSeconds?: number } = {}):
     print(figures);
     return figures;
   } finally {
+    http.close();
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
     await fake.close();
@@ -147,9 +149,19 @@ export async function runAgentBench(options: { durationSeconds?: number } = {}):
   }
 }
 
+/**
+ * One request to the agent with node:http (the agent's own client), not fetch: fetch refuses the
+ * WHATWG "bad ports" (4190, 6000, 10080, ...), and the agent may listen on any port.
+ */
+const http = createHttp(30_000);
+function call(url: string, method: string, body?: unknown, type = 'application/json') {
+  const text = body === undefined || typeof body === 'string' ? body : JSON.stringify(body);
+  return http.send(method, new URL(url), text === undefined ? {} : { 'content-type': type }, text);
+}
+
 async function send(url: string, method: string, body: string, type = 'application/json') {
-  const res = await fetch(url, { method, headers: { 'content-type': type }, body });
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  const res = await call(url, method, body, type);
+  if (res.status < 200 || res.status > 299) throw new Error(`${method} ${url}: ${res.status} ${res.text}`);
 }
 
 /** Services with user input and a registry credential each, as `hzn register -f` would configure them. */

@@ -12,8 +12,43 @@ export function agreementsView(agreements: Agreement[]) {
   const archived = agreements.filter(isArchived);
   active.sort((a, b) => a.agreement_creation_time - b.agreement_creation_time);
   archived.sort((a, b) => a.agreement_terminated_time - b.agreement_terminated_time);
-  const show = (a: Agreement) => ({ ...a, proposal: maskSecrets(a.proposal) as string });
-  return { agreements: { active: active.map(show), archived: archived.map(show) } };
+  return { agreements: { active: active.map(agreementView), archived: archived.map(agreementView) } };
+}
+
+/** The contract's Agreement fields, copied one by one (a stored agreement never reaches a response). */
+function agreementView(a: Agreement) {
+  return {
+    name: a.name,
+    dependent_services: a.dependent_services.map((s) => ({ url: s.url, organization: s.organization })),
+    archived: a.archived,
+    current_agreement_id: a.current_agreement_id,
+    consumer_id: a.consumer_id,
+    counterparty_address: a.counterparty_address,
+    agreement_creation_time: a.agreement_creation_time,
+    agreement_accepted_time: a.agreement_accepted_time,
+    agreement_finalized_time: a.agreement_finalized_time,
+    agreement_execution_start_time: a.agreement_execution_start_time,
+    agreement_data_received_time: a.agreement_data_received_time,
+    agreement_terminated_time: a.agreement_terminated_time,
+    agreement_force_terminated_time: a.agreement_force_terminated_time,
+    terminated_reason: a.terminated_reason,
+    terminated_description: a.terminated_description,
+    agreement_protocol_terminated_time: a.agreement_protocol_terminated_time,
+    workload_terminated_time: a.workload_terminated_time,
+    proposal: maskSecrets(a.proposal) as string,
+    proposal_sig: a.proposal_sig,
+    agreement_protocol: a.agreement_protocol,
+    protocol_version: a.protocol_version,
+    current_deployment: maskSecrets(a.current_deployment),
+    extended_deployment: maskSecrets(a.extended_deployment),
+    metering_notification: maskSecrets(a.metering_notification),
+    workload_to_run: {
+      url: a.workload_to_run.url,
+      org: a.workload_to_run.org,
+      version: a.workload_to_run.version,
+      arch: a.workload_to_run.arch,
+    },
+  };
 }
 
 /** Walks objects, arrays and JSON text; every value inside `secretDetails[].secrets[]` becomes `********`. */
@@ -31,11 +66,13 @@ export function maskSecrets(value: unknown): unknown {
   }
   if (Array.isArray(value)) return value.map(maskSecrets);
   if (!value || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    out[key] = key === 'secretDetails' && Array.isArray(v) ? v.map(maskDetail) : maskSecrets(v);
-  }
-  return out;
+  // fromEntries defines each key as data: a `__proto__` key stays an entry.
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [
+      key,
+      key === 'secretDetails' && Array.isArray(v) ? v.map(maskDetail) : maskSecrets(v),
+    ]),
+  );
 }
 
 function maskDetail(detail: unknown): unknown {

@@ -1,5 +1,5 @@
 import { setConfigState } from '../node/configstate.ts';
-import { loadNode, nodeSource } from '../node/record.ts';
+import { configStateView, loadNode, nodeSource } from '../node/record.ts';
 import { configStateBody } from './configstate.schema.ts';
 import type { RoutesPlugin } from './plugin.ts';
 import { parseBody } from './validation.ts';
@@ -7,7 +7,7 @@ import { parseBody } from './validation.ts';
 export const configStateRoutes: RoutesPlugin = async (app, { ctx }) => {
   app.get('/node/configstate', async () => {
     const node = loadNode(ctx.store);
-    return node ? node.configstate : { state: 'unconfigured' };
+    return node ? configStateView(node) : { state: 'unconfigured' };
   });
 
   // Contract: 201 with no body.

@@ -6,10 +6,14 @@ export const legal = z
   .string()
   .regex(LEGAL, 'Value violates regex illegal char match: [^-*+()?&! _\\w\\d.@,:/\\\\\\pL\\pN]');
 
+/** Node ids and orgs: the Exchange's bound (a longer one could only be refused there). */
+const MAX_ID_LENGTH = 256;
+const identity = legal.max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`);
+
 /** POST /node (HorizonDevice). Unknown fields are ignored, as upstream's agent does. */
 export const registerBody = z.object({
-  id: legal.optional(),
-  organization: legal.min(1, 'must not be empty'),
+  id: identity.optional(),
+  organization: identity.min(1, 'must not be empty'),
   pattern: legal.optional(),
   name: legal.optional(),
   nodeType: z.enum(['device', 'cluster']).optional(),
@@ -18,9 +22,9 @@ export const registerBody = z.object({
 
 /** PATCH /node: a new token for the registered node. */
 export const tokenBody = z.object({
-  id: legal.min(1, 'must not be empty'),
+  id: identity.min(1, 'must not be empty'),
   token: z.string().min(1, 'must not be empty'),
-  organization: legal.optional(),
+  organization: identity.optional(),
 });
 
 const flag = z.enum(['', 'true', 'false']).optional();

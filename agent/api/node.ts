@@ -11,6 +11,7 @@ import {
 import { register, restarting } from '../node/register.ts';
 import { updateToken } from '../node/token.ts';
 import { unregister } from '../node/unregister.ts';
+import { own } from '../own.ts';
 import { registerBody, tokenBody, unregisterQuery } from './node.schema.ts';
 import type { RoutesPlugin } from './plugin.ts';
 import { parseBody } from './validation.ts';
@@ -127,7 +128,7 @@ function unregistrationOptions(ctx: AgentContext, query: unknown, node: NodeReco
   if (!parsed.success) {
     const name = String(parsed.error.issues[0]?.path[0] ?? 'query');
     throw badInput(
-      `${String((query as Record<string, unknown>)[name])} is an incorrect value for ${name}`,
+      `${String(own(query as Record<string, unknown>, name))} is an incorrect value for ${name}`,
       `url.${name}`,
     );
   }
@@ -143,7 +144,7 @@ const invalidState = () =>
   );
 
 const fieldOf = (body: unknown, key: string): string => {
-  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
+  const value = own(body as Record<string, unknown>, key);
   return typeof value === 'string' ? value : '';
 };
 

@@ -2,9 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AgentContext } from '../context.ts';
 import { AgentError, badInput } from '../errors.ts';
 import { applyChange, nextJob, type StatusChange } from '../nmp/rules.ts';
-import { loadStatuses, type NmpStatuses } from '../nmp/store.ts';
+import type { NmpStatus } from '../nmp/store.ts';
+import { loadStatuses } from '../nmp/store.ts';
 import { notRecorded, writeStatuses } from '../nmp/sync.ts';
+import { statusesView } from '../nmp/view.ts';
 import { loadNode, nodeSource } from '../node/record.ts';
+import { own, ownTable } from '../own.ts';
 import { nextJobQuery, statusBody } from './nodemanagement.schema.ts';
 import type { RoutesPlugin } from './plugin.ts';
 import { parseBody } from './validation.ts';
@@ -19,14 +22,14 @@ type Named = { Params: { nmp?: string; org?: string } };
 export const nodeManagementRoutes: RoutesPlugin = async (app, { ctx }) => {
   app.get('/nodemanagement/status', async () => {
     if (!loadNode(ctx.store)) throw notRecorded();
-    return loadStatuses(ctx.store);
+    return statusesView(loadStatuses(ctx.store));
   });
 
   const getOne = async (req: FastifyRequest<Named>) => {
     const key = keyOf(ctx, req.params);
-    const status = loadStatuses(ctx.store)[key];
+    const status = own(loadStatuses(ctx.store), key);
     if (!status) throw unknownNmp(key);
-    return { [key]: status };
+    return statusesView({ [key]: status });
   };
   app.get<Named>('/nodemanagement/status/:nmp', getOne);
   app.get<Named>('/nodemanagement/status/:org/:nmp', getOne);
@@ -62,7 +65,7 @@ export const nodeManagementRoutes: RoutesPlugin = async (app, { ctx }) => {
       const issue = parsed.error.issues[0];
       throw badInput(issue?.message ?? 'invalid query', String(issue?.path[0] ?? 'query'));
     }
-    return nextJob(loadStatuses(ctx.store), parsed.data.ready);
+    return statusesView(nextJob(loadStatuses(ctx.store), parsed.data.ready));
   });
 };
 
@@ -88,9 +91,9 @@ const unknownNmp = (key: string) => new AgentError(404, `The nmp ${key} cannot b
  */
 async function update(ctx: AgentContext, keys: string[], change: StatusChange | undefined, strict: boolean) {
   const changed = await writeStatuses(ctx, (statuses) => {
-    const out: NmpStatuses = {};
+    const out = ownTable<NmpStatus>();
     for (const key of keys) {
-      const current = statuses[key];
+      const current = own(statuses, key);
       if (!current) {
         if (strict) throw unknownNmp(key);
         continue;

@@ -24,6 +24,8 @@ export const policyBody = z.object({
 /** PATCH /node/policy: any of the same fields; each one given is applied. */
 export const policyPatch = policyBody.refine(
   (p) =>
-    ['properties', 'constraints', 'deployment', 'management', 'label', 'description'].some((k) => k in p),
+    ['properties', 'constraints', 'deployment', 'management', 'label', 'description'].some((k) =>
+      Object.hasOwn(p, k),
+    ),
   "Input body does not contain 'properties', 'constraints', 'deployment' or 'management' attribute.",
 );

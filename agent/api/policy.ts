@@ -13,7 +13,11 @@ import { policyBody, policyPatch } from './policy.schema.ts';
 import { parseBody } from './validation.ts';
 
 export const policyRoutes: RoutesPlugin = async (app, { ctx }) => {
-  app.get('/node/policy', async () => loadPolicy(ctx.store) ?? EMPTY_POLICY_VIEW);
+  app.get('/node/policy', async () => {
+    // normalizePolicy copies the allow-listed fields: the stored policy never reaches the response.
+    const policy = loadPolicy(ctx.store);
+    return policy ? normalizePolicy(policy) : EMPTY_POLICY_VIEW;
+  });
 
   // Replace the whole policy (PUT is upstream's alias of POST). Built-ins are enforced.
   app.route({

@@ -11,7 +11,8 @@ import { userInputBody } from './userinput.schema.ts';
 import { parseBody } from './validation.ts';
 
 export const userInputRoutes: RoutesPlugin = async (app, { ctx }) => {
-  app.get('/node/userinput', async () => loadUserInput(ctx.store));
+  // normalizeUserInput copies the allow-listed fields: the stored list never reaches the response.
+  app.get('/node/userinput', async () => normalizeUserInput(loadUserInput(ctx.store)));
 
   // Replace the whole list (PUT is upstream's alias of POST).
   app.route({

@@ -1,4 +1,5 @@
 import { badInput } from '../errors.ts';
+import { own } from '../own.ts';
 import type { AttributeType } from './store.ts';
 
 /**
@@ -38,7 +39,7 @@ function userInput(mappings: Record<string, unknown>, where: string) {
 function httpsBasic(mappings: Record<string, unknown>, where: string) {
   const out: Record<string, string> = {};
   for (const key of ['url', 'username', 'password']) {
-    const value = mappings[key];
+    const value = own(mappings, key);
     if (value === undefined) throw badInput('missing key', `${where}.${key}`);
     if (typeof value !== 'string') throw badInput('expected string', `${where}.${key}`);
     out[key] = value;
@@ -97,7 +98,7 @@ function protocols(mappings: Record<string, unknown>, where: string) {
     if (names.length !== 1) throw badInput('expected an object with one protocol name', at);
     const name = names[0] as string;
     if (!PROTOCOLS.includes(name)) throw badInput(`protocol ${name} is not supported`, at);
-    if (!Array.isArray((entry as Record<string, unknown>)[name]))
+    if (!Array.isArray(own(entry as Record<string, unknown>, name)))
       throw badInput('expected a list', `${at}.${name}`);
   });
   return { protocols: list };

@@ -35,10 +35,13 @@ export function attributeView(attribute: Attribute) {
     label: attribute.label,
     publishable: attribute.publishable,
     host_only: attribute.host_only,
-    service_specs: attribute.service_specs,
+    service_specs: specsView(attribute),
     mappings: maskedMappings(attribute),
   };
 }
+
+const specsView = (attribute: Attribute) =>
+  attribute.service_specs.map((s) => ({ url: s.url, organization: s.organization }));
 
 /** An attribute inside a service configuration: identity fields grouped in `meta`. */
 export function attributeInConfig(attribute: Attribute) {
@@ -50,7 +53,7 @@ export function attributeInConfig(attribute: Attribute) {
       host_only: attribute.host_only,
       publishable: attribute.publishable,
     },
-    service_specs: attribute.service_specs,
+    service_specs: specsView(attribute),
     mappings: maskedMappings(attribute),
   };
 }

@@ -5,6 +5,13 @@ const COLUMNS = new Set(['record_id', 'timestamp', 'severity', 'message', 'event
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
+ * Most selectors per query and longest attribute name or value: a substring selector is tested
+ * against every candidate message (SQLite's instr is quadratic at worst), so its length is bounded.
+ */
+export const MAX_SELECTORS = 32;
+export const MAX_SELECTOR_LENGTH = 1024;
+
+/**
  * Event selectors from a query string, as upstream's agent reads them: `attr=value` (equality;
  * `true`/`false` and numbers are typed), `attr=~text` (substring), `attr=>v` / `attr=<v` (numeric
  * when v is a number, else string order). Base attributes are the event's own fields plus
@@ -13,8 +20,16 @@ const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
  */
 export function parseSelectors(rawQuery: string, nowSeconds: number): EventFilter[] {
   const filters: EventFilter[] = [];
-  for (const [name, raw] of new URLSearchParams(rawQuery)) {
-    if (name === '' || name.split('.').some((part) => part === '')) {
+  const params = [...new URLSearchParams(rawQuery)];
+  if (params.length > MAX_SELECTORS)
+    throw badInput(`at most ${MAX_SELECTORS} selectors are accepted`, 'selection');
+  for (const [name, raw] of params) {
+    if (name.length > MAX_SELECTOR_LENGTH || raw.length > MAX_SELECTOR_LENGTH) {
+      const what = `${name.slice(0, 40)}${name.length > 40 ? '…' : ''}`;
+      throw badInput(`selector ${what} is longer than ${MAX_SELECTOR_LENGTH} characters`, 'selection');
+    }
+    // SQLite's JSON paths cannot spell a key holding `"` or NUL (and event sources have none).
+    if (name === '' || name.split('.').some((part) => part === '') || /["\0]/.test(name)) {
       throw badInput(`"${name}" is not a valid event attribute`, 'selection');
     }
     const field: EventField =

@@ -1,3 +1,4 @@
+import { own, ownTable } from '../own.ts';
 import { createHttp, type HttpResponse } from './http.ts';
 import type { ExchangeManagementStatus, ExchangeNode, ExchangePolicy, NodePolicy } from './types.ts';
 
@@ -90,7 +91,7 @@ export function createExchangeClient(options: { baseUrl: string; timeoutMs: numb
         undefined,
         true,
       );
-      return body?.orgs?.[org];
+      return own(body?.orgs, org);
     },
 
     async getNode(creds: Credentials): Promise<ExchangeNode | undefined> {
@@ -101,7 +102,7 @@ export function createExchangeClient(options: { baseUrl: string; timeoutMs: numb
         undefined,
         true,
       );
-      return body?.nodes?.[`${creds.org}/${creds.id}`];
+      return own(body?.nodes, `${creds.org}/${creds.id}`);
     },
 
     /** PATCH one attribute of the node record (the Exchange accepts exactly one per call). */
@@ -141,7 +142,7 @@ export function createExchangeClient(options: { baseUrl: string; timeoutMs: numb
         undefined,
         true,
       );
-      return body?.managementStatus ?? {};
+      return ownTable(body?.managementStatus);
     },
 
     async putManagementStatus(
@@ -155,7 +156,7 @@ export function createExchangeClient(options: { baseUrl: string; timeoutMs: numb
     async getPattern(creds: Credentials, org: string, name: string): Promise<object | undefined> {
       const path = `/orgs/${enc(org)}/patterns/${enc(name)}`;
       const body = await request<{ patterns?: Record<string, object> }>('GET', path, creds, undefined, true);
-      return body?.patterns?.[`${org}/${name}`];
+      return own(body?.patterns, `${org}/${name}`);
     },
   };
 }
@@ -173,7 +174,8 @@ function safeJson(text: string): unknown {
 /** The `msg` of an Exchange `{code,msg}` error body, else the (short) body itself. */
 function messageOf(text: string): string {
   const body = safeJson(text);
-  if (body && typeof body === 'object' && 'msg' in body) return String(body.msg);
+  if (body && typeof body === 'object' && Object.hasOwn(body, 'msg'))
+    return String((body as { msg: unknown }).msg);
   return text.slice(0, 200);
 }
 

@@ -1,3 +1,4 @@
+import { ownTable } from '../own.ts';
 import type { Store } from '../store/store.ts';
 
 /** The job status the API shows and updates (empty optional values are left out). */
@@ -33,10 +34,12 @@ export const NMP_KEYS = {
   dirty: 'nmp.dirty',
 } as const;
 
-export const loadStatuses = (store: Store): NmpStatuses => store.get<NmpStatuses>(NMP_KEYS.statuses) ?? {};
+/** Keyed by names from the Exchange and the caller: null-prototype tables (own.ts). */
+export const loadStatuses = (store: Store): NmpStatuses =>
+  ownTable(store.get<NmpStatuses>(NMP_KEYS.statuses));
 export const saveStatuses = (store: Store, statuses: NmpStatuses) => store.set(NMP_KEYS.statuses, statuses);
 export const loadSeen = (store: Store): Record<string, string> =>
-  store.get<Record<string, string>>(NMP_KEYS.seen) ?? {};
+  ownTable(store.get<Record<string, string>>(NMP_KEYS.seen));
 export const saveSeen = (store: Store, seen: Record<string, string>) => store.set(NMP_KEYS.seen, seen);
 export const loadDirty = (store: Store): string[] => store.get<string[]>(NMP_KEYS.dirty) ?? [];
 export const saveDirty = (store: Store, keys: string[]) => store.set(NMP_KEYS.dirty, [...new Set(keys)]);

@@ -40,7 +40,7 @@ export async function pollManagement(ctx: AgentContext, node: NodeRecord, revisi
     statuses[key] = next;
     changed.push(`${key}: ${next.agentUpgradePolicyStatus.status}`);
   }
-  const gone = Object.keys(statuses).filter((key) => !(key in remote) && !dirty.has(key));
+  const gone = Object.keys(statuses).filter((key) => !Object.hasOwn(remote, key) && !dirty.has(key));
   for (const key of gone) {
     delete statuses[key];
     delete seen[key];
@@ -85,7 +85,7 @@ export function writeStatuses(
       ctx.log.warn('exchange unreachable, node management status kept for later', { reason: err.message });
     }
     ctx.store.transaction(() => {
-      saveStatuses(ctx.store, { ...statuses, ...changed });
+      saveStatuses(ctx.store, Object.assign(statuses, changed));
       if (!pushed) {
         saveDirty(ctx.store, [...loadDirty(ctx.store), ...Object.keys(changed)]);
         ctx.store.markPending('management', ctx.now());

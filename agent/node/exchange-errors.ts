@@ -3,7 +3,7 @@ import { ExchangeHttpError, ExchangeUnavailableError } from '../exchange/client.
 
 /**
  * Turns a failed Exchange call made on behalf of a request into the local API's answer:
- * unreachable → 503, credentials refused → 400 on the token, anything else → 502.
+ * unreachable → 503, credentials refused → 400 on the token, malformed → 400, anything else → 502.
  */
 export function asAgentError(err: unknown, who: string): Error {
   if (err instanceof AgentError) return err;
@@ -14,6 +14,9 @@ export function asAgentError(err: unknown, who: string): Error {
       'device.token',
     );
   }
+  // The Exchange found the request malformed: that is the caller's input, not a gateway failure.
+  if (err instanceof ExchangeHttpError && err.status === 400)
+    return badInput(`The Exchange refused node ${who}: ${err.message}`, 'device');
   if (err instanceof ExchangeHttpError) return exchangeFailed(err.message);
   return err instanceof Error ? err : new Error(String(err));
 }

@@ -53,9 +53,14 @@ export function nodeView(node: NodeRecord) {
     token_last_valid_time: node.token_last_valid_time,
     token_valid: node.token_valid,
     ha_group: node.ha_group,
-    configstate: node.configstate,
+    configstate: configStateView(node),
   };
 }
+
+export const configStateView = (node: NodeRecord) => ({
+  state: node.configstate.state,
+  last_update_time: node.configstate.last_update_time,
+});
 
 /** GET /node with no registration. */
 export function unregisteredView(defaultId: string) {

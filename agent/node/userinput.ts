@@ -45,16 +45,20 @@ function mergeInput(inputs: UserInputValue[], input: UserInputValue): void {
 const VERSION = String.raw`\d+(\.\d+){0,2}`;
 const RANGE = new RegExp(String.raw`^(${VERSION}|[\[(]\s*${VERSION}\s*,\s*(${VERSION}|INFINITY)\s*[\])])$`);
 
-/** OSGI version range: `1.2.3` (that version or later) or `[low,high)` with either bracket kind. */
-export const isVersionRange = (range: string) => RANGE.test(range);
+/** Longer than any real range: refused before the pattern runs. */
+const MAX_VERSION_RANGE_LENGTH = 256;
 
-const ARCH_SYNONYMS: Record<string, string> = {
-  x86_64: 'amd64',
-  aarch64: 'arm64',
-  armhf: 'arm',
-  armv7l: 'arm',
-};
+/** OSGI version range: `1.2.3` (that version or later) or `[low,high)` with either bracket kind. */
+export const isVersionRange = (range: string) =>
+  range.length <= MAX_VERSION_RANGE_LENGTH && RANGE.test(range);
+
+const ARCH_SYNONYMS = new Map([
+  ['x86_64', 'amd64'],
+  ['aarch64', 'arm64'],
+  ['armhf', 'arm'],
+  ['armv7l', 'arm'],
+]);
 
 /** True when a service arch names the node's arch (synonyms such as x86_64 count). */
 export const archMatches = (serviceArch: string, nodeArch: string) =>
-  (ARCH_SYNONYMS[serviceArch] ?? serviceArch) === (ARCH_SYNONYMS[nodeArch] ?? nodeArch);
+  (ARCH_SYNONYMS.get(serviceArch) ?? serviceArch) === (ARCH_SYNONYMS.get(nodeArch) ?? nodeArch);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ConstraintError, parseConstraint } from './constraints.ts';
+import {
+  ConstraintError,
+  MAX_CONSTRAINT_DEPTH,
+  MAX_CONSTRAINT_LENGTH,
+  parseConstraint,
+} from './constraints.ts';
 
 describe('parseConstraint', () => {
   it('parses comparisons joined by && and ||, && binding tighter', () => {
@@ -46,5 +51,30 @@ describe('parseConstraint', () => {
   ])('rejects %j (%s)', (expression, message) => {
     expect(() => parseConstraint(expression)).toThrow(ConstraintError);
     expect(() => parseConstraint(expression)).toThrow(message);
+  });
+});
+
+describe('parseConstraint bounds', () => {
+  it('refuses nesting deeper than the bound and text longer than the bound, with a ConstraintError', () => {
+    const nested = (depth: number) => `${'('.repeat(depth)}a == 1${')'.repeat(depth)}`;
+    expect(() => parseConstraint(nested(MAX_CONSTRAINT_DEPTH))).not.toThrow();
+    expect(() => parseConstraint(nested(MAX_CONSTRAINT_DEPTH + 1))).toThrow(ConstraintError);
+    expect(() => parseConstraint('('.repeat(10_000))).toThrow(ConstraintError);
+    expect(() => parseConstraint(`a == ${'1'.repeat(MAX_CONSTRAINT_LENGTH)}`)).toThrow(/longer than/);
+  });
+
+  it.each([
+    ['an unclosed string', `a == "${'\\"'.repeat(4000)}`],
+    ['an unclosed range', `a in [${'1.0,'.repeat(2000)}`],
+    ['a long chain', Array.from({ length: 600 }, (_, i) => `p${i} == ${i}`).join(' && ')],
+    ['many open ranges', '[['.repeat(4000)],
+  ])('parses or refuses 8 KB of %s in linear time', (_what, expression) => {
+    const started = performance.now();
+    try {
+      parseConstraint(expression.slice(0, MAX_CONSTRAINT_LENGTH));
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConstraintError);
+    }
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });

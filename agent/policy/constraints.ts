@@ -10,6 +10,13 @@ export type Constraint =
 
 export class ConstraintError extends Error {}
 
+/**
+ * Longest expression and deepest parenthesis nesting accepted: the parser recurses once per
+ * parenthesis, so unbounded nesting would overflow the stack (a 500) instead of answering 400.
+ */
+export const MAX_CONSTRAINT_LENGTH = 8192;
+export const MAX_CONSTRAINT_DEPTH = 64;
+
 type Token = { type: 'word' | 'string' | 'op' | 'and' | 'or' | 'open' | 'close' | 'comma'; text: string };
 
 const OPERATORS = ['==', '!=', '<=', '>=', '=', '<', '>'];
@@ -75,9 +82,12 @@ function tokenize(source: string): Token[] {
 
 /** Parses one constraint expression; throws ConstraintError saying what is wrong. */
 export function parseConstraint(source: string): Constraint {
+  if (source.length > MAX_CONSTRAINT_LENGTH)
+    throw new ConstraintError(`the expression is longer than ${MAX_CONSTRAINT_LENGTH} characters`);
   const tokens = tokenize(source);
   if (tokens.length === 0) throw new ConstraintError('the expression is empty');
   let pos = 0;
+  let depth = 0;
   const peek = () => tokens[pos];
   const after = () => (pos > 0 ? ` after '${tokens[pos - 1]?.text}'` : '');
 
@@ -104,7 +114,10 @@ export function parseConstraint(source: string): Constraint {
     if (!token) throw new ConstraintError(`the expression ends too early${after()}`);
     if (token.type === 'open') {
       pos++;
+      if (++depth > MAX_CONSTRAINT_DEPTH)
+        throw new ConstraintError(`parentheses are nested deeper than ${MAX_CONSTRAINT_DEPTH}`);
       const inner = expression();
+      depth--;
       if (peek()?.type !== 'close') throw new ConstraintError(`a ')' is missing${after()}`);
       pos++;
       return inner;

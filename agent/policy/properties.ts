@@ -27,15 +27,26 @@ function valueProblem(value: unknown, type: string | undefined): string | undefi
   }
   if (type === undefined || type === '') return undefined;
   if (!TYPES.includes(type)) return `type must be one of ${TYPES.filter(Boolean).join(', ')}`;
-  const fits: Record<string, boolean> = {
-    string: typeof value === 'string',
-    int: Number.isInteger(value),
-    float: typeof value === 'number',
-    boolean: typeof value === 'boolean',
-    version: typeof value === 'string' && VERSION.test(value),
-    'list of strings': typeof value === 'string' || isList,
-  };
-  return fits[type] ? undefined : `the value does not fit type ${type}`;
+  return fits(value, type, isList) ? undefined : `the value does not fit type ${type}`;
+}
+
+function fits(value: unknown, type: string, isList: boolean): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'int':
+      return Number.isInteger(value);
+    case 'float':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'version':
+      return typeof value === 'string' && VERSION.test(value);
+    case 'list of strings':
+      return typeof value === 'string' || isList;
+    default:
+      return false;
+  }
 }
 
 /** Parses every constraint expression (400 naming the first one that does not parse). */
@@ -45,7 +56,8 @@ export function validateConstraints(constraints: string[], input: string): void 
       parseConstraint(expression);
     } catch (err) {
       if (!(err instanceof ConstraintError)) throw err;
-      throw badInput(`constraint "${expression}" is not valid: ${err.message}`, `${input}[${index}]`);
+      const shown = expression.length > 200 ? `${expression.slice(0, 200)}…` : expression;
+      throw badInput(`constraint "${shown}" is not valid: ${err.message}`, `${input}[${index}]`);
     }
   });
 }

@@ -50,24 +50,27 @@ export function serviceView(store: Store) {
 /** GET /service/policy: the policy generated for each configured service, by name. */
 export function servicePolicyView(store: Store) {
   const attributes = loadAttributes(store);
-  const policies: Record<string, unknown> = {};
+  const policies: [string, unknown][] = [];
   for (const config of loadServiceConfigs(store)) {
     const { organization: org, url, arch } = config;
     const name = `${org}/${url}`;
     const protocols = attributes
       .filter((a) => a.type === 'AgreementProtocolAttributes' && appliesTo(a, org, url))
       .flatMap((a) => (a.mappings.protocols as Record<string, unknown>[]).flatMap((p) => Object.keys(p)));
-    policies[name] = {
-      header: { name, version: '2.0' },
-      apiSpec: [
-        { specRef: url, organization: org, version: config.versionRange, exclusiveAccess: true, arch },
-      ],
-      agreementProtocols: (protocols.length > 0 ? [...new Set(protocols)] : ['Basic']).map((p) => ({
-        name: p,
-        protocolVersion: 1,
-      })),
-      properties: [],
-    };
+    policies.push([
+      name,
+      {
+        header: { name, version: '2.0' },
+        apiSpec: [
+          { specRef: url, organization: org, version: config.versionRange, exclusiveAccess: true, arch },
+        ],
+        agreementProtocols: (protocols.length > 0 ? [...new Set(protocols)] : ['Basic']).map((p) => ({
+          name: p,
+          protocolVersion: 1,
+        })),
+        properties: [],
+      },
+    ]);
   }
-  return policies;
+  return Object.fromEntries(policies);
 }

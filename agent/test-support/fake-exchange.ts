@@ -42,7 +42,8 @@ export interface FakeExchange {
   close(): Promise<void>;
 }
 
-export async function startFakeExchange(version = '2.154.0'): Promise<FakeExchange> {
+/** `port` 0: any free port (a fixed one lets a test use a port that fetch refuses). */
+export async function startFakeExchange(version = '2.154.0', port = 0): Promise<FakeExchange> {
   let last = 0;
   /** Strictly increasing timestamps, like the Exchange's lastUpdated. */
   const stamp = () => {
@@ -172,12 +173,12 @@ export async function startFakeExchange(version = '2.154.0'): Promise<FakeExchan
   };
 
   let server: Server = createServer((req, res) => void handle(req, res));
-  await listen(server, 0);
-  const port = (server.address() as AddressInfo).port;
+  await listen(server, port);
+  const bound = (server.address() as AddressInfo).port;
 
   const exchange: FakeExchange = {
     ...fake,
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `http://127.0.0.1:${bound}/v1`,
     addNode(org, id, token, extra = {}) {
       fake.orgs.add(org);
       fake.nodes.set(`${org}/${id}`, {
@@ -226,7 +227,7 @@ export async function startFakeExchange(version = '2.154.0'): Promise<FakeExchan
     },
     async restart() {
       server = createServer((req, res) => void handle(req, res));
-      await listen(server, port);
+      await listen(server, bound);
     },
     async close() {
       if (server.listening) await exchange.stop();

@@ -1,9 +1,9 @@
 import { createPublicKey, type KeyObject, X509Certificate } from 'node:crypto';
+import { firstPemBlock } from './pem-block.ts';
 
 /** What a trust file holds: a signing certificate or a bare public key. */
 export type TrustContent = { kind: 'cert'; cert: X509Certificate } | { kind: 'key'; key: KeyObject };
 
-const BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]+?-----END \1-----/;
 const MAX_VALIDITY_DAYS = 3653;
 
 export class InvalidTrustFile extends Error {}
@@ -13,9 +13,9 @@ export class InvalidTrustFile extends Error {}
  * problem throws InvalidTrustFile with upstream's wording where it has one.
  */
 export function parseTrustFile(text: string): TrustContent {
-  const block = BLOCK.exec(text);
+  const block = firstPemBlock(text);
   if (!block) throw new InvalidTrustFile('Unable to find PEM block in the provided public key or cert');
-  const [pem, label] = block;
+  const { pem, label } = block;
   if (label === 'CERTIFICATE') {
     try {
       return { kind: 'cert', cert: new X509Certificate(pem) };

@@ -2,34 +2,36 @@ import type { X509Certificate } from 'node:crypto';
 import { iso } from './pem.ts';
 
 /** Subject attribute short names → the OID upstream shows (CN and O get friendly names). */
-const OIDS: Record<string, string> = {
-  CN: 'commonName (CN)',
-  O: 'organizationName (O)',
-  C: '2.5.4.6',
-  ST: '2.5.4.8',
-  L: '2.5.4.7',
-  OU: '2.5.4.11',
-  street: '2.5.4.9',
-  serialNumber: '2.5.4.5',
-  title: '2.5.4.12',
-  SN: '2.5.4.4',
-  GN: '2.5.4.42',
-  postalCode: '2.5.4.17',
-  emailAddress: '1.2.840.113549.1.9.1',
-  DC: '0.9.2342.19200300.100.1.25',
-  UID: '0.9.2342.19200300.100.1.1',
-};
+const OIDS = new Map(
+  Object.entries({
+    CN: 'commonName (CN)',
+    O: 'organizationName (O)',
+    C: '2.5.4.6',
+    ST: '2.5.4.8',
+    L: '2.5.4.7',
+    OU: '2.5.4.11',
+    street: '2.5.4.9',
+    serialNumber: '2.5.4.5',
+    title: '2.5.4.12',
+    SN: '2.5.4.4',
+    GN: '2.5.4.42',
+    postalCode: '2.5.4.17',
+    emailAddress: '1.2.840.113549.1.9.1',
+    DC: '0.9.2342.19200300.100.1.25',
+    UID: '0.9.2342.19200300.100.1.1',
+  }),
+);
 
 /** node:crypto's `CN=x\nO=y` subject as upstream's map. */
 function subjectNames(subject: string): Record<string, string> {
-  const names: Record<string, string> = {};
+  const names: [string, string][] = [];
   for (const line of subject.split('\n')) {
     const eq = line.indexOf('=');
     if (eq <= 0) continue;
     const name = line.slice(0, eq);
-    names[OIDS[name] ?? name] = line.slice(eq + 1);
+    names.push([OIDS.get(name) ?? name, line.slice(eq + 1)]);
   }
-  return names;
+  return Object.fromEntries(names);
 }
 
 /** `0F:B6:04` → `0f:b6:04` (whole bytes). */
