@@ -5,6 +5,13 @@ import type { APIGatewayProxyEventV2 } from './lambda-types.ts';
 import type { Response } from './responses.ts';
 import { compileRoutes, MALFORMED_PATH, matchRoute } from './route-match.ts';
 
+/**
+ * API Gateway's HTTP API hands Lambda a `rawPath` it has already percent-decoded; serverless-offline
+ * (which sets IS_OFFLINE) hands it over still encoded. Decoding twice would turn an id's `%25`
+ * into another escape, so only the local stack's path is decoded here.
+ */
+const rawPathIsEncoded = () => process.env.IS_OFFLINE === 'true';
+
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Response>;
 
 /**
@@ -23,7 +30,7 @@ export function dispatcher<H extends string>(routes: ResourceDoc<H>, handlers: R
   );
   const dispatch: LambdaHandler = (event, context) => {
     const http = event.requestContext?.http;
-    const match = matchRoute(table, http?.method ?? '', event.rawPath ?? http?.path ?? '/');
+    const match = matchRoute(table, http?.method ?? '', event.rawPath ?? http?.path ?? '/', rawPathIsEncoded());
     if (match === MALFORMED_PATH) return malformedPath(event, context);
     if (!match) return unrecognizedRoute(event, context);
     return match.value({ ...event, pathParameters: match.pathParameters }, context);

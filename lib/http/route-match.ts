@@ -50,7 +50,8 @@ export function compileRoutes<T>(routes: RoutePattern<T>[]): Compiled<T>[] {
     .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
 }
 
-function decodeSegments(rawPath: string): string[] | typeof MALFORMED_PATH {
+function decodeSegments(rawPath: string, encoded: boolean): string[] | typeof MALFORMED_PATH {
+  if (!encoded) return templateSegments(rawPath);
   try {
     return templateSegments(rawPath).map((segment) => decodeURIComponent(segment));
   } catch {
@@ -65,8 +66,10 @@ export function matchRoute<T>(
   routes: Compiled<T>[],
   method: string,
   rawPath: string,
+  /** Whether rawPath is still percent-encoded (serverless-offline) or already decoded (API Gateway). */
+  encoded = true,
 ): RouteMatch<T> | typeof MALFORMED_PATH | undefined {
-  const segments = decodeSegments(rawPath);
+  const segments = decodeSegments(rawPath, encoded);
   if (segments === MALFORMED_PATH) return MALFORMED_PATH;
   const wanted = routeMethod(method);
   const route = routes.find(

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { basicAuthHeader } from '#lib/auth/basic';
 import { dispatcher, type LambdaHandler } from '#lib/http/dispatch';
 import type { APIGatewayProxyEventV2 } from '#lib/http/lambda-types';
@@ -92,6 +92,10 @@ async function call(method: string, rawPath: string, headers: Record<string, str
 }
 
 describe('a family dispatcher', () => {
+  // serverless-offline's events (rawPath still percent-encoded); API Gateway's are tested below.
+  beforeEach(() => vi.stubEnv('IS_OFFLINE', 'true'));
+  afterEach(() => vi.unstubAllEnvs());
+
   it('runs the route of that method and path, with its path parameters by name', async () => {
     expect(await call('GET', '/v1/orgs/acme/things')).toEqual({
       status: 200,
@@ -149,6 +153,14 @@ describe('a family dispatcher', () => {
     expect(await call('GET', '/v1/orgs/acme/things/%ZZ', root)).toEqual({
       status: 400,
       body: { code: 'invalid-input', msg: 'invalid input: the path is not valid percent-encoding' },
+    });
+  });
+
+  it('on API Gateway (rawPath already decoded) does not decode again', async () => {
+    vi.stubEnv('IS_OFFLINE', '');
+    expect((await call('GET', '/v1/orgs/a%41/things/100%')).body.pathParameters).toEqual({
+      organization: 'a%41',
+      thing: '100%',
     });
   });
 });
