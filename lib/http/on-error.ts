@@ -1,26 +1,40 @@
 import { log } from '#lib/log';
+import { describeError } from './describe-error.ts';
 import { HttpError } from './errors.ts';
+import { requestSecrets } from './request-secrets.ts';
 import { json, type Response } from './responses.ts';
 
 interface MiddyErrorRequest {
   error: unknown;
   response?: unknown;
-  event?: { rawPath?: string; requestContext?: { http?: { method?: string } } };
+  event?: {
+    rawPath?: string;
+    headers?: Record<string, string | undefined>;
+    body?: unknown;
+    requestContext?: { requestId?: string; http?: { method?: string } };
+  };
+  context?: { awsRequestId?: string };
 }
 
-/** Maps any thrown error to the upstream `{code, msg}` body; unexpected ones become a bare 500. */
+/**
+ * Maps any thrown error to the upstream `{code, msg}` body; unexpected ones become a bare 500.
+ * Every 5xx is logged as one line built from whitelisted fields: never the event, its headers or body.
+ */
 export function handleError(request: MiddyErrorRequest): Response {
-  const { error } = request;
-  let response: Response;
-  if (error instanceof HttpError) {
-    response = json(error.status, error.body ?? { code: error.code, msg: error.message });
-  } else {
-    log.error('unhandled error', {
-      method: request.event?.requestContext?.http?.method,
-      path: request.event?.rawPath,
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+  const { error, event } = request;
+  const response =
+    error instanceof HttpError
+      ? json(error.status, error.body ?? { code: error.code, msg: error.message })
+      : json(500, { code: 'internal_error', msg: 'internal server error' });
+  if (response.statusCode >= 500) {
+    log.error(error instanceof HttpError ? 'server error' : 'unhandled error', {
+      status: response.statusCode,
+      method: event?.requestContext?.http?.method,
+      path: event?.rawPath,
+      request_id: event?.requestContext?.requestId,
+      aws_request_id: request.context?.awsRequestId,
+      error: describeError(error, requestSecrets(event)),
     });
-    response = json(500, { code: 'internal_error', msg: 'internal server error' });
   }
   request.response = response;
   return response;
