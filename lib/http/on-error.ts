@@ -17,17 +17,18 @@ interface MiddyErrorRequest {
 }
 
 /**
- * Maps any thrown error to the upstream `{code, msg}` body; unexpected ones become a bare 500.
- * Every 5xx is logged as one line built from whitelisted fields: never the event, its headers or body.
+ * Maps any thrown error to the upstream `{code, msg}` body; unexpected ones become a bare 500 and
+ * one log line built from whitelisted fields: never the event, its headers or its body. (An
+ * `HttpError` is an answer the handler chose, message included, so it is not logged.)
  */
 export function handleError(request: MiddyErrorRequest): Response {
   const { error, event } = request;
-  const response =
-    error instanceof HttpError
-      ? json(error.status, error.body ?? { code: error.code, msg: error.message })
-      : json(500, { code: 'internal_error', msg: 'internal server error' });
-  if (response.statusCode >= 500) {
-    log.error(error instanceof HttpError ? 'server error' : 'unhandled error', {
+  let response: Response;
+  if (error instanceof HttpError) {
+    response = json(error.status, error.body ?? { code: error.code, msg: error.message });
+  } else {
+    response = json(500, { code: 'internal_error', msg: 'internal server error' });
+    log.error('unhandled error', {
       status: response.statusCode,
       method: event?.requestContext?.http?.method,
       path: event?.rawPath,
