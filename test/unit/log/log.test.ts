@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { describeError } from '#lib/http/describe-error';
 import { requestSecrets } from '#lib/http/request-secrets';
 import { log } from '#lib/log';
 import { REDACTED, redactValues } from '#lib/log-redaction';
@@ -77,5 +78,30 @@ describe('requestSecrets and redactValues', () => {
     const text = redactValues('login s3cret-pw failed; s3cret-pw again for n0de-tok', requestSecrets(event));
     expect(text).toBe(`login ${REDACTED} failed; ${REDACTED} again for ${REDACTED}`);
     expect(redactValues('a b c', ['a', 'bc'])).toBe('a b c');
+  });
+});
+
+describe('describeError', () => {
+  it('keeps name, message, stack and the cause chain, and stops a cause cycle', () => {
+    const inner = new TypeError('inner', { cause: 'a string cause' });
+    const outer = new Error('outer', { cause: inner });
+    const looped = new Error('looped');
+    looped.cause = looped;
+    expect(describeError(outer, [])).toMatchObject({
+      name: 'Error',
+      message: 'outer',
+      stack: expect.stringContaining('Error: outer'),
+      cause: { name: 'TypeError', message: 'inner', cause: { name: 'string', message: 'a string cause' } },
+    });
+    let depth = 0;
+    for (let d = describeError(looped, []); d.cause; d = d.cause) depth += 1;
+    expect(depth).toBe(8);
+  });
+
+  it('prints only those fields, not the extra properties an SDK error carries', () => {
+    const error = Object.assign(new Error('conditional check failed'), {
+      Item: { tokenHash: 'h', owner: 'acme/bob' },
+    });
+    expect(Object.keys(describeError(error, []))).toEqual(['name', 'message', 'stack']);
   });
 });
