@@ -1,14 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
+/** Only the layers that call the Exchange through its table need DynamoDB Local (Java, ~2 s to start). */
+const withDynamoDb = { globalSetup: ['test/global-setup.ts'], setupFiles: ['test/setup-env.ts'] };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'agent/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
-    setupFiles: ['test/setup-env.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two cores: integration and e2e files each start work against one shared DynamoDB Local.
     maxWorkers: 2,
     pool: 'forks',
+    // One run (`npx vitest run`) runs every project; `--project unit` (npm run test:unit) only one.
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'agent', include: ['agent/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...withDynamoDb },
+      },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...withDynamoDb } },
+    ],
   },
 });

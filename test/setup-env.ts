@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 
 /**
- * Runs in each test file's process before its imports: points the data layer at the run's
- * DynamoDB Local and gives the file a table of its own, so files never see each other's data.
+ * Runs in each integration and e2e test file's process before its imports: points the data layer
+ * at the run's DynamoDB Local and gives the file a table of its own, so files never see each
+ * other's data. (Unit and agent files have no DynamoDB; see vitest.config.ts.)
  */
 process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
 process.env.AWS_REGION = 'local';

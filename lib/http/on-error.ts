@@ -1,26 +1,41 @@
 import { log } from '#lib/log';
+import { describeError } from './describe-error.ts';
 import { HttpError } from './errors.ts';
+import { requestSecrets } from './request-secrets.ts';
 import { json, type Response } from './responses.ts';
 
 interface MiddyErrorRequest {
   error: unknown;
   response?: unknown;
-  event?: { rawPath?: string; requestContext?: { http?: { method?: string } } };
+  event?: {
+    rawPath?: string;
+    headers?: Record<string, string | undefined>;
+    body?: unknown;
+    requestContext?: { requestId?: string; http?: { method?: string } };
+  };
+  context?: { awsRequestId?: string };
 }
 
-/** Maps any thrown error to the upstream `{code, msg}` body; unexpected ones become a bare 500. */
+/**
+ * Maps any thrown error to the upstream `{code, msg}` body; unexpected ones become a bare 500 and
+ * one log line built from whitelisted fields: never the event, its headers or its body. (An
+ * `HttpError` is an answer the handler chose, message included, so it is not logged.)
+ */
 export function handleError(request: MiddyErrorRequest): Response {
-  const { error } = request;
+  const { error, event } = request;
   let response: Response;
   if (error instanceof HttpError) {
     response = json(error.status, error.body ?? { code: error.code, msg: error.message });
   } else {
-    log.error('unhandled error', {
-      method: request.event?.requestContext?.http?.method,
-      path: request.event?.rawPath,
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-    });
     response = json(500, { code: 'internal_error', msg: 'internal server error' });
+    log.error('unhandled error', {
+      status: response.statusCode,
+      method: event?.requestContext?.http?.method,
+      path: event?.rawPath,
+      request_id: event?.requestContext?.requestId,
+      aws_request_id: request.context?.awsRequestId,
+      error: describeError(error, requestSecrets(event)),
+    });
   }
   request.response = response;
   return response;
