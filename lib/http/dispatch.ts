@@ -30,7 +30,12 @@ export function dispatcher<H extends string>(routes: ResourceDoc<H>, handlers: R
   );
   const dispatch: LambdaHandler = (event, context) => {
     const http = event.requestContext?.http;
-    const match = matchRoute(table, http?.method ?? '', event.rawPath ?? http?.path ?? '/', rawPathIsEncoded());
+    const match = matchRoute(
+      table,
+      http?.method ?? '',
+      event.rawPath ?? http?.path ?? '/',
+      rawPathIsEncoded(),
+    );
     if (match === MALFORMED_PATH) return malformedPath(event, context);
     if (!match) return unrecognizedRoute(event, context);
     return match.value({ ...event, pathParameters: match.pathParameters }, context);
