@@ -73,7 +73,7 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
     },
   };
   try {
-    await waitUntilAnswering(server.baseUrl, exited, options.startTimeoutMs ?? 90_000);
+    await waitUntilAnswering(server.baseUrl, exited, options.startTimeoutMs ?? 180_000);
   } catch (error) {
     await server.stop();
     throw new Error(`serverless offline did not start: ${(error as Error).message}\n${output.slice(-3000)}`);
