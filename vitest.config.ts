@@ -6,7 +6,8 @@ const withDynamoDb = { globalSetup: ['test/global-setup.ts'], setupFiles: ['test
 export default defineConfig({
   test: {
     testTimeout: 30_000,
-    hookTimeout: 120_000,
+    // A hook may start serverless-offline, which takes up to 180 s on a loaded machine.
+    hookTimeout: 240_000,
     // Two cores: integration and e2e files each start work against one shared DynamoDB Local.
     maxWorkers: 2,
     pool: 'forks',
