@@ -25,6 +25,10 @@ export function httpRequest(target: string | URL, options: PlainRequest = {}, ra
   const url = new URL(target);
   return new Promise<PlainResponse>((resolve, reject) => {
     const timeoutMs = options.timeoutMs ?? 30_000;
+    const headers: Record<string, string> = { ...options.headers };
+    // node:http frames a GET or DELETE body with neither Content-Length nor chunking: the server
+    // would read the body as the next request. Always say how long the body is.
+    if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
     let req: ReturnType<typeof request>;
     try {
       req = request({
@@ -32,7 +36,7 @@ export function httpRequest(target: string | URL, options: PlainRequest = {}, ra
         port: url.port || 80,
         path: rawPath ?? `${url.pathname}${url.search}`,
         method: options.method ?? 'GET',
-        headers: options.headers,
+        headers,
       });
     } catch (error) {
       // node:http refuses some paths and header values before sending anything.

@@ -17,6 +17,8 @@ export interface FuzzRequest {
   /** `METHOD template` (for reports). */
   operation: string;
   method: string;
+  /** A write (or a storing read): it must not succeed. */
+  writes: boolean;
   /** Path and query exactly as sent. */
   rawPath: string;
   headers: Record<string, string>;
@@ -103,6 +105,7 @@ export function fuzzRequests(operations: Operation[], world: MaxWorld): fc.Arbit
         return {
           operation: `${op.method} ${op.template}`,
           method: op.method,
+          writes: op.writes,
           rawPath: fillTemplate(op.template, values) + queryString(query),
           headers,
           body: plan.body ?? undefined,
