@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
+import { idFits } from '#lib/ids';
 import { splitOwner } from './agbot-counts.ts';
 import { AgbotEntity, agbotRepository } from './agbots.ts';
 import { deleteAgbotCascade } from './cascade.ts';
@@ -24,6 +25,8 @@ export async function getAgbot(org: string, id: string): Promise<AgbotRecord | u
 
 /** An org's agbots (gsi1 `ORG#<org>#AGBOTS`, all pages), optionally only ids starting with `idPrefix`. */
 export async function listOrgAgbots(org: string, idPrefix = ''): Promise<AgbotRecord[]> {
+  // No id is longer than this, and DynamoDB would refuse the key condition (a 500).
+  if (!idFits(idPrefix)) return [];
   const partition = indexKeys.orgAgbots(org);
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(AgbotEntity)

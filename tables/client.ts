@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { withConstructorKeysAsMaps } from './constructor-keys.ts';
 
 /**
  * The one DynamoDB client of a process. Locally `DYNAMODB_ENDPOINT` points at DynamoDB Local; on
@@ -28,6 +29,15 @@ dynamoClient.middlewareStack.add(
   { step: 'initialize', name: 'countDynamoCalls' },
 );
 export const dynamoCallCount = (): number => calls;
+
+/**
+ * Before the document client marshals an item (initialize runs before its DocumentMarshall). Raw
+ * commands go through here too, but this code sends only table administration ones raw.
+ */
+dynamoClient.middlewareStack.add(
+  (next) => (args) => next({ ...args, input: withConstructorKeysAsMaps(args.input) as typeof args.input }),
+  { step: 'initialize', name: 'constructorKeysAsMaps' },
+);
 
 export const documentClient = DynamoDBDocumentClient.from(dynamoClient, {
   marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },

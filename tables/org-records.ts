@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
+import { idFits } from '#lib/ids';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { OrgEntity, orgRepository } from './orgs.ts';
@@ -32,6 +33,8 @@ export async function getOrg(org: string): Promise<OrgRecord | undefined> {
 
 /** Every org, sorted by id (gsi1 `ORGS`); `prefix` narrows the Query to ids that start with it. */
 export async function listOrgs(prefix = ''): Promise<OrgRecord[]> {
+  // No id is longer than this, and DynamoDB would refuse the key condition (a 500).
+  if (!idFits(prefix)) return [];
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(OrgEntity)
     .query({

@@ -15,9 +15,10 @@ export const handler = endpoint({
   async handle({ caller }) {
     const role = roleOf(caller);
     const orgs = role === 'AdminUser' ? await countsOfOrgs([caller.org, IBM_ORG]) : await listOrgCounts();
-    const nodes: Record<string, number> = {};
-    for (const org of [...orgs.keys()].sort())
-      nodes[org] = role === 'HubAdmin' ? -1 : (orgs.get(org)?.nodes ?? 0);
+    // fromEntries defines own keys: an org named `__proto__` stays an entry, not a prototype.
+    const nodes = Object.fromEntries(
+      [...orgs.keys()].sort().map((org) => [org, role === 'HubAdmin' ? -1 : (orgs.get(org)?.nodes ?? 0)]),
+    );
     return json(200, { msg: OPERATING_NORMALLY, nodes });
   },
 });

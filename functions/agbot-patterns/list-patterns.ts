@@ -1,8 +1,8 @@
 import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { matchesFilter } from '#lib/like';
-import { listAgbotPatterns } from '#tables/agbot-pattern-records';
+import { matchesAllFilters } from '#lib/like';
+import { type AgbotPatternRecord, listAgbotPatterns } from '#tables/agbot-pattern-records';
 import { patternsBody } from './pattern-view.ts';
 import { listPatternsQuery, patternsPath } from './schemas.ts';
 import { authorizeServedRead } from './served-access.ts';
@@ -16,12 +16,12 @@ export const handler = endpoint({
   query: listPatternsQuery,
   authorize: ({ caller, path }) => authorizeServedRead(caller, path),
   async handle({ path, query }) {
-    const records = (await listAgbotPatterns(path.organization, path.agreementbot)).filter(
-      (record) =>
-        matchesFilter(record.pattern, query.deployment_pattern) &&
-        matchesFilter(record.patternOrgid, query.deployment_pattern_organization) &&
-        matchesFilter(record.nodeOrgid, query.node_organization),
+    const keep = matchesAllFilters<AgbotPatternRecord>(
+      [query.deployment_pattern, (record) => record.pattern],
+      [query.deployment_pattern_organization, (record) => record.patternOrgid],
+      [query.node_organization, (record) => record.nodeOrgid],
     );
+    const records = (await listAgbotPatterns(path.organization, path.agreementbot)).filter(keep);
     const body = patternsBody(records);
     if (records.length === 0) throw emptyList(body);
     return json(200, body);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { agbotPath } from '#functions/agbots/schemas';
+import { MAX_ID_BYTES, maxUtf8Bytes } from '#lib/ids';
 
 /**
  * Schemas of the agbot's served deployment patterns (contract "Agbot deployment patterns",
@@ -7,11 +8,12 @@ import { agbotPath } from '#functions/agbots/schemas';
  * The served-policy schemas reuse the shared parts.
  */
 export const MAX_NAME = 256;
-/** An org id or a pattern / policy name in a body. */
+/** An org id or a pattern / policy name in a body (bounded in bytes too: the two make a sort key). */
 export const servedName = z
   .string()
   .min(1, 'must not be empty')
-  .max(MAX_NAME, `must be at most ${MAX_NAME} characters`);
+  .max(MAX_NAME, `must be at most ${MAX_NAME} characters`)
+  .refine(...maxUtf8Bytes(MAX_ID_BYTES));
 /** `nodeOrgid`: optional (defaults to the pattern's or policy's org); may be empty. */
 export const nodeOrgid = z.string().max(MAX_NAME, `must be at most ${MAX_NAME} characters`).nullish();
 
@@ -19,7 +21,8 @@ export const nodeOrgid = z.string().max(MAX_NAME, `must be at most ${MAX_NAME} c
 export const servedId = z
   .string()
   .min(1, 'must not be empty')
-  .max(2 * MAX_NAME + 1, `must be at most ${2 * MAX_NAME + 1} characters`);
+  .max(2 * MAX_NAME + 1, `must be at most ${2 * MAX_NAME + 1} characters`)
+  .refine(...maxUtf8Bytes(2 * MAX_ID_BYTES + 1));
 
 /** A list filter: exact, or SQL LIKE when it contains `%`; an empty value matches empty fields. */
 export const servedFilter = z.string().max(MAX_NAME, `must be at most ${MAX_NAME} characters`).optional();

@@ -2,8 +2,8 @@ import { authorizeServedRead } from '#functions/agbot-patterns/served-access';
 import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { matchesFilter } from '#lib/like';
-import { listAgbotPolicies } from '#tables/agbot-policy-records';
+import { matchesAllFilters } from '#lib/like';
+import { type AgbotPolicyRecord, listAgbotPolicies } from '#tables/agbot-policy-records';
 import { policiesBody } from './policy-view.ts';
 import { listPoliciesQuery, policiesPath } from './schemas.ts';
 
@@ -16,12 +16,12 @@ export const handler = endpoint({
   query: listPoliciesQuery,
   authorize: ({ caller, path }) => authorizeServedRead(caller, path),
   async handle({ path, query }) {
-    const records = (await listAgbotPolicies(path.organization, path.agreementbot)).filter(
-      (record) =>
-        matchesFilter(record.businessPol, query.deployment_policy) &&
-        matchesFilter(record.businessPolOrgid, query.deployment_policy_organization) &&
-        matchesFilter(record.nodeOrgid, query.node_organization),
+    const keep = matchesAllFilters<AgbotPolicyRecord>(
+      [query.deployment_policy, (record) => record.businessPol],
+      [query.deployment_policy_organization, (record) => record.businessPolOrgid],
+      [query.node_organization, (record) => record.nodeOrgid],
     );
+    const records = (await listAgbotPolicies(path.organization, path.agreementbot)).filter(keep);
     const body = policiesBody(records);
     if (records.length === 0) throw emptyList(body);
     return json(200, body);

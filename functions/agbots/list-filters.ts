@@ -1,4 +1,4 @@
-import { filterPrefix, matchesFilter } from '#lib/like';
+import { filterPrefix, matchesAllFilters } from '#lib/like';
 import type { AgbotRecord } from '#tables/agbot-records';
 import type { ListAgbotsQuery } from './schemas.ts';
 
@@ -7,12 +7,12 @@ import type { ListAgbotsQuery } from './schemas.ts';
  * (`org/username`); each exact, or SQL LIKE when it holds `%`. Upstream decides LIKE for `owner`
  * by looking at `name` (a bug); here each filter decides for itself.
  */
-export const agbotListFilter =
-  (query: ListAgbotsQuery) =>
-  (agbot: AgbotRecord): boolean =>
-    matchesFilter(`${agbot.org}/${agbot.id}`, query.idfilter) &&
-    matchesFilter(agbot.name, query.name) &&
-    matchesFilter(agbot.owner, query.owner);
+export const agbotListFilter = (query: ListAgbotsQuery): ((agbot: AgbotRecord) => boolean) =>
+  matchesAllFilters<AgbotRecord>(
+    [query.idfilter, (agbot) => `${agbot.org}/${agbot.id}`],
+    [query.name, (agbot) => agbot.name],
+    [query.owner, (agbot) => agbot.owner],
+  );
 
 /**
  * What every id `idfilter` can match in `org` starts with (a begins_with on gsi1sk), or undefined

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { idSegment } from '#lib/ids';
+import { filterParam } from '#lib/like';
 
 /**
  * Request schemas of the agbot endpoints (reference §8.1–§8.6). Bodies are strict (upstream
@@ -15,7 +16,7 @@ const text = z.string().max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`);
 const publicKey = z.string().max(MAX_PUBLIC_KEY, `must be at most ${MAX_PUBLIC_KEY} characters`);
 
 /** A list filter: exact, or SQL LIKE when it contains `%`. */
-const filter = text.optional();
+const filter = filterParam.optional();
 
 export const listAgbotsQuery = z.object({ idfilter: filter, name: filter, owner: filter });
 export type ListAgbotsQuery = z.infer<typeof listAgbotsQuery>;

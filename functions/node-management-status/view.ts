@@ -33,19 +33,25 @@ export function storedStatus(
 
 /** `{"managementStatus": {"<org/policy>": {"agentUpgradePolicyStatus": {...}}}, "lastIndex": 0}` */
 export function statusesView(records: NodeManagementStatusRecord[]) {
-  const managementStatus: Record<string, unknown> = {};
-  for (const r of records) {
-    managementStatus[r.policy] = {
-      agentUpgradePolicyStatus: {
-        scheduledTime: r.scheduledTime,
-        startTime: r.startTime,
-        endTime: r.endTime,
-        upgradedVersions: r.upgradedVersions,
-        status: r.status,
-        errorMessage: r.errorMessage,
-        lastUpdated: r.lastUpdated,
+  const managementStatus = Object.fromEntries(
+    records.map((r) => [
+      r.policy,
+      {
+        agentUpgradePolicyStatus: {
+          scheduledTime: r.scheduledTime,
+          startTime: r.startTime,
+          endTime: r.endTime,
+          upgradedVersions: {
+            softwareVersion: r.upgradedVersions.softwareVersion,
+            certVersion: r.upgradedVersions.certVersion,
+            configVersion: r.upgradedVersions.configVersion,
+          },
+          status: r.status,
+          errorMessage: r.errorMessage,
+          lastUpdated: r.lastUpdated,
+        },
       },
-    };
-  }
+    ]),
+  );
   return { managementStatus, lastIndex: 0 };
 }

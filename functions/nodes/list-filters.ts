@@ -1,21 +1,8 @@
 import type * as z from 'zod';
 import { type Caller, roleOf } from '#lib/auth/caller';
+import { likeMatcher } from '#lib/like';
 import type { NodeRecord } from '#tables/node-records';
 import type { listNodesQuery } from './schemas.ts';
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
-/** SQL LIKE as Postgres does it: `%` any run, `_` one character, `\` escapes, case-sensitive. */
-export function likeMatcher(pattern: string): (value: string) => boolean {
-  let source = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i] as string;
-    if (char === '\\' && i + 1 < pattern.length) source += escapeRegExp(pattern[++i] as string);
-    else source += char === '%' ? '.*' : char === '_' ? '.' : escapeRegExp(char);
-  }
-  const regExp = new RegExp(`^${source}$`, 'su');
-  return (value) => regExp.test(value);
-}
 
 type ListQuery = z.infer<typeof listNodesQuery>;
 

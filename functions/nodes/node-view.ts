@@ -62,28 +62,31 @@ export function nodeView(node: NodeRecord) {
   };
 }
 
-/** `?attribute=` values (names case-insensitive): raw strings, JSON text for structured ones. */
-const ATTRIBUTES: Record<string, (node: NodeRecord) => string> = {
-  arch: (node) => node.arch,
-  clusternamespace: (node) => node.clusterNamespace ?? '',
-  ha_group: (node) => node.ha_group ?? '',
-  heartbeatintervals: (node) => JSON.stringify(heartbeatIntervals(node)),
-  id: (node) => `${node.org}/${node.id}`,
-  lastheartbeat: (node) => node.lastHeartbeat ?? '',
-  lastupdated: (node) => node.lastUpdated,
-  msgendpoint: (node) => node.msgEndPoint,
-  name: (node) => node.name,
-  nodetype: (node) => node.nodeType,
-  owner: (node) => node.owner,
-  pattern: (node) => node.pattern,
-  publickey: (node) => node.publicKey,
-  registeredservices: (node) => JSON.stringify((node.registeredServices as Loose[]).map(regService)),
-  softwareversions: (node) => JSON.stringify(node.softwareVersions),
-  token: () => MASKED,
-  userinput: (node) => JSON.stringify((node.userInput as Loose[]).map((ui) => userInput(ui, undefined))),
-};
+/**
+ * `?attribute=` values (names case-insensitive): raw strings, JSON text for structured ones. A Map,
+ * not an object: a caller's name such as `constructor` must not reach `Object.prototype`.
+ */
+const ATTRIBUTES = new Map<string, (node: NodeRecord) => string>([
+  ['arch', (node) => node.arch],
+  ['clusternamespace', (node) => node.clusterNamespace ?? ''],
+  ['ha_group', (node) => node.ha_group ?? ''],
+  ['heartbeatintervals', (node) => JSON.stringify(heartbeatIntervals(node))],
+  ['id', (node) => `${node.org}/${node.id}`],
+  ['lastheartbeat', (node) => node.lastHeartbeat ?? ''],
+  ['lastupdated', (node) => node.lastUpdated],
+  ['msgendpoint', (node) => node.msgEndPoint],
+  ['name', (node) => node.name],
+  ['nodetype', (node) => node.nodeType],
+  ['owner', (node) => node.owner],
+  ['pattern', (node) => node.pattern],
+  ['publickey', (node) => node.publicKey],
+  ['registeredservices', (node) => JSON.stringify((node.registeredServices as Loose[]).map(regService))],
+  ['softwareversions', (node) => JSON.stringify(node.softwareVersions)],
+  ['token', () => MASKED],
+  ['userinput', (node) => JSON.stringify((node.userInput as Loose[]).map((ui) => userInput(ui, undefined)))],
+]);
 
 /** The value of one attribute, or undefined when the name is not one (upstream then returns the node). */
 export function nodeAttribute(node: NodeRecord, attribute: string): string | undefined {
-  return ATTRIBUTES[attribute.toLowerCase()]?.(node);
+  return ATTRIBUTES.get(attribute.toLowerCase())?.(node);
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { idSegment } from '#lib/ids';
+import { filterParam } from '#lib/like';
 
 /**
  * Request schemas of the node endpoints (reference §11.1–§11.6). Bodies are strict at every level
@@ -90,11 +91,11 @@ export const noHeartbeatQuery = z.object({ noheartbeat: booleanParam.optional() 
 export const NODE_TYPES = ['device', 'cluster'] as const;
 
 export const listNodesQuery = z.object({
-  idfilter: z.string().optional(),
-  name: z.string().optional(),
-  owner: z.string().optional(),
-  arch: z.string().optional(),
-  clusternamespace: z.string().optional(),
+  idfilter: filterParam.optional(),
+  name: filterParam.optional(),
+  owner: filterParam.optional(),
+  arch: filterParam.optional(),
+  clusternamespace: filterParam.optional(),
   isNamespaceScoped: booleanParam.optional(),
   nodetype: z
     .string()

@@ -3,7 +3,7 @@ import { type Caller, IBM_ORG, roleOf } from '#lib/auth/caller';
 import { endpoint } from '#lib/http/endpoint';
 import { badInput, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { filterPrefix, matchesFilter } from '#lib/like';
+import { filterPrefix, matchesAllFilters } from '#lib/like';
 import { getOrg, listOrgs, type OrgRecord, orgView } from '#tables/org-records';
 import { getOrgsQuery } from './schemas.ts';
 
@@ -23,14 +23,13 @@ export const handler = endpoint({
   async handle({ caller, query }) {
     // Upstream quirk kept: orgtype=IBM selects the org whose id is IBM.
     if (query.orgtype && query.orgtype !== 'IBM') throw badInput("orgType must be 'IBM' or blank");
+    const keep = matchesAllFilters<OrgRecord>(
+      [query.label, (org) => org.label],
+      [query.organization, (org) => org.org],
+      [query.description, (org) => org.description],
+    );
     const orgs = (await visibleOrgs(caller, query.organization))
-      .filter(
-        (org) =>
-          matchesFilter(org.label, query.label) &&
-          matchesFilter(org.org, query.organization) &&
-          matchesFilter(org.description, query.description) &&
-          (!query.orgtype || org.org === IBM_ORG),
-      )
+      .filter((org) => keep(org) && (!query.orgtype || org.org === IBM_ORG))
       .sort((a, b) => (a.org < b.org ? -1 : a.org > b.org ? 1 : 0));
     if (orgs.length === 0) throw emptyList({ orgs: {}, lastIndex: 0 });
     return json(200, { orgs: Object.fromEntries(orgs.map((org) => [org.org, orgView(org)])), lastIndex: 0 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { filterParam } from '#lib/like';
 
 /** Request schemas of the org endpoints (reference §9). */
 
@@ -34,10 +35,10 @@ export const orgPatchBody = z.strictObject({
 
 /** GET /v1/orgs: filters (`%` = LIKE wildcard). */
 export const getOrgsQuery = z.object({
-  label: z.string().optional(),
-  organization: z.string().optional(),
-  description: z.string().optional(),
-  orgtype: z.string().optional(),
+  label: filterParam.optional(),
+  organization: filterParam.optional(),
+  description: filterParam.optional(),
+  orgtype: filterParam.optional(),
 });
 
 /** GET /v1/orgs/{organization}: one attribute instead of the whole org. */

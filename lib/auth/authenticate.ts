@@ -1,5 +1,6 @@
 import { getConfig } from '#lib/config';
 import { unauthorized } from '#lib/http/errors';
+import { idFits } from '#lib/ids';
 import { loadPrincipal } from '#tables/principals';
 import { parseBasicAuth } from './basic.ts';
 import { type Caller, ROOT_CALLER } from './caller.ts';
@@ -18,6 +19,8 @@ export async function authenticate(authorization: string | undefined): Promise<C
   const credentials = parseBasicAuth(authorization);
   if (!credentials) throw unauthorized(INVALID);
   const { org, id, secret } = credentials;
+  // Checked before any data call: an oversized id is a key DynamoDB refuses (a 500, not a 401).
+  if (!idFits(org) || !idFits(id)) throw unauthorized(INVALID);
   if (org === 'root' && id === 'root') {
     const { rootEnabled, rootPassword } = getConfig();
     if (!rootEnabled || !rootPassword || !safeEqual(secret, rootPassword)) throw unauthorized(INVALID);

@@ -1,13 +1,12 @@
 import middy from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { z } from 'zod';
 import { authenticate } from '#lib/auth/authenticate';
 import type { Caller } from '#lib/auth/caller';
 import { type ExchangeConfig, getConfig } from '#lib/config';
 import { type Clock, systemClock } from '#lib/time';
-import { HttpError } from './errors.ts';
 import type { APIGatewayProxyEventV2 } from './lambda-types.ts';
 import { handleError } from './on-error.ts';
+import { readBody } from './read-body.ts';
 import type { Response } from './responses.ts';
 import { parseWith } from './validation.ts';
 
@@ -41,35 +40,6 @@ export interface EndpointSpec<P, Q, B, T> {
 }
 
 const ANONYMOUS: Caller = { kind: 'user', org: '', id: '', fullId: '', admin: false, hubAdmin: false };
-const parseJsonBody = httpJsonBodyParser({ disableContentTypeError: true }).before;
-
-function readBody(event: APIGatewayProxyEventV2): unknown {
-  const contentType = event.headers['content-type'] ?? event.headers['Content-Type'];
-  if (contentType !== undefined && !/^application\/(.+\+)?json\b/i.test(contentType)) {
-    throw new HttpError(
-      415,
-      'invalid-input',
-      `invalid input: Content-Type must be application/json, not '${contentType}'`,
-    );
-  }
-  if (event.body === undefined || event.body === null || event.body === '') {
-    throw new HttpError(400, 'invalid-input', 'invalid input: a JSON request body is required');
-  }
-  const request = { event: { ...event, headers: { 'content-type': 'application/json' } } };
-  try {
-    // biome-ignore lint/suspicious/noExplicitAny: middy's request type is wider than what the parser reads.
-    parseJsonBody?.(request as any);
-  } catch (error) {
-    const cause = (error as { cause?: { message?: string } }).cause?.message;
-    throw new HttpError(
-      400,
-      'invalid-input',
-      `invalid input: malformed JSON body${cause ? `: ${cause}` : ''}`,
-    );
-  }
-  return request.event.body;
-}
-
 /**
  * Builds a Lambda handler that runs the upstream order of checks: authenticate (401), parse path
  * (400), authorize (403/404), parse query and body (400), then the handler. Errors become
