@@ -3,7 +3,7 @@
  * (serverless-offline + DynamoDB Local), against an org whose ids and names are maximal.
  *
  *   FUZZ_SEED=<int>  fast-check seed (default fixed, printed at the start)
- *   FUZZ_RUNS=<int>  number of generated requests (default 300, about a minute here)
+ *   FUZZ_RUNS=<int>  number of generated requests (default 400)
  *
  * A failure lists each distinct problem with one request that shows it, and prints the command
  * that replays the run. See docs/development.md, "Fuzz tests".
@@ -34,7 +34,9 @@ beforeAll(async () => {
   // Load every function once (serverless-offline loads a handler on its first call), so the
   // time limit measures our code, not a cold start.
   for (const op of operations) {
-    const values = Object.fromEntries(op.pathParams.map((p) => [p, encodeURIComponent(world.pathValues[p] ?? p)]));
+    const values = Object.fromEntries(
+      op.pathParams.map((p) => [p, encodeURIComponent(world.pathValues[p] ?? p)]),
+    );
     await httpRequest(server.baseUrl, { method: op.method }, fillTemplate(op.template, values));
   }
   seeded = await tableSnapshot();
@@ -99,9 +101,12 @@ describe('fuzzing every route of GET /v1/openapi.json with hostile input', () =>
     );
     console.log(`fuzz: statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
     const report = [...found].map(([key, request]) => `- ${key}\n${request}`).join('\n');
-    expect.soft(found.size, `${found.size} problems:\n${report}\nReplay: ${replayCommand(FILE, seed, runs)}`).toBe(0);
-    expect(await tableSnapshot(), `the seeded world changed. Replay: ${replayCommand(FILE, seed, runs)}`).toEqual(
-      seeded,
-    );
+    expect
+      .soft(found.size, `${found.size} problems:\n${report}\nReplay: ${replayCommand(FILE, seed, runs)}`)
+      .toBe(0);
+    expect(
+      await tableSnapshot(),
+      `the seeded world changed. Replay: ${replayCommand(FILE, seed, runs)}`,
+    ).toEqual(seeded);
   }, 600_000);
 });

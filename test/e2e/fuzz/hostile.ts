@@ -61,7 +61,10 @@ export const hostileQueryValue: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Extra query names nobody declares (`?__proto__=...`). */
-export const hostileQueryName: fc.Arbitrary<string> = fc.oneof(prototypeName, fc.constantFrom('attribute', 'x'));
+export const hostileQueryName: fc.Arbitrary<string> = fc.oneof(
+  prototypeName,
+  fc.constantFrom('attribute', 'x'),
+);
 
 /** Percent-escapes the query decoder must survive, sent raw. */
 export const RAW_QUERY_VALUES = ['%zz', '%', '%ff', '%C3%28', '%00'];
@@ -88,7 +91,11 @@ export const hostileAuthorization: fc.Arbitrary<string | undefined> = fc.oneof(
     `Basic ${b64(`org/${'u'.repeat(10 * KB)}:pw`)}`,
   ),
   fc
-    .tuple(fc.oneof(prototypeName, unicodeText(20)), fc.oneof(prototypeName, unicodeText(20)), unicodeText(20))
+    .tuple(
+      fc.oneof(prototypeName, unicodeText(20)),
+      fc.oneof(prototypeName, unicodeText(20)),
+      unicodeText(20),
+    )
     .map(([org, id, pw]) => `Basic ${b64(`${org}/${id}:${pw}`)}`),
   fc.string({ unit: 'grapheme-ascii', maxLength: 64 }).filter((s) => ASCII_PRINTABLE.test(s)),
 );

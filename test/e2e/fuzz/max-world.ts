@@ -29,7 +29,14 @@ export const maxId = (prefix: string): string => `${prefix}-`.padEnd(MAX_ID_LENG
 
 const secret = (what: string) => `${what}-secret-${randomBytes(8).toString('hex')}`;
 
-async function ok(http: Http, method: string, path: string, auth: Credentials, body: unknown, status: number) {
+async function ok(
+  http: Http,
+  method: string,
+  path: string,
+  auth: Credentials,
+  body: unknown,
+  status: number,
+) {
   expectStatus(await http(method, path, { auth, body }), status, `${method} ${path.slice(0, 120)}...`);
 }
 
@@ -48,7 +55,11 @@ export async function seedMaxWorld(http: Http, root: Credentials): Promise<MaxWo
   const nodePath = `${orgPath}/nodes/${nodeId}`;
   const nodeBody = { name: LONG_NAME, token: node.secret, pattern: '', publicKey: 'node-key', arch: 'amd64' };
   await ok(http, 'PUT', nodePath, user, nodeBody, 201);
-  const policy = { label: LONG_NAME, description: LONG_NAME, properties: [{ name: 'purpose', value: 'fuzz' }] };
+  const policy = {
+    label: LONG_NAME,
+    description: LONG_NAME,
+    properties: [{ name: 'purpose', value: 'fuzz' }],
+  };
   await ok(http, 'PUT', `${nodePath}/policy`, user, policy, 201);
   const mgmtPolicy = maxId('mgmt');
   const status = { agentUpgradePolicyStatus: { scheduledTime: '2026-11-23T20:00:00Z', status: 'waiting' } };
@@ -57,14 +68,45 @@ export async function seedMaxWorld(http: Http, root: Credentials): Promise<MaxWo
   const agbotId = maxId('agbot');
   const agbot = { user: `${org}/${agbotId}`, secret: secret('agbot') };
   const agbotPath = `${orgPath}/agbots/${agbotId}`;
-  await ok(http, 'PUT', agbotPath, user, { token: agbot.secret, name: LONG_NAME, publicKey: 'agbot-key' }, 200);
+  await ok(
+    http,
+    'PUT',
+    agbotPath,
+    user,
+    { token: agbot.secret, name: LONG_NAME, publicKey: 'agbot-key' },
+    200,
+  );
   const agreement = maxId('agreement');
   const service = { orgid: org, pattern: LONG_NAME, url: LONG_NAME };
-  await ok(http, 'PUT', `${agbotPath}/agreements/${agreement}`, agbot, { service, state: 'negotiating' }, 201);
+  await ok(
+    http,
+    'PUT',
+    `${agbotPath}/agreements/${agreement}`,
+    agbot,
+    { service, state: 'negotiating' },
+    201,
+  );
   // Served pattern and policy ids are `<org>_<name>_<nodeOrg>`: 3 × 256 + 2 characters.
-  await ok(http, 'POST', `${agbotPath}/deployment/patterns`, user, { patternOrgid: org, pattern: maxId('pattern'), nodeOrgid: org }, 201);
-  await ok(http, 'POST', `${agbotPath}/deployment/policies`, user, { businessPolOrgid: org, businessPol: maxId('policy'), nodeOrgid: org }, 201);
-  const posted = await http('POST', `${agbotPath}/msgs`, { auth: node, body: { message: LONG_NAME, ttl: 3600 } });
+  await ok(
+    http,
+    'POST',
+    `${agbotPath}/deployment/patterns`,
+    user,
+    { patternOrgid: org, pattern: maxId('pattern'), nodeOrgid: org },
+    201,
+  );
+  await ok(
+    http,
+    'POST',
+    `${agbotPath}/deployment/policies`,
+    user,
+    { businessPolOrgid: org, businessPol: maxId('policy'), nodeOrgid: org },
+    201,
+  );
+  const posted = await http('POST', `${agbotPath}/msgs`, {
+    auth: node,
+    body: { message: LONG_NAME, ttl: 3600 },
+  });
   expectStatus(posted, 201, 'POST agbot message');
   const message = /agbot msg (\d+) inserted/.exec(String(posted.body?.msg))?.[1] ?? '1';
 

@@ -22,6 +22,8 @@ interface DocumentOperation {
 
 /** Reads that store something (a one-time token): treated as writes. */
 const STORING_READS = new Set(['GET /v1/admin/dropdb/token']);
+/** POSTs that only check something (a user's password): they may succeed. */
+const CHECKING_POSTS = new Set(['POST /v1/orgs/{organization}/users/{username}/confirm']);
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'patch', 'delete']);
 
 export function operationsOf(document: { paths: Record<string, Record<string, unknown>> }): Operation[] {
@@ -32,6 +34,7 @@ export function operationsOf(document: { paths: Record<string, Record<string, un
       const op = raw as DocumentOperation;
       const params = op.parameters ?? [];
       const upper = method.toUpperCase();
+      const key = `${upper} ${template}`;
       operations.push({
         method: upper,
         template,
@@ -39,7 +42,7 @@ export function operationsOf(document: { paths: Record<string, Record<string, un
         queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
         hasBody: op.requestBody !== undefined,
         anonymous: Array.isArray(op.security) && op.security.length === 0,
-        writes: upper !== 'GET' || STORING_READS.has(`${upper} ${template}`),
+        writes: upper === 'GET' ? STORING_READS.has(key) : !CHECKING_POSTS.has(key),
       });
     }
   }

@@ -59,14 +59,13 @@ export function fuzzRequests(operations: Operation[], world: MaxWorld): fc.Arbit
         { weight: 3, arbitrary: fc.constant({ value: enc(world.pathValues[name] ?? name), hostile: false }) },
         { weight: 2, arbitrary: hostileSegment(!op.writes).map((value) => ({ value, hostile: true })) },
       );
-    const declared = fc.subarray(op.queryParams).chain((names) =>
-      fc.tuple(...names.map((name) => hostileQueryValue.map((v): [string, string] => [name, enc(v)]))),
-    );
+    const declared = fc
+      .subarray(op.queryParams)
+      .chain((names) =>
+        fc.tuple(...names.map((name) => hostileQueryValue.map((v): [string, string] => [name, enc(v)]))),
+      );
     const extra = fc.option(
-      fc.tuple(
-        hostileQueryName,
-        fc.oneof(hostileQueryValue.map(enc), fc.constantFrom(...RAW_QUERY_VALUES)),
-      ),
+      fc.tuple(hostileQueryName, fc.oneof(hostileQueryValue.map(enc), fc.constantFrom(...RAW_QUERY_VALUES))),
       { freq: 4 },
     );
     const caller = fc.oneof(
@@ -80,7 +79,9 @@ export function fuzzRequests(operations: Operation[], world: MaxWorld): fc.Arbit
         declared,
         extra,
         caller,
-        body: op.hasBody ? hostileBody.map((b) => b as string | undefined) : fc.option(hostileBody, { freq: 5 }),
+        body: op.hasBody
+          ? hostileBody.map((b) => b as string | undefined)
+          : fc.option(hostileBody, { freq: 5 }),
         contentType: bodyContentType,
       })
       .map((plan): FuzzRequest => {

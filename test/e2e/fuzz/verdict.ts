@@ -39,7 +39,8 @@ export function answerProblems(response: PlainResponse, elapsedMs: number, secre
   if (HASH_FIELD.test(text)) problems.push('a hash field in the body');
   if (STORED_HASH.test(text)) problems.push('a stored hash in the body');
   for (const secret of secrets) if (text.includes(secret)) problems.push('a plaintext secret in the body');
-  if (elapsedMs > TIME_LIMIT_MS) problems.push(`took ${Math.round(elapsedMs)} ms (limit ${TIME_LIMIT_MS} ms)`);
+  if (elapsedMs > TIME_LIMIT_MS)
+    problems.push(`took ${Math.round(elapsedMs)} ms (limit ${TIME_LIMIT_MS} ms)`);
   return problems;
 }
 
@@ -49,6 +50,8 @@ function isEmptyCollection(body: unknown): boolean {
   const values = Object.entries(body).filter(([key]) => key !== 'lastIndex');
   return (
     values.length === 1 &&
-    values.every(([, value]) => typeof value === 'object' && value !== null && Object.keys(value).length === 0)
+    values.every(
+      ([, value]) => typeof value === 'object' && value !== null && Object.keys(value).length === 0,
+    )
   );
 }
