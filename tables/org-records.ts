@@ -105,26 +105,3 @@ export async function patchOrg(org: string, patch: OrgPatch, now: string): Promi
     throw error;
   }
 }
-
-export const ORG_ATTRIBUTES = [
-  'orgType',
-  'label',
-  'description',
-  'lastUpdated',
-  'tags',
-  'limits',
-  'heartbeatIntervals',
-] as const;
-
-/** The org as upstream returns it (keyed by org id in the response map). */
-export function orgView(org: OrgRecord) {
-  return {
-    orgType: org.orgType,
-    label: org.label,
-    description: org.description,
-    lastUpdated: org.lastUpdated,
-    tags: org.tags ?? null,
-    limits: org.limits,
-    heartbeatIntervals: org.heartbeatIntervals,
-  };
-}

@@ -1,5 +1,4 @@
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
-import { MASKED } from '#lib/auth/secrets';
 import { tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { orgCounterUpdate } from './stats.ts';
@@ -124,17 +123,3 @@ export async function updateUser(
 
 /** The org counter changes that deleting `user` implies. */
 export const userDeletionCounts = (user: UserRecord) => ({ users: -1, adminUsers: -isAdminish(user) });
-
-/** The user as upstream returns it (keyed `org/username`); root/root's password is configured, not stored. */
-export function userView(user: UserRecord, rootCanLogIn: boolean) {
-  const hasPassword = Boolean(user.passwordHash) || (isRootUser(user.org, user.username) && rootCanLogIn);
-  return {
-    admin: user.admin,
-    apikeys: [] as unknown[],
-    email: user.email,
-    hubAdmin: user.hubAdmin,
-    lastUpdated: user.lastUpdated,
-    password: hasPassword ? MASKED : '',
-    updatedBy: user.updatedBy,
-  };
-}

@@ -1,8 +1,10 @@
+import type * as z from 'zod';
 import { authorize } from '#lib/auth/access';
 import { hashSecret, randomToken } from '#lib/auth/secrets';
 import { endpoint } from '#lib/http/endpoint';
 import { json } from '#lib/http/responses';
 import { saveDropToken } from '#tables/drop-token';
+import type { dropTokenResponse } from './responses.ts';
 
 /**
  * GET /v1/admin/dropdb/token: root only. A fresh one-time token for POST /v1/admin/dropdb, valid
@@ -14,6 +16,7 @@ export const handler = endpoint({
     const token = randomToken();
     const expiresAt = new Date(deps.clock.now().getTime() + deps.config().dropTokenTtlSeconds * 1000);
     await saveDropToken(await hashSecret(token), expiresAt);
-    return json(200, { token });
+    const body: z.infer<typeof dropTokenResponse> = { token };
+    return json(200, body);
   },
 });

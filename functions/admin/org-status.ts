@@ -1,7 +1,9 @@
+import type * as z from 'zod';
 import { authorize } from '#lib/auth/access';
 import { endpoint } from '#lib/http/endpoint';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
+import type { adminStatus } from './responses.ts';
 import { OPERATING_NORMALLY, statusFigures } from './status-figures.ts';
 
 /** GET /v1/orgs/{organization}/status: READ on the org; like /admin/status restricted to that org. */
@@ -11,6 +13,11 @@ export const handler = endpoint({
   async handle({ caller, path }) {
     const { schemaVersion, ...figures } = await statusFigures(caller, path.organization);
     // Upstream names the field SchemaVersion here and dbSchemaVersion in /admin/status.
-    return json(200, { msg: OPERATING_NORMALLY, ...figures, SchemaVersion: schemaVersion });
+    const body: z.infer<typeof adminStatus> = {
+      msg: OPERATING_NORMALLY,
+      ...figures,
+      SchemaVersion: schemaVersion,
+    };
+    return json(200, body);
   },
 });

@@ -1,9 +1,11 @@
+import type * as z from 'zod';
 import { authorize } from '#lib/auth/access';
 import { IBM_ORG, roleOf } from '#lib/auth/caller';
 import { endpoint } from '#lib/http/endpoint';
 import { json } from '#lib/http/responses';
 import { listOrgCounts } from '#tables/stats';
 import { countsOfOrgs } from '#tables/status-counts';
+import type { adminOrgStatus } from './responses.ts';
 import { OPERATING_NORMALLY } from './status-figures.ts';
 
 /**
@@ -19,6 +21,7 @@ export const handler = endpoint({
     const nodes = Object.fromEntries(
       [...orgs.keys()].sort().map((org) => [org, role === 'HubAdmin' ? -1 : (orgs.get(org)?.nodes ?? 0)]),
     );
-    return json(200, { msg: OPERATING_NORMALLY, nodes });
+    const body: z.infer<typeof adminOrgStatus> = { msg: OPERATING_NORMALLY, nodes };
+    return json(200, body);
   },
 });

@@ -1,6 +1,8 @@
+import type * as z from 'zod';
 import { authorize } from '#lib/auth/access';
 import { endpoint } from '#lib/http/endpoint';
 import { json } from '#lib/http/responses';
+import type { adminStatus } from './responses.ts';
 import { OPERATING_NORMALLY, statusFigures } from './status-figures.ts';
 
 /** GET /v1/admin/status: STATUS (root, hub admin, org admin, user); figures come from the counters. */
@@ -8,6 +10,11 @@ export const handler = endpoint({
   authorize: ({ caller }) => authorize(caller, { type: 'action' }, 'STATUS'),
   async handle({ caller }) {
     const { schemaVersion, ...figures } = await statusFigures(caller);
-    return json(200, { dbSchemaVersion: schemaVersion, msg: OPERATING_NORMALLY, ...figures });
+    const body: z.infer<typeof adminStatus> = {
+      dbSchemaVersion: schemaVersion,
+      msg: OPERATING_NORMALLY,
+      ...figures,
+    };
+    return json(200, body);
   },
 });

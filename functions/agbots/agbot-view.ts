@@ -1,11 +1,13 @@
+import type * as z from 'zod';
 import { MASKED } from '#lib/auth/secrets';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { type Clock, isoTimestamp } from '#lib/time';
 import type { AgbotRecord } from '#tables/agbot-records';
+import type { agbot as agbotResponse, getAgbotsResponse } from './responses.ts';
 
-/** Agbots as upstream returns them (reference §4), the token always masked. */
-export function agbotView(agbot: AgbotRecord) {
+/** Agbots as upstream returns them (reference §4), the token always masked; typed by the response schema. */
+export function agbotView(agbot: AgbotRecord): z.infer<typeof agbotResponse> {
   return {
     id: `${agbot.org}/${agbot.id}`,
     lastHeartbeat: agbot.lastHeartbeat,
@@ -20,7 +22,7 @@ export function agbotView(agbot: AgbotRecord) {
 
 /** `{agbots: {"org/id": Agbot}, lastIndex: 0}`, or upstream's 404 with the empty map. */
 export function agbotsResponse(agbots: AgbotRecord[]) {
-  const body = {
+  const body: z.infer<typeof getAgbotsResponse> = {
     agbots: Object.fromEntries(agbots.map((agbot) => [`${agbot.org}/${agbot.id}`, agbotView(agbot)])),
     lastIndex: 0,
   };

@@ -1,9 +1,11 @@
+import type * as z from 'zod';
 import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { getAgentFileVersions } from '#tables/agent-file-versions';
 import { authorizeAgentConfig } from './authorize-agent-config.ts';
+import type { agentVersionsResponse } from './responses.ts';
 
 /** GET /v1/orgs/{organization}/AgentFileVersion: any identity; 404 until versions were first PUT. */
 export const handler = endpoint({
@@ -12,11 +14,12 @@ export const handler = endpoint({
   async handle() {
     const versions = await getAgentFileVersions();
     if (!versions) throw notFound("org 'IBM' not found");
-    return json(200, {
+    const body: z.infer<typeof agentVersionsResponse> = {
       agentSoftwareVersions: versions.agentSoftwareVersions,
       agentConfigVersions: versions.agentConfigVersions,
       agentCertVersions: versions.agentCertVersions,
       lastUpdated: versions.lastUpdated,
-    });
+    };
+    return json(200, body);
   },
 });

@@ -1,4 +1,6 @@
+import type * as z from 'zod';
 import type { NodeManagementStatusRecord } from '#tables/node-management-status-records';
+import type { getManagementStatusResponse } from './responses.ts';
 import type { NodeStatusPath, PutManagementStatusBody } from './schemas.ts';
 
 /** `<org>/<policy>`: the key of a status (the policy lives in the node's org). */
@@ -32,7 +34,9 @@ export function storedStatus(
 }
 
 /** `{"managementStatus": {"<org/policy>": {"agentUpgradePolicyStatus": {...}}}, "lastIndex": 0}` */
-export function statusesView(records: NodeManagementStatusRecord[]) {
+export function statusesView(
+  records: NodeManagementStatusRecord[],
+): z.infer<typeof getManagementStatusResponse> {
   const managementStatus = Object.fromEntries(
     records.map((r) => [
       r.policy,

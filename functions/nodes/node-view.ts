@@ -1,5 +1,7 @@
+import type * as z from 'zod';
 import { MASKED } from '#lib/auth/secrets';
 import type { NodeRecord } from '#tables/node-records';
+import type { node as nodeResponse } from './responses.ts';
 
 /**
  * Nodes as upstream returns them (reference §4). Objects are rebuilt field by field because
@@ -36,7 +38,8 @@ const heartbeatIntervals = (node: NodeRecord) => ({
   intervalAdjustment: node.heartbeatIntervals.intervalAdjustment,
 });
 
-export function nodeView(node: NodeRecord) {
+/** Typed by the response schema: a stored field that is not in it fails `tsc`. */
+export function nodeView(node: NodeRecord): z.infer<typeof nodeResponse> {
   return {
     token: MASKED,
     name: node.name,

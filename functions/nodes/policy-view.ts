@@ -1,4 +1,6 @@
+import type * as z from 'zod';
 import type { NodePolicyRecord } from '#tables/node-policy-records';
+import type { nodePolicy } from './responses.ts';
 import type { PutNodePolicyBody } from './schemas.ts';
 
 /** Node policies as stored (absent options omitted) and as upstream returns them (reference §11.6). */
@@ -48,7 +50,8 @@ const sectionView = (section: Loose | undefined) => ({
   constraints: section?.constraints ?? null,
 });
 
-export function nodePolicyView(policy: NodePolicyRecord) {
+/** Typed by the response schema: a stored field that is not in it fails `tsc`. */
+export function nodePolicyView(policy: NodePolicyRecord): z.infer<typeof nodePolicy> {
   return {
     label: policy.label,
     description: policy.description,

@@ -3,7 +3,8 @@ import { endpoint } from '#lib/http/endpoint';
 import { badInput, emptyList, notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
-import { getOrg, ORG_ATTRIBUTES, orgView } from '#tables/org-records';
+import { getOrg } from '#tables/org-records';
+import { ORG_ATTRIBUTES, orgView } from './org-view.ts';
 import { getOrgQuery } from './schemas.ts';
 
 const isOrgAttribute = (name: string): name is (typeof ORG_ATTRIBUTES)[number] =>
