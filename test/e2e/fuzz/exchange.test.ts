@@ -83,24 +83,32 @@ describe('fuzzing every route of GET /v1/openapi.json with hostile input', () =>
     console.log(`fuzz: seed ${seed}, ${runs} requests over ${operations.length} operations`);
     const found = new Map<string, string>();
     const statuses = new Map<number, number>();
-    await fc.assert(
-      fc.asyncProperty(fuzzRequests(operations, world), async (request) => {
-        let outcome: Outcome;
-        try {
-          outcome = await send(request);
-        } catch (error) {
-          outcome = { problems: [`no answer: ${(error as Error).message}`], status: 0, answer: '' };
-        }
-        statuses.set(outcome.status, (statuses.get(outcome.status) ?? 0) + 1);
-        for (const problem of outcome.problems) {
-          const key = `${request.operation}: ${problem}`;
-          if (!found.has(key)) found.set(key, `${describeRequest(request)}\n  answer: ${outcome.answer}`);
-        }
-      }),
-      { seed, numRuns: runs, endOnFailure: true },
-    );
+    let stopped: string | undefined;
+    try {
+      await fc.assert(
+        fc.asyncProperty(fuzzRequests(operations, world), async (request) => {
+          let outcome: Outcome;
+          try {
+            outcome = await send(request);
+          } catch (error) {
+            outcome = { problems: [`no answer: ${(error as Error).message}`], status: 0, answer: '' };
+          }
+          statuses.set(outcome.status, (statuses.get(outcome.status) ?? 0) + 1);
+          for (const problem of outcome.problems) {
+            const key = `${request.operation}: ${problem}`;
+            if (!found.has(key)) found.set(key, `${describeRequest(request)}\n  answer: ${outcome.answer}`);
+          }
+          // A server that stopped answering (blocked, or gone) makes every later request useless.
+          return outcome.status !== 0;
+        }),
+        { seed, numRuns: runs, endOnFailure: true },
+      );
+    } catch (error) {
+      stopped = (error as Error).message.split('\n').slice(0, 3).join('\n');
+    }
     console.log(`fuzz: statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
     const report = [...found].map(([key, request]) => `- ${key}\n${request}`).join('\n');
+    expect.soft(stopped, `the server stopped answering: ${stopped}`).toBeUndefined();
     expect
       .soft(found.size, `${found.size} problems:\n${report}\nReplay: ${replayCommand(FILE, seed, runs)}`)
       .toBe(0);
