@@ -21,6 +21,8 @@ import { tableSnapshot } from './table-snapshot.ts';
 import { answerProblems, LOCAL_HEAD_LIMIT, TIME_LIMIT_MS } from './verdict.ts';
 
 const FILE = 'test/e2e/fuzz/exchange.test.ts';
+/** Room for every request to be retried once at the 1 s limit, plus the final Scan. */
+const TEST_TIMEOUT_MS = 120_000 + fuzzRuns() * 2_000;
 const server = useOffline();
 let world: MaxWorld;
 let operations: Operation[];
@@ -77,44 +79,48 @@ async function send(request: FuzzRequest): Promise<Outcome> {
 }
 
 describe('fuzzing every route of GET /v1/openapi.json with hostile input', () => {
-  it('never answers 5xx, always {code,msg} on 4xx, leaks nothing, answers within 1 s, writes nothing', async () => {
-    const seed = fuzzSeed();
-    const runs = fuzzRuns();
-    console.log(`fuzz: seed ${seed}, ${runs} requests over ${operations.length} operations`);
-    const found = new Map<string, string>();
-    const statuses = new Map<number, number>();
-    let stopped: string | undefined;
-    try {
-      await fc.assert(
-        fc.asyncProperty(fuzzRequests(operations, world), async (request) => {
-          let outcome: Outcome;
-          try {
-            outcome = await send(request);
-          } catch (error) {
-            outcome = { problems: [`no answer: ${(error as Error).message}`], status: 0, answer: '' };
-          }
-          statuses.set(outcome.status, (statuses.get(outcome.status) ?? 0) + 1);
-          for (const problem of outcome.problems) {
-            const key = `${request.operation}: ${problem}`;
-            if (!found.has(key)) found.set(key, `${describeRequest(request)}\n  answer: ${outcome.answer}`);
-          }
-          // A server that stopped answering (blocked, or gone) makes every later request useless.
-          return outcome.status !== 0;
-        }),
-        { seed, numRuns: runs, endOnFailure: true },
-      );
-    } catch (error) {
-      stopped = (error as Error).message.split('\n').slice(0, 3).join('\n');
-    }
-    console.log(`fuzz: statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
-    const report = [...found].map(([key, request]) => `- ${key}\n${request}`).join('\n');
-    expect.soft(stopped, `the server stopped answering: ${stopped}`).toBeUndefined();
-    expect
-      .soft(found.size, `${found.size} problems:\n${report}\nReplay: ${replayCommand(FILE, seed, runs)}`)
-      .toBe(0);
-    expect(
-      await tableSnapshot(),
-      `the seeded world changed. Replay: ${replayCommand(FILE, seed, runs)}`,
-    ).toEqual(seeded);
-  }, 600_000);
+  it(
+    'never answers 5xx, always {code,msg} on 4xx, leaks nothing, answers within 1 s, writes nothing',
+    async () => {
+      const seed = fuzzSeed();
+      const runs = fuzzRuns();
+      console.log(`fuzz: seed ${seed}, ${runs} requests over ${operations.length} operations`);
+      const found = new Map<string, string>();
+      const statuses = new Map<number, number>();
+      let stopped: string | undefined;
+      try {
+        await fc.assert(
+          fc.asyncProperty(fuzzRequests(operations, world), async (request) => {
+            let outcome: Outcome;
+            try {
+              outcome = await send(request);
+            } catch (error) {
+              outcome = { problems: [`no answer: ${(error as Error).message}`], status: 0, answer: '' };
+            }
+            statuses.set(outcome.status, (statuses.get(outcome.status) ?? 0) + 1);
+            for (const problem of outcome.problems) {
+              const key = `${request.operation}: ${problem}`;
+              if (!found.has(key)) found.set(key, `${describeRequest(request)}\n  answer: ${outcome.answer}`);
+            }
+            // A server that stopped answering (blocked, or gone) makes every later request useless.
+            return outcome.status !== 0;
+          }),
+          { seed, numRuns: runs, endOnFailure: true },
+        );
+      } catch (error) {
+        stopped = (error as Error).message.split('\n').slice(0, 3).join('\n');
+      }
+      console.log(`fuzz: statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+      const report = [...found].map(([key, request]) => `- ${key}\n${request}`).join('\n');
+      expect.soft(stopped, `the server stopped answering: ${stopped}`).toBeUndefined();
+      expect
+        .soft(found.size, `${found.size} problems:\n${report}\nReplay: ${replayCommand(FILE, seed, runs)}`)
+        .toBe(0);
+      expect(
+        await tableSnapshot(),
+        `the seeded world changed. Replay: ${replayCommand(FILE, seed, runs)}`,
+      ).toEqual(seeded);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
