@@ -15,7 +15,7 @@ import type { Credentials } from '../support/http.ts';
 import { useOffline } from '../support/offline.ts';
 import { type MaxWorld, seedMaxWorld } from './max-world.ts';
 import { fillTemplate, type Operation, operationsOf } from './operations.ts';
-import { describeRequest, type FuzzRequest, fuzzRequests } from './requests.ts';
+import { describeRequest, type FuzzRequest, fuzzRequests, namedAttacks } from './requests.ts';
 import { fuzzRuns, fuzzSeed, replayCommand } from './settings.ts';
 import { tableSnapshot } from './table-snapshot.ts';
 import { answerProblems, LOCAL_HEAD_LIMIT, TIME_LIMIT_MS } from './verdict.ts';
@@ -84,7 +84,10 @@ describe('fuzzing every route of GET /v1/openapi.json with hostile input', () =>
     async () => {
       const seed = fuzzSeed();
       const runs = fuzzRuns();
-      console.log(`fuzz: seed ${seed}, ${runs} requests over ${operations.length} operations`);
+      const named = namedAttacks(operations, world).length;
+      console.log(
+        `fuzz: seed ${seed}, ${named} named attacks then ${runs} generated requests over ${operations.length} operations`,
+      );
       const found = new Map<string, string>();
       const statuses = new Map<number, number>();
       let stopped: string | undefined;
@@ -105,7 +108,12 @@ describe('fuzzing every route of GET /v1/openapi.json with hostile input', () =>
             // A server that stopped answering (blocked, or gone) makes every later request useless.
             return outcome.status !== 0;
           }),
-          { seed, numRuns: runs, endOnFailure: true },
+          {
+            seed,
+            numRuns: runs,
+            endOnFailure: true,
+            examples: namedAttacks(operations, world).map((request) => [request]),
+          },
         );
       } catch (error) {
         stopped = (error as Error).message.split('\n').slice(0, 3).join('\n');

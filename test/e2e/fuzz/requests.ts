@@ -129,3 +129,42 @@ export function describeRequest(request: FuzzRequest): string {
     `  body: ${request.body === undefined ? '(none)' : cut(JSON.stringify(request.body), 200)}`,
   ].join('\n');
 }
+
+/** The seeded, valid value of every path parameter of `op`, encoded. */
+const seededValues = (op: Operation, world: MaxWorld) =>
+  Object.fromEntries(op.pathParams.map((name) => [name, enc(world.pathValues[name] ?? name)]));
+
+const TEN_KB_IDENTITY = `Basic ${Buffer.from(`${'x'.repeat(10 * 1024)}/user:pw`).toString('base64')}`;
+const NAMED_QUERY_ATTACKS = ['constructor', '__proto__', 'toString', 'tokenHash', `${'%a'.repeat(20)}b`];
+
+/**
+ * The attacks issue 8 names, on every route, run before the random ones (fast-check `examples`):
+ * a 10 KB identity on every operation, and each named query value in each query parameter of
+ * every read, asked by root on the seeded records (the random mix reaches these rarely).
+ */
+export function namedAttacks(operations: Operation[], world: MaxWorld): FuzzRequest[] {
+  const rootHeader = validCallers(world)[0]?.[1] ?? '';
+  const request = (
+    op: Operation,
+    query: [string, string][],
+    caller: string,
+    header: string,
+  ): FuzzRequest => ({
+    operation: `${op.method} ${op.template}`,
+    method: op.method,
+    writes: op.writes,
+    rawPath: fillTemplate(op.template, seededValues(op, world)) + queryString(query),
+    headers: { authorization: header },
+    caller,
+  });
+  const attacks: FuzzRequest[] = [];
+  for (const op of operations) {
+    attacks.push(request(op, [], 'hostile', TEN_KB_IDENTITY));
+    if (op.writes) continue;
+    for (const name of op.queryParams) {
+      for (const value of NAMED_QUERY_ATTACKS)
+        attacks.push(request(op, [[name, enc(value)]], 'root', rootHeader));
+    }
+  }
+  return attacks;
+}
