@@ -157,14 +157,13 @@ export function namedAttacks(operations: Operation[], world: MaxWorld): FuzzRequ
     headers: { authorization: header },
     caller,
   });
-  const attacks: FuzzRequest[] = [];
-  for (const op of operations) {
-    attacks.push(request(op, [], 'hostile', TEN_KB_IDENTITY));
-    if (op.writes) continue;
-    for (const name of op.queryParams) {
-      for (const value of NAMED_QUERY_ATTACKS)
-        attacks.push(request(op, [[name, enc(value)]], 'root', rootHeader));
-    }
-  }
-  return attacks;
+  const identities = operations.map((op) => request(op, [], 'hostile', TEN_KB_IDENTITY));
+  // One list per named value, the wildcard last: a backtracking matcher blocks the whole server,
+  // and every other attack should be reported before that happens.
+  const byValue = NAMED_QUERY_ATTACKS.map((value) =>
+    operations
+      .filter((op) => !op.writes)
+      .flatMap((op) => op.queryParams.map((name) => request(op, [[name, enc(value)]], 'root', rootHeader))),
+  );
+  return [...identities, ...byValue.flat()];
 }
