@@ -58,12 +58,16 @@ describe('LIKE filters', () => {
         .map((ch, i) => (ch === '%' ? (runs[i % runs.length] ?? '') : ch === '_' ? 'x' : ch))
         .join('');
     fc.assert(
-      fc.property(text(patternChars, 10), fc.array(text(valueChars, 4), { minLength: 1 }), (pattern, runs) => {
-        const filter = `${pattern}%`;
-        const value = fill(filter, runs);
-        expect(filterMatcher(filter)(value)).toBe(oldFilter(value, filter));
-        expect(filterMatcher(filter)(value)).toBe(true);
-      }),
+      fc.property(
+        text(patternChars, 10),
+        fc.array(text(valueChars, 4), { minLength: 1 }),
+        (pattern, runs) => {
+          const filter = `${pattern}%`;
+          const value = fill(filter, runs);
+          expect(filterMatcher(filter)(value)).toBe(oldFilter(value, filter));
+          expect(filterMatcher(filter)(value)).toBe(true);
+        },
+      ),
       RUNS,
     );
   });
