@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LocalStackError } from './dynamodb-local.ts';
+import { httpRequest } from './http-request.ts';
 import { type GroupChild, spawnGroup } from './process-group.ts';
 
 const require = createRequire(import.meta.url);
@@ -10,10 +11,11 @@ export interface Offline extends GroupChild {
   forwardOutput(): void;
 }
 
+/** node:http, not fetch: fetch refuses the WHATWG "bad ports" (EXCHANGE_PORT=4190 never became ready). */
 async function answers(url: string): Promise<boolean> {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
-    return response.ok;
+    const response = await httpRequest(url, { timeoutMs: 2000 });
+    return response.status >= 200 && response.status < 300;
   } catch {
     return false;
   }

@@ -1,6 +1,7 @@
 import { basicAuthHeader } from '#lib/auth/basic';
+import { httpRequest, toHeaders } from '../../../scripts/local/http-request.ts';
 
-/** A small HTTP client for the e2e tests, on fetch. */
+/** A small HTTP client for the e2e tests, on node:http (fetch refuses some ports). */
 export interface Credentials {
   user: string;
   secret: string;
@@ -13,6 +14,9 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string>;
   headers?: Record<string, string>;
+  /** Sent verbatim instead of `path` + `query` (no URL normalisation): hostile-path tests. */
+  rawPath?: string;
+  timeoutMs?: number;
 }
 
 export interface HttpResult {
@@ -36,16 +40,17 @@ export function httpClient(baseUrl: string): Http {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(30_000) });
-    const text = await response.text();
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const response = await httpRequest(url, { method, headers, body, timeoutMs }, options.rawPath);
+    const text = response.text;
     let parsed: unknown = text;
-    if ((response.headers.get('content-type') ?? '').startsWith('application/json') && text !== '') {
+    if ((response.headers['content-type'] ?? '').startsWith('application/json') && text !== '') {
       try {
         parsed = JSON.parse(text);
       } catch {
         // leave the text: a test asserting JSON will fail on it
       }
     }
-    return { status: response.status, body: parsed, text, headers: response.headers };
+    return { status: response.status, body: parsed, text, headers: toHeaders(response.headers) };
   };
 }

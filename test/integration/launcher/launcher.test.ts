@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '#lib/auth/basic';
-import { allFree, freePorts, type Launched, launch, occupy } from './launcher.ts';
+import { httpRequest } from '../../../scripts/local/http-request.ts';
+import { allFree, freeBadPorts, freePorts, type Launched, launch, occupy } from './launcher.ts';
 
 const STARTUP_MS = 240_000;
 const running: Launched[] = [];
@@ -63,15 +64,15 @@ describe('npm start (scripts/start-local.ts)', () => {
       expect(first.output()).toContain(`listening on ${base}`);
       expect(readFileSync(join(dataDir, 'root-password'), 'utf8').trim()).toBe(password);
       expect(statSync(join(dataDir, 'root-password')).mode & 0o777).toBe(0o600);
-      const version = await fetch(`${base}/admin/version`);
+      const version = await httpRequest(`${base}/admin/version`);
       expect(version.status).toBe(200);
-      expect(await version.text()).toBe('2.154.0\n');
+      expect(version.text).toBe('2.154.0\n');
       const auth = { authorization: basicAuthHeader('root/root', password) };
-      const status = await fetch(`${base}/admin/status`, { headers: auth });
+      const status = await httpRequest(`${base}/admin/status`, { headers: auth });
       expect(status.status).toBe(200);
-      expect(((await status.json()) as { numberOfOrganizations: number }).numberOfOrganizations).toBe(2);
+      expect((JSON.parse(status.text) as { numberOfOrganizations: number }).numberOfOrganizations).toBe(2);
       const versions = { agentSoftwareVersions: ['9.9.9'], agentConfigVersions: [], agentCertVersions: [] };
-      const put = await fetch(`${base}/orgs/IBM/AgentFileVersion`, {
+      const put = await httpRequest(`${base}/orgs/IBM/AgentFileVersion`, {
         method: 'PUT',
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify(versions),
@@ -84,15 +85,38 @@ describe('npm start (scripts/start-local.ts)', () => {
       const second = start(env);
       const [, again] = await second.waitFor(/Root credentials: root\/root:(\S+)/, STARTUP_MS);
       expect(again).toBe(password);
-      const kept = await fetch(`${base}/orgs/IBM/AgentFileVersion`, { headers: auth });
+      const kept = await httpRequest(`${base}/orgs/IBM/AgentFileVersion`, { headers: auth });
       expect(kept.status).toBe(200);
-      expect(((await kept.json()) as { agentSoftwareVersions: string[] }).agentSoftwareVersions).toEqual([
+      expect((JSON.parse(kept.text) as { agentSoftwareVersions: string[] }).agentSoftwareVersions).toEqual([
         '9.9.9',
       ]);
       expect(await stop(second)).toBe(0);
       expect(await allFree([ports.http, ports.http + 1, ports.dynamo])).toBe(true);
     },
     2 * STARTUP_MS + 60_000,
+  );
+
+  it(
+    'becomes ready on a WHATWG "bad port" such as 4190 (readiness is checked with node:http, not fetch)',
+    async () => {
+      const ports = await freeBadPorts();
+      const env = {
+        EXCHANGE_DATA_DIR: tempDir(),
+        EXCHANGE_PORT: String(ports.http),
+        EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
+      };
+      const launched = start(env);
+      await launched.waitFor(/Root credentials: root\/root:(\S+)/, STARTUP_MS);
+      const base = `http://127.0.0.1:${ports.http}/v1`;
+      const version = await httpRequest(`${base}/admin/version`);
+      expect(version.status).toBe(200);
+      expect(version.text).toBe('2.154.0\n');
+      // Why: fetch refuses this port even though the server answers.
+      await expect(fetch(`${base}/admin/version`)).rejects.toThrow();
+      expect(await stop(launched)).toBe(0);
+      expect(await allFree([ports.http, ports.http + 1, ports.dynamo])).toBe(true);
+    },
+    STARTUP_MS + 60_000,
   );
 
   it('refuses a port in use with one clear message (API, Lambda API or DynamoDB port)', async () => {

@@ -64,6 +64,20 @@ export async function allFree(ports: number[]): Promise<boolean> {
   return true;
 }
 
+/**
+ * WHATWG "bad ports" (fetch refuses them) whose next port is an ordinary one: the launcher must
+ * still start on them (it checks readiness with node:http).
+ */
+const BAD_PORTS = [4190, 6000, 6566, 6679, 6697, 10080, 4045, 5061];
+
+/** The first bad port that is free with its next port, plus a free DynamoDB port. */
+export async function freeBadPorts(): Promise<{ http: number; dynamo: number }> {
+  for (const http of BAD_PORTS) {
+    if ((await isPortFree(http)) && (await isPortFree(http + 1))) return { http, dynamo: await freePort() };
+  }
+  throw new Error(`every candidate bad port is taken: ${BAD_PORTS.join(', ')}`);
+}
+
 /** Something else listening on a port, to see the launcher refuse it. */
 export function occupy(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
