@@ -4,6 +4,7 @@ import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { httpRequest } from '../../../scripts/local/http-request.ts';
 import { freePort } from '../../../scripts/local/ports.ts';
 
 /**
@@ -90,8 +91,7 @@ async function waitUntilAnswering(baseUrl: string, exited: Promise<void>, timeou
   while (Date.now() < deadline) {
     if (gone) throw new Error('the process exited');
     try {
-      const response = await fetch(`${baseUrl}/v1/admin/version`, { signal: AbortSignal.timeout(5000) });
-      await response.arrayBuffer();
+      const response = await httpRequest(`${baseUrl}/v1/admin/version`, { timeoutMs: 5000 });
       if (response.status === 200) return;
     } catch {
       // not listening yet
