@@ -45,7 +45,8 @@ const envAgbotWriteStatus = (): 200 | 201 | undefined => {
   const raw = process.env.EXCHANGE_AGBOT_WRITE_STATUS;
   if (raw === undefined || raw === '') return undefined;
   const parsed = agbotWriteStatus.safeParse(Number(raw));
-  if (!parsed.success) throw new Error(`EXCHANGE_AGBOT_WRITE_STATUS (compat.agbotWriteStatus) must be 200 or 201`);
+  if (!parsed.success)
+    throw new Error(`EXCHANGE_AGBOT_WRITE_STATUS (compat.agbotWriteStatus) must be 200 or 201`);
   return parsed.data;
 };
 

@@ -31,6 +31,9 @@ export const handler = endpoint({
     const changes = { ...change, lastHeartbeat: heartbeatTimestamp(deps.clock) };
     if (!(await updateAgbot(path.organization, path.agreementbot, target.owner, changes)))
       throw agbotNotFound(path);
-    return ok(`attribute '${attribute}' of agbot '${agbotId(path)}' updated`, deps.config().compat.agbotWriteStatus);
+    return ok(
+      `attribute '${attribute}' of agbot '${agbotId(path)}' updated`,
+      deps.config().compat.agbotWriteStatus,
+    );
   },
 });

@@ -6,7 +6,8 @@ import { agbot, getAgbotsResponse } from './responses.ts';
 import { agbotPath, getAgbotQuery, listAgbotsQuery, patchAgbotBody, putAgbotBody } from './schemas.ts';
 
 const writers = 'Its owner, org admins, hub admins, root and the agbot itself';
-const WRITE_STATUS_201 = "as 200, when the server setting `compat.agbotWriteStatus` is 201 (upstream's status)";
+const WRITE_STATUS_201 =
+  "as 200, when the server setting `compat.agbotWriteStatus` is 201 (upstream's status)";
 
 /** Agreement bots (contract "Agbots"; reference §8.1–§8.6). */
 export const agbotsRoutes = routeList({

@@ -36,7 +36,10 @@ describe('message ttl past limits.maxMessageTtlSeconds', () => {
     const sent = await invoke(post, { auth: node, path, body: { message: 'long', ttl: 8_640_000 } });
     expect(sent.status).toBe(201);
     expect(sent.body).toEqual({ code: 'ok', msg: 'agbot msg 1 inserted' });
-    const got = await invoke(getMessage.withDeps({ clock }), { auth: alice, path: { ...path, message: '1' } });
+    const got = await invoke(getMessage.withDeps({ clock }), {
+      auth: alice,
+      path: { ...path, message: '1' },
+    });
     expect(got.status).toBe(200);
     expect(got.body.messages[0]).toMatchObject({ timeSent: at.toISOString(), timeExpires: later(3600) });
     const [stored] = await storedMessages('acme', 'bot');
@@ -57,7 +60,10 @@ describe('message ttl past limits.maxMessageTtlSeconds', () => {
     const post = postMessage.withDeps({ clock });
     const sent = await invoke(post, { auth: node, path, body: { message: 'c', ttl: 8_640_000 } });
     expect(sent.status).toBe(201);
-    const got = await invoke(getMessage.withDeps({ clock }), { auth: alice, path: { ...path, message: '4' } });
+    const got = await invoke(getMessage.withDeps({ clock }), {
+      auth: alice,
+      path: { ...path, message: '4' },
+    });
     expect(got.body.messages[0].timeExpires).toBe(later(8_640_000));
   });
 

@@ -30,11 +30,18 @@ describe('compat.agbotWriteStatus: the status of agbot PUT and PATCH', () => {
     const created = await invoke(putAgbot.withDeps(deps), { auth: alice, path, body });
     expect(created.status).toBe(status);
     expect(created.body).toEqual({ code: 'ok', msg: 'agbot added or updated' });
-    const replaced = await invoke(putAgbot.withDeps(deps), { auth: alice, path, body: { ...body, name: 'B2' } });
+    const replaced = await invoke(putAgbot.withDeps(deps), {
+      auth: alice,
+      path,
+      body: { ...body, name: 'B2' },
+    });
     expect(replaced.status).toBe(status);
     const patched = await invoke(patchAgbot.withDeps(deps), { auth: alice, path, body: { name: 'B3' } });
     expect(patched.status).toBe(status);
-    expect(patched.body).toEqual({ code: 'ok', msg: `attribute 'name' of agbot 'acme/bot${status}' updated` });
+    expect(patched.body).toEqual({
+      code: 'ok',
+      msg: `attribute 'name' of agbot 'acme/bot${status}' updated`,
+    });
     expect((await getAgbot('acme', `bot${status}`))?.name).toBe('B3');
   });
 
@@ -48,8 +55,14 @@ describe('compat.agbotWriteStatus: the status of agbot PUT and PATCH', () => {
   it('does not change the status of failures', async () => {
     const deps = withStatus(201);
     const path = { organization: 'acme', agreementbot: 'missing' };
-    const bad = await invoke(patchAgbot.withDeps(deps), { auth: alice, path, body: { name: 'x', publicKey: 'y' } });
+    const bad = await invoke(patchAgbot.withDeps(deps), {
+      auth: alice,
+      path,
+      body: { name: 'x', publicKey: 'y' },
+    });
     expect(bad.status).toBe(400);
-    expect((await invoke(patchAgbot.withDeps(deps), { auth: alice, path, body: { name: 'x' } })).status).toBe(404);
+    expect((await invoke(patchAgbot.withDeps(deps), { auth: alice, path, body: { name: 'x' } })).status).toBe(
+      404,
+    );
   });
 });

@@ -52,7 +52,9 @@ describe('compat.agbotWriteStatus', () => {
     }
     for (const value of ['204', 'created', '201.5']) {
       process.env.EXCHANGE_AGBOT_WRITE_STATUS = value;
-      expect(() => readConfig(configFile({}))).toThrow(/EXCHANGE_AGBOT_WRITE_STATUS \(compat\.agbotWriteStatus\)/);
+      expect(() => readConfig(configFile({}))).toThrow(
+        /EXCHANGE_AGBOT_WRITE_STATUS \(compat\.agbotWriteStatus\)/,
+      );
     }
   });
 
