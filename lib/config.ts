@@ -7,6 +7,7 @@ import * as z from 'zod';
  * variables. Root's password only ever comes from the environment.
  */
 const count = z.number().int().min(0);
+const agbotWriteStatus = z.literal([200, 201], { error: 'must be 200 or 201' });
 const configSchema = z.strictObject({
   rootEnabled: z.boolean().default(true),
   limits: z
@@ -15,7 +16,14 @@ const configSchema = z.strictObject({
       maxAgbots: count.default(1000),
       maxAgreements: count.default(0),
       maxMessagesInMailbox: count.default(0),
-      maxMessageTtlSeconds: z.number().int().positive().default(604800),
+      // 100 days: upstream keeps any ttl and its drivers send 8,640,000 s; longer ones are clamped.
+      maxMessageTtlSeconds: z.number().int().positive().default(8_640_000),
+    })
+    .prefault({}),
+  compat: z
+    .strictObject({
+      // The contract says 200; upstream, anax and upstream's test drivers expect 201.
+      agbotWriteStatus: agbotWriteStatus.default(200),
     })
     .prefault({}),
   authCacheSeconds: count.default(60),
@@ -30,6 +38,16 @@ const envNumber = (name: string): number | undefined => {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
   return value;
+};
+
+/** `EXCHANGE_AGBOT_WRITE_STATUS`: 200 or 201, checked by the same rule as the file's setting. */
+const envAgbotWriteStatus = (): 200 | 201 | undefined => {
+  const raw = process.env.EXCHANGE_AGBOT_WRITE_STATUS;
+  if (raw === undefined || raw === '') return undefined;
+  const parsed = agbotWriteStatus.safeParse(Number(raw));
+  if (!parsed.success)
+    throw new Error(`EXCHANGE_AGBOT_WRITE_STATUS (compat.agbotWriteStatus) must be 200 or 201`);
+  return parsed.data;
 };
 
 export const configFilePath = (): string =>
@@ -55,6 +73,7 @@ export function readConfig(path = configFilePath()): ExchangeConfig {
   limits.maxAgbots = envNumber('EXCHANGE_MAX_AGBOTS') ?? limits.maxAgbots;
   limits.maxAgreements = envNumber('EXCHANGE_MAX_AGREEMENTS') ?? limits.maxAgreements;
   limits.maxMessagesInMailbox = envNumber('EXCHANGE_MAILBOX_SIZE') ?? limits.maxMessagesInMailbox;
+  config.compat.agbotWriteStatus = envAgbotWriteStatus() ?? config.compat.agbotWriteStatus;
   const rootEnabled = process.env.EXCHANGE_ROOT_ENABLED;
   if (rootEnabled !== undefined && rootEnabled !== '') config.rootEnabled = rootEnabled !== 'false';
   const rootPassword = process.env.EXCHANGE_ROOT_PW || undefined;

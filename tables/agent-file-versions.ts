@@ -1,9 +1,20 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { Entity, EntityRepository, type FormattedItem, item, list, string } from 'dynamodb-toolbox';
+import {
+  Entity,
+  EntityRepository,
+  type FormattedItem,
+  item,
+  list,
+  PutTransaction,
+  string,
+} from 'dynamodb-toolbox';
+import { tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { ExchangeTable } from './table.ts';
+import { TransactionFailed, transactWrite } from './transact.ts';
 
 const versionsSchema = item({
+  org: string().key(),
   agentSoftwareVersions: list(string()).default([]),
   agentConfigVersions: list(string()).default([]),
   agentCertVersions: list(string()).default([]),
@@ -11,36 +22,61 @@ const versionsSchema = item({
 });
 
 /**
- * The agent file versions of the hub: one item `ORG#IBM` / `AGENTFILEVERSION` (upstream keeps them
- * for org IBM only), written by agbots and admins, read by every agent.
+ * The agent file versions of one org: item `ORG#<org>` / `AGENTFILEVERSION` (upstream keeps them
+ * for org IBM only), written by agbots and admins, read by the org's agents. Deleting the org
+ * deletes its partition, this item with it.
  */
 export const AgentFileVersionsEntity = new Entity({
   name: 'agentFileVersions',
   table: ExchangeTable,
   timestamps: false,
   schema: versionsSchema,
-  computeKey: () => keys.agentFileVersions(),
+  computeKey: ({ org }: { org: string }) => keys.agentFileVersions(org),
 });
 const repository = AgentFileVersionsEntity.build(EntityRepository);
 
-export type AgentFileVersions = Omit<FormattedItem<typeof AgentFileVersionsEntity>, 'lastUpdated'>;
+const LISTS = ['agentSoftwareVersions', 'agentConfigVersions', 'agentCertVersions'] as const;
+type Stored = FormattedItem<typeof AgentFileVersionsEntity>;
+export type AgentFileVersions = Omit<Stored, 'org' | 'lastUpdated'>;
 
-export async function getAgentFileVersions(): Promise<
-  FormattedItem<typeof AgentFileVersionsEntity> | undefined
-> {
-  const { Item } = await repository.get({}, { consistent: true });
+/** The org's lists, or undefined when none were ever stored. */
+export async function getAgentFileVersions(org: string): Promise<Omit<Stored, 'org'> | undefined> {
+  // `org` is not read back: IBM's item from before versions were per org lacks it.
+  const { Item } = await repository.get({ org }, { consistent: true, attributes: [...LISTS, 'lastUpdated'] });
   return Item;
 }
 
-export async function putAgentFileVersions(versions: AgentFileVersions, lastUpdated: string): Promise<void> {
-  await repository.put({ ...versions, lastUpdated });
+/** Replaces the org's three lists; false (and nothing written) when the org does not exist. */
+export async function putAgentFileVersions(
+  org: string,
+  versions: AgentFileVersions,
+  lastUpdated: string,
+): Promise<boolean> {
+  try {
+    await transactWrite([
+      {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: keys.org(org),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      AgentFileVersionsEntity.build(PutTransaction)
+        .item({ ...versions, org, lastUpdated })
+        .params(),
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionFailed) return false;
+    throw error;
+  }
 }
 
-/** Empties the three lists; false (and nothing written) when no versions were ever stored. */
-export async function clearAgentFileVersions(lastUpdated: string): Promise<boolean> {
+/** Empties the org's three lists; false (and nothing written) when none were ever stored. */
+export async function clearAgentFileVersions(org: string, lastUpdated: string): Promise<boolean> {
   try {
     await repository.put(
-      { agentSoftwareVersions: [], agentConfigVersions: [], agentCertVersions: [], lastUpdated },
+      { org, agentSoftwareVersions: [], agentConfigVersions: [], agentCertVersions: [], lastUpdated },
       { condition: { attr: 'lastUpdated', exists: true } },
     );
     return true;

@@ -43,7 +43,7 @@ export const keys = {
     pk: `USER#${ownerOrg}/${username}`,
     sk: `OWNS#AGBOT#${org}/${id}`,
   }),
-  agentFileVersions: () => ({ pk: 'ORG#IBM', sk: 'AGENTFILEVERSION' }),
+  agentFileVersions: (org: string) => ({ pk: `ORG#${org}`, sk: 'AGENTFILEVERSION' }),
   dropToken: () => ({ pk: 'ADMIN', sk: 'DROPDB_TOKEN' }),
 };
 

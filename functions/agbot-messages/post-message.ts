@@ -1,7 +1,8 @@
 import { agbotId, agbotNotFound } from '#functions/agbots/access';
 import { endpoint } from '#lib/http/endpoint';
-import { accessDenied, badInput } from '#lib/http/errors';
+import { accessDenied } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
+import { messageExpiry } from '#lib/message-ttl';
 import { epochSeconds } from '#lib/time';
 import {
   countLiveMessages,
@@ -16,7 +17,8 @@ import { messagesPath, postMessageBody } from './schemas.ts';
 /**
  * POST /v1/orgs/{organization}/agbots/{agreementbot}/msgs: any node. The id comes from the agbot's
  * atomic counter, then the message is stored under it. A full mailbox (`maxMessagesInMailbox`
- * unexpired messages; 0 = unlimited) answers 403 (upstream: 502).
+ * unexpired messages; 0 = unlimited) answers 403 (upstream: 502). A `ttl` past
+ * `limits.maxMessageTtlSeconds` is cut to it.
  */
 export const handler = endpoint({
   path: messagesPath,
@@ -25,9 +27,6 @@ export const handler = endpoint({
   async handle({ caller, path, body, target, deps }) {
     const { organization: org, agreementbot: id } = path;
     const { maxMessageTtlSeconds, maxMessagesInMailbox } = deps.config().limits;
-    if (body.ttl > maxMessageTtlSeconds) {
-      throw badInput(`invalid input: body field 'ttl': must be at most ${maxMessageTtlSeconds} (seconds)`);
-    }
     const now = deps.clock.now();
     if (
       maxMessagesInMailbox > 0 &&
@@ -38,7 +37,7 @@ export const handler = endpoint({
       );
     }
     const msgId = await nextMessageId(org, id);
-    const expires = new Date(now.getTime() + body.ttl * 1000);
+    const expires = messageExpiry(now, body.ttl, maxMessageTtlSeconds);
     await insertMessage({
       org,
       id,

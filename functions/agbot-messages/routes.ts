@@ -44,8 +44,8 @@ export const agbotMessagesRoutes = routeList({
       handler: 'agbot-messages/post-message',
       summary: 'Send a message to the agbot',
       description:
-        'Any node with a public key, of any org. `ttl` in seconds, at most the server setting ' +
-        '`limits.maxMessageTtlSeconds`. A full mailbox is a 403 (upstream: 502).',
+        'Any node with a public key, of any org. `ttl` in seconds, at least 1; a longer one than the ' +
+        'server setting `limits.maxMessageTtlSeconds` is cut to it. A full mailbox is a 403 (upstream: 502).',
       request: { path: messagesPath, body: postMessageBody },
       responses: { 201: okResponse('stored; the message names its id'), ...errors(400, 401, 403, 404) },
     },

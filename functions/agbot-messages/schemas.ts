@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { agbotPath } from '#functions/agbots/schemas';
+import { messageTtl } from '#lib/message-ttl';
 
 /**
  * Schemas of an agbot's mailbox (contract "Agbot messages", reference §8.11): requests, validated
@@ -36,8 +37,8 @@ export const listMessagesQuery = z.object({
 export type ListMessagesQuery = z.infer<typeof listMessagesQuery>;
 
 /**
- * POST body. `ttl` is in seconds, at least 1; its maximum is the server setting
- * `limits.maxMessageTtlSeconds` (default 604800, 7 days), checked by the handler.
+ * POST body. `ttl` is in seconds, at least 1; the handler cuts it to the server setting
+ * `limits.maxMessageTtlSeconds` (default 8,640,000, 100 days).
  */
 export const postMessageBody = z.strictObject({
   message: z
@@ -46,7 +47,7 @@ export const postMessageBody = z.strictObject({
     .refine((text) => Buffer.byteLength(text) <= MAX_MESSAGE_BYTES, {
       message: `must be at most ${MAX_MESSAGE_BYTES} bytes`,
     }),
-  ttl: z.number().int('must be an integer').min(1, 'must be at least 1 (seconds)').max(INT32_MAX),
+  ttl: messageTtl,
 });
 export type PostMessageBody = z.infer<typeof postMessageBody>;
 

@@ -12,6 +12,7 @@ const ONE_OF = PATCH_ATTRIBUTES.map((name) => `'${name}'`).join(', ');
 /**
  * PATCH /v1/orgs/{organization}/agbots/{agreementbot}: exactly one of token, name, msgEndPoint,
  * publicKey (the contract; upstream silently takes the first); who as PUT. Also sets lastHeartbeat.
+ * Answers `compat.agbotWriteStatus` (200, or upstream's 201), as PUT.
  */
 export const handler = endpoint({
   path: agbotPath,
@@ -30,6 +31,9 @@ export const handler = endpoint({
     const changes = { ...change, lastHeartbeat: heartbeatTimestamp(deps.clock) };
     if (!(await updateAgbot(path.organization, path.agreementbot, target.owner, changes)))
       throw agbotNotFound(path);
-    return ok(`attribute '${attribute}' of agbot '${agbotId(path)}' updated`, 200);
+    return ok(
+      `attribute '${attribute}' of agbot '${agbotId(path)}' updated`,
+      deps.config().compat.agbotWriteStatus,
+    );
   },
 });

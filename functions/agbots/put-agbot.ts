@@ -8,7 +8,7 @@ import { agbotPath, putAgbotBody } from './schemas.ts';
 /**
  * PUT /v1/orgs/{organization}/agbots/{agreementbot}: a user of the org creates it (and owns it,
  * within `maxAgbots`); its owner, org admins, hub admins, root or the agbot itself replace it.
- * 200 as the contract says (upstream: 201).
+ * 200 as the contract says, or 201 (upstream's) with the setting `compat.agbotWriteStatus`.
  */
 export const handler = endpoint({
   path: agbotPath,
@@ -17,6 +17,6 @@ export const handler = endpoint({
   async handle({ caller, path, body, target, deps }) {
     const now = heartbeatTimestamp(deps.clock);
     await saveAgbot({ caller, path, body, now, maxAgbots: deps.config().limits.maxAgbots }, target);
-    return ok('agbot added or updated', 200);
+    return ok('agbot added or updated', deps.config().compat.agbotWriteStatus);
   },
 });

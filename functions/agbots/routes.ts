@@ -6,6 +6,8 @@ import { agbot, getAgbotsResponse } from './responses.ts';
 import { agbotPath, getAgbotQuery, listAgbotsQuery, patchAgbotBody, putAgbotBody } from './schemas.ts';
 
 const writers = 'Its owner, org admins, hub admins, root and the agbot itself';
+const WRITE_STATUS_201 =
+  "as 200, when the server setting `compat.agbotWriteStatus` is 201 (upstream's status)";
 
 /** Agreement bots (contract "Agbots"; reference §8.1–§8.6). */
 export const agbotsRoutes = routeList({
@@ -56,7 +58,11 @@ export const agbotsRoutes = routeList({
       summary: 'Create or replace an agbot',
       description: `A user of the org creates it and owns it (within the agbots limit). ${writers} replace it.`,
       request: { path: agbotPath, body: putAgbotBody },
-      responses: { 200: okResponse('created or replaced'), ...errors(400, 401, 403, 404, 409) },
+      responses: {
+        200: okResponse('created or replaced'),
+        201: okResponse(WRITE_STATUS_201),
+        ...errors(400, 401, 403, 404, 409),
+      },
     },
     {
       method: 'PATCH',
@@ -66,7 +72,11 @@ export const agbotsRoutes = routeList({
       summary: 'Change one attribute of an agbot',
       description: `${writers}. Exactly one of token, name, msgEndPoint, publicKey.`,
       request: { path: agbotPath, body: patchAgbotBody },
-      responses: { 200: okResponse('updated'), ...errors(400, 401, 403, 404) },
+      responses: {
+        200: okResponse('updated'),
+        201: okResponse(WRITE_STATUS_201),
+        ...errors(400, 401, 403, 404),
+      },
     },
     {
       method: 'DELETE',

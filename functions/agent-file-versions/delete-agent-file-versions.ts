@@ -7,14 +7,14 @@ import { clearAgentFileVersions } from '#tables/agent-file-versions';
 import { authorizeAgentConfig } from './authorize-agent-config.ts';
 
 /**
- * DELETE /v1/orgs/{organization}/AgentFileVersion: empties the three lists (GET then answers 200
- * with empty lists); 404 when versions were never stored.
+ * DELETE /v1/orgs/{organization}/AgentFileVersion: who may PUT. Empties the org's three lists (GET
+ * then answers 200 with empty lists); 404 when the org's versions were never stored.
  */
 export const handler = endpoint({
   path: orgPath,
   authorize: ({ caller, path }) => authorizeAgentConfig(caller, path.organization, 'WRITE_AGENT_CONFIG_MGMT'),
-  async handle({ deps }) {
-    if (!(await clearAgentFileVersions(isoTimestamp(deps.clock)))) {
+  async handle({ path, deps }) {
+    if (!(await clearAgentFileVersions(path.organization, isoTimestamp(deps.clock)))) {
       throw notFound('agent file versions not deleted');
     }
     return noContent();

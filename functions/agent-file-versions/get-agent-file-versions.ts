@@ -7,13 +7,16 @@ import { getAgentFileVersions } from '#tables/agent-file-versions';
 import { authorizeAgentConfig } from './authorize-agent-config.ts';
 import type { agentVersionsResponse } from './responses.ts';
 
-/** GET /v1/orgs/{organization}/AgentFileVersion: any identity; 404 until versions were first PUT. */
+/**
+ * GET /v1/orgs/{organization}/AgentFileVersion: any identity of the org, hub admins, root,
+ * multi-tenant agbots (IBM's: any identity); 404 until the org's versions were first PUT.
+ */
 export const handler = endpoint({
   path: orgPath,
   authorize: ({ caller, path }) => authorizeAgentConfig(caller, path.organization, 'READ_AGENT_CONFIG_MGMT'),
-  async handle() {
-    const versions = await getAgentFileVersions();
-    if (!versions) throw notFound("org 'IBM' not found");
+  async handle({ path }) {
+    const versions = await getAgentFileVersions(path.organization);
+    if (!versions) throw notFound(`org '${path.organization}' not found`);
     const body: z.infer<typeof agentVersionsResponse> = {
       agentSoftwareVersions: versions.agentSoftwareVersions,
       agentConfigVersions: versions.agentConfigVersions,

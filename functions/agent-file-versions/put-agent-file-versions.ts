@@ -1,4 +1,5 @@
 import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { isoTimestamp } from '#lib/time';
@@ -6,14 +7,19 @@ import { putAgentFileVersions } from '#tables/agent-file-versions';
 import { authorizeAgentConfig } from './authorize-agent-config.ts';
 import { putAgentFileVersionsBody } from './schemas.ts';
 
-/** PUT /v1/orgs/{organization}/AgentFileVersion: root, hub admins, IBM org admins, any agbot. */
+/**
+ * PUT /v1/orgs/{organization}/AgentFileVersion: the org's agbots and org admins, multi-tenant
+ * agbots, hub admins, root. 404 when the org does not exist.
+ */
 export const handler = endpoint({
   path: orgPath,
   body: putAgentFileVersionsBody,
   authorize: ({ caller, path }) => authorizeAgentConfig(caller, path.organization, 'WRITE_AGENT_CONFIG_MGMT'),
-  async handle({ body, deps }) {
+  async handle({ path, body, deps }) {
+    const org = path.organization;
     // The three lists are replaced as given, order kept.
-    await putAgentFileVersions(body, isoTimestamp(deps.clock));
-    return ok("attribute 'AgentFileVersion' of org 'IBM' updated");
+    if (!(await putAgentFileVersions(org, body, isoTimestamp(deps.clock))))
+      throw notFound(`org '${org}' not found`);
+    return ok(`attribute 'AgentFileVersion' of org '${org}' updated`);
   },
 });

@@ -4,7 +4,9 @@ import { routeList } from '#lib/openapi/route';
 import { agentVersionsResponse } from './responses.ts';
 import { putAgentFileVersionsBody } from './schemas.ts';
 
-const who = 'Authorized against org IBM whatever the path says; then an organization other than IBM is 400.';
+const kept =
+  'Kept per organization (the contract; upstream keeps them for IBM only and answers 400 for any other org). ' +
+  'Callers of other orgs: 403, except hub admins, root and multi-tenant agbots (org IBM).';
 
 /** Agent file versions (reference §7; contract "Agent file versions"). */
 export const agentFileVersionsRoutes = routeList({
@@ -21,7 +23,7 @@ export const agentFileVersionsRoutes = routeList({
       operationId: 'getAgentFileVersions',
       handler: 'agent-file-versions/get-agent-file-versions',
       summary: 'The three version lists',
-      description: `Any identity. ${who} 404 until the lists were first stored.`,
+      description: `Any identity of the org (IBM's lists: any identity). ${kept} 404 until the org's lists were first stored.`,
       request: { path: orgPath },
       responses: {
         200: { description: 'the lists', schema: agentVersionsResponse },
@@ -34,9 +36,9 @@ export const agentFileVersionsRoutes = routeList({
       operationId: 'putAgentFileVersions',
       handler: 'agent-file-versions/put-agent-file-versions',
       summary: 'Replace the three version lists',
-      description: `Root, hub admins, org admins of IBM and any agbot. ${who}`,
+      description: `The org's agbots and org admins, multi-tenant agbots, hub admins and root. ${kept} 404: no such org.`,
       request: { path: orgPath, body: putAgentFileVersionsBody },
-      responses: { 201: okResponse('stored'), ...errors(400, 401, 403) },
+      responses: { 201: okResponse('stored'), ...errors(400, 401, 403, 404) },
     },
     {
       method: 'DELETE',
@@ -44,7 +46,7 @@ export const agentFileVersionsRoutes = routeList({
       operationId: 'deleteAgentFileVersions',
       handler: 'agent-file-versions/delete-agent-file-versions',
       summary: 'Empty the three version lists',
-      description: `As PUT. ${who} 404 when the lists were never stored.`,
+      description: `As PUT. ${kept} 404 when the org's lists were never stored.`,
       request: { path: orgPath },
       responses: { 204: { description: 'emptied' }, ...errors(400, 401, 403, 404) },
     },

@@ -23,6 +23,9 @@ const getWorld = useMatrixWorld(server, 'mx', async (world) => {
     body: agentFileVersions,
   });
   expectStatus(seeded, 201, 'PUT /v1/orgs/IBM/AgentFileVersion');
+  const own = `/v1/orgs/${world.same.org}/AgentFileVersion`;
+  const seededOwn = await server.http('PUT', own, { auth: world.root, body: agentFileVersions });
+  expectStatus(seededOwn, 201, `PUT ${own}`);
 });
 
 describe.concurrent('organizations', () => defineMatrix(orgCases, getWorld, server.http));

@@ -14,22 +14,44 @@ const rootOnly = (ok: number): Partial<Record<CallerKey, number>> => ({
 });
 
 /**
- * Agent file versions authorize against org IBM whatever the path says, then refuse a path org
- * other than IBM (400). "Other org" callers use the IBM path; "same org" callers their own org's.
+ * Agent file versions are kept per org (docs/compatibility.md; upstream: IBM only). Each caller
+ * targets org `same` (so "(other org)" callers reach across orgs), and a second table targets IBM,
+ * whose lists every identity still reads as upstream's only lists. Both are seeded before the run.
  */
 const afvPath = (org: string) => `/v1/orgs/${org}/AgentFileVersion`;
-const afvOrg = (sameOrg: string, caller: CallerKey) => (caller.endsWith('(same org)') ? sameOrg : 'IBM');
+const afvRead: Partial<Record<CallerKey, number>> = {
+  root: 200,
+  'hub admin': 200,
+  'org admin (same org)': 200,
+  'org admin (other org)': 403,
+  'user (same org)': 200,
+  'user (other org)': 403,
+  'node (same org)': 200,
+  'node (other org)': 403,
+  'agbot (same org)': 200,
+  'agbot (other org)': 403,
+};
 const afvWrite = (ok: number): Partial<Record<CallerKey, number>> => ({
   root: ok,
   'hub admin': ok,
-  'org admin (same org)': 403,
+  'org admin (same org)': ok,
   'org admin (other org)': 403,
   'user (same org)': 403,
   'user (other org)': 403,
   'node (same org)': 403,
   'node (other org)': 403,
-  'agbot (same org)': 400,
-  'agbot (other org)': ok,
+  'agbot (same org)': ok,
+  'agbot (other org)': 403,
+});
+/** On IBM's lists, callers of `same`/`other` are all of another org than IBM (none is multi-tenant). */
+const afvWriteIbm = (ok: number): Partial<Record<CallerKey, number>> => ({
+  root: ok,
+  'hub admin': ok,
+  'org admin (other org)': 403,
+  'user (other org)': 403,
+  'node (other org)': 403,
+  // Upstream lets an agbot of any org write IBM's lists; here only IBM's own (multi-tenant) agbots.
+  'agbot (other org)': 403,
 });
 const versions = {
   agentSoftwareVersions: ['2.31.0'],
@@ -80,29 +102,43 @@ export const adminCases: EndpointCases[] = [
   {
     // Seeded by a PUT before the matrix runs, so GET finds a record (a DELETE keeps it, emptied).
     operation: 'GET /v1/orgs/{organization}/AgentFileVersion',
-    prepare: (w, caller) => ({ path: afvPath(afvOrg(w.same.org, caller)) }),
+    prepare: (w) => ({ path: afvPath(w.same.org) }),
+    expect: afvRead,
+  },
+  {
+    operation: 'GET /v1/orgs/{organization}/AgentFileVersion',
+    variant: 'IBM',
+    prepare: () => ({ path: afvPath('IBM') }),
     expect: {
       root: 200,
       'hub admin': 200,
-      'org admin (same org)': 400,
       'org admin (other org)': 200,
-      'user (same org)': 400,
       'user (other org)': 200,
-      'node (same org)': 400,
       'node (other org)': 200,
-      'agbot (same org)': 400,
       'agbot (other org)': 200,
     },
   },
   {
     operation: 'PUT /v1/orgs/{organization}/AgentFileVersion',
-    prepare: (w, caller) => ({ path: afvPath(afvOrg(w.same.org, caller)), body: versions }),
+    prepare: (w) => ({ path: afvPath(w.same.org), body: versions }),
     expect: afvWrite(201),
   },
   {
+    operation: 'PUT /v1/orgs/{organization}/AgentFileVersion',
+    variant: 'IBM',
+    prepare: () => ({ path: afvPath('IBM'), body: versions }),
+    expect: afvWriteIbm(201),
+  },
+  {
     operation: 'DELETE /v1/orgs/{organization}/AgentFileVersion',
-    prepare: (w, caller) => ({ path: afvPath(afvOrg(w.same.org, caller)) }),
+    prepare: (w) => ({ path: afvPath(w.same.org) }),
     expect: afvWrite(204),
+  },
+  {
+    operation: 'DELETE /v1/orgs/{organization}/AgentFileVersion',
+    variant: 'IBM',
+    prepare: () => ({ path: afvPath('IBM') }),
+    expect: afvWriteIbm(204),
   },
 ];
 

@@ -27,6 +27,7 @@ beforeAll(async () => {
   who.bob = await createUser('acme', 'bob');
   who.node = await createNode('acme', 'n1', 'acme/bob');
   who.agbot = await createAgbot('acme', 'a1', 'acme/admin');
+  who.ibmAgbot = await createAgbot('IBM', 'mt', 'IBM/ibmadmin');
 });
 
 describe('/v1/orgs/{organization}/AgentFileVersion before any PUT', () => {
@@ -42,10 +43,14 @@ describe('/v1/orgs/{organization}/AgentFileVersion before any PUT', () => {
 });
 
 describe('PUT /v1/orgs/{organization}/AgentFileVersion', () => {
-  it('lets an agbot of any org replace the lists, and every identity read them', async () => {
+  it("lets an IBM (multi-tenant) agbot replace IBM's lists, and every identity read them", async () => {
     const at = new Date('2030-01-02T03:04:05.678Z');
     const clock: Clock = { now: () => at };
-    const put = await invoke(putVersions.withDeps({ clock }), { auth: who.agbot, path: IBM, body: versions });
+    const put = await invoke(putVersions.withDeps({ clock }), {
+      auth: who.ibmAgbot,
+      path: IBM,
+      body: versions,
+    });
     expect(put.status).toBe(201);
     expect(put.body).toEqual({ code: 'ok', msg: "attribute 'AgentFileVersion' of org 'IBM' updated" });
     for (const caller of [ROOT, who.hub, who.bob, who.node, who.agbot, who.ibmUser]) {
@@ -55,12 +60,12 @@ describe('PUT /v1/orgs/{organization}/AgentFileVersion', () => {
     }
   });
 
-  it('lets root, hub admins and IBM org admins write; refuses users, nodes and other org admins', async () => {
+  it("lets root, hub admins and IBM org admins write IBM's lists; refuses users, nodes, other orgs' admins and agbots", async () => {
     for (const caller of [ROOT, who.hub, who.ibmAdmin]) {
       const result = await invoke(putVersions, { auth: caller as Auth, path: IBM, body: versions });
       expect(result.status).toBe(201);
     }
-    for (const caller of [who.admin, who.bob, who.node, who.ibmUser]) {
+    for (const caller of [who.admin, who.bob, who.node, who.ibmUser, who.agbot]) {
       const result = await invoke(putVersions, { auth: caller as Auth, path: IBM, body: versions });
       expect(result.status).toBe(403);
       expect(result.body.code).toBe('access-denied');
@@ -68,21 +73,6 @@ describe('PUT /v1/orgs/{organization}/AgentFileVersion', () => {
     const wrong = await invoke(putVersions, { auth: { ...ROOT, secret: 'x' }, path: IBM, body: versions });
     expect(wrong.status).toBe(401);
     expect((await invoke(putVersions, { path: IBM, body: versions })).status).toBe(401);
-  });
-
-  it('checks access against IBM first, then refuses any other org in the path (400)', async () => {
-    const other = await invoke(putVersions, { auth: ROOT, path: { organization: 'acme' }, body: versions });
-    expect(other.status).toBe(400);
-    expect(other.body).toEqual({ code: 'invalid-input', msg: 'invalid input: acme' });
-    const denied = await invoke(putVersions, {
-      auth: who.bob,
-      path: { organization: 'acme' },
-      body: versions,
-    });
-    expect(denied.status).toBe(403);
-    const read = await invoke(getVersions, { auth: who.bob, path: { organization: 'acme' } });
-    expect(read.status).toBe(400);
-    expect((await invoke(deleteVersions, { auth: ROOT, path: { organization: 'acme' } })).status).toBe(400);
   });
 
   it('rejects bad bodies (400 naming the field) and writes nothing', async () => {
@@ -114,7 +104,7 @@ describe('DELETE /v1/orgs/{organization}/AgentFileVersion', () => {
     expect((await invoke(deleteVersions, { auth: who.bob, path: IBM })).status).toBe(403);
     const at = new Date('2031-05-06T07:08:09.000Z');
     const deleted = await invoke(deleteVersions.withDeps({ clock: { now: () => at } }), {
-      auth: who.agbot,
+      auth: who.ibmAgbot,
       path: IBM,
     });
     expect(deleted.status).toBe(204);
