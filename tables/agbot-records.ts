@@ -7,6 +7,7 @@ import { AgbotEntity, agbotRepository } from './agbots.ts';
 import { deleteAgbotCascade } from './cascade.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
+import { changingIdentity } from './principals.ts';
 import { orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
@@ -43,7 +44,10 @@ export type CreateAgbotOutcome = 'created' | 'exists' | 'no-org' | 'limit';
  * already there, a missing org, and an owner past `maxAgbots` (0 = unlimited). An agbot owned
  * from another org gets a link beside its owner, so deleting the owner finds it.
  */
-export async function createAgbot(agbot: AgbotRecord, maxAgbots: number): Promise<CreateAgbotOutcome> {
+export const createAgbot = (agbot: AgbotRecord, maxAgbots: number): Promise<CreateAgbotOutcome> =>
+  changingIdentity(agbot.org, agbot.id, () => writeNewAgbot(agbot, maxAgbots));
+
+async function writeNewAgbot(agbot: AgbotRecord, maxAgbots: number): Promise<CreateAgbotOutcome> {
   const [ownerOrg, ownerUser] = splitOwner(agbot.owner);
   const items: TransactItem[] = [
     AgbotEntity.build(PutTransaction)
@@ -81,12 +85,14 @@ export async function createAgbot(agbot: AgbotRecord, maxAgbots: number): Promis
  * SETs `changes` on the agbot if it is still there and still owned by `owner` (the owner its
  * caller was authorized against); false if not.
  */
-export async function updateAgbot(
+export const updateAgbot = (
   org: string,
   id: string,
   owner: string,
   changes: AgbotChanges,
-): Promise<boolean> {
+): Promise<boolean> => changingIdentity(org, id, () => rewriteAgbot(org, id, owner, changes));
+
+async function rewriteAgbot(org: string, id: string, owner: string, changes: AgbotChanges): Promise<boolean> {
   const names: Record<string, string> = { '#owner': 'owner' };
   const values: Record<string, unknown> = { ':owner': owner };
   const sets: string[] = [];

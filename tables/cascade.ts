@@ -4,6 +4,7 @@ import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys, ownedAgbotPrefix } from './keys.ts';
 import { isRegistered } from './nodes.ts';
+import { changingIdentity, principalCache } from './principals.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
@@ -185,11 +186,10 @@ const MAX_DELETE_ROUNDS = 5;
  * written), messages by those found. Children written meanwhile (their writes need the record)
  * are swept up after it.
  */
-export async function deleteAgbotCascade(agbot: {
-  org: string;
-  id: string;
-  owner: string;
-}): Promise<boolean> {
+export const deleteAgbotCascade = (agbot: { org: string; id: string; owner: string }): Promise<boolean> =>
+  changingIdentity(agbot.org, agbot.id, () => deleteClaimedAgbot(agbot));
+
+async function deleteClaimedAgbot(agbot: { org: string; id: string; owner: string }): Promise<boolean> {
   const { pk, sk } = keys.agbot(agbot.org, agbot.id);
   const claim = new Date();
   if (!(await claimAgbot(agbot, claim))) return false;
@@ -226,6 +226,14 @@ export async function deleteAgbotCascade(agbot: {
  * org. Agbots owned from another org (hub admins, root) are taken out of their owner's count.
  */
 export async function deleteOrgCascade(org: string): Promise<void> {
+  try {
+    await deleteOrgPartitions(org);
+  } finally {
+    principalCache.forgetOrg(org);
+  }
+}
+
+async function deleteOrgPartitions(org: string): Promise<void> {
   const members = [
     { partition: indexKeys.orgUsers(org), record: 'USER' },
     { partition: indexKeys.orgNodes(org), record: 'NODE' },
@@ -288,10 +296,16 @@ async function deleteCounted(org: string, records: { key: Key; deltas: Partial<C
  * partition (its STATS item included). Resolves false when the user record was already gone.
  * `userCounts` are the org counter changes for the user itself.
  */
-export async function deleteUserCascade(
+export const deleteUserCascade = (
   org: string,
   username: string,
   userCounts: Partial<Counts> = { users: -1 },
+): Promise<boolean> => changingIdentity(org, username, () => deleteUserAndOwned(org, username, userCounts));
+
+async function deleteUserAndOwned(
+  org: string,
+  username: string,
+  userCounts: Partial<Counts>,
 ): Promise<boolean> {
   const owner = `${org}/${username}`;
   const nodes = await queryAll({ index: 'gsi1', partition: indexKeys.orgNodes(org), owner });
@@ -306,6 +320,7 @@ export async function deleteUserCascade(
       },
     })),
   );
+  for (const node of nodes) principalCache.forget(org, String(node.gsi1sk));
   const agbots = await queryAll({ index: 'gsi1', partition: indexKeys.orgAgbots(org), owner });
   await forEachLimited(agbots, (agbot) => deleteAgbotCascade({ org, id: String(agbot.gsi1sk), owner }));
   const user = keys.user(org, username);

@@ -4,6 +4,7 @@ import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolb
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { isRegistered, NodeEntity, nodeRepository } from './nodes.ts';
+import { changingIdentity } from './principals.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
@@ -102,10 +103,10 @@ export type CreateOutcome = 'created' | 'exists' | 'no-org' | 'org-limit' | 'use
  * Creates a node and counts it (org and owner, nodes and registeredNodes) in one transaction that
  * also refuses a node already there, a missing org and a count past either limit (0 = none).
  */
-export async function createNode(
-  node: NodeRecord,
-  limits: { org: number; user: number },
-): Promise<CreateOutcome> {
+export const createNode = (node: NodeRecord, limits: { org: number; user: number }): Promise<CreateOutcome> =>
+  changingIdentity(node.org, node.id, () => writeNewNode(node, limits));
+
+async function writeNewNode(node: NodeRecord, limits: { org: number; user: number }): Promise<CreateOutcome> {
   const deltas = { nodes: 1, registeredNodes: isRegistered(node) ? 1 : 0 };
   const [ownerOrg, ownerUser] = splitOwner(node.owner);
   try {
@@ -137,7 +138,10 @@ export async function createNode(
  * Applies `changes` if the node still carries the `lastUpdated` read into `current` (false if
  * not), moving the registeredNodes counters when the node becomes registered or unregistered.
  */
-export async function updateNode(current: NodeRecord, changes: NodeChanges): Promise<boolean> {
+export const updateNode = (current: NodeRecord, changes: NodeChanges): Promise<boolean> =>
+  changingIdentity(current.org, current.id, () => rewriteNode(current, changes));
+
+async function rewriteNode(current: NodeRecord, changes: NodeChanges): Promise<boolean> {
   if (changes.lastUpdated !== undefined) {
     changes = { ...changes, lastUpdated: laterTimestamp(current.lastUpdated, changes.lastUpdated) };
   }
@@ -189,7 +193,10 @@ const MAX_TRANSACTION_ITEMS = 100;
  * read into `current` (false if not). Children that do not fit beside the node in one transaction
  * go first, so an interrupted delete leaves the node to be deleted again.
  */
-export async function deleteNode(current: NodeRecord): Promise<boolean> {
+export const deleteNode = (current: NodeRecord): Promise<boolean> =>
+  changingIdentity(current.org, current.id, () => deleteNodePartition(current));
+
+async function deleteNodePartition(current: NodeRecord): Promise<boolean> {
   const nodeKey = keys.node(current.org, current.id);
   const deleteItem = (Key: { pk: string; sk: string }): TransactItem => ({
     Delete: { TableName: tableName(), Key },

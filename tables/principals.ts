@@ -1,6 +1,8 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { getConfig } from '#lib/config';
 import { documentClient, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { PrincipalCache } from './principal-cache.ts';
 
 /** What authentication needs to know about an `org/id` that may be a node, an agbot or a user. */
 export type Principal =
@@ -55,4 +57,19 @@ export async function loadPrincipal(org: string, id: string): Promise<Principal 
     };
   }
   return undefined;
+}
+
+/** This instance's identities, remembered for `authCacheSeconds` (0 = not at all). */
+export const principalCache = new PrincipalCache(loadPrincipal, () => getConfig().authCacheSeconds * 1000);
+
+/**
+ * Runs a write that creates, changes or deletes identity `org/id` (a user, node or agbot record),
+ * then forgets it on this instance, even when the write failed (it may have happened anyway).
+ */
+export async function changingIdentity<T>(org: string, id: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    principalCache.forget(org, id);
+  }
 }

@@ -1,6 +1,7 @@
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
+import { changingIdentity } from './principals.ts';
 import { orgCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
@@ -44,7 +45,15 @@ const putUser = (org: string, username: string, fields: UserFields, now: string)
 /**
  * Creates the user with the org's counters, in one transaction that also checks the org exists.
  */
-export async function insertUser(
+export const insertUser = (
+  org: string,
+  username: string,
+  fields: UserFields,
+  now: string,
+): Promise<'created' | 'exists' | 'no-org'> =>
+  changingIdentity(org, username, () => writeNewUser(org, username, fields, now));
+
+async function writeNewUser(
   org: string,
   username: string,
   fields: UserFields,
@@ -79,7 +88,15 @@ const MAX_UPDATE_ATTEMPTS = 5;
  * not touch it). The write is conditional on the admin flags read, so the org's `adminUsers`
  * counter follows flag changes exactly; a concurrent flag change makes it re-read and retry.
  */
-export async function updateUser(
+export const updateUser = (
+  org: string,
+  username: string,
+  change: (current: UserRecord) => Partial<UserFields> | undefined,
+  now: string,
+): Promise<'updated' | 'not-found'> =>
+  changingIdentity(org, username, () => rewriteUser(org, username, change, now));
+
+async function rewriteUser(
   org: string,
   username: string,
   change: (current: UserRecord) => Partial<UserFields> | undefined,

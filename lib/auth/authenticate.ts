@@ -1,7 +1,8 @@
 import { getConfig } from '#lib/config';
 import { unauthorized } from '#lib/http/errors';
 import { idFits } from '#lib/ids';
-import { loadPrincipal } from '#tables/principals';
+import type { PrincipalCache } from '#tables/principal-cache';
+import { principalCache } from '#tables/principals';
 import { parseBasicAuth } from './basic.ts';
 import { type Caller, ROOT_CALLER } from './caller.ts';
 import { safeEqual, VerificationCache } from './secrets.ts';
@@ -11,11 +12,22 @@ export const verificationCache = new VerificationCache(() => getConfig().authCac
 
 const INVALID = 'invalid.credentials';
 
+/** What one function instance remembers between requests (a test builds a second instance). */
+export interface AuthCaches {
+  principals: PrincipalCache;
+  verified: VerificationCache;
+}
+
+const instanceCaches: AuthCaches = { principals: principalCache, verified: verificationCache };
+
 /**
  * Resolves Basic credentials to a caller or throws 401: upstream's "unauthorized" for an unknown
  * id and "invalid.credentials" for a wrong secret or an unusable header.
  */
-export async function authenticate(authorization: string | undefined): Promise<Caller> {
+export async function authenticate(
+  authorization: string | undefined,
+  caches: AuthCaches = instanceCaches,
+): Promise<Caller> {
   const credentials = parseBasicAuth(authorization);
   if (!credentials) throw unauthorized(INVALID);
   const { org, id, secret } = credentials;
@@ -26,9 +38,10 @@ export async function authenticate(authorization: string | undefined): Promise<C
     if (!rootEnabled || !rootPassword || !safeEqual(secret, rootPassword)) throw unauthorized(INVALID);
     return ROOT_CALLER;
   }
-  const principal = await loadPrincipal(org, id);
+  // The identity may be remembered; the secret is checked against its hash on every request.
+  const principal = await caches.principals.get(org, id);
   if (!principal) throw unauthorized('unauthorized');
-  if (!(await verificationCache.verify(principal.secretHash, secret))) throw unauthorized(INVALID);
+  if (!(await caches.verified.verify(principal.secretHash, secret))) throw unauthorized(INVALID);
   const fullId = `${org}/${id}`;
   switch (principal.kind) {
     case 'user':

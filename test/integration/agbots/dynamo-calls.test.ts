@@ -16,7 +16,7 @@ type Handler = Parameters<typeof invoke>[0];
 let bot: { user: string; secret: string };
 let alice: { user: string; secret: string };
 
-/** DynamoDB calls of one warm request (authentication included; the secret was verified before). */
+/** DynamoDB calls of one warm request (authentication included: the identity is remembered). */
 async function callsOf(handler: Handler, options: InvokeOptions, status: number): Promise<number> {
   await invoke(handler, options);
   const before = dynamoCallCount();
@@ -32,25 +32,25 @@ beforeAll(async () => {
   for (let i = 0; i < 20; i++) await createAgbot('acme', `other-${i}`, 'acme/alice');
 });
 
-describe('DynamoDB calls per request (authentication is one BatchGetItem)', () => {
+describe('DynamoDB calls per request (a remembered identity authenticates without a call)', () => {
   const path = { organization: 'acme', agreementbot: 'bot' };
   const body = { service: { orgid: 'acme', pattern: 'p', url: 'u' }, state: 'signed' };
 
-  it('reads: GET agbot 2, GET agreement 3, list 2, confirm 2', async () => {
-    expect(await callsOf(getAgbot, { auth: bot, path }, 200)).toBe(2);
+  it('reads: GET agbot 1, GET agreement 2, list 1, confirm 1', async () => {
+    expect(await callsOf(getAgbot, { auth: bot, path }, 200)).toBe(1);
     await invoke(putAgreement, { auth: bot, path: { ...path, agreement: 'ag' }, body });
-    expect(await callsOf(getAgreement, { auth: bot, path: { ...path, agreement: 'ag' } }, 200)).toBe(3);
-    expect(await callsOf(listAgbots, { auth: alice, path: { organization: 'acme' } }, 200)).toBe(2);
+    expect(await callsOf(getAgreement, { auth: bot, path: { ...path, agreement: 'ag' } }, 200)).toBe(2);
+    expect(await callsOf(listAgbots, { auth: alice, path: { organization: 'acme' } }, 200)).toBe(1);
     const ask = { auth: bot, path: { organization: 'acme' }, body: { agreementId: 'ag' } };
-    expect(await callsOf(confirm, ask, 201)).toBe(2);
+    expect(await callsOf(confirm, ask, 201)).toBe(1);
   });
 
-  it('writes: agreement update 3, agreement create 5, PATCH 3', async () => {
+  it('writes: agreement update 2, agreement create 4, PATCH 3 (the PATCH before made the agbot be read again)', async () => {
     const agreement = { auth: bot, path: { ...path, agreement: 'again' }, body };
-    expect(await callsOf(putAgreement, agreement, 201)).toBe(3);
+    expect(await callsOf(putAgreement, agreement, 201)).toBe(2);
     const before = dynamoCallCount();
     await invoke(putAgreement, { ...agreement, path: { ...path, agreement: 'fresh' } });
-    expect(dynamoCallCount() - before).toBe(5);
+    expect(dynamoCallCount() - before).toBe(4);
     expect(await callsOf(patchAgbot, { auth: bot, path, body: { name: 'n' } }, 200)).toBe(3);
   });
 });

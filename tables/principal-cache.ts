@@ -1,0 +1,62 @@
+import type { Principal } from './principals.ts';
+
+/**
+ * Resolved identities (kind, flags, owner, secret hash) by `org/id`, per function instance, for at
+ * most `ttlMs`: a warm request authenticates without a DynamoDB call. Writes on this instance
+ * forget the entry at once (tables/principals.ts `changingIdentity`); other instances see a change
+ * when their entry expires. Unknown ids are never remembered, so a new identity works at once.
+ */
+export class PrincipalCache {
+  /** Map order is insertion order: a hit re-inserts its entry, so the first key is the least recent. */
+  private readonly entries = new Map<string, { principal: Principal; expiresAt: number }>();
+  /** Bumped by every forget: a load that started before one does not store what it read. */
+  private generation = 0;
+
+  constructor(
+    private readonly load: (org: string, id: string) => Promise<Principal | undefined>,
+    private readonly ttlMs: () => number,
+    private readonly now: () => number = Date.now,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  async get(org: string, id: string): Promise<Principal | undefined> {
+    const key = `${org}/${id}`;
+    const entry = this.entries.get(key);
+    this.entries.delete(key);
+    if (entry && entry.expiresAt > this.now()) {
+      this.entries.set(key, entry);
+      return entry.principal;
+    }
+    const generation = this.generation;
+    const principal = await this.load(org, id);
+    const ttl = this.ttlMs();
+    if (principal && ttl > 0 && generation === this.generation) {
+      if (this.entries.size >= this.maxEntries) {
+        const oldest = this.entries.keys().next().value;
+        if (oldest !== undefined) this.entries.delete(oldest);
+      }
+      this.entries.set(key, { principal, expiresAt: this.now() + ttl });
+    }
+    return principal;
+  }
+
+  forget(org: string, id: string): void {
+    this.generation++;
+    this.entries.delete(`${org}/${id}`);
+  }
+
+  /** Every identity of `org` (org delete). */
+  forgetOrg(org: string): void {
+    this.generation++;
+    for (const key of this.entries.keys()) if (key.startsWith(`${org}/`)) this.entries.delete(key);
+  }
+
+  forgetAll(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

@@ -1,0 +1,141 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as deleteNode } from '#functions/nodes/delete-node';
+import { handler as patchNode } from '#functions/nodes/patch-node';
+import { handler as deleteUser } from '#functions/users/delete-user';
+import { handler as patchUser } from '#functions/users/patch-user';
+import { type AuthCaches, authenticate } from '#lib/auth/authenticate';
+import { basicAuthHeader } from '#lib/auth/basic';
+import { VerificationCache } from '#lib/auth/secrets';
+import { dynamoCallCount } from '#tables/client';
+import { PrincipalCache } from '#tables/principal-cache';
+import { loadPrincipal } from '#tables/principals';
+import { createNode, createOrg, createUser } from '#test/support/identities';
+import { invoke } from '#test/support/invoke';
+import { useTestTable } from '#test/support/table';
+
+useTestTable();
+
+type Auth = { user: string; secret: string };
+const TTL_MS = 60_000;
+
+/** Another function instance against the same table, with a clock the test moves. */
+function otherInstance() {
+  const clock = { now: 1_000_000 };
+  const caches: AuthCaches = {
+    principals: new PrincipalCache(
+      loadPrincipal,
+      () => TTL_MS,
+      () => clock.now,
+    ),
+    verified: new VerificationCache(() => TTL_MS),
+  };
+  return { clock, caches };
+}
+
+/** The status authentication answers: 200 for a caller, else the error's (401). */
+async function statusOf(auth: Auth, caches?: AuthCaches): Promise<number> {
+  try {
+    await authenticate(basicAuthHeader(auth.user, auth.secret), caches);
+    return 200;
+  } catch (error) {
+    return (error as { status: number }).status;
+  }
+}
+
+let alice: Auth;
+
+beforeAll(async () => {
+  await createOrg('acme');
+  alice = await createUser('acme', 'alice');
+});
+
+describe('remembered identities (authCacheSeconds)', () => {
+  it('a password change takes effect at once here and within authCacheSeconds on another instance', async () => {
+    const carol = await createUser('acme', 'carol', { password: 'old-pw' });
+    const other = otherInstance();
+    expect(await statusOf(carol)).toBe(200);
+    expect(await statusOf(carol, other.caches)).toBe(200);
+    const path = { organization: 'acme', username: 'carol' };
+    expect((await invoke(patchUser, { auth: carol, path, body: { password: 'new-pw' } })).status).toBe(201);
+    const renewed = { ...carol, secret: 'new-pw' };
+    expect(await statusOf(carol)).toBe(401);
+    expect(await statusOf(renewed)).toBe(200);
+    // The other instance still knows the old hash, for at most authCacheSeconds.
+    other.clock.now += TTL_MS - 1;
+    expect(await statusOf(carol, other.caches)).toBe(200);
+    other.clock.now += 1;
+    expect(await statusOf(carol, other.caches)).toBe(401);
+    expect(await statusOf(renewed, other.caches)).toBe(200);
+  });
+
+  it('an admin flag change is seen at once by this instance', async () => {
+    const boss = await createUser('acme', 'boss', { admin: true });
+    expect(await authenticate(basicAuthHeader(boss.user, boss.secret))).toMatchObject({ admin: true });
+    const path = { organization: 'acme', username: 'boss' };
+    expect((await invoke(patchUser, { auth: boss, path, body: { admin: false } })).status).toBe(201);
+    expect(await authenticate(basicAuthHeader(boss.user, boss.secret))).toMatchObject({ admin: false });
+  });
+
+  it('a token change takes effect at once here and within authCacheSeconds on another instance', async () => {
+    const node = await createNode('acme', 'tok', 'acme/alice');
+    const other = otherInstance();
+    expect(await statusOf(node)).toBe(200);
+    expect(await statusOf(node, other.caches)).toBe(200);
+    const path = { organization: 'acme', node: 'tok' };
+    expect((await invoke(patchNode, { auth: alice, path, body: { token: 'fresh-token' } })).status).toBe(201);
+    const renewed = { ...node, secret: 'fresh-token' };
+    expect(await statusOf(node)).toBe(401);
+    expect(await statusOf(renewed)).toBe(200);
+    other.clock.now += TTL_MS - 1;
+    expect(await statusOf(node, other.caches)).toBe(200);
+    other.clock.now += 1;
+    expect(await statusOf(node, other.caches)).toBe(401);
+    expect(await statusOf(renewed, other.caches)).toBe(200);
+  });
+
+  it('a deleted node or user (and the nodes it owned) stop authenticating at once here, elsewhere within the bound', async () => {
+    const node = await createNode('acme', 'gone', 'acme/alice');
+    const dave = await createUser('acme', 'dave');
+    const davesNode = await createNode('acme', 'daves', 'acme/dave');
+    const other = otherInstance();
+    for (const auth of [node, dave, davesNode]) {
+      expect(await statusOf(auth)).toBe(200);
+      expect(await statusOf(auth, other.caches)).toBe(200);
+    }
+    const nodePath = { organization: 'acme', node: 'gone' };
+    expect((await invoke(deleteNode, { auth: alice, path: nodePath })).status).toBe(204);
+    const userPath = { organization: 'acme', username: 'dave' };
+    expect((await invoke(deleteUser, { auth: dave, path: userPath })).status).toBe(204);
+    for (const auth of [node, dave, davesNode]) expect(await statusOf(auth)).toBe(401);
+    other.clock.now += TTL_MS;
+    for (const auth of [node, dave, davesNode]) expect(await statusOf(auth, other.caches)).toBe(401);
+  });
+
+  it('never remembers a wrong password as valid, and a failed attempt locks nobody out', async () => {
+    const erin = await createUser('acme', 'erin', { password: 'right-pw' });
+    const other = otherInstance();
+    const wrong = { ...erin, secret: 'wrong-pw' };
+    for (let i = 0; i < 3; i++) expect(await statusOf(wrong, other.caches)).toBe(401);
+    expect(other.caches.verified.size).toBe(0);
+    // The right secret works at once after the failures, from the remembered identity (no call).
+    const before = dynamoCallCount();
+    expect(await statusOf(erin, other.caches)).toBe(200);
+    expect(dynamoCallCount() - before).toBe(0);
+    expect(await statusOf(wrong, other.caches)).toBe(401);
+    expect(await statusOf(erin, other.caches)).toBe(200);
+  });
+
+  it('does not remember an unknown id: an identity created elsewhere works at once', async () => {
+    const other = otherInstance();
+    expect(await statusOf({ user: 'acme/frank', secret: 'frank-pw' }, other.caches)).toBe(401);
+    const frank = await createUser('acme', 'frank');
+    expect(await statusOf(frank, other.caches)).toBe(200);
+  });
+
+  it('authenticates a remembered identity without a DynamoDB call', async () => {
+    expect(await statusOf(alice)).toBe(200);
+    const before = dynamoCallCount();
+    expect(await statusOf(alice)).toBe(200);
+    expect(dynamoCallCount() - before).toBe(0);
+  });
+});
