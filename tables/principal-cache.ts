@@ -5,6 +5,8 @@ import type { Principal } from './principals.ts';
  * most `ttlMs`: a warm request authenticates without a DynamoDB call. Writes on this instance
  * forget the entry at once (tables/principals.ts `changingIdentity`); other instances see a change
  * when their entry expires. Unknown ids are never remembered, so a new identity works at once.
+ * An expired entry is kept (until forgotten or pushed out) only as a hint to the next load of
+ * which kind to read first; it is never used to authenticate.
  */
 export class PrincipalCache {
   /** Map order is insertion order: a hit re-inserts its entry, so the first key is the least recent. */
@@ -13,7 +15,7 @@ export class PrincipalCache {
   private generation = 0;
 
   constructor(
-    private readonly load: (org: string, id: string) => Promise<Principal | undefined>,
+    private readonly load: (org: string, id: string, previous?: Principal) => Promise<Principal | undefined>,
     private readonly ttlMs: () => number,
     private readonly now: () => number = Date.now,
     private readonly maxEntries = 10_000,
@@ -28,7 +30,7 @@ export class PrincipalCache {
       return entry.principal;
     }
     const generation = this.generation;
-    const principal = await this.load(org, id);
+    const principal = await this.load(org, id, entry?.principal);
     const ttl = this.ttlMs();
     if (principal && ttl > 0 && generation === this.generation) {
       if (this.entries.size >= this.maxEntries) {

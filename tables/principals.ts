@@ -1,4 +1,4 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { getConfig } from '#lib/config';
 import { documentClient, tableName } from './client.ts';
 import { keys } from './keys.ts';
@@ -13,10 +13,28 @@ export type Principal =
 const PROJECTION = 'pk, tokenHash, passwordHash, #owner, admin, hubAdmin';
 
 /**
- * Looks up `org/id` as node, agbot and user in one BatchGetItem and returns the one that wins
- * upstream's priority (node > agbot > user), or undefined.
+ * Looks up `org/id` as node, agbot and user and returns the one that wins upstream's priority
+ * (node > agbot > user), or undefined. `previous` is what this instance last knew of it: a node
+ * outranks the other kinds, so one GetItem of the node settles it while the node is still there.
+ * Otherwise one BatchGetItem of the three keys.
  */
-export async function loadPrincipal(org: string, id: string): Promise<Principal | undefined> {
+export async function loadPrincipal(
+  org: string,
+  id: string,
+  previous?: Principal,
+): Promise<Principal | undefined> {
+  if (previous?.kind === 'node') {
+    const { Item } = await documentClient.send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: keys.node(org, id),
+        ProjectionExpression: PROJECTION,
+        ExpressionAttributeNames: { '#owner': 'owner' },
+      }),
+    );
+    if (Item)
+      return { kind: 'node', secretHash: String(Item.tokenHash ?? ''), owner: String(Item.owner ?? '') };
+  }
   const nodeKey = keys.node(org, id);
   const agbotKey = keys.agbot(org, id);
   const userKey = keys.user(org, id);

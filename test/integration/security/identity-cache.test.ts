@@ -132,6 +132,22 @@ describe('remembered identities (authCacheSeconds)', () => {
     expect(await statusOf(frank, other.caches)).toBe(200);
   });
 
+  it('reads a node whose entry expired again with one GetItem; others with one BatchGetItem', async () => {
+    const node = await createNode('acme', 'again', 'acme/alice');
+    const other = otherInstance();
+    const callsOf = async (auth: Auth) => {
+      const before = dynamoCallCount();
+      expect(await statusOf(auth, other.caches)).toBe(200);
+      return dynamoCallCount() - before;
+    };
+    expect(await callsOf(node)).toBe(1);
+    expect(await callsOf(alice)).toBe(1);
+    expect(await callsOf(node)).toBe(0);
+    other.clock.now += TTL_MS;
+    expect(await callsOf(node)).toBe(1);
+    expect(await callsOf(alice)).toBe(1);
+  });
+
   it('authenticates a remembered identity without a DynamoDB call', async () => {
     expect(await statusOf(alice)).toBe(200);
     const before = dynamoCallCount();
