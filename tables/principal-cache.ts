@@ -5,8 +5,8 @@ import type { Principal } from './principals.ts';
  * most `ttlMs`: a warm request authenticates without a DynamoDB call. Writes on this instance
  * forget the entry at once (tables/principals.ts `changingIdentity`); other instances see a change
  * when their entry expires. Unknown ids are never remembered, so a new identity works at once.
- * An expired entry is kept (until forgotten or pushed out) only as a hint to the next load of
- * which kind to read first; it is never used to authenticate.
+ * An expired or forgotten entry is kept (until the next load or pushed out) only as a hint to
+ * that load of which kind to read first; it is never used to authenticate.
  */
 export class PrincipalCache {
   /** Map order is insertion order: a hit re-inserts its entry, so the first key is the least recent. */
@@ -42,9 +42,11 @@ export class PrincipalCache {
     return principal;
   }
 
+  /** Expires the entry at once; its kind stays as the next load's hint (any hint gives a right answer). */
   forget(org: string, id: string): void {
     this.generation++;
-    this.entries.delete(`${org}/${id}`);
+    const entry = this.entries.get(`${org}/${id}`);
+    if (entry) entry.expiresAt = Number.NEGATIVE_INFINITY;
   }
 
   /** Every identity of `org` (org delete). */
@@ -58,7 +60,11 @@ export class PrincipalCache {
     this.entries.clear();
   }
 
+  /** Entries that still authenticate (hints excluded). */
   get size(): number {
-    return this.entries.size;
+    const now = this.now();
+    let live = 0;
+    for (const entry of this.entries.values()) if (entry.expiresAt > now) live++;
+    return live;
   }
 }

@@ -148,6 +148,16 @@ describe('remembered identities (authCacheSeconds)', () => {
     expect(await callsOf(alice)).toBe(1);
   });
 
+  it('reads a node again with one GetItem after a write here forgot it', async () => {
+    const node = await createNode('acme', 'written', 'acme/alice');
+    expect(await statusOf(node)).toBe(200);
+    const path = { organization: 'acme', node: 'written' };
+    expect((await invoke(patchNode, { auth: node, path, body: { arch: 'riscv' } })).status).toBe(201);
+    const before = dynamoCallCount();
+    expect(await statusOf(node)).toBe(200);
+    expect(dynamoCallCount() - before).toBe(1);
+  });
+
   it('authenticates a remembered identity without a DynamoDB call', async () => {
     expect(await statusOf(alice)).toBe(200);
     const before = dynamoCallCount();

@@ -67,6 +67,9 @@ describe('PrincipalCache', () => {
       await t.cache.get(org, id);
     t.cache.forget('o', 'a');
     expect(t.cache.size).toBe(2);
+    expect(await t.cache.get('o', 'a')).toEqual(t.user('o/a'));
+    expect(t.loads.at(-1)).toEqual({ key: 'o/a', previous: t.user('o/a') });
+    t.cache.forget('o', 'a');
     t.cache.forgetOrg('o');
     expect(t.cache.size).toBe(1);
     t.cache.forgetAll();
