@@ -2,13 +2,32 @@
  * How much one authentication lookup costs against DynamoDB Local, four ways (issue 15, item 1):
  * the BatchGetItem of the three candidate keys (node, agbot, user), one GetItem of a known key
  * (what a principal item keyed by `org/id`, or a node refreshed by its remembered kind, costs),
- * three GetItems in parallel, and three in a row (the priority order, worst case).
+ * three GetItems in parallel, and three in a row (the priority order, worst case). Then the
+ * in-process GET node handler, warm, with the identity remembered and with it forgotten before each
+ * request (the lookup of every request before the cache), and the DynamoDB calls of each.
  * Run: `npx tsx bench/principal-lookup.ts [seconds per way, default 5] [concurrency, default 10]`.
  */
 import { startBenchDynamo } from './env.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
 const concurrency = Number(process.argv[3] ?? 10);
+
+/** Requests per second of `work` run by `concurrency` clients for `seconds`, after a warm-up. */
+async function ratePerSecond(work: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < 200; i++) await work();
+  let done = 0;
+  const started = Date.now();
+  const end = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < end) {
+        await work();
+        done += 1;
+      }
+    }),
+  );
+  return done / ((Date.now() - started) / 1000);
+}
 
 const dynamo = await startBenchDynamo();
 try {
@@ -42,21 +61,35 @@ try {
   console.log(`| Lookup (${concurrency} concurrent clients, ${seconds} s each) | Lookups/s | Mean latency |`);
   console.log('|---|---:|---:|');
   for (const [name, lookup] of ways) {
-    for (let i = 0; i < 200; i++) await lookup(); // warm-up
-    let done = 0;
-    const end = Date.now() + seconds * 1000;
-    const started = Date.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (Date.now() < end) {
-          await lookup();
-          done += 1;
-        }
-      }),
-    );
-    const elapsed = (Date.now() - started) / 1000;
-    const rate = done / elapsed;
+    const rate = await ratePerSecond(lookup);
     console.log(`| ${name} | ${Math.round(rate)} | ${((concurrency / rate) * 1000).toFixed(2)} ms |`);
+  }
+
+  const { handler: getNode } = await import('../functions/nodes/get-node.ts');
+  const { invoke } = await import('../test/support/invoke.ts');
+  const { dynamoCallCount } = await import('../tables/client.ts');
+  const { principalCache } = await import('../tables/principals.ts');
+  const read = async (forget: boolean) => {
+    if (forget) principalCache.forgetAll();
+    const result = await invoke(getNode, {
+      auth: { user: 'acme/alice', secret: 'alice-pw' },
+      path: { organization: 'acme', node: 'n1' },
+    });
+    if (result.status !== 200) throw new Error(`GET node answered ${result.status}`);
+  };
+  console.log('');
+  console.log(`| In-process GET node (${concurrency} concurrent clients) | Requests/s | DynamoDB calls |`);
+  console.log('|---|---:|---:|');
+  for (const [name, forget] of [
+    ['identity remembered (authCacheSeconds)', false],
+    ['identity looked up each time (BatchGetItem, as before)', true],
+  ] as const) {
+    await read(false);
+    const before = dynamoCallCount();
+    await read(forget);
+    const calls = dynamoCallCount() - before;
+    const rate = await ratePerSecond(() => read(forget));
+    console.log(`| ${name} | ${Math.round(rate)} | ${calls} |`);
   }
 } finally {
   await dynamo.stop();
