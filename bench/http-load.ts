@@ -74,3 +74,12 @@ export function load(
       : { method, path, auth, body: { name: node, arch: 'amd64' } };
   });
 }
+
+/** `GET /v1/admin/version`: no DynamoDB call, the HTTP stack's own ceiling. */
+export function loadVersion(
+  baseUrl: string,
+  auth: { user: string; secret: string },
+  durationSeconds: number,
+) {
+  return loadWith(baseUrl, durationSeconds, () => ({ method: 'GET', path: '/v1/admin/version', auth }));
+}

@@ -51,9 +51,23 @@ async function rawNode(node: string): Promise<Record<string, unknown> | undefine
   return Item;
 }
 
+/** A warm GET node: the caller's identity is cached per instance (tables/principal-cache.ts), so one GetItem. */
 export async function rawGet(node: string): Promise<void> {
-  await rawAuth();
   await rawNode(node);
+}
+
+/** Raw GetItem of a node by `clients` concurrent loops for `seconds`: the rate HTTP GET node is held to. */
+export async function rawGetRate(node: string, seconds: number, clients = 10): Promise<number> {
+  const end = performance.now() + seconds * 1000;
+  let done = 0;
+  const loop = async () => {
+    while (performance.now() < end) {
+      await rawNode(node);
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, loop));
+  return done / seconds;
 }
 
 /** What a PUT of an existing node does: auth, read the node, one conditional UpdateItem. */

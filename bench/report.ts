@@ -9,7 +9,16 @@ import { round } from './stats.ts';
 
 /** The figures as markdown (docs/benchmarks.md) and as console lines. */
 export interface Figures {
-  http: { get: LoadResult; put: LoadResult; durationSeconds: number; connections: number };
+  http: {
+    get: LoadResult;
+    put: LoadResult;
+    /** GET /v1/admin/version: no DynamoDB call. */
+    version: LoadResult;
+    /** Raw GetItem of a node per second with the same number of concurrent clients. */
+    rawGetItemRate: number;
+    durationSeconds: number;
+    connections: number;
+  };
   inProcess: { get: Comparison; put: Comparison };
   calls: { nodes: number; get: number; put: number }[];
   bundles: (FunctionBundle & ColdImport)[];
@@ -62,11 +71,12 @@ export function markdown(f: Figures): string {
     'Each client works on a node of its own, so PUTs never race. serverless-offline runs every handler',
     'in one Node process (`useInProcess`), so this measures the local stack, not Lambda.',
     '',
+    ...limitsSection(f),
     '## Handler in-process vs its raw DynamoDB calls',
     '',
     'Median of 300 interleaved runs against the same DynamoDB Local, warm auth cache. Raw = the calls the',
-    'handler needs, issued directly with the SDK: GET = BatchGetItem (authentication: node, agbot, user) +',
-    'GetItem (the node); PUT = the same two + one conditional UpdateItem.',
+    'handler needs, issued directly with the SDK: GET = one GetItem (the node; the identity is cached per',
+    'instance); PUT = BatchGetItem (authentication) + GetItem (the node) + one conditional UpdateItem.',
     '',
     '| Request | Handler | Raw calls | Ratio | Target ≤ 1.2 |',
     '|---|---:|---:|---:|---|',
@@ -176,6 +186,28 @@ function messagesSection(f: Figures): string[] {
     `(${m.deletes.length} agbots): wall time ${m.deletes.map((d) => `${round(d.wallMs, 0)} ms`).join(', ')}`,
     `(median ${round(median(wall), 0)} ms); DynamoDB calls ${m.deletes.map((d) => d.calls).join(', ')}. Nothing of`,
     "the agbot's partition is left afterwards (checked).",
+    '',
+  ];
+}
+
+/** The limits in one run at the same concurrency: HTTP with no DynamoDB, GET node, raw GetItem; calls per request. */
+function limitsSection(f: Figures): string[] {
+  const { version, get, rawGetItemRate, connections } = f.http;
+  const ratio = get.requestsPerSecond / rawGetItemRate;
+  const getCalls = f.calls[f.calls.length - 1]?.get ?? 0;
+  const postCalls = f.messages.calls[f.messages.calls.length - 1]?.post ?? 0;
+  return [
+    `## Against the limits (one run, ${connections} concurrent clients)`,
+    '',
+    '| Measure | Requests/s |',
+    '|---|---:|',
+    `| \`GET /v1/admin/version\` over HTTP (no DynamoDB) | ${round(version.requestsPerSecond, 0)} |`,
+    `| GET node over HTTP | ${round(get.requestsPerSecond, 0)} |`,
+    `| Raw GetItem of the node (what a warm GET node needs) | ${round(rawGetItemRate, 0)} |`,
+    '',
+    `GET node over HTTP ÷ raw GetItem: ${round(ratio)} (target ≥ 0.5: ${mark(ratio >= 0.5)}).`,
+    `DynamoDB calls of a warm GET node: ${getCalls} (target 1: ${mark(getCalls <= 1)}); of a warm POST message:`,
+    `${postCalls} (target ≤ 3: ${mark(postCalls <= 3)}).`,
     '',
   ];
 }

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     // Only now: these modules read the environment set above when they load.
     const seed = await import('./seed.ts');
     const inProcess = await import('./in-process.ts');
-    const { load, CONNECTIONS } = await import('./http-load.ts');
+    const { load, loadVersion, CONNECTIONS } = await import('./http-load.ts');
     const bundles = await import('./bundles.ts');
     const { markdown } = await import('./report.ts');
     const { startOffline } = await import('../test/e2e/support/serverless-offline.ts');
@@ -91,6 +91,12 @@ async function main(): Promise<void> {
     const httpGet = await load(offline.baseUrl, alice, 'GET', HTTP_SECONDS);
     await load(offline.baseUrl, alice, 'PUT', 1);
     const httpPut = await load(offline.baseUrl, alice, 'PUT', HTTP_SECONDS);
+    await loadVersion(offline.baseUrl, alice, 1);
+    const httpVersion = await loadVersion(offline.baseUrl, alice, HTTP_SECONDS);
+    const rawGetItemRate = await inProcess.rawGetRate(node, HTTP_SECONDS, CONNECTIONS);
+    step(
+      `version ${Math.round(httpVersion.requestsPerSecond)}/s, raw GetItem ${Math.round(rawGetItemRate)}/s`,
+    );
     const mailboxHttp = await mailbox.httpLoad(offline.baseUrl, cast, HTTP_SECONDS);
     stopOffline = undefined;
     await offline.stop();
@@ -121,7 +127,14 @@ async function main(): Promise<void> {
     const agent = await runAgentBench({ durationSeconds: HTTP_SECONDS });
 
     const figures: Figures = {
-      http: { get: httpGet, put: httpPut, durationSeconds: HTTP_SECONDS, connections: CONNECTIONS },
+      http: {
+        get: httpGet,
+        put: httpPut,
+        version: httpVersion,
+        rawGetItemRate,
+        durationSeconds: HTTP_SECONDS,
+        connections: CONNECTIONS,
+      },
       inProcess: { get: getComparison, put: putComparison },
       calls,
       messages: {
