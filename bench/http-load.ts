@@ -49,6 +49,13 @@ export async function loadWith(
       },
     ],
   });
+  // A non-2xx answer is a finding, not noise: say which statuses they were.
+  if (result.non2xx > 0) {
+    const statuses = Object.entries(result.statusCodeStats ?? {}).map(
+      ([code, { count }]) => `${code}×${count}`,
+    );
+    console.log(`[bench] non-2xx answers: ${result.non2xx} (statuses ${statuses.join(', ')})`);
+  }
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
