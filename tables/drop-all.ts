@@ -1,4 +1,5 @@
 import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { forgetChangeSequence } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { principalCache } from './principals.ts';
 
@@ -54,5 +55,6 @@ export async function deleteAllItems(): Promise<number> {
   );
   // Forgotten again: a request that read an identity meanwhile may have remembered it.
   principalCache.forgetAll();
+  forgetChangeSequence();
   return counts.reduce((sum, count) => sum + count, 0);
 }

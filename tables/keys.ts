@@ -45,6 +45,36 @@ export const keys = {
   }),
   agentFileVersions: (org: string) => ({ pk: `ORG#${org}`, sk: 'AGENTFILEVERSION' }),
   dropToken: () => ({ pk: 'ADMIN', sk: 'DROPDB_TOKEN' }),
+  /** The change feed's sequence: the last change id handed out (tables/changes.ts). */
+  changeSequence: () => ({ pk: 'CHANGES', sk: 'SEQ' }),
+  /** A service, by its upstream id `<url without scheme, specials replaced>_<version>_<arch>`. */
+  service: (org: string, serviceId: string) => ({ pk: `SERVICE#${org}/${serviceId}`, sk: 'SERVICE' }),
+  /** A deployment pattern, by name. */
+  pattern: (org: string, name: string) => ({ pk: `PATTERN#${org}/${name}`, sk: 'PATTERN' }),
+  /** A deployment (business) policy, by name. */
+  deploymentPolicy: (org: string, name: string) => ({ pk: `BUSINESSPOL#${org}/${name}`, sk: 'BUSINESSPOL' }),
+};
+
+/** Change ids are zero-padded so the sort key orders them numerically. */
+const paddedChangeId = (changeId: number) => String(changeId).padStart(16, '0');
+
+/**
+ * Change rows: one in the org's feed partition (`CHANGES#<org>`), listed over all orgs through gsi1
+ * `CHANGES`; a public row also sits in `PUBLICCHANGES`, which every org's readers query too.
+ */
+export const changeRowKeys = {
+  ofOrg: (org: string, changeId: number) => ({
+    pk: `CHANGES#${org}`,
+    sk: paddedChangeId(changeId),
+    gsi1pk: 'CHANGES',
+    gsi1sk: paddedChangeId(changeId),
+  }),
+  ofPublic: (changeId: number) => ({ pk: 'PUBLICCHANGES', sk: paddedChangeId(changeId) }),
+  /** The sort key from which a Query reads ids ≥ `changeId`. */
+  sortKeyFrom: (changeId: number) => paddedChangeId(Math.max(0, changeId)),
+  orgPartition: (org: string) => `CHANGES#${org}`,
+  publicPartition: 'PUBLICCHANGES',
+  allOrgsIndexPartition: 'CHANGES',
 };
 
 /** gsi1 partitions. */
@@ -68,6 +98,9 @@ export const indexKeys = {
   orgUsers: (org: string) => `ORG#${org}#USERS`,
   orgNodes: (org: string) => `ORG#${org}#NODES`,
   orgAgbots: (org: string) => `ORG#${org}#AGBOTS`,
+  orgServices: (org: string) => `ORG#${org}#SERVICES`,
+  orgPatterns: (org: string) => `ORG#${org}#PATTERNS`,
+  orgDeploymentPolicies: (org: string) => `ORG#${org}#BUSINESSPOLS`,
   /** Agreements by their own id, for `POST /agreements/confirm` (gsi1sk = owning agbot's `org/id`). */
   agreementById: (agreementId: string) => `AGREEMENT#${agreementId}`,
 };
