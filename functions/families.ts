@@ -9,6 +9,8 @@ import { nodeManagementStatusRoutes } from '#functions/node-management-status/ro
 import { nodesRoutes } from '#functions/nodes/routes';
 import { openApiRoutes } from '#functions/openapi/routes';
 import { orgsRoutes } from '#functions/orgs/routes';
+import { serviceCatalogRoutes } from '#functions/service-catalog/routes';
+import { servicesRoutes } from '#functions/services/routes';
 import { usersRoutes } from '#functions/users/routes';
 import type { ResourceDoc } from '#lib/openapi/route';
 import { serverlessFunctions } from '#lib/openapi/serverless';
@@ -30,6 +32,8 @@ export const FAMILIES: ResourceDoc[] = [
   agbotPatternsRoutes,
   agbotPoliciesRoutes,
   agbotMessagesRoutes,
+  servicesRoutes,
+  serviceCatalogRoutes,
   openApiRoutes,
 ];
 

@@ -18,6 +18,8 @@ const configSchema = z.strictObject({
       maxMessagesInMailbox: count.default(0),
       // 100 days: upstream keeps any ttl and its drivers send 8,640,000 s; longer ones are clamped.
       maxMessageTtlSeconds: z.number().int().positive().default(8_640_000),
+      /** Services one user may own, over all orgs (0 = unlimited). */
+      maxServices: count.default(1000),
     })
     .prefault({}),
   compat: z
@@ -73,6 +75,7 @@ export function readConfig(path = configFilePath()): ExchangeConfig {
   limits.maxAgbots = envNumber('EXCHANGE_MAX_AGBOTS') ?? limits.maxAgbots;
   limits.maxAgreements = envNumber('EXCHANGE_MAX_AGREEMENTS') ?? limits.maxAgreements;
   limits.maxMessagesInMailbox = envNumber('EXCHANGE_MAILBOX_SIZE') ?? limits.maxMessagesInMailbox;
+  limits.maxServices = envNumber('EXCHANGE_MAX_SERVICES') ?? limits.maxServices;
   config.compat.agbotWriteStatus = envAgbotWriteStatus() ?? config.compat.agbotWriteStatus;
   const rootEnabled = process.env.EXCHANGE_ROOT_ENABLED;
   if (rootEnabled !== undefined && rootEnabled !== '') config.rootEnabled = rootEnabled !== 'false';

@@ -53,7 +53,40 @@ export const keys = {
   pattern: (org: string, name: string) => ({ pk: `PATTERN#${org}/${name}`, sk: 'PATTERN' }),
   /** A deployment (business) policy, by name. */
   deploymentPolicy: (org: string, name: string) => ({ pk: `BUSINESSPOL#${org}/${name}`, sk: 'BUSINESSPOL' }),
+  // services: a service's children share its partition, so deleting the service finds them.
+  servicePolicy: (org: string, serviceId: string) => ({ pk: `SERVICE#${org}/${serviceId}`, sk: 'POLICY' }),
+  serviceKey: (org: string, serviceId: string, keyId: string) => ({
+    pk: `SERVICE#${org}/${serviceId}`,
+    sk: `KEY#${keyId}`,
+  }),
+  /** Dockauth ids are zero-padded so the sort key orders them numerically. */
+  serviceDockAuth: (org: string, serviceId: string, dockAuthId: number) => ({
+    pk: `SERVICE#${org}/${serviceId}`,
+    sk: `DOCKAUTH#${String(dockAuthId).padStart(12, '0')}`,
+  }),
+  /** The service's last dockauth id (UpdateItem ADD). */
+  serviceDockAuthSeq: (org: string, serviceId: string) => ({
+    pk: `SERVICE#${org}/${serviceId}`,
+    sk: 'DOCKAUTHSEQ',
+  }),
+  /** A public service's copy in the catalog partition: one Query lists every public service. */
+  publicService: (org: string, serviceId: string) => ({ pk: 'PUBLICSERVICES', sk: `${org}/${serviceId}` }),
+  /** Beside its owner: the user cascade finds the services a user owns in any org. */
+  ownedService: (ownerOrg: string, username: string, org: string, serviceId: string) => ({
+    pk: `USER#${ownerOrg}/${username}`,
+    sk: `OWNS#SERVICE#${org}/${serviceId}`,
+  }),
+  /** How many services a user owns (all orgs): the per-owner limit's condition reads it. */
+  ownedServiceCount: (ownerOrg: string, username: string) => ({
+    pk: `USER#${ownerOrg}/${username}`,
+    sk: 'SERVICECOUNT',
+  }),
 };
+
+/** Sort-key prefixes of a service's children and of a user's owned-service links. */
+export const serviceChildPrefix = { key: 'KEY#', dockAuth: 'DOCKAUTH#' } as const;
+export const ownedServicePrefix = 'OWNS#SERVICE#';
+export const publicServicesPartition = 'PUBLICSERVICES';
 
 /** Change ids are zero-padded so the sort key orders them numerically. */
 const paddedChangeId = (changeId: number) => String(changeId).padStart(16, '0');

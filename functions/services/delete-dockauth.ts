@@ -1,0 +1,18 @@
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { noContent } from '#lib/http/responses';
+import { deleteDockAuth } from '#tables/service-children';
+import { authorizeService, resourceId, serviceNotFound } from './access.ts';
+import { dockAuthPath } from './schemas.ts';
+
+/** DELETE /v1/orgs/{organization}/services/{service}/dockauths/{dockauthid}: whoever may write the service. */
+export const handler = endpoint({
+  path: dockAuthPath,
+  authorize: ({ caller, path }) => authorizeService(caller, path, 'WRITE'),
+  async handle({ path, target }) {
+    if (!target) throw serviceNotFound(path);
+    if (!(await deleteDockAuth(target, path.dockauthid)))
+      throw notFound(`dockauths '${path.dockauthid}' for service '${resourceId(path)}' not found`);
+    return noContent();
+  },
+});

@@ -1,0 +1,18 @@
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { noContent } from '#lib/http/responses';
+import { deleteServiceKey } from '#tables/service-children';
+import { authorizeService, resourceId, serviceNotFound } from './access.ts';
+import { keyPath } from './schemas.ts';
+
+/** DELETE /v1/orgs/{organization}/services/{service}/keys/{keyid}: whoever may write the service. */
+export const handler = endpoint({
+  path: keyPath,
+  authorize: ({ caller, path }) => authorizeService(caller, path, 'WRITE'),
+  async handle({ path, target }) {
+    if (!target) throw serviceNotFound(path);
+    if (!(await deleteServiceKey(target, path.keyid)))
+      throw notFound(`key '${path.keyid}' for service '${resourceId(path)}' not found`);
+    return noContent();
+  },
+});

@@ -1,0 +1,19 @@
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { json } from '#lib/http/responses';
+import { getDockAuth } from '#tables/service-children';
+import { authorizeService, resourceId, serviceNotFound } from './access.ts';
+import { dockAuthView } from './dockauth-view.ts';
+import { dockAuthPath } from './schemas.ts';
+
+/** GET /v1/orgs/{organization}/services/{service}/dockauths/{dockauthid}: token masked. */
+export const handler = endpoint({
+  path: dockAuthPath,
+  authorize: ({ caller, path }) => authorizeService(caller, path, 'READ'),
+  async handle({ path, target }) {
+    if (!target) throw serviceNotFound(path);
+    const auth = await getDockAuth(target, path.dockauthid);
+    if (!auth) throw notFound(`dockauth ${path.dockauthid} for service '${resourceId(path)}' not found`);
+    return json(200, dockAuthView(auth));
+  },
+});

@@ -1,0 +1,18 @@
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { text } from '#lib/http/responses';
+import { getServiceKey } from '#tables/service-children';
+import { authorizeService, resourceId, serviceNotFound } from './access.ts';
+import { keyPath } from './schemas.ts';
+
+/** GET /v1/orgs/{organization}/services/{service}/keys/{keyid}: the key as `text/plain`. */
+export const handler = endpoint({
+  path: keyPath,
+  authorize: ({ caller, path }) => authorizeService(caller, path, 'READ'),
+  async handle({ path, target }) {
+    if (!target) throw serviceNotFound(path);
+    const key = await getServiceKey(target, path.keyid);
+    if (key === undefined) throw notFound(`key '${path.keyid}' for service '${resourceId(path)}' not found`);
+    return text(200, key);
+  },
+});

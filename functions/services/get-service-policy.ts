@@ -1,0 +1,19 @@
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { json } from '#lib/http/responses';
+import { getServicePolicy } from '#tables/service-children';
+import { authorizeService, serviceNotFound } from './access.ts';
+import { servicePath } from './schemas.ts';
+
+/** GET /v1/orgs/{organization}/services/{service}/policy: whoever may read the service (no row filter). */
+export const handler = endpoint({
+  path: servicePath,
+  authorize: ({ caller, path }) => authorizeService(caller, path, 'READ'),
+  async handle({ path, target }) {
+    if (!target) throw serviceNotFound(path);
+    const policy = await getServicePolicy(target);
+    if (!policy) throw notFound('not found');
+    const { label, description, properties, constraints, lastUpdated } = policy;
+    return json(200, { label, description, properties, constraints, lastUpdated });
+  },
+});

@@ -1,0 +1,21 @@
+import { endpoint } from '#lib/http/endpoint';
+import { json } from '#lib/http/responses';
+import { authorizeService, canSeeService, serviceNotFound } from './access.ts';
+import { getServiceQuery, servicePath } from './schemas.ts';
+import { serviceAttribute, servicesBody } from './service-view.ts';
+
+/**
+ * GET /v1/orgs/{organization}/services/{service}[?attribute=]: whoever may read it (§1.1) and see
+ * its row (§2.5); otherwise 404 `{code,msg}`. One GetItem: the record `authorize` read is returned.
+ */
+export const handler = endpoint({
+  path: servicePath,
+  query: getServiceQuery,
+  authorize: ({ caller, path }) => authorizeService(caller, path, 'READ'),
+  handle({ caller, path, query, target }) {
+    if (!target || !canSeeService(caller, target)) throw serviceNotFound(path);
+    const value = query.attribute ? serviceAttribute(target, query.attribute) : undefined;
+    if (value !== undefined) return json(200, { attribute: query.attribute, value });
+    return json(200, servicesBody([target]));
+  },
+});

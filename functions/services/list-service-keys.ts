@@ -1,0 +1,18 @@
+import { endpoint } from '#lib/http/endpoint';
+import { emptyList } from '#lib/http/errors';
+import { json } from '#lib/http/responses';
+import { listServiceKeys } from '#tables/service-children';
+import { authorizeService, serviceNotFound } from './access.ts';
+import { servicePath } from './schemas.ts';
+
+/** GET /v1/orgs/{organization}/services/{service}/keys: the key ids; none → 404 `[]`. */
+export const handler = endpoint({
+  path: servicePath,
+  authorize: ({ caller, path }) => authorizeService(caller, path, 'READ'),
+  async handle({ path, target }) {
+    if (!target) throw serviceNotFound(path);
+    const ids = await listServiceKeys(target);
+    if (ids.length === 0) throw emptyList([]);
+    return json(200, ids);
+  },
+});

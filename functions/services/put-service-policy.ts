@@ -1,0 +1,24 @@
+import { sizeProblem } from '#functions/nodes/rules';
+import { endpoint } from '#lib/http/endpoint';
+import { badInput } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { putServicePolicy } from '#tables/service-children';
+import { authorizeService, serviceNotFound } from './access.ts';
+import { servicePolicyProblem, storedServicePolicy } from './policy-rules.ts';
+import { servicePath, servicePolicyBody } from './schemas.ts';
+
+/** PUT /v1/orgs/{organization}/services/{service}/policy: whoever may write the service. Upsert. */
+export const handler = endpoint({
+  path: servicePath,
+  body: servicePolicyBody,
+  authorize: ({ caller, path }) => authorizeService(caller, path, 'WRITE'),
+  async handle({ path, body, target, deps }) {
+    const problem = servicePolicyProblem(body) ?? sizeProblem(body);
+    if (problem) throw badInput(problem);
+    if (!target) throw serviceNotFound(path);
+    const stored = await putServicePolicy(target, storedServicePolicy(body, isoTimestamp(deps.clock)));
+    if (!stored) throw serviceNotFound(path);
+    return ok('policy added or updated');
+  },
+});

@@ -1,0 +1,52 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '#tables/client';
+import { changeRowKeys } from '#tables/keys';
+
+/** Helpers shared by the services integration tests. */
+export type Auth = { user: string; secret: string };
+
+/** A valid POST/PUT body; `extra` overrides fields. */
+export const serviceBody = (url: string, extra: Record<string, unknown> = {}) => ({
+  label: `${url} label`,
+  url,
+  version: '1.0.0',
+  arch: 'amd64',
+  sharable: 'multiple',
+  ...extra,
+});
+
+/** The org's change rows (resource, id, operation, public), oldest first. */
+export async function changeRows(
+  org: string,
+): Promise<{ resource: string; id: string; operation: string; public: boolean }[]> {
+  const rows: { resource: string; id: string; operation: string; public: boolean }[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': changeRowKeys.orgPartition(org) },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? [])
+      rows.push({ resource: item.resource, id: item.id, operation: item.operation, public: item.public });
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return rows;
+}
+
+/** Every item of a base-table partition (keys only). */
+export async function partitionKeys(pk: string): Promise<string[]> {
+  const { Items = [] } = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ConsistentRead: true,
+    }),
+  );
+  return Items.map((item) => String(item.sk));
+}
