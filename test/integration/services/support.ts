@@ -6,7 +6,7 @@ import { changeRowKeys } from '#tables/keys';
 export type Auth = { user: string; secret: string };
 
 /** A valid POST/PUT body; `extra` overrides fields. */
-export const serviceBody = (url: string, extra: Record<string, unknown> = {}) => ({
+export const serviceBody = (url: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   label: `${url} label`,
   url,
   version: '1.0.0',
