@@ -36,7 +36,7 @@ export const serviceCatalogRoutes = routeList({
       method: 'GET',
       path: '/v1/services',
       operationId: 'listAllServices',
-      handler: 'service-catalog/list-catalog-services',
+      handler: 'service-catalog/list-all-services',
       summary: 'Services across orgs (alias of /v1/catalog/services)',
       description,
       request: { query: catalogServicesQuery },

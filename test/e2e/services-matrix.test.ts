@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import { describe } from 'vitest';
+import { createAgbot } from '#test/support/identities';
+import { serviceCases, setServiceWorld } from './matrix/services.ts';
+import { defineMatrix } from './support/matrix.ts';
+import { useMatrixWorld } from './support/matrix-world.ts';
+import { useOffline } from './support/offline.ts';
+
+/**
+ * Every service endpoint (issue 10 item 1) × every kind of caller — root, hub admin, org admin,
+ * the owning user and another, nodes and agbots of the same and another org, a multi-tenant agbot
+ * — over HTTP through serverless-offline. Expected statuses from catalog reference §1.1, §2.4–§2.7.
+ * Every 2xx body is checked against our OpenAPI document and upstream's.
+ */
+const server = useOffline();
+const getWorld = useMatrixWorld(server, 'sv', async (world) => {
+  const mtAgbot = await createAgbot('IBM', `mt-${randomBytes(3).toString('hex')}`, 'root/root', {
+    token: `mt-token-${randomBytes(4).toString('hex')}`,
+  });
+  setServiceWorld({ http: world.http, mtAgbot });
+});
+
+describe.concurrent('services', () => defineMatrix(serviceCases, getWorld, server.http));
