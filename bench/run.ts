@@ -79,6 +79,10 @@ async function main(): Promise<void> {
     step('mailbox handlers in-process vs raw DynamoDB calls');
     const mailboxComparison = await mailbox.compareRaw(cast);
 
+    step('GET service: calls per request and in-process vs raw, 10 and 10,000 services');
+    const services = await import('./services-run.ts');
+    const serviceFigures = await services.runServicesBench(step);
+
     step('starting serverless-offline');
     const offline = await startOffline({
       dynamoEndpoint: dynamo.endpoint,
@@ -150,7 +154,7 @@ async function main(): Promise<void> {
       loadAverage: loadavg()[0] ?? 0,
       seconds: (performance.now() - started) / 1000,
     };
-    const report = markdown(figures);
+    const report = `${markdown(figures)}\n${services.servicesMarkdown(serviceFigures)}`;
     const reportFile = join(root, 'docs', 'benchmarks.md');
     writeFileSync(reportFile, report);
     // `npm test` runs Biome over docs too: write the tables the way its formatter lays them out.
