@@ -209,6 +209,55 @@ describe('service dockauths', () => {
   });
 });
 
+describe('bad input on sub-resources', () => {
+  beforeAll(() => publish('bad'));
+
+  it.each([
+    [
+      'dockauth token of 100 KB',
+      postDockAuth,
+      {},
+      { registry: 'r', token: 'x'.repeat(100_000) },
+      "body field 'token'",
+    ],
+    [
+      'dockauth unknown field',
+      postDockAuth,
+      {},
+      { registry: 'r', token: 't', password: 'p' },
+      "unknown body field 'password'",
+    ],
+    [
+      'policy nested too deep',
+      putPolicy,
+      {},
+      { properties: [{ name: 'x', value: deep(40) }] },
+      'nests deeper',
+    ],
+    ['policy label of 100 KB', putPolicy, {}, { label: 'x'.repeat(100_000) }, "body field 'label'"],
+    [
+      'dockauth PUT unknown field',
+      putDockAuth,
+      { dockauthid: '1' },
+      { registry: 'r', token: 't', x: 1 },
+      "unknown body field 'x'",
+    ],
+  ])('%s → 400 naming it, nothing written', async (_, handler, extra, body, message) => {
+    const before = await changeRows(org);
+    const result = await invoke(handler, { auth: alice, path: at('bad', extra), body });
+    expect(result.status).toBe(400);
+    expect(result.body.msg).toContain(message);
+    expect(await changeRows(org)).toEqual(before);
+    expect(await partitionKeys(`SERVICE#${org}/${service('bad')}`)).toEqual(['SERVICE']);
+  });
+});
+
+function deep(levels: number): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < levels; i++) value = { a: value };
+  return value;
+}
+
 describe('deleting a service', () => {
   it('deletes its policy, keys and dockauths: nothing of it stays readable', async () => {
     await publish('gone');
