@@ -23,10 +23,10 @@ export const handler = endpoint({
     const problem = serviceBodyProblem(body) ?? sizeProblem(body);
     if (problem) throw badInput(problem);
     const org = path.organization;
-    const resource = `${org}/${serviceId(body.url, body.version, body.arch)}`;
+    const id = serviceId(body.url, body.version, body.arch);
+    const resource = `${org}/${id}`;
     const missing = await missingRequiredService(body.requiredServices ?? []);
     if (missing) throw badInput(missingRequiredMessage(resource, 'created', missing));
-    const id = serviceId(body.url, body.version, body.arch);
     const record = storedService(org, id, caller.fullId, body, isoTimestamp(deps.clock));
     const maxOwned = deps.config().limits.maxServices;
     const result = await createService(record, { maxOwned, orgMustExist: true });
