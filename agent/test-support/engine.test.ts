@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
-import { busyboxTestImage, engineSocketPath, reachableEngine } from './engine.ts';
+import { engineSocketPath } from '../workloads/engine.ts';
+import { busyboxTestImage, reachableEngine } from './engine.ts';
 
 const docker = await reachableEngine();
 

@@ -2,14 +2,8 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Docker from 'dockerode';
-
-/** Where the agent looks for its engine, as upstream: DOCKER_HOST, else Docker's default socket. */
-export function engineSocketPath(dockerHost = process.env.DOCKER_HOST): string {
-  const host = dockerHost || 'unix:///var/run/docker.sock';
-  if (!host.startsWith('unix://')) throw new Error(`DOCKER_HOST must be a unix:// socket, got ${host}`);
-  return host.slice('unix://'.length);
-}
+import type Docker from 'dockerode';
+import { engineAt } from '../workloads/engine.ts';
 
 export const ENGINE_SKIP_MESSAGE =
   'container tests skipped: no container engine answers on DOCKER_HOST ' +
@@ -19,7 +13,7 @@ const BUSYBOX = '/bin/busybox';
 
 /** The engine the container tests use, or undefined (with the reason printed once) when none answers. */
 export async function reachableEngine(): Promise<Docker | undefined> {
-  const docker = new Docker({ socketPath: engineSocketPath(), timeout: 5000 });
+  const docker = engineAt(process.env.DOCKER_HOST, 5000);
   try {
     await docker.ping();
   } catch {
