@@ -91,7 +91,7 @@ function portBindings(ports: Array<{ HostPort: string; HostIP?: string }>) {
     const [, host, container = host, protocol = 'tcp'] = match;
     const key = `${container}/${protocol}`;
     exposed[key] = {};
-    (bindings[key] ??= []).push({ HostPort: host as string, HostIp: port.HostIP ?? '' });
+    bindings[key] = [...(bindings[key] ?? []), { HostPort: host as string, HostIp: port.HostIP ?? '' }];
   }
   return { exposed, bindings };
 }
