@@ -1,0 +1,27 @@
+/**
+ * lib/protocol is imported by the Exchange's functions, the agent and the agbot, so it must not
+ * pull in a server (DynamoDB, Fastify, middy, the Exchange's lib/http) or anything with I/O.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const dir = new URL('../../../lib/protocol/', import.meta.url);
+const ALLOWED = [
+  /^\.\/[a-z0-9-]+\.ts$/, // its own files
+  /^node:crypto$/,
+  /^zod$/,
+  // The one constraint parser; moves to #lib/policy/constraints with the patterns-policies branch.
+  /^#agent\/policy\/constraints$/,
+];
+
+describe('lib/protocol has no server dependencies', () => {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+
+  it.each(files)('%s imports only node:crypto, zod and its own files', (file) => {
+    const source = readFileSync(new URL(file, dir), 'utf8');
+    const imports = [...source.matchAll(/^\s*(?:import|export)[^'"]*from\s+'([^']+)'/gm)].map(
+      (m) => m[1] as string,
+    );
+    expect(imports.filter((spec) => !ALLOWED.some((allowed) => allowed.test(spec)))).toEqual([]);
+  });
+});
