@@ -1,8 +1,9 @@
 /**
  * Builders for every message either side sends, with upstream's field order (Go marshals struct
  * fields in declaration order: type, protocol, version, agreementId, then the message's own), so
- * `JSON.stringify` of a built message is byte-for-byte what anax would send.
+ * `serializeMessage` of a built message is byte-for-byte what anax would send.
  */
+import { goJsonStringify } from './go-json.ts';
 import { MESSAGE_TYPES, PROTOCOL_NAME, PROTOCOL_VERSION, UPDATE_TYPES } from './message-types.ts';
 import type {
   Cancel,
@@ -35,8 +36,8 @@ export const buildProposal = (p: {
   consumerId: string;
 }): Proposal => ({
   ...header(MESSAGE_TYPES.proposal, p.agreementId),
-  tsandcs: JSON.stringify(p.terms),
-  producerPolicy: JSON.stringify(p.producerPolicy),
+  tsandcs: goJsonStringify(p.terms),
+  producerPolicy: goJsonStringify(p.producerPolicy),
   consumerId: p.consumerId,
 });
 
@@ -94,5 +95,5 @@ export const buildUpdateReply = (
   accepted,
 });
 
-/** The bytes to seal. */
-export const serializeMessage = (message: ProtocolMessage): string => JSON.stringify(message);
+/** The text to seal, written as Go's json.Marshal would. */
+export const serializeMessage = (message: ProtocolMessage): string => goJsonStringify(message);

@@ -53,6 +53,25 @@ describe('builders write what anax sends, byte for byte', () => {
   });
 });
 
+describe('serializeMessage escapes as Go does', () => {
+  it('writes <, >, & and U+2028 as \\u escapes at every level, and reads back the same text', () => {
+    const deployment = '{"services":{"a":{"image":"x","command":["sh","-c","a<b && c>d\u2028"]}}}';
+    const terms = { ...fx.terms, workloads: [{ ...fx.terms.workloads[0], deployment }] };
+    const proposal = buildProposal({
+      agreementId: ag,
+      terms,
+      producerPolicy: fx.producerPolicy,
+      consumerId: 'o/a',
+    });
+    expect(proposal.tsandcs).toContain('a\\u003cb \\u0026\\u0026 c\\u003ed\\u2028');
+    const wire = serializeMessage(proposal);
+    expect(wire).not.toMatch(/[<>&\u2028]/);
+    expect(wire).toContain('a\\\\u003cb');
+    const back = readProposal(parseMessage(wire) as Proposal);
+    expect(back.terms.workloads?.[0]?.deployment).toBe(deployment);
+  });
+});
+
 describe('parseMessage reads upstream messages', () => {
   it.each([
     'proposal',
