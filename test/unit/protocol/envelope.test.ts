@@ -64,6 +64,17 @@ describe('open() reads envelopes built by hand from §1.9', () => {
     expect(open(vector.envelope, receiver, vector.senderPublicKey).message).toBe(vector.message);
   });
 
+  it('opens an envelope sealed by Go (fixtures/go-envelope: crypto/rsa and encoding/json as anax uses them)', () => {
+    const vector = JSON.parse(
+      readFileSync(new URL('./fixtures/envelope-vector-go.json', import.meta.url), 'utf8'),
+    );
+    const receiver = privateKeyFromPem(vector.receiverPrivateKeyPem);
+    expect(open(vector.envelope, receiver, vector.senderPublicKey).message).toBe(vector.message);
+    expect(() => open(vector.envelope, receiver, exchangePublicKey(receiver))).toThrow(
+      SenderKeyMismatchError,
+    );
+  });
+
   it('takes a 16- or 24-byte AES key as Go does (aes.NewCipher)', () => {
     const layers = { ...layersFor(PROPOSAL, agbot.privateKey), key: Buffer.alloc(16, 7) };
     expect(open(buildByHand(layers, node.publicKey), node.privateKey, agbot.publicKey).message).toBe(
