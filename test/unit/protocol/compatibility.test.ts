@@ -13,6 +13,7 @@ import {
   nodeAllowsPrivilege,
   PRIVILEGED_CONSTRAINT,
 } from '#lib/protocol/privileged';
+import { nodeAcceptsTerms } from '#lib/protocol/proposal-decision';
 import { resolveSecretBindings, secretsNamedBy } from '#lib/protocol/secret-binding-check';
 import { checkUserInput } from '#lib/protocol/user-input-check';
 import { isVersionRange, versionInRange } from '#lib/protocol/version-range';
@@ -306,5 +307,45 @@ describe('resolveSecretBindings(): every secret the deployment names is bound', 
     ).toBe(false);
     expect(resolveSecretBindings(service, ['ai_secret'], [binding([{ ai_secret: '' }])]).ok).toBe(false);
     expect(resolveSecretBindings(service, [], undefined)).toEqual({ ok: true, bound: [] });
+  });
+});
+
+describe('nodeAcceptsTerms(): the node decides on a proposal (§1.6 E)', () => {
+  const nodePolicy = {
+    properties: [
+      { name: 'purpose', value: 'demo' },
+      { name: 'platform.memory', value: 4096 },
+    ],
+    constraints: ['openhorizon.service.url == svc.url'],
+  };
+  const terms = {
+    header: { name: 't', version: '2.0' },
+    properties: [{ name: 'openhorizon.service.url', value: 'svc.url' }],
+    constraints: ['purpose == demo'],
+  };
+  const producer = { header: { name: 'Policy for o/n', version: '2.0' }, properties: nodePolicy.properties };
+
+  it('accepts terms that still match the node policy both ways', () => {
+    expect(nodeAcceptsTerms(terms, producer, nodePolicy)).toEqual({ ok: true });
+  });
+
+  it('ignores drift in measured memory, refuses a property that changed since the agbot matched', () => {
+    const drifted = {
+      ...nodePolicy,
+      properties: [nodePolicy.properties[0], { name: 'platform.memory', value: 2048 }],
+    };
+    expect(nodeAcceptsTerms(terms, producer, drifted as typeof nodePolicy).ok).toBe(true);
+    const changed = { ...nodePolicy, properties: [{ name: 'purpose', value: 'prod' }] };
+    expect(nodeAcceptsTerms(terms, producer, changed)).toEqual({
+      ok: false,
+      reason: 'property purpose has changed',
+    });
+  });
+
+  it('refuses terms whose constraints the node no longer meets, or that do not meet the node', () => {
+    expect(nodeAcceptsTerms({ ...terms, constraints: ['purpose == other'] }, producer, nodePolicy).ok).toBe(
+      false,
+    );
+    expect(nodeAcceptsTerms({ ...terms, properties: [] }, producer, nodePolicy).ok).toBe(false);
   });
 });
