@@ -4,7 +4,14 @@
  * (`privateMessagingKey.pem` as PKCS#1 "RSA PRIVATE KEY", `publicMessagingKey.pem` as PKIX
  * "PUBLIC KEY"), so a key pair written by anax can be read here and the other way round.
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPair,
+  generateKeyPairSync,
+  type KeyObject,
+} from 'node:crypto';
+import { promisify } from 'node:util';
 import { fromBase64, toBase64 } from './base64.ts';
 
 export const PRIVATE_KEY_FILE = 'privateMessagingKey.pem';
@@ -20,10 +27,14 @@ export interface MessagingKeys {
   publicKey: KeyObject;
 }
 
-export function generateMessagingKeys(): MessagingKeys {
-  // 65537 is Go's rsa.GenerateKey exponent too.
-  return generateKeyPairSync('rsa', { modulusLength: MODULUS_BITS, publicExponent: 0x10001 });
-}
+// 65537 is Go's rsa.GenerateKey exponent too.
+const KEY_OPTIONS = { modulusLength: MODULUS_BITS, publicExponent: 0x10001 };
+
+export const generateMessagingKeys = (): MessagingKeys => generateKeyPairSync('rsa', KEY_OPTIONS);
+
+/** The same off the event loop (~150 ms of CPU): for a server that answers requests meanwhile. */
+export const generateMessagingKeysAsync = (): Promise<MessagingKeys> =>
+  promisify(generateKeyPair)('rsa', KEY_OPTIONS);
 
 /** The public half of a key pair (a public key is returned as is). */
 export const asPublicKey = (key: KeyObject): KeyObject =>

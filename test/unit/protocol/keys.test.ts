@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   exchangePublicKey,
   generateMessagingKeys,
+  generateMessagingKeysAsync,
   KeyFormatError,
   parseExchangePublicKey,
   privateKeyFromPem,
@@ -14,11 +15,12 @@ import {
 describe('messaging keys', () => {
   const keys = generateMessagingKeys();
 
-  it('are RSA-2048 with exponent 65537', () => {
-    expect(keys.privateKey.asymmetricKeyDetails).toMatchObject({
-      modulusLength: 2048,
-      publicExponent: 65537n,
-    });
+  it('are RSA-2048 with exponent 65537, made on or off the event loop', async () => {
+    const details = { modulusLength: 2048, publicExponent: 65537n };
+    expect(keys.privateKey.asymmetricKeyDetails).toMatchObject(details);
+    const later = await generateMessagingKeysAsync();
+    expect(later.publicKey.asymmetricKeyDetails).toMatchObject(details);
+    expect(exchangePublicKey(later.publicKey)).not.toBe(exchangePublicKey(keys.publicKey));
   });
 
   it('are published as base64 (std, padded) of DER SubjectPublicKeyInfo, and read back', () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const dir = new URL('../../../lib/protocol/', import.meta.url);
 const ALLOWED = [
   /^\.\/[a-z0-9-]+\.ts$/, // its own files
-  /^node:crypto$/,
+  /^node:(crypto|util)$/,
   /^zod$/,
   // The one constraint parser; moves to #lib/policy/constraints with the patterns-policies branch.
   /^#agent\/policy\/constraints$/,
@@ -17,7 +17,7 @@ const ALLOWED = [
 describe('lib/protocol has no server dependencies', () => {
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
 
-  it.each(files)('%s imports only node:crypto, zod and its own files', (file) => {
+  it.each(files)('%s imports only node:crypto, node:util, zod and its own files', (file) => {
     const source = readFileSync(new URL(file, dir), 'utf8');
     const imports = [...source.matchAll(/^\s*(?:import|export)[^'"]*from\s+'([^']+)'/gm)].map(
       (m) => m[1] as string,
