@@ -12,7 +12,8 @@
 // MERGE NOTE: the parser moves to #lib/policy/constraints (branch patterns-policies); fix this import then.
 import { type Constraint, ConstraintError, parseConstraint } from '#agent/policy/constraints';
 import type { Property } from './policy-document.ts';
-import { isVersion, isVersionRange, versionInRange } from './version-range.ts';
+// MERGE NOTE: becomes #lib/catalog/version-range (see version-range.ts).
+import { isValidVersion, isValidVersionRange, versionInRange } from './version-range.ts';
 
 export type Check = { ok: true } | { ok: false; reason: string };
 export const OK: Check = { ok: true };
@@ -107,7 +108,7 @@ function textual(property: Property, items: string[], op: string, wanted: string
       const range = targets.length === 1 ? (targets[0] as string) : '';
       if (
         whole !== undefined &&
-        (property.type === 'version' || (isVersion(whole) && isVersionRange(range))) &&
+        (property.type === 'version' || (isValidVersion(whole) && isValidVersionRange(range))) &&
         range
       )
         return versionInRange(whole, range);

@@ -3,10 +3,11 @@
  * `[1.2.3,INFINITY)`; `[` / `]` include an end, `(` / `)` exclude it; versions have 1-3 numeric
  * parts (missing ones are 0) and an optional `-prerelease`, which sorts before the release.
  *
- * STAND-IN, REPLACE AT MERGE: the `patterns-policies` branch owns OSGi ranges
- * (`lib/catalog/versions.ts`), which was not on main nor on that branch when this was written.
- * This is the smallest check the compatibility rules need; at merge, make `versionInRange` call
- * theirs (or import theirs directly) and delete this file.
+ * STAND-IN, REPLACE AT MERGE: the catalog owns version ranges. Branch `services` (commit 7133cc0)
+ * adds `lib/catalog/version-range.ts` with the same names (`versionInRange`, `isValidVersion`,
+ * `isValidVersionRange`); it was not on main when this was written. At merge, delete this file and
+ * point the imports of constraint-eval.ts and service-match.ts at `#lib/catalog/version-range`
+ * (and allow that import in test/unit/protocol/module-boundary.test.ts).
  */
 const INFINITY = 'INFINITY';
 const VERSION = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?$/;
@@ -22,7 +23,7 @@ function parseVersion(text: string): Version | undefined {
   return { parts: [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)], prerelease: m[4] ?? '' };
 }
 
-export const isVersion = (text: string): boolean => parseVersion(text) !== undefined;
+export const isValidVersion = (text: string): boolean => parseVersion(text) !== undefined;
 
 function compare(a: Version, b: Version): number {
   for (let i = 0; i < 3; i++)
@@ -52,7 +53,7 @@ function parseRange(text: string): Range | undefined {
   return { start, startInclusive: m[1] === '[', end, endInclusive: m[4] === ']' };
 }
 
-export const isVersionRange = (text: string): boolean => parseRange(text) !== undefined;
+export const isValidVersionRange = (text: string): boolean => parseRange(text) !== undefined;
 
 /** Whether `version` lies in `range`; false when either does not parse. */
 export function versionInRange(version: string, range: string): boolean {
