@@ -4,6 +4,8 @@
  * allows it. Upstream nodes publish `openhorizon.allowPrivileged`, ours `platform.allowPrivileged`
  * (spec: built-in node properties are `platform.*`); both are honoured so either agent can accept.
  */
+// MERGE NOTE: the deployment parser is the agent's; it belongs with lib/protocol in time.
+import type { Deployment } from '#agent/workloads/deployment';
 import type { Property } from './policy-document.ts';
 
 export const UPSTREAM_ALLOW_PRIVILEGED = 'openhorizon.allowPrivileged';
@@ -15,25 +17,12 @@ export const PLATFORM_ALLOW_PRIVILEGED = 'platform.allowPrivileged';
  */
 export const PRIVILEGED_CONSTRAINT = `${UPSTREAM_ALLOW_PRIVILEGED} = true || ${PLATFORM_ALLOW_PRIVILEGED} = true`;
 
-/** Whether a deployment string (`{"services":{…}}`) runs any container privileged or on the host network. */
-export function deploymentNeedsPrivilege(deployment: string | undefined): boolean {
-  if (!deployment) return false;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(deployment);
-  } catch {
-    return false;
-  }
-  const services = (parsed as { services?: unknown })?.services;
-  if (typeof services !== 'object' || services === null) return false;
-  return Object.values(services).some(
-    (s) =>
-      typeof s === 'object' &&
-      s !== null &&
-      ((s as { privileged?: unknown }).privileged === true ||
-        (s as { network?: unknown }).network === 'host'),
-  );
-}
+/**
+ * Whether a deployment runs any container privileged or on the host network. The deployment is
+ * parsed once, by the agent's parser (`parseDeployment`), wherever it is read.
+ */
+export const deploymentNeedsPrivilege = (deployment: Deployment): boolean =>
+  Object.values(deployment.services).some((s) => s.privileged === true || s.network === 'host');
 
 /** Whether the node's properties allow privileged services (either spelling, boolean or "true"). */
 export const nodeAllowsPrivilege = (properties: readonly Property[]): boolean =>

@@ -4,6 +4,7 @@
  * binding for that service (arch "", "*" or equal; version in range). Whether the bound secret
  * exists in the secrets manager is the agbot's own read; this decides which name to read.
  */
+import type { Deployment } from '#agent/workloads/deployment';
 import type { Check } from './constraint-eval.ts';
 import type { SecretBinding } from './secret-binding.ts';
 import { findFor, type ServiceRef } from './service-match.ts';
@@ -16,25 +17,10 @@ export interface BoundSecretName {
   binding: SecretBinding;
 }
 
-/** The secret names a deployment string's containers ask for. */
-export function secretsNamedBy(deployment: string | undefined): string[] {
-  if (!deployment) return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(deployment);
-  } catch {
-    return [];
-  }
-  const services = (parsed as { services?: unknown })?.services;
-  if (typeof services !== 'object' || services === null) return [];
-  const names = new Set<string>();
-  for (const s of Object.values(services)) {
-    const secrets = (s as { secrets?: unknown })?.secrets;
-    if (typeof secrets === 'object' && secrets !== null)
-      for (const name of Object.keys(secrets)) names.add(name);
-  }
-  return [...names];
-}
+/** The secret names a deployment's containers ask for (parsed by the agent's `parseDeployment`). */
+export const secretsNamedBy = (deployment: Deployment): string[] => [
+  ...new Set(Object.values(deployment.services).flatMap((s) => Object.keys(s.secrets ?? {}))),
+];
 
 export function resolveSecretBindings(
   service: ServiceRef,

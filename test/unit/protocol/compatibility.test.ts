@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseDeployment } from '#agent/workloads/deployment';
 import { archMatches, canonicalArch } from '#lib/protocol/arch';
 import { satisfies } from '#lib/protocol/constraint-eval';
 import {
@@ -119,11 +120,10 @@ describe('consumerPolicy(): deployment ⊕ service policy ⊕ built-ins', () => 
   });
 
   it('finds privilege in a deployment: privileged or host network', () => {
-    expect(deploymentNeedsPrivilege('{"services":{"a":{"image":"x","privileged":true}}}')).toBe(true);
-    expect(deploymentNeedsPrivilege('{"services":{"a":{"image":"x","network":"host"}}}')).toBe(true);
-    expect(deploymentNeedsPrivilege('{"services":{"a":{"image":"x"}}}')).toBe(false);
-    expect(deploymentNeedsPrivilege('not json')).toBe(false);
-    expect(deploymentNeedsPrivilege(undefined)).toBe(false);
+    const needs = (text: string) => deploymentNeedsPrivilege(parseDeployment(text));
+    expect(needs('{"services":{"a":{"image":"x","privileged":true}}}')).toBe(true);
+    expect(needs('{"services":{"a":{"image":"x"},"b":{"image":"y","network":"host"}}}')).toBe(true);
+    expect(needs('{"services":{"a":{"image":"x","privileged":false}}}')).toBe(false);
   });
 });
 
@@ -276,8 +276,8 @@ describe('resolveSecretBindings(): every secret the deployment names is bound', 
   });
 
   it('lists the names the containers ask for', () => {
-    expect(secretsNamedBy(deployment).sort()).toEqual(['ai_secret', 'db_pw']);
-    expect(secretsNamedBy('{"services":{"a":{}}}')).toEqual([]);
+    expect(secretsNamedBy(parseDeployment(deployment)).sort()).toEqual(['ai_secret', 'db_pw']);
+    expect(secretsNamedBy(parseDeployment('{"services":{"a":{"image":"x"}}}'))).toEqual([]);
   });
 
   it('gives each service secret its secrets-manager name', () => {

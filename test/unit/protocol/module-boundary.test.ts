@@ -13,13 +13,15 @@ const ALLOWED = [
   // The one constraint parser; moves to #lib/policy/constraints with the patterns-policies branch.
   /^#agent\/policy\/constraints$/,
 ];
+// `import type` is erased at build time, so it is no runtime dependency and is not checked here
+// (privileged.ts and secret-binding-check.ts take the agent's parsed Deployment type).
 
 describe('lib/protocol has no server dependencies', () => {
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
 
   it.each(files)('%s imports only node:crypto, node:util, zod and its own files', (file) => {
     const source = readFileSync(new URL(file, dir), 'utf8');
-    const imports = [...source.matchAll(/^\s*(?:import|export)[^'"]*from\s+'([^']+)'/gm)].map(
+    const imports = [...source.matchAll(/^\s*(?:import|export)(?!\s+type\b)[^'"]*from\s+'([^']+)'/gm)].map(
       (m) => m[1] as string,
     );
     expect(imports.filter((spec) => !ALLOWED.some((allowed) => allowed.test(spec)))).toEqual([]);
