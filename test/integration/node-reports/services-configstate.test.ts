@@ -37,7 +37,7 @@ async function registeredNode(id: string): Promise<Auth> {
 }
 
 const states = async (id: string) =>
-  ((await getNode('acme', id))?.registeredServices as { url: string; configState: string }[]).map(
+  (((await getNode('acme', id))?.registeredServices ?? []) as { url: string; configState: string }[]).map(
     (s) => `${s.url}=${s.configState}`,
   );
 
