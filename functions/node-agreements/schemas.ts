@@ -14,7 +14,12 @@ export type AgreementPath = z.infer<typeof agreementPath>;
 const MAX_TEXT = 4096;
 const text = z.string().max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`);
 
-export const agreementService = z.strictObject({ orgid: text, pattern: text, url: text });
+/** anax leaves `orgid` and `url` out when empty (`omitempty`): absent or null is "". */
+export const agreementService = z.strictObject({
+  orgid: text.nullish().transform((v) => v ?? ''),
+  pattern: text,
+  url: text.nullish().transform((v) => v ?? ''),
+});
 
 /** `services` lists the terms' API specs; `agreementService.url` is `<svcOrg>/<svcUrl>`. */
 export const putAgreementBody = z.strictObject({

@@ -125,6 +125,15 @@ describe('PUT /v1/orgs/{organization}/nodes/{node}/agreements/{agid}', () => {
     expect((await getOrgCounts('acme')).nodeAgreements).toBe(org.nodeAgreements);
   });
 
+  it("accepts anax's agreementService with empty orgid and url left out (omitempty)", async () => {
+    expect((await send(n1, 'omitted', { agreementService: { pattern: '' }, state: 's' })).status).toBe(201);
+    expect((await getOne(n1, 'omitted')).body.agreements.omitted.agrService).toEqual({
+      orgid: '',
+      pattern: '',
+      url: '',
+    });
+  });
+
   it('stores `services` alone with an empty agreement service', async () => {
     expect((await send(n1, 'only-services', { services, state: 's' })).status).toBe(201);
     expect((await getOne(n1, 'only-services')).body.agreements['only-services'].agrService).toEqual({
@@ -147,7 +156,11 @@ describe('PUT /v1/orgs/{organization}/nodes/{node}/agreements/{agid}', () => {
     ],
     ['no state', { services }, 'state'],
     ['an unknown property', { ...body, extra: 1 }, 'extra'],
-    ['an agreementService without url', { agreementService: { orgid: 'o', pattern: '' }, state: 's' }, 'url'],
+    [
+      'an agreementService without pattern',
+      { agreementService: { orgid: 'o', url: 'u' }, state: 's' },
+      'pattern',
+    ],
   ])('answers 400 for %s and writes nothing', async (_, payload, msg) => {
     const before = await tableSnapshot();
     const result = await send(n1, 'bad', payload);
