@@ -139,6 +139,26 @@ export const nodeAgreementCases: EndpointCases[] = [
     expect: reader(200),
   },
   {
+    // Reference §14.1: a missing node is the same-org caller's own (404 after authorization);
+    // other orgs learn nothing more than 404 either; nodes of the org and hub admins get 403.
+    operation: 'GET /v1/orgs/{organization}/nodes/{node}/agreements',
+    variant: 'missing node',
+    prepare: (w) => ({ path: `/v1/orgs/${w.same.org}/nodes/${freshId('ghost')}/agreements` }),
+    expect: {
+      root: 404,
+      'hub admin': 403,
+      'org admin (same org)': 404,
+      'org admin (other org)': 404,
+      'user (same org)': 404,
+      'user (other org)': 404,
+      'node (same org)': 403,
+      'node (other org)': 404,
+      'agbot (same org)': 404,
+      'agbot (other org)': 404,
+      'agbot (multi-tenant)': 404,
+    },
+  },
+  {
     operation: 'PUT /v1/orgs/{organization}/nodes/{node}/agreements/{agid}',
     prepare: (w, caller) => onThrowaway(w, caller, `/agreements/${freshId('agr')}`, AGREEMENT),
     expect: writer(201),
