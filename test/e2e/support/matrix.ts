@@ -37,7 +37,9 @@ export type CallerKey =
   // agbot endpoints: the target agbot itself, or another agbot of its org
   | 'agbot (itself)'
   | 'agbot (same org, another)'
-  | 'agbot (other org)';
+  | 'agbot (other org)'
+  // an agbot of org IBM, which may act on every org (a matrix that needs it sets `multiTenantAgbot`)
+  | 'agbot (multi-tenant)';
 
 export interface World extends Fixtures {
   hubAdmin: Credentials;
@@ -45,6 +47,8 @@ export interface World extends Fixtures {
   other: OrgWorld;
   /** A plain user of `same` that user endpoints read (never changed by a case). */
   targetUser: Credentials;
+  /** An agbot of org IBM, made by the matrices that list `agbot (multi-tenant)`. */
+  multiTenantAgbot?: Credentials;
 }
 
 export interface Prepared {
@@ -92,6 +96,7 @@ function defaultCredentials(w: World, caller: CallerKey): Credentials | undefine
     'agbot (itself)': w.same.agbot,
     'agbot (same org, another)': w.same.agbot2,
     'agbot (other org)': w.other.agbot,
+    'agbot (multi-tenant)': w.multiTenantAgbot,
   };
   return table[caller];
 }
