@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../agent/log.ts';
 import type { AgbotConfig } from './config.ts';
 import { type AgbotExchange, agbotExchange } from './exchange.ts';
-import { type MessagingKeys, messagingKeys } from './keys.ts';
+import { type AgbotKeys, messagingKeys } from './keys.ts';
 import { type AgbotStatus, statusApi } from './status-api.ts';
 import { AgbotStore } from './store.ts';
 
@@ -11,7 +11,7 @@ export interface RoundContext {
   config: AgbotConfig;
   store: AgbotStore;
   exchange: AgbotExchange;
-  keys: MessagingKeys;
+  keys: AgbotKeys;
   log: Logger;
 }
 
