@@ -15,6 +15,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'agent', include: ['agent/**/*.test.ts'] } },
+      { extends: true, test: { name: 'agbot', include: ['agbot/**/*.test.ts'] } },
       {
         extends: true,
         test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...withDynamoDb },

@@ -5,6 +5,7 @@ import { agbotPatternsRoutes } from '#functions/agbot-patterns/routes';
 import { agbotPoliciesRoutes } from '#functions/agbot-policies/routes';
 import { agbotsRoutes } from '#functions/agbots/routes';
 import { agentFileVersionsRoutes } from '#functions/agent-file-versions/routes';
+import { nodeAgreementsRoutes } from '#functions/node-agreements/routes';
 import { nodeManagementStatusRoutes } from '#functions/node-management-status/routes';
 import { nodesRoutes } from '#functions/nodes/routes';
 import { openApiRoutes } from '#functions/openapi/routes';
@@ -27,6 +28,7 @@ export const FAMILIES: ResourceDoc[] = [
   usersRoutes,
   nodesRoutes,
   nodeManagementStatusRoutes,
+  nodeAgreementsRoutes,
   agbotsRoutes,
   agbotAgreementsRoutes,
   agbotPatternsRoutes,

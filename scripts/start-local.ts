@@ -1,3 +1,4 @@
+import { startLocalAgbot } from './local/agbot.ts';
 import { assertPortsFree } from './local/check-ports.ts';
 import { prepareDataDir } from './local/data-dir.ts';
 import { assertJava, LocalStackError, startDynamoDbLocal } from './local/dynamodb-local.ts';
@@ -7,8 +8,9 @@ import { readSettings } from './local/settings.ts';
 import { prepareTable } from './local/table.ts';
 
 /**
- * `npm start`: DynamoDB Local (data kept in the data dir), the table and bootstrap records, then
- * the Exchange through serverless-offline. Ctrl-C stops everything it started.
+ * `npm start`: DynamoDB Local (data kept in the data dir), the table and bootstrap records, the
+ * Exchange through serverless-offline, then the agbot (unless EXCHANGE_AGBOT=off). Ctrl-C stops
+ * everything it started.
  */
 const stops: (() => Promise<void>)[] = [];
 const aborted = new AbortController();
@@ -81,12 +83,28 @@ async function main(signal: AbortSignal): Promise<void> {
     void shutdown(1);
   });
   offline.forwardOutput();
+  const exchangeUrl = `http://127.0.0.1:${settings.httpPort}/v1`;
+  const agbot = await startLocalAgbot({
+    exchangeUrl,
+    rootPassword,
+    dataDir: settings.dataDir,
+    env: process.env,
+  });
+  if (agbot) {
+    stops.push(agbot.stop);
+    void agbot.exited.then((code) => {
+      if (!stopping) console.error(`The agbot stopped (exit code ${code}); the Exchange keeps running.`);
+    });
+  }
   console.log(
     [
       '',
       `The Exchange is listening on http://localhost:${settings.httpPort}/v1`,
       `Root credentials: root/root:${rootPassword}`,
       `  e.g. curl -u 'root/root:${rootPassword}' http://localhost:${settings.httpPort}/v1/admin/status`,
+      agbot
+        ? 'The agbot IBM/agbot runs beside it (its lines start with [agbot]; EXCHANGE_AGBOT=off leaves it out).'
+        : 'No agbot (EXCHANGE_AGBOT=off).',
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),

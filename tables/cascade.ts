@@ -323,6 +323,7 @@ async function deleteUserAndOwned(
       deltas: {
         nodes: -1,
         registeredNodes: isRegistered(node as { pattern?: string; publicKey?: string }) ? -1 : 0,
+        nodeAgreements: -Number(node.agreementCount ?? 0),
       },
     })),
   );

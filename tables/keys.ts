@@ -53,6 +53,13 @@ export const keys = {
   pattern: (org: string, name: string) => ({ pk: `PATTERN#${org}/${name}`, sk: 'PATTERN' }),
   /** A deployment (business) policy, by name. */
   deploymentPolicy: (org: string, name: string) => ({ pk: `BUSINESSPOL#${org}/${name}`, sk: 'BUSINESSPOL' }),
+  /** A node's agreements, status and errors share its partition: deleting the node takes them. */
+  nodeAgreement: (org: string, id: string, agreementId: string) => ({
+    pk: `NODE#${org}/${id}`,
+    sk: `AGREEMENT#${agreementId}`,
+  }),
+  nodeStatus: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'STATUS' }),
+  nodeErrors: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'ERRORS' }),
   // services: a service's children share its partition, so deleting the service finds them.
   servicePolicy: (org: string, serviceId: string) => ({ pk: `SERVICE#${org}/${serviceId}`, sk: 'POLICY' }),
   serviceKey: (org: string, serviceId: string, keyId: string) => ({
@@ -123,7 +130,7 @@ export const agbotChildPrefix = {
 export const ownedAgbotPrefix = 'OWNS#AGBOT#';
 
 /** Sort-key prefixes of a node's children (for `begins_with` queries). */
-export const nodeChildPrefix = { managementStatus: 'MGMTSTATUS#' } as const;
+export const nodeChildPrefix = { managementStatus: 'MGMTSTATUS#', agreement: 'AGREEMENT#' } as const;
 
 export const indexKeys = {
   allOrgs: 'ORGS',
@@ -134,6 +141,9 @@ export const indexKeys = {
   orgServices: (org: string) => `ORG#${org}#SERVICES`,
   orgPatterns: (org: string) => `ORG#${org}#PATTERNS`,
   orgDeploymentPolicies: (org: string) => `ORG#${org}#BUSINESSPOLS`,
-  /** Agreements by their own id, for `POST /agreements/confirm` (gsi1sk = owning agbot's `org/id`). */
+  /**
+   * Agreements by their own id, for `POST /agreements/confirm` (gsi1sk = owning agbot's `org/id`;
+   * node agreements share the partition with gsi1sk `NODE#<org>/<id>`).
+   */
   agreementById: (agreementId: string) => `AGREEMENT#${agreementId}`,
 };

@@ -166,7 +166,7 @@ export async function recordHeartbeat(org: string, id: string, at: string): Prom
   return writeUnlessChanged([setNodeFields(org, id, { lastHeartbeat: at })]);
 }
 
-/** Keys of every item in the node's partition (the node, its policy, later its other children). */
+/** Keys of every item in the node's partition (the node, its policy, agreements, status, errors...). */
 async function partitionKeys(org: string, id: string): Promise<{ pk: string; sk: string }[]> {
   const found: { pk: string; sk: string }[] = [];
   let startKey: Record<string, unknown> | undefined;
@@ -214,6 +214,11 @@ async function deleteNodePartition(current: NodeRecord): Promise<boolean> {
       ExpressionAttributeValues: { ':read': current.lastUpdated },
     },
   };
-  const uncount = counterItems(current, { nodes: -1, registeredNodes: isRegistered(current) ? -1 : 0 });
+  // The node's agreementCount is exact here: every agreement write changes the lastUpdated checked above.
+  const uncount = counterItems(current, {
+    nodes: -1,
+    registeredNodes: isRegistered(current) ? -1 : 0,
+    nodeAgreements: -(current.agreementCount ?? 0),
+  });
   return writeUnlessChanged([deleteNodeItem, ...children.map(deleteItem), ...uncount]);
 }

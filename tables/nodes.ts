@@ -39,6 +39,8 @@ const nodeSchema = item({
   lastUpdated: string(),
   clusterNamespace: string().default(''),
   isNamespaceScoped: boolean().default(false),
+  /** How many agreements the node holds (tables/node-agreement-records.ts keeps it; maxAgreements checks it). */
+  agreementCount: number().optional(),
 });
 
 /** A node: `NODE#<org>/<id>` / `NODE` (its policy shares the partition), listed through gsi1 `ORG#<org>#NODES`. */

@@ -45,13 +45,14 @@ export async function countsOfOrgs(orgs: string[]): Promise<Map<string, Counts>>
   return result;
 }
 
-/** A node's view of itself: one node, registered or not (its agreements and messages arrive later). */
+/** A node's view of itself: one node, registered or not, and its agreements (its messages arrive later). */
 export async function countsOfNode(org: string, id: string): Promise<Counts> {
   const counts = zeroCounts();
   const { Item } = await nodeRepository.get({ org, id });
   if (!Item) return counts;
   counts.nodes = 1;
   counts.registeredNodes = isRegistered(Item) ? 1 : 0;
+  counts.nodeAgreements = Item.agreementCount ?? 0;
   return counts;
 }
 

@@ -1,5 +1,8 @@
 import * as z from 'zod';
+import { agbotPatternsRoutes } from '#functions/agbot-patterns/routes';
+import { agbotPoliciesRoutes } from '#functions/agbot-policies/routes';
 import { orgPath } from '#lib/ids';
+import { aliasRoutes } from '#lib/openapi/alias';
 import { attributeResponse, errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
 import { agbot, getAgbotsResponse } from './responses.ts';
@@ -98,5 +101,17 @@ export const agbotsRoutes = routeList({
       request: { path: agbotPath },
       responses: { 201: okResponse('refreshed'), ...errors(400, 401, 403, 404) },
     },
+    // Upstream's clients (anax) use these paths for the patterns and policies an agbot serves;
+    // this family's `agbots/{proxy+}` mount receives them. Same handlers, records and rules.
+    ...aliasRoutes(
+      agbotPatternsRoutes.routes,
+      '/agbots/{agreementbot}/deployment/patterns',
+      '/agbots/{agreementbot}/patterns',
+    ),
+    ...aliasRoutes(
+      agbotPoliciesRoutes.routes,
+      '/agbots/{agreementbot}/deployment/policies',
+      '/agbots/{agreementbot}/businesspols',
+    ),
   ],
 });

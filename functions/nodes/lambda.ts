@@ -1,13 +1,20 @@
 import { dispatcher } from '#lib/http/dispatch';
 import { handler as deleteNode } from './delete-node.ts';
+import { handler as deleteNodeErrors } from './delete-node-errors.ts';
 import { handler as deleteNodePolicy } from './delete-node-policy.ts';
+import { handler as deleteNodeStatus } from './delete-node-status.ts';
 import { handler as getNode } from './get-node.ts';
+import { handler as getNodeErrors } from './get-node-errors.ts';
 import { handler as getNodePolicy } from './get-node-policy.ts';
+import { handler as getNodeStatus } from './get-node-status.ts';
 import { handler as listNodes } from './list-nodes.ts';
 import { handler as patchNode } from './patch-node.ts';
 import { handler as postNodeHeartbeat } from './post-heartbeat.ts';
+import { handler as postServicesConfigState } from './post-services-configstate.ts';
 import { handler as putNode } from './put-node.ts';
+import { handler as putNodeErrors } from './put-node-errors.ts';
 import { handler as putNodePolicy } from './put-node-policy.ts';
+import { handler as putNodeStatus } from './put-node-status.ts';
 import { nodesRoutes } from './routes.ts';
 
 /** The nodes family's one Lambda: routes each request to its endpoint's handler (routes.ts). */
@@ -21,4 +28,11 @@ export const handler = dispatcher(nodesRoutes, {
   'nodes/get-node-policy': getNodePolicy,
   'nodes/put-node-policy': putNodePolicy,
   'nodes/delete-node-policy': deleteNodePolicy,
+  'nodes/get-node-status': getNodeStatus,
+  'nodes/put-node-status': putNodeStatus,
+  'nodes/delete-node-status': deleteNodeStatus,
+  'nodes/get-node-errors': getNodeErrors,
+  'nodes/put-node-errors': putNodeErrors,
+  'nodes/delete-node-errors': deleteNodeErrors,
+  'nodes/post-services-configstate': postServicesConfigState,
 });

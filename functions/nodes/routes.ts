@@ -2,6 +2,8 @@ import * as z from 'zod';
 import { orgPath } from '#lib/ids';
 import { attributeResponse, emptyListOrError, errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
+import { containerStatus, nodeErrors, nodeStatus, oneService } from './report-responses.ts';
+import { postConfigStateBody, putNodeErrorsBody, putNodeStatusBody } from './report-schemas.ts';
 import {
   getNodesResponse,
   node,
@@ -24,7 +26,7 @@ import {
 
 const oneNode = 'The owning user, org admins, root and the node itself';
 
-/** Nodes and node policies (reference §11.1–§11.6). */
+/** Nodes, node policies (reference §11.1–§11.6), and what a node reports: status, errors, config state (§11.9, §11.11, catalog §5). */
 export const nodesRoutes = routeList({
   folder: 'nodes',
   mounts: ['/v1/orgs/{organization}/nodes', '/v1/orgs/{organization}/nodes/{proxy+}'],
@@ -39,11 +41,18 @@ export const nodesRoutes = routeList({
     NodePolicy: nodePolicy,
     OneProperty: oneProperty,
     PropertiesAndConstraints: propertiesAndConstraints,
+    NodeStatus: nodeStatus,
+    OneService: oneService,
+    ContainerStatus: containerStatus,
+    NodeError: nodeErrors,
   },
   requests: {
     PutNodeRequest: putNodeBody,
     PatchNodeRequest: patchNodeBody,
     PutNodePolicyRequest: putNodePolicyBody,
+    PutNodeStatusRequest: putNodeStatusBody,
+    PutNodeErrorRequest: putNodeErrorsBody,
+    PostNodeConfigStateRequest: postConfigStateBody,
   },
   routes: [
     {
@@ -146,6 +155,78 @@ export const nodesRoutes = routeList({
       description: `${oneNode}.`,
       request: { path: nodePath },
       responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
+    },
+    {
+      method: 'GET',
+      path: '/v1/orgs/{organization}/nodes/{node}/status',
+      operationId: 'getNodeStatus',
+      handler: 'nodes/get-node-status',
+      summary: "The node's status: connectivity, services and their containers",
+      description: `${oneNode}, and agbots of the org.`,
+      request: { path: nodePath },
+      responses: { 200: { description: 'the status', schema: nodeStatus }, ...errors(400, 401, 403, 404) },
+    },
+    {
+      method: 'PUT',
+      path: '/v1/orgs/{organization}/nodes/{node}/status',
+      operationId: 'putNodeStatus',
+      handler: 'nodes/put-node-status',
+      summary: "Create or replace the node's status",
+      description: `${oneNode}. \`runningServices\` is computed from \`services\` (a sent value is ignored).`,
+      request: { path: nodePath, body: putNodeStatusBody },
+      responses: { 201: okResponse('stored'), ...errors(400, 401, 403, 404) },
+    },
+    {
+      method: 'DELETE',
+      path: '/v1/orgs/{organization}/nodes/{node}/status',
+      operationId: 'deleteNodeStatus',
+      handler: 'nodes/delete-node-status',
+      summary: "Delete the node's status",
+      description: `${oneNode}.`,
+      request: { path: nodePath },
+      responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
+    },
+    {
+      method: 'GET',
+      path: '/v1/orgs/{organization}/nodes/{node}/errors',
+      operationId: 'getNodeErrors',
+      handler: 'nodes/get-node-errors',
+      summary: 'The errors the node surfaces',
+      description: `${oneNode}, and agbots of the org.`,
+      request: { path: nodePath },
+      responses: { 200: { description: 'the errors', schema: nodeErrors }, ...errors(400, 401, 403, 404) },
+    },
+    {
+      method: 'PUT',
+      path: '/v1/orgs/{organization}/nodes/{node}/errors',
+      operationId: 'putNodeErrors',
+      handler: 'nodes/put-node-errors',
+      summary: "Create or replace the node's errors",
+      description: `${oneNode}. Each error is free-form JSON.`,
+      request: { path: nodePath, body: putNodeErrorsBody },
+      responses: { 201: okResponse('stored'), ...errors(400, 401, 403, 404) },
+    },
+    {
+      method: 'DELETE',
+      path: '/v1/orgs/{organization}/nodes/{node}/errors',
+      operationId: 'deleteNodeErrors',
+      handler: 'nodes/delete-node-errors',
+      summary: "Delete the node's errors",
+      description: `${oneNode}.`,
+      request: { path: nodePath },
+      responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
+    },
+    {
+      method: 'POST',
+      path: '/v1/orgs/{organization}/nodes/{node}/services_configstate',
+      operationId: 'postNodeServicesConfigState',
+      handler: 'nodes/post-services-configstate',
+      summary: 'Suspend or resume registered services of the node',
+      description:
+        `${oneNode}. Sets \`configState\` (\`active\` or \`suspended\`) of the registeredServices whose ` +
+        '`<org>/<url>` matches `org` and `url` ("" = any) and, when given, `version`.',
+      request: { path: nodePath, body: postConfigStateBody },
+      responses: { 201: okResponse('updated'), ...errors(400, 401, 403, 404) },
     },
   ],
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
 import { createAgbot } from '#test/support/identities';
-import { serviceCases, setServiceWorld } from './matrix/services.ts';
+import { serviceCases } from './matrix/services.ts';
 import { defineMatrix } from './support/matrix.ts';
 import { useMatrixWorld } from './support/matrix-world.ts';
 import { useOffline } from './support/offline.ts';
@@ -14,10 +14,9 @@ import { useOffline } from './support/offline.ts';
  */
 const server = useOffline();
 const getWorld = useMatrixWorld(server, 'sv', async (world) => {
-  const mtAgbot = await createAgbot('IBM', `mt-${randomBytes(3).toString('hex')}`, 'root/root', {
+  world.multiTenantAgbot = await createAgbot('IBM', `mt-${randomBytes(3).toString('hex')}`, 'root/root', {
     token: `mt-token-${randomBytes(4).toString('hex')}`,
   });
-  setServiceWorld({ http: world.http, mtAgbot });
 });
 
 describe.concurrent('services', () => defineMatrix(serviceCases, getWorld, server.http));

@@ -1,26 +1,10 @@
-import type { Credentials, Http } from '../support/http.ts';
-import type { CallerKey, EndpointCases, Prepared, World } from '../support/matrix.ts';
+import type { CallerKey, EndpointCases, World } from '../support/matrix.ts';
 import { expectStatus, freshId } from '../support/world.ts';
 
 /**
  * Services and their sub-resources (catalog reference §1.1, §2.4–§2.7). Each case works on a fresh
- * private service of `same` owned by `user (same org)` (unless it says public). `agbot
- * (multi-tenant)` is an agbot of org IBM, called through `as`.
+ * private service of `same` owned by `user (same org)` (unless it says public).
  */
-export interface ServiceWorld {
-  http: Http;
-  mtAgbot: Credentials;
-}
-
-let extra: ServiceWorld | undefined;
-export const setServiceWorld = (world: ServiceWorld) => {
-  extra = world;
-};
-const mt = (): Credentials => {
-  if (!extra) throw new Error('the services matrix world was not set up');
-  return extra.mtAgbot;
-};
-
 const base = (org: string) => `/v1/orgs/${org}/services`;
 export const serviceBody = (url: string, extra: Record<string, unknown> = {}) => ({
   label: url,
@@ -48,10 +32,6 @@ async function freshService(
 async function must(w: World, method: string, path: string, body: unknown, status = 201) {
   expectStatus(await w.http(method, path, { auth: w.same.user, body }), status, `${method} ${path}`);
 }
-
-/** Credentials for the MT agbot key; the others use the matrix's defaults. */
-const as = (caller: CallerKey): Pick<Prepared, 'as'> =>
-  caller === 'agbot (multi-tenant)' ? { as: mt() } : {};
 
 const MT: CallerKey = 'agbot (multi-tenant)';
 
@@ -107,15 +87,15 @@ const S = '/v1/orgs/{organization}/services';
 export const serviceCases: EndpointCases[] = [
   {
     operation: `GET ${S}`,
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       await freshService(w, { public: true });
-      return { path: base(w.same.org), ...as(caller) };
+      return { path: base(w.same.org) };
     },
     expect: everyoneButHubAdmins(200),
   },
   {
     operation: `POST ${S}`,
-    prepare: (w, caller) => ({ path: base(w.same.org), body: serviceBody(freshId('new')), ...as(caller) }),
+    prepare: (w) => ({ path: base(w.same.org), body: serviceBody(freshId('new')) }),
     expect: {
       root: 201,
       'hub admin': 403,
@@ -132,181 +112,176 @@ export const serviceCases: EndpointCases[] = [
   },
   {
     operation: `GET ${S}/{service}`,
-    prepare: async (w, caller) => ({ path: (await freshService(w)).path, ...as(caller) }),
+    prepare: async (w) => ({ path: (await freshService(w)).path }),
     expect: readPrivate(200, 404),
   },
   {
     operation: `GET ${S}/{service}`,
     variant: 'public service',
-    prepare: async (w, caller) => ({ path: (await freshService(w, { public: true })).path, ...as(caller) }),
+    prepare: async (w) => ({ path: (await freshService(w, { public: true })).path }),
     expect: everyoneButHubAdmins(200),
   },
   {
     operation: `PUT ${S}/{service}`,
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       const { path, url } = await freshService(w);
-      return { path, body: serviceBody(url, { label: 'changed' }), ...as(caller) };
+      return { path, body: serviceBody(url, { label: 'changed' }) };
     },
     expect: write(201),
   },
   {
     operation: `PATCH ${S}/{service}`,
-    prepare: async (w, caller) => ({
+    prepare: async (w) => ({
       path: (await freshService(w)).path,
       body: { label: 'patched' },
-      ...as(caller),
     }),
     expect: write(201),
   },
   {
     operation: `DELETE ${S}/{service}`,
-    prepare: async (w, caller) => ({ path: (await freshService(w)).path, ...as(caller) }),
+    prepare: async (w) => ({ path: (await freshService(w)).path }),
     expect: write(204),
   },
   {
     operation: `GET ${S}/{service}/policy`,
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       const { path } = await freshService(w);
       await must(w, 'PUT', `${path}/policy`, { label: 'p', constraints: ['a == 1'] });
-      return { path: `${path}/policy`, ...as(caller) };
+      return { path: `${path}/policy` };
     },
     // No row filter on sub-resources (§2.6): another user of the org reads it.
     expect: readPrivate(200, 200),
   },
   {
     operation: `PUT ${S}/{service}/policy`,
-    prepare: async (w, caller) => ({
+    prepare: async (w) => ({
       path: `${(await freshService(w)).path}/policy`,
       body: { label: 'p', properties: [{ name: 'x', value: 1 }] },
-      ...as(caller),
     }),
     expect: write(201),
   },
   {
     operation: `DELETE ${S}/{service}/policy`,
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       const { path } = await freshService(w);
       await must(w, 'PUT', `${path}/policy`, { label: 'p' });
-      return { path: `${path}/policy`, ...as(caller) };
+      return { path: `${path}/policy` };
     },
     expect: write(204),
   },
   {
     operation: `GET ${S}/{service}/keys`,
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       const { path } = await freshService(w);
       await must(w, 'PUT', `${path}/keys/k1`, 'key text');
-      return { path: `${path}/keys`, ...as(caller) };
+      return { path: `${path}/keys` };
     },
     expect: readPrivate(200, 200),
   },
   {
     operation: `DELETE ${S}/{service}/keys`,
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       const { path } = await freshService(w);
       await must(w, 'PUT', `${path}/keys/k1`, 'key text');
-      return { path: `${path}/keys`, ...as(caller) };
+      return { path: `${path}/keys` };
     },
     expect: write(204),
   },
   {
     operation: `GET ${S}/{service}/keys/{keyid}`,
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       const { path } = await freshService(w);
       await must(w, 'PUT', `${path}/keys/k1`, 'key text');
-      return { path: `${path}/keys/k1`, ...as(caller) };
+      return { path: `${path}/keys/k1` };
     },
     expect: readPrivate(200, 200),
   },
   {
     operation: `PUT ${S}/{service}/keys/{keyid}`,
-    prepare: async (w, caller) => ({
+    prepare: async (w) => ({
       path: `${(await freshService(w)).path}/keys/k1`,
       body: 'key text',
-      ...as(caller),
     }),
     expect: write(201),
   },
   {
     operation: `DELETE ${S}/{service}/keys/{keyid}`,
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       const { path } = await freshService(w);
       await must(w, 'PUT', `${path}/keys/k1`, 'key text');
-      return { path: `${path}/keys/k1`, ...as(caller) };
+      return { path: `${path}/keys/k1` };
     },
     expect: write(204),
   },
   {
     operation: `GET ${S}/{service}/dockauths`,
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       const { path } = await freshService(w);
       await must(w, 'POST', `${path}/dockauths`, { registry: 'r.example.com', token: 't' });
-      return { path: `${path}/dockauths`, ...as(caller) };
+      return { path: `${path}/dockauths` };
     },
     expect: readPrivate(200, 200),
   },
   {
     operation: `POST ${S}/{service}/dockauths`,
-    prepare: async (w, caller) => ({
+    prepare: async (w) => ({
       path: `${(await freshService(w)).path}/dockauths`,
       body: { registry: 'r.example.com', token: 't' },
-      ...as(caller),
     }),
     expect: write(201),
   },
   {
     operation: `DELETE ${S}/{service}/dockauths`,
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       const { path } = await freshService(w);
       await must(w, 'POST', `${path}/dockauths`, { registry: 'r.example.com', token: 't' });
-      return { path: `${path}/dockauths`, ...as(caller) };
+      return { path: `${path}/dockauths` };
     },
     expect: write(204),
   },
   {
     operation: `GET ${S}/{service}/dockauths/{dockauthid}`,
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       const { path } = await freshService(w);
       await must(w, 'POST', `${path}/dockauths`, { registry: 'r.example.com', token: 't' });
-      return { path: `${path}/dockauths/1`, ...as(caller) };
+      return { path: `${path}/dockauths/1` };
     },
     expect: readPrivate(200, 200),
   },
   {
     operation: `PUT ${S}/{service}/dockauths/{dockauthid}`,
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       const { path } = await freshService(w);
       await must(w, 'POST', `${path}/dockauths`, { registry: 'r.example.com', token: 't' });
       return {
         path: `${path}/dockauths/1`,
         body: { registry: 'r2.example.com', token: 't2' },
-        ...as(caller),
       };
     },
     expect: write(201),
   },
   {
     operation: `DELETE ${S}/{service}/dockauths/{dockauthid}`,
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       const { path } = await freshService(w);
       await must(w, 'POST', `${path}/dockauths`, { registry: 'r.example.com', token: 't' });
-      return { path: `${path}/dockauths/1`, ...as(caller) };
+      return { path: `${path}/dockauths/1` };
     },
     expect: write(204),
   },
   {
     operation: 'GET /v1/catalog/services',
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       await freshService(w, { public: true });
-      return { path: '/v1/catalog/services', ...as(caller) };
+      return { path: '/v1/catalog/services' };
     },
     expect: everyoneButHubAdmins(200),
   },
   {
     operation: 'GET /v1/services',
-    prepare: async (w, caller) => {
+    prepare: async (w) => {
       await freshService(w, { public: true });
-      return { path: '/v1/services', ...as(caller) };
+      return { path: '/v1/services' };
     },
     expect: everyoneButHubAdmins(200),
   },

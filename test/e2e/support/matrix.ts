@@ -38,7 +38,7 @@ export type CallerKey =
   | 'agbot (itself)'
   | 'agbot (same org, another)'
   | 'agbot (other org)'
-  // an agbot of org IBM (its credentials come from the case's `as`)
+  // an agbot of org IBM, which may act on every org (a matrix that needs it sets `multiTenantAgbot`)
   | 'agbot (multi-tenant)';
 
 export interface World extends Fixtures {
@@ -47,6 +47,8 @@ export interface World extends Fixtures {
   other: OrgWorld;
   /** A plain user of `same` that user endpoints read (never changed by a case). */
   targetUser: Credentials;
+  /** An agbot of org IBM, made by the matrices that list `agbot (multi-tenant)`. */
+  multiTenantAgbot?: Credentials;
 }
 
 export interface Prepared {
@@ -94,7 +96,7 @@ function defaultCredentials(w: World, caller: CallerKey): Credentials | undefine
     'agbot (itself)': w.same.agbot,
     'agbot (same org, another)': w.same.agbot2,
     'agbot (other org)': w.other.agbot,
-    'agbot (multi-tenant)': undefined,
+    'agbot (multi-tenant)': w.multiTenantAgbot,
   };
   return table[caller];
 }

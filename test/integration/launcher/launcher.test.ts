@@ -78,6 +78,13 @@ describe('npm start (scripts/start-local.ts)', () => {
         body: JSON.stringify(versions),
       });
       expect(put.status).toBe(201);
+      // The agbot runs beside it: its lines are prefixed, and it published its messaging key.
+      await first.waitFor(/\[agbot\] .*"msg":"agbot started"/, 60_000);
+      const agbot = await httpRequest(`${base}/orgs/IBM/agbots/agbot`, { headers: auth });
+      const record = JSON.parse(agbot.text) as { agbots: Record<string, { publicKey: string }> };
+      expect(record.agbots['IBM/agbot']?.publicKey).toMatch(/^MIIBIjAN/);
+      expect(statSync(join(dataDir, 'agbot-token')).mode & 0o777).toBe(0o600);
+      expect(first.output()).not.toContain(readFileSync(join(dataDir, 'agbot-token'), 'utf8').trim());
       expect(await stop(first)).toBe(0);
       expect(await allFree([ports.http, ports.http + 1, ports.dynamo])).toBe(true);
 
@@ -105,8 +112,9 @@ describe('npm start (scripts/start-local.ts)', () => {
         EXCHANGE_PORT: String(ports.http),
         EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
       };
-      const launched = start(env);
+      const launched = start({ ...env, EXCHANGE_AGBOT: 'off' });
       await launched.waitFor(/Root credentials: root\/root:(\S+)/, STARTUP_MS);
+      expect(launched.output()).toContain('No agbot (EXCHANGE_AGBOT=off).');
       const base = `http://127.0.0.1:${ports.http}/v1`;
       const version = await httpRequest(`${base}/admin/version`);
       expect(version.status).toBe(200);

@@ -23,7 +23,8 @@ export function launch(env: Record<string, string>): Launched {
   for (const name of OWN_VARIABLES) delete base[name];
   const child = spawn(process.execPath, [tsxCli, 'scripts/start-local.ts'], {
     cwd: process.cwd(),
-    env: { ...base, ...env },
+    // The agbot's status port: an ephemeral one, so launcher tests can run side by side.
+    env: { ...base, HZN_AGBOT_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';

@@ -1,0 +1,97 @@
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../agent/log.ts';
+import type { AgbotConfig } from './config.ts';
+import { type AgbotExchange, agbotExchange } from './exchange.ts';
+import { type AgbotKeys, messagingKeys } from './keys.ts';
+import { type AgbotStatus, statusApi } from './status-api.ts';
+import { AgbotStore } from './store.ts';
+
+/** What one round can use; the round itself is a function so its steps can grow on their own. */
+export interface RoundContext {
+  config: AgbotConfig;
+  store: AgbotStore;
+  exchange: AgbotExchange;
+  keys: AgbotKeys;
+  log: Logger;
+}
+
+export type Round = (context: RoundContext) => Promise<void>;
+
+/** Until the protocol rounds exist: the heartbeat keeps the agbot's record alive. */
+export const heartbeatRound: Round = async ({ exchange }) => {
+  await exchange.heartbeat();
+};
+
+export interface Agbot {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** The status API's port (0 before start). */
+  port(): number;
+  status(): AgbotStatus;
+}
+
+/**
+ * One agbot process: opens its store, creates and publishes its messaging key, serves its status
+ * API, and runs a round every poll interval. A round never overlaps the next; a failed round is
+ * logged and the next one runs at the usual time. `stop` lets a running round finish first.
+ */
+export function createAgbot(options: { config: AgbotConfig; log: Logger; round?: Round }): Agbot {
+  const { config, log } = options;
+  const round = options.round ?? heartbeatRound;
+  const store = AgbotStore.open(config.dataDir);
+  const exchange = agbotExchange({
+    baseUrl: config.exchangeUrl,
+    org: config.org,
+    id: config.id,
+    token: config.token,
+    timeoutMs: config.requestTimeoutMs,
+  });
+  const state: AgbotStatus = { org: config.org, id: config.id, exchangeUrl: config.exchangeUrl, rounds: 0 };
+  const api = statusApi(() => ({ ...state }), store);
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  async function runRound(context: RoundContext): Promise<void> {
+    try {
+      await round(context);
+      delete state.lastError;
+    } catch (error) {
+      state.lastError = (error as Error).message;
+      log.warn('round failed', { error: state.lastError });
+    }
+    state.rounds += 1;
+    state.lastRoundAt = new Date().toISOString();
+  }
+
+  function schedule(context: RoundContext): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = runRound(context).finally(() => schedule(context));
+    }, config.pollIntervalMs);
+  }
+
+  return {
+    async start() {
+      const keys = messagingKeys(store);
+      await exchange.publishPublicKey(keys.publishedPublicKey);
+      await api.listen({ host: config.host, port: config.port });
+      log.info('agbot started', {
+        agbot: `${config.org}/${config.id}`,
+        port: (api.server.address() as AddressInfo).port,
+      });
+      const context: RoundContext = { config, store, exchange, keys, log };
+      running = runRound(context).finally(() => schedule(context));
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+      await api.close();
+      exchange.close();
+      store.close();
+    },
+    port: () => (api.server.listening ? (api.server.address() as AddressInfo).port : 0),
+    status: () => ({ ...state }),
+  };
+}

@@ -1,0 +1,68 @@
+/** Settings of one agbot process, from the environment (names as the agbot issue gives them). */
+export interface AgbotConfig {
+  /** Exchange base URL without a trailing slash, e.g. http://localhost:3090/v1 */
+  exchangeUrl: string;
+  org: string;
+  id: string;
+  token: string;
+  dataDir: string;
+  pollIntervalMs: number;
+  /** Status API: loopback only, it has no authentication. */
+  host: string;
+  port: number;
+  requestTimeoutMs: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export class AgbotConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+export function loadAgbotConfig(env: Env = process.env): AgbotConfig {
+  const exchangeUrl = (env.HZN_EXCHANGE_URL || 'http://localhost:3090/v1').replace(/\/+$/, '');
+  if (!URL.canParse(exchangeUrl))
+    throw new AgbotConfigError(`HZN_EXCHANGE_URL is not a URL: "${exchangeUrl}"`);
+  const identity = env.HZN_AGBOT_ID ?? '';
+  const slash = identity.indexOf('/');
+  if (slash <= 0 || slash === identity.length - 1 || identity.indexOf('/', slash + 1) !== -1) {
+    throw new AgbotConfigError(`HZN_AGBOT_ID must be <org>/<id>, not "${identity}"`);
+  }
+  const token = env.HZN_AGBOT_TOKEN ?? '';
+  if (token === '') throw new AgbotConfigError('HZN_AGBOT_TOKEN must be set to the agbot’s token');
+  const logLevel = env.HZN_AGBOT_LOG_LEVEL ?? 'info';
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
+    throw new AgbotConfigError(`HZN_AGBOT_LOG_LEVEL must be debug, info, warn or error, not "${logLevel}"`);
+  }
+  return {
+    exchangeUrl,
+    org: identity.slice(0, slash),
+    id: identity.slice(slash + 1),
+    token,
+    dataDir: env.HZN_AGBOT_DATA_DIR || '.data/agbot',
+    pollIntervalMs: positiveSeconds(env, 'HZN_AGBOT_POLL_SECONDS', 10) * 1000,
+    host: '127.0.0.1',
+    port: integer(env, 'HZN_AGBOT_PORT', 8046, 0, 65535),
+    requestTimeoutMs: positiveSeconds(env, 'HZN_AGBOT_EXCHANGE_TIMEOUT_SECONDS', 10) * 1000,
+    logLevel: logLevel as AgbotConfig['logLevel'],
+  };
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new AgbotConfigError(`${name} must be an integer from ${min} to ${max}, not "${raw}"`);
+  }
+  return value;
+}
+
+function positiveSeconds(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 86_400) {
+    throw new AgbotConfigError(`${name} must be a number of seconds above 0 and at most 86400, not "${raw}"`);
+  }
+  return value;
+}

@@ -1,0 +1,148 @@
+import { chmodSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { migrate } from '#lib/sqlite/migrate';
+
+/** An agreement as the agbot keeps it (agreements-and-workloads §1.10 states, §3.6 reasons). */
+export interface AgbotAgreement {
+  agreementId: string;
+  nodeOrg: string;
+  nodeId: string;
+  /** `<org>/<name>` of the deployment policy or pattern that led to it. */
+  policy: string;
+  service: { org: string; url: string; version: string; arch: string };
+  state: string;
+  createdAt: number;
+  updatedAt: number;
+  archived: boolean;
+  terminatedReason?: number;
+  terminatedDescription?: string;
+}
+
+const MIGRATIONS = [
+  `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+   CREATE TABLE agreements (
+     agreement_id TEXT PRIMARY KEY,
+     node_org TEXT NOT NULL,
+     node_id TEXT NOT NULL,
+     policy TEXT NOT NULL,
+     service TEXT NOT NULL,
+     state TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     archived INTEGER NOT NULL DEFAULT 0,
+     terminated_reason INTEGER,
+     terminated_description TEXT
+   ) STRICT;
+   -- A node has at most one live agreement per service: the round looks it up before proposing.
+   CREATE INDEX agreements_by_node ON agreements (node_org, node_id, archived);`,
+];
+
+interface AgreementRow {
+  agreement_id: string;
+  node_org: string;
+  node_id: string;
+  policy: string;
+  service: string;
+  state: string;
+  created_at: number;
+  updated_at: number;
+  archived: number;
+  terminated_reason: number | null;
+  terminated_description: string | null;
+}
+
+/**
+ * The agbot's state: one SQLite file under its data dir (mode 0600: it holds the messaging
+ * private key, as anax keeps its keys in files only its user reads). Every call is synchronous.
+ */
+export class AgbotStore {
+  private constructor(private readonly db: DatabaseSync) {
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
+    migrate(db, MIGRATIONS);
+  }
+
+  static open(dir: string): AgbotStore {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'agbot.db');
+    const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
+    const store = new AgbotStore(new DatabaseSync(file));
+    chmodSync(file, 0o600);
+    return store;
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  getMeta(key: string): string | undefined {
+    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as
+      | { value: string }
+      | undefined;
+    return row?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db
+      .prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      )
+      .run(key, value);
+  }
+
+  saveAgreement(agreement: AgbotAgreement): void {
+    this.db
+      .prepare(
+        `INSERT INTO agreements (agreement_id, node_org, node_id, policy, service, state, created_at, updated_at,
+           archived, terminated_reason, terminated_description)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (agreement_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at,
+           archived = excluded.archived, terminated_reason = excluded.terminated_reason,
+           terminated_description = excluded.terminated_description`,
+      )
+      .run(
+        agreement.agreementId,
+        agreement.nodeOrg,
+        agreement.nodeId,
+        agreement.policy,
+        JSON.stringify(agreement.service),
+        agreement.state,
+        agreement.createdAt,
+        agreement.updatedAt,
+        agreement.archived ? 1 : 0,
+        agreement.terminatedReason ?? null,
+        agreement.terminatedDescription ?? null,
+      );
+  }
+
+  getAgreement(agreementId: string): AgbotAgreement | undefined {
+    const row = this.db.prepare('SELECT * FROM agreements WHERE agreement_id = ?').get(agreementId) as
+      | AgreementRow
+      | undefined;
+    return row ? fromRow(row) : undefined;
+  }
+
+  /** Active agreements first, then archived ones, each oldest first. */
+  listAgreements(archived: boolean): AgbotAgreement[] {
+    const rows = this.db
+      .prepare('SELECT * FROM agreements WHERE archived = ? ORDER BY created_at, agreement_id')
+      .all(archived ? 1 : 0) as unknown as AgreementRow[];
+    return rows.map(fromRow);
+  }
+}
+
+function fromRow(row: AgreementRow): AgbotAgreement {
+  return {
+    agreementId: row.agreement_id,
+    nodeOrg: row.node_org,
+    nodeId: row.node_id,
+    policy: row.policy,
+    service: JSON.parse(row.service),
+    state: row.state,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    archived: row.archived === 1,
+    ...(row.terminated_reason === null ? {} : { terminatedReason: row.terminated_reason }),
+    ...(row.terminated_description === null ? {} : { terminatedDescription: row.terminated_description }),
+  };
+}

@@ -1,0 +1,53 @@
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type Docker from 'dockerode';
+import { engineAt } from '../workloads/engine.ts';
+
+export const ENGINE_SKIP_MESSAGE =
+  'container tests skipped: no container engine answers on DOCKER_HOST ' +
+  '(start one with `export $(scripts/containers/podman-service.sh start /tmp/oe-engine)`)';
+
+const BUSYBOX = '/bin/busybox';
+
+/** The engine the container tests use, or undefined (with the reason printed once) when none answers. */
+export async function reachableEngine(): Promise<Docker | undefined> {
+  const docker = engineAt(process.env.DOCKER_HOST, 5000);
+  try {
+    await docker.ping();
+  } catch {
+    console.warn(ENGINE_SKIP_MESSAGE);
+    return undefined;
+  }
+  if (!existsSync(BUSYBOX)) {
+    console.warn(`container tests skipped: ${BUSYBOX} is missing (Debian package busybox-static)`);
+    return undefined;
+  }
+  return docker;
+}
+
+const IMAGE = 'oe-test/busybox:1';
+let built: Promise<string> | undefined;
+
+/**
+ * Builds the test image once per process through the engine's build API (testcontainers, with
+ * its reaper off: each test removes what it created) and returns its name.
+ */
+export function busyboxTestImage(): Promise<string> {
+  built ??= (async () => {
+    process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
+    const { GenericContainer } = await import('testcontainers');
+    const context = mkdtempSync(join(tmpdir(), 'oe-busybox-'));
+    try {
+      const here = dirname(fileURLToPath(import.meta.url));
+      copyFileSync(join(here, 'busybox-image', 'Dockerfile'), join(context, 'Dockerfile'));
+      copyFileSync(BUSYBOX, join(context, 'busybox'));
+      await GenericContainer.fromDockerfile(context).build(IMAGE, { deleteOnExit: false });
+      return IMAGE;
+    } finally {
+      rmSync(context, { recursive: true, force: true });
+    }
+  })();
+  return built;
+}

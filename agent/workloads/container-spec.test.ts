@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { type ContainerPlan, containerSpec, LABELS } from './container-spec.ts';
+import { DeploymentError, parseDeployment } from './deployment.ts';
+
+const deployment = parseDeployment(
+  JSON.stringify({
+    services: {
+      web: {
+        image: 'example/web:1.0',
+        command: ['sh', '-c', 'httpd -f'],
+        environment: ['MODE=demo'],
+        binds: ['/var/data:/data:ro'],
+        ports: [{ HostPort: '8080:80/tcp', HostIP: '127.0.0.1' }, { HostPort: '9000' }],
+        devices: ['/dev/ttyUSB0'],
+        secrets: { token: { description: 'api token' } },
+        futureField: { kept: true },
+      },
+    },
+  }),
+);
+const plan = (overrides: Partial<ContainerPlan> = {}): ContainerPlan => ({
+  key: 'ag1',
+  serviceName: 'web',
+  service: deployment.services.web as ContainerPlan['service'],
+  env: ['A=1'],
+  secretsDir: '/var/lib/agent/secrets/ag1',
+  nodeMemoryMb: 512,
+  allowPrivileged: false,
+  ...overrides,
+});
+
+describe('containerSpec (agreements-and-workloads §2.4)', () => {
+  it('names, labels and networks the container as upstream does', () => {
+    const spec = containerSpec(plan());
+    expect(spec.name).toBe('ag1-web');
+    expect(spec.Labels).toMatchObject({ [LABELS.agreementId]: 'ag1', [LABELS.serviceName]: 'web' });
+    expect(spec.Labels?.[LABELS.descriptionHash]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(spec.HostConfig?.NetworkMode).toBe('ag1');
+    expect(spec.NetworkingConfig?.EndpointsConfig?.ag1?.Aliases).toEqual(['web']);
+    expect(spec.HostConfig?.RestartPolicy).toEqual({ Name: 'always' });
+    expect(spec.Cmd).toEqual(['sh', '-c', 'httpd -f']);
+    expect(spec.Env).toEqual(['A=1']);
+  });
+
+  it('mounts the secrets directory read-only at the contract’s path and upstream’s', () => {
+    expect(containerSpec(plan()).HostConfig?.Binds).toEqual([
+      '/var/data:/data:ro',
+      '/var/lib/agent/secrets/ag1:/platform-secrets:ro',
+      '/var/lib/agent/secrets/ag1:/open-horizon-secrets:ro',
+    ]);
+    expect(containerSpec(plan({ secretsDir: undefined })).HostConfig?.Binds).toEqual(['/var/data:/data:ro']);
+  });
+
+  it('maps ports, devices and the memory limit (the node’s memory when the deployment sets none)', () => {
+    const spec = containerSpec(plan());
+    expect(spec.ExposedPorts).toEqual({ '80/tcp': {}, '9000/tcp': {} });
+    expect(spec.HostConfig?.PortBindings).toEqual({
+      '80/tcp': [{ HostPort: '8080', HostIp: '127.0.0.1' }],
+      '9000/tcp': [{ HostPort: '9000', HostIp: '' }],
+    });
+    expect(spec.HostConfig?.Devices).toEqual([
+      { PathOnHost: '/dev/ttyUSB0', PathInContainer: '/dev/ttyUSB0', CgroupPermissions: 'rwm' },
+    ]);
+    expect(spec.HostConfig?.Memory).toBe(512 * 1024 * 1024);
+    const limited = { ...plan().service, max_memory_mb: 64 };
+    expect(containerSpec(plan({ service: limited })).HostConfig?.Memory).toBe(64 * 1024 * 1024);
+  });
+
+  it('runs privileged only when the node policy allows it', () => {
+    const privileged = { ...plan().service, privileged: true };
+    expect(() => containerSpec(plan({ service: privileged }))).toThrow(DeploymentError);
+    expect(containerSpec(plan({ service: privileged, allowPrivileged: true })).HostConfig?.Privileged).toBe(
+      true,
+    );
+  });
+
+  it('joins no bridge for network host', () => {
+    const spec = containerSpec(plan({ service: { ...plan().service, network: 'host' } }));
+    expect(spec.HostConfig?.NetworkMode).toBe('host');
+    expect(spec.NetworkingConfig).toBeUndefined();
+  });
+
+  it('refuses a malformed port', () => {
+    const service = { ...plan().service, ports: [{ HostPort: '80:abc' }] };
+    expect(() => containerSpec(plan({ service }))).toThrow(/ports: '80:abc'/);
+  });
+});
+
+describe('parseDeployment', () => {
+  it.each([
+    ['not json', 'deployment is not JSON'],
+    ['{"services":{}}', 'deployment.services is empty'],
+    ['{"services":{"web":{}}}', 'deployment.services.web.image'],
+    ['{"services":{"-x":{"image":"a"}}}', 'deployment.services.-x'],
+    ['{"services":{"web":{"image":"a","privileged":"yes"}}}', 'deployment.services.web.privileged'],
+  ])('%s → %s', (text, message) => {
+    expect(() => parseDeployment(text)).toThrow(message);
+  });
+});

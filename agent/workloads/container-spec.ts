@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import type Docker from 'dockerode';
+import { DeploymentError, type DeploymentService } from './deployment.ts';
+
+/** Upstream's labels, so tools written for anax find our containers (agreements-and-workloads §2.4). */
+export const LABELS = {
+  agreementId: 'openhorizon.anax.agreement_id',
+  serviceName: 'openhorizon.anax.service_name',
+  descriptionHash: 'openhorizon.anax.deployment_description_hash',
+  network: 'openhorizon.anax.network',
+} as const;
+
+/** The contract's mount point, and upstream's, for the same read-only secrets directory. */
+export const SECRET_MOUNTS = ['/platform-secrets', '/open-horizon-secrets'] as const;
+
+export interface ContainerPlan {
+  /** The instance key: the agreement id for a top-level service. */
+  key: string;
+  serviceName: string;
+  service: DeploymentService;
+  env: string[];
+  /** Host directory with the agreement's secret files, when it has any. */
+  secretsDir?: string;
+  /** `HZN_RAM`: the memory limit when the deployment sets none. */
+  nodeMemoryMb: number;
+  /** The node policy's `platform.allowPrivileged`. */
+  allowPrivileged: boolean;
+}
+
+/** Container name `<key>-<service>`, as upstream names them. */
+export const containerName = (key: string, serviceName: string): string => `${key}-${serviceName}`;
+
+/** Base64url SHA-256 of the service's deployment JSON, upstream's change marker. */
+export const descriptionHash = (service: DeploymentService): string =>
+  createHash('sha256').update(JSON.stringify(service)).digest('base64url');
+
+/**
+ * The engine's create options for one container of a deployment: name, labels, the agreement's
+ * bridge network with the service name as alias (unless `network: host`), env, binds with the
+ * secrets directory mounted read-only at both mount points, ports, devices, privileged only when
+ * the node allows it, the memory limit, and restart policy `always`.
+ */
+export function containerSpec(plan: ContainerPlan): Docker.ContainerCreateOptions {
+  const { service } = plan;
+  if (service.privileged && !plan.allowPrivileged) {
+    throw new DeploymentError(
+      `service ${plan.serviceName} needs privileged mode, which the node policy does not allow`,
+    );
+  }
+  const hostNetwork = service.network === 'host';
+  const { exposed, bindings } = portBindings([...(service.ports ?? []), ...(service.specific_ports ?? [])]);
+  const secretBinds = plan.secretsDir ? SECRET_MOUNTS.map((mount) => `${plan.secretsDir}:${mount}:ro`) : [];
+  return {
+    name: containerName(plan.key, plan.serviceName),
+    Image: service.image,
+    ...(service.command ? { Cmd: service.command } : {}),
+    ...(service.entrypoint ? { Entrypoint: service.entrypoint } : {}),
+    ...(service.user ? { User: service.user } : {}),
+    Env: plan.env,
+    Labels: {
+      [LABELS.agreementId]: plan.key,
+      [LABELS.serviceName]: plan.serviceName,
+      [LABELS.descriptionHash]: descriptionHash(service),
+    },
+    ExposedPorts: exposed,
+    HostConfig: {
+      Binds: [...(service.binds ?? []), ...secretBinds],
+      PortBindings: bindings,
+      Devices: (service.devices ?? []).map(deviceMapping),
+      Privileged: service.privileged === true,
+      CapAdd: service.cap_add ?? [],
+      NetworkMode: hostNetwork ? 'host' : plan.key,
+      RestartPolicy: { Name: 'always' },
+      Memory: (service.max_memory_mb || plan.nodeMemoryMb) * 1024 * 1024,
+      ...(service.max_cpus ? { NanoCpus: Math.round(service.max_cpus * 1e9) } : {}),
+      ...(service.log_driver ? { LogConfig: { Type: service.log_driver, Config: {} } } : {}),
+    },
+    ...(hostNetwork
+      ? {}
+      : { NetworkingConfig: { EndpointsConfig: { [plan.key]: { Aliases: [plan.serviceName] } } } }),
+  };
+}
+
+/** `HostPort` is `<host>[:<container>][/proto]`; the container port defaults to the host port. */
+function portBindings(ports: Array<{ HostPort: string; HostIP?: string }>) {
+  const exposed: Record<string, object> = {};
+  const bindings: Record<string, Array<{ HostPort: string; HostIp: string }>> = {};
+  for (const port of ports) {
+    const match = /^(\d{1,5})(?::(\d{1,5}))?(?:\/(tcp|udp|sctp))?$/.exec(port.HostPort);
+    if (!match) throw new DeploymentError(`ports: '${port.HostPort}' is not <host>[:<container>][/proto]`);
+    const [, host, container = host, protocol = 'tcp'] = match;
+    const key = `${container}/${protocol}`;
+    exposed[key] = {};
+    bindings[key] = [...(bindings[key] ?? []), { HostPort: host as string, HostIp: port.HostIP ?? '' }];
+  }
+  return { exposed, bindings };
+}
+
+/** `host[:container[:perms]]`, permissions `rwm` by default. */
+function deviceMapping(device: string) {
+  const [host, container = host, permissions = 'rwm'] = device.split(':');
+  return { PathOnHost: host as string, PathInContainer: container as string, CgroupPermissions: permissions };
+}

@@ -1,0 +1,137 @@
+import type Docker from 'dockerode';
+import type { ContainerPlan } from './container-spec.ts';
+import type { Deployment } from './deployment.ts';
+import {
+  containersOf,
+  type EngineNotice,
+  ensureImage,
+  ensureNetwork,
+  removeWorkload,
+  startContainer,
+  workloadKeys,
+} from './engine.ts';
+import { type EnvironmentSources, serviceEnvironment } from './environment.ts';
+import type { SecretFiles, SecretValue } from './secret-files.ts';
+
+/** Everything needed to run one agreement's top-level service. */
+export interface WorkloadRequest {
+  agreementId: string;
+  deployment: Deployment;
+  /** By the service's secret name, as the proposal's secretDetails decode. */
+  secrets: Record<string, SecretValue>;
+  /** The environment's sources except the deployment's own entries (taken per container). */
+  environment: Omit<EnvironmentSources, 'deploymentEnvironment'>;
+  nodeMemoryMb: number;
+  allowPrivileged: boolean;
+}
+
+/** What happened, for the event log (agreements-and-workloads §2.8); never carries secret values. */
+export type WorkloadEvent =
+  | { kind: 'image_loaded'; agreementId: string; image: string }
+  | { kind: 'container_running'; agreementId: string; containers: string[] }
+  | { kind: 'error_image_load'; agreementId: string; image: string; reason: string }
+  | { kind: 'error_start_container'; agreementId: string; reason: string }
+  | (EngineNotice & { agreementId: string });
+
+export type WorkloadHealth = 'running' | 'failed' | 'absent';
+
+/**
+ * Runs agreements' workloads on the engine. Each agreement's operations run one after another
+ * (a start and a cancel of the same agreement never interleave), different agreements in
+ * parallel, and none of it under the agent's write lock: pulls and starts are slow.
+ */
+export class WorkloadRunner {
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly docker: Docker,
+    private readonly secretFiles: SecretFiles,
+    private readonly report: (event: WorkloadEvent) => void,
+  ) {}
+
+  /** Pulls, writes the secrets, creates the network and starts every container; all or nothing. */
+  start(request: WorkloadRequest): Promise<void> {
+    return this.inOrder(request.agreementId, () => this.startNow(request));
+  }
+
+  /** Rewrites the secret files in place; the containers keep running. */
+  updateSecrets(agreementId: string, secrets: Record<string, SecretValue>): Promise<void> {
+    return this.inOrder(agreementId, async () => this.secretFiles.write(agreementId, secrets));
+  }
+
+  /** Removes the containers, the network and the secret files (any cancel, unregistration). */
+  stop(agreementId: string): Promise<void> {
+    return this.inOrder(agreementId, async () => {
+      await removeWorkload(this.docker, agreementId);
+      this.secretFiles.remove(agreementId);
+    });
+  }
+
+  /** `failed` when fewer containers run than the deployment has services (upstream's cancel 103). */
+  async health(agreementId: string, deployment: Deployment): Promise<WorkloadHealth> {
+    const containers = await containersOf(this.docker, agreementId);
+    if (containers.length === 0) return 'absent';
+    const running = containers.filter((container) => container.State === 'running').length;
+    return running < Object.keys(deployment.services).length ? 'failed' : 'running';
+  }
+
+  /** Agreement ids that have containers on the engine (to adopt them after a restart). */
+  agreementsOnEngine(): Promise<string[]> {
+    return workloadKeys(this.docker);
+  }
+
+  private async startNow(request: WorkloadRequest): Promise<void> {
+    const { agreementId, deployment } = request;
+    const notify = (notice: EngineNotice) => this.report({ ...notice, agreementId });
+    for (const service of Object.values(deployment.services)) {
+      try {
+        await ensureImage(this.docker, service.image, notify);
+      } catch (error) {
+        this.report({
+          kind: 'error_image_load',
+          agreementId,
+          image: service.image,
+          reason: (error as Error).message,
+        });
+        throw error;
+      }
+      this.report({ kind: 'image_loaded', agreementId, image: service.image });
+    }
+    try {
+      const hasSecrets = Object.keys(request.secrets).length > 0;
+      if (hasSecrets) this.secretFiles.write(agreementId, request.secrets);
+      await ensureNetwork(this.docker, agreementId);
+      const started: string[] = [];
+      for (const [serviceName, service] of Object.entries(deployment.services)) {
+        const plan: ContainerPlan = {
+          key: agreementId,
+          serviceName,
+          service,
+          env: serviceEnvironment({ ...request.environment, deploymentEnvironment: service.environment }),
+          ...(hasSecrets ? { secretsDir: this.secretFiles.directoryOf(agreementId) } : {}),
+          nodeMemoryMb: request.nodeMemoryMb,
+          allowPrivileged: request.allowPrivileged,
+        };
+        await startContainer(this.docker, plan, notify);
+        started.push(`${agreementId}-${serviceName}`);
+      }
+      this.report({ kind: 'container_running', agreementId, containers: started });
+    } catch (error) {
+      this.report({ kind: 'error_start_container', agreementId, reason: (error as Error).message });
+      await removeWorkload(this.docker, agreementId);
+      this.secretFiles.remove(agreementId);
+      throw error;
+    }
+  }
+
+  private inOrder<T>(agreementId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(agreementId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(work);
+    const settled = next.catch(() => undefined);
+    this.queues.set(agreementId, settled);
+    void settled.then(() => {
+      if (this.queues.get(agreementId) === settled) this.queues.delete(agreementId);
+    });
+    return next;
+  }
+}

@@ -1,0 +1,22 @@
+import { authorizeNode, resourceId } from '#functions/nodes/access';
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { noContent } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { deleteNodeAgreement } from '#tables/node-agreement-records';
+import { laterTimestamp } from '#tables/node-records';
+import { agreementPath } from './schemas.ts';
+
+/** DELETE /v1/orgs/{organization}/nodes/{node}/agreements/{agid}: whoever may write the node; stamps its lastUpdated; 204. */
+export const handler = endpoint({
+  path: agreementPath,
+  authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
+  async handle({ path, target, deps }) {
+    const lastUpdated = target && laterTimestamp(target.lastUpdated, isoTimestamp(deps.clock));
+    const node = target && { org: target.org, id: target.id, owner: target.owner };
+    if (!node || !(await deleteNodeAgreement(node, path.agid, { lastUpdated }))) {
+      throw notFound(`agreement '${path.agid}' for node '${resourceId(path)}' not found`);
+    }
+    return noContent();
+  },
+});

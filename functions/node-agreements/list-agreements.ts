@@ -1,0 +1,17 @@
+import { authorizeNode } from '#functions/nodes/access';
+import { endpoint } from '#lib/http/endpoint';
+import { listNodeAgreements } from '#tables/node-agreement-records';
+import { agreementsResponse } from './agreement-view.ts';
+import { agreementsPath } from './schemas.ts';
+
+/**
+ * GET /v1/orgs/{organization}/nodes/{node}/agreements: whoever may read the node (the node, its
+ * owner, org admins, root, agbots). One Query of the node's partition; none → 404 with the empty map.
+ */
+export const handler = endpoint({
+  path: agreementsPath,
+  authorize: ({ caller, path }) => authorizeNode(caller, path, 'READ'),
+  async handle({ path, target }) {
+    return agreementsResponse(target ? await listNodeAgreements(path.organization, path.node) : []);
+  },
+});

@@ -1,0 +1,51 @@
+import { authorizeNode, nodeNotFound } from '#functions/nodes/access';
+import { noHeartbeatQuery } from '#functions/nodes/schemas';
+import { endpoint } from '#lib/http/endpoint';
+import { accessDenied, badInput } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { putNodeAgreement } from '#tables/node-agreement-records';
+import { laterTimestamp } from '#tables/node-records';
+import { agreementPath, putAgreementBody } from './schemas.ts';
+
+const NO_SERVICE = { orgid: '', pattern: '', url: '' };
+
+/**
+ * PUT /v1/orgs/{organization}/nodes/{node}/agreements/{agid}[?noheartbeat=]: whoever may write the
+ * node (the node, its owner, org admins, root; not agbots). Adds (within `maxAgreements` per node)
+ * or updates, stamps the node's lastUpdated (and lastHeartbeat unless `noheartbeat`); 201.
+ */
+export const handler = endpoint({
+  path: agreementPath,
+  query: noHeartbeatQuery,
+  body: putAgreementBody,
+  authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
+  async handle({ path, query, body, target, deps }) {
+    if (!body.services && !body.agreementService) {
+      throw badInput("you must specify at least 1 of 'services' or 'agreementService'.");
+    }
+    if (!target) throw nodeNotFound(path);
+    const now = isoTimestamp(deps.clock);
+    const lastUpdated = laterTimestamp(target.lastUpdated, now);
+    const max = deps.config().limits.maxAgreements;
+    const outcome = await putNodeAgreement(
+      {
+        org: path.organization,
+        node: path.node,
+        agreementId: path.agid,
+        owner: target.owner,
+        services: body.services ?? [],
+        agrService: body.agreementService ?? NO_SERVICE,
+        state: body.state,
+        now,
+        stamp: query.noheartbeat ? { lastUpdated } : { lastUpdated, lastHeartbeat: now },
+      },
+      max,
+    );
+    if (outcome === 'no-node') throw nodeNotFound(path);
+    if (outcome === 'limit') {
+      throw accessDenied(`Access Denied: you are over the limit of ${max} agreements for this node`);
+    }
+    return ok('agreement added or updated');
+  },
+});

@@ -1,0 +1,14 @@
+import { endpoint } from '#lib/http/endpoint';
+import { noContent } from '#lib/http/responses';
+import { deleteNodeErrors } from '#tables/node-report-records';
+import { authorizeNode, nodeNotFound, nodePath } from './access.ts';
+
+/** DELETE /v1/orgs/{organization}/nodes/{node}/errors: whoever may write the node; none → 404 "node … not found", as upstream. */
+export const handler = endpoint({
+  path: nodePath,
+  authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
+  async handle({ path, target }) {
+    if (!target || !(await deleteNodeErrors(path.organization, path.node))) throw nodeNotFound(path);
+    return noContent();
+  },
+});

@@ -1,0 +1,17 @@
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { json } from '#lib/http/responses';
+import { getNodeErrors } from '#tables/node-report-records';
+import { authorizeNode, nodePath } from './access.ts';
+import { nodeErrorsView } from './status-view.ts';
+
+/** GET /v1/orgs/{organization}/nodes/{node}/errors: whoever may read the node; none → 404. */
+export const handler = endpoint({
+  path: nodePath,
+  authorize: ({ caller, path }) => authorizeNode(caller, path, 'READ'),
+  async handle({ path, target }) {
+    const errors = target && (await getNodeErrors(path.organization, path.node));
+    if (!errors) throw notFound('not found');
+    return json(200, nodeErrorsView(errors));
+  },
+});

@@ -1,0 +1,27 @@
+import { endpoint } from '#lib/http/endpoint';
+import { badInput } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { putNodeStatus } from '#tables/node-report-records';
+import { authorizeNode, nodeNotFound, nodePath } from './access.ts';
+import { putNodeStatusBody } from './report-schemas.ts';
+import { sizeProblem } from './rules.ts';
+import { storedStatus } from './status-view.ts';
+
+/**
+ * PUT /v1/orgs/{organization}/nodes/{node}/status: whoever may write the node (the agent). Creates
+ * or replaces the status, computing runningServices; records a `nodestatus` change; 201.
+ */
+export const handler = endpoint({
+  path: nodePath,
+  body: putNodeStatusBody,
+  authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
+  async handle({ path, body, target, deps }) {
+    const problem = sizeProblem(body);
+    if (problem) throw badInput(problem);
+    if (!target) throw nodeNotFound(path);
+    const status = storedStatus(path.organization, path.node, body, isoTimestamp(deps.clock));
+    if (!(await putNodeStatus(status))) throw nodeNotFound(path);
+    return ok('status added or update');
+  },
+});

@@ -1,0 +1,44 @@
+import * as z from 'zod';
+
+/**
+ * Request bodies of what a node reports (catalog §5): status, errors, services' config state.
+ * Strict like every body here; `null` counts as absent. Service fields the agent leaves out when
+ * empty (anax's `omitempty`) are optional and stored as "".
+ */
+const containerStatus = z.strictObject({
+  name: z.string(),
+  image: z.string(),
+  created: z.number().int(),
+  state: z.string(),
+});
+
+const oneService = z.strictObject({
+  agreementId: z.string().nullish(),
+  serviceUrl: z.string().nullish(),
+  orgid: z.string().nullish(),
+  version: z.string().nullish(),
+  arch: z.string().nullish(),
+  containerStatus: z.array(containerStatus).nullish(),
+  operatorStatus: z.json().optional(),
+  configState: z.string().nullish(),
+});
+export type OneServiceInput = z.infer<typeof oneService>;
+
+/** `runningServices` is computed on write; a client may send it back (as upstream's document lists it) and it is ignored. */
+export const putNodeStatusBody = z.strictObject({
+  connectivity: z.record(z.string(), z.boolean()).nullish(),
+  services: z.array(oneService),
+  runningServices: z.string().nullish(),
+});
+export type PutNodeStatusBody = z.infer<typeof putNodeStatusBody>;
+
+export const putNodeErrorsBody = z.strictObject({ errors: z.array(z.json()) });
+
+/** `""` is a wildcard for org, url and version. */
+export const postConfigStateBody = z.strictObject({
+  org: z.string(),
+  url: z.string(),
+  configState: z.string(),
+  version: z.string().nullish(),
+});
+export type PostConfigStateBody = z.infer<typeof postConfigStateBody>;
