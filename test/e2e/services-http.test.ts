@@ -38,7 +38,7 @@ it('stores a text/plain key verbatim and lists every service route in the OpenAP
   expect(got.headers.get('content-type')).toMatch(/^text\/plain/);
   expect(got.text).toBe(pem);
   const document = await server.http('GET', '/v1/openapi.json', { auth: alice });
-  const paths = Object.keys(document.body.paths).filter((p) => p.includes('services'));
+  const paths = Object.keys(document.body.paths).filter((p) => /\/services(\/|$)/.test(p));
   expect(paths.sort()).toEqual(
     [
       '/v1/catalog/services',
