@@ -53,6 +53,13 @@ export const keys = {
   pattern: (org: string, name: string) => ({ pk: `PATTERN#${org}/${name}`, sk: 'PATTERN' }),
   /** A deployment (business) policy, by name. */
   deploymentPolicy: (org: string, name: string) => ({ pk: `BUSINESSPOL#${org}/${name}`, sk: 'BUSINESSPOL' }),
+  /** A message an agbot sent to a node, in the node's partition (removed with the node), oldest first. */
+  nodeMessage: (org: string, id: string, msgId: number) => ({
+    pk: `NODE#${org}/${id}`,
+    sk: `MSG#${String(msgId).padStart(12, '0')}`,
+  }),
+  /** The node mailbox's state (last id, messages stored), as `MSGSEQ` is the agbot mailbox's (tables/mailbox.ts). */
+  nodeMessageSeq: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'MSGSEQ' }),
 };
 
 /** Change ids are zero-padded so the sort key orders them numerically. */
@@ -103,4 +110,6 @@ export const indexKeys = {
   orgDeploymentPolicies: (org: string) => `ORG#${org}#BUSINESSPOLS`,
   /** Agreements by their own id, for `POST /agreements/confirm` (gsi1sk = owning agbot's `org/id`). */
   agreementById: (agreementId: string) => `AGREEMENT#${agreementId}`,
+  /** The node messages an agbot sent (gsi1sk = `<nodeOrg>/<node>/<padded msgId>`): deleting the agbot finds them. */
+  sentNodeMessages: (agbotOrg: string, agbotId: string) => `NODEMSGS#${agbotOrg}/${agbotId}`,
 };
