@@ -6,6 +6,7 @@ import { agbotPoliciesRoutes } from '#functions/agbot-policies/routes';
 import { agbotsRoutes } from '#functions/agbots/routes';
 import { agentFileVersionsRoutes } from '#functions/agent-file-versions/routes';
 import { nodeManagementStatusRoutes } from '#functions/node-management-status/routes';
+import { nodeMessagesRoutes } from '#functions/node-messages/routes';
 import { nodesRoutes } from '#functions/nodes/routes';
 import { openApiRoutes } from '#functions/openapi/routes';
 import { orgsRoutes } from '#functions/orgs/routes';
@@ -25,6 +26,7 @@ export const FAMILIES: ResourceDoc[] = [
   usersRoutes,
   nodesRoutes,
   nodeManagementStatusRoutes,
+  nodeMessagesRoutes,
   agbotsRoutes,
   agbotAgreementsRoutes,
   agbotPatternsRoutes,

@@ -3,6 +3,7 @@ import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws
 import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys, ownedAgbotPrefix } from './keys.ts';
+import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
 import { isRegistered } from './nodes.ts';
 import { changingIdentity, principalCache } from './principals.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
@@ -193,6 +194,8 @@ async function deleteClaimedAgbot(agbot: { org: string; id: string; owner: strin
   const { pk, sk } = keys.agbot(agbot.org, agbot.id);
   const claim = new Date();
   if (!(await claimAgbot(agbot, claim))) return false;
+  // Upstream deletes what the agbot sent to nodes with it; claimed, it can send no more.
+  await deleteSentNodeMessages(agbot.org, agbot.id);
   let messages = 0;
   for (let round = 0; round < MAX_DELETE_ROUNDS; round++) {
     messages -= agbotChildDeltas(await deletePartition(pk, { keep: sk })).agbotMsgs ?? 0;
