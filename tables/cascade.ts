@@ -19,6 +19,8 @@ type Key = { pk: string; sk: string };
 type Item = Record<string, unknown>;
 
 const BATCH_SIZE = 25;
+/** A message's sort key (`MSGSEQ`, the mailbox state, is not one). */
+const NODE_MESSAGE_SK = /^MSG#\d+$/;
 const MAX_BATCH_ATTEMPTS = 8;
 /** Partitions cleaned at once: enough to overlap round trips without throttling a small table. */
 const CONCURRENCY = 8;
@@ -312,7 +314,12 @@ async function deleteUserAndOwned(
 ): Promise<boolean> {
   const owner = `${org}/${username}`;
   const nodes = await queryAll({ index: 'gsi1', partition: indexKeys.orgNodes(org), owner });
-  await forEachLimited(nodes, (node) => deletePartition(String(node.pk), { keep: 'NODE' }));
+  // Each node's messages go with its partition; they are uncounted with the node.
+  const messages = new Map<string, number>();
+  await forEachLimited(nodes, async (node) => {
+    const removed = await deletePartition(String(node.pk), { keep: 'NODE' });
+    messages.set(String(node.pk), removed.filter((key) => NODE_MESSAGE_SK.test(key.sk)).length);
+  });
   await deleteCounted(
     org,
     nodes.map((node) => ({
@@ -320,6 +327,7 @@ async function deleteUserAndOwned(
       deltas: {
         nodes: -1,
         registeredNodes: isRegistered(node as { pattern?: string; publicKey?: string }) ? -1 : 0,
+        nodeMsgs: -(messages.get(String(node.pk)) ?? 0),
       },
     })),
   );

@@ -3,11 +3,12 @@ import { handler as postAgbotMessage } from '#functions/agbot-messages/post-mess
 import { handler as deleteAgbot } from '#functions/agbots/delete-agbot';
 import { handler as postMessage } from '#functions/node-messages/post-message';
 import { handler as deleteNode } from '#functions/nodes/delete-node';
+import { handler as deleteUser } from '#functions/users/delete-user';
 import { listMessages } from '#tables/agbot-message-records';
 import { keys } from '#tables/keys';
 import { listNodeMessages } from '#tables/node-message-records';
 import { getOrgCounts } from '#tables/stats';
-import { createNode, createOrg, createUser } from '#test/support/identities';
+import { createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
 import { createSender } from '../agbot-messages/fixtures.ts';
@@ -107,5 +108,29 @@ describe('node messages and the lives of their node and agbot', () => {
     expect(result.status).toBe(400);
     expect(result.body.msg).toBe('Invalid Input: agbot late/a1 not found');
     expect(await partitionSortKeys(keys.node('late', 'n1').pk)).toEqual(['NODE']);
+  });
+
+  it("go with their node when the node's owner is deleted, uncounted", async () => {
+    await createOrg('owned');
+    await createUser('owned', 'alice');
+    await createUser('owned', 'bob');
+    const agbot = await createSendingAgbot('owned', 'a1', 'owned/bob');
+    await createNode('owned', 'n1', 'owned/alice');
+    for (let i = 0; i < 2; i++) {
+      const sent = await invoke(postMessage, {
+        auth: agbot,
+        path: { organization: 'owned', node: 'n1' },
+        body,
+      });
+      expect(sent.status).toBe(201);
+    }
+    expect((await getOrgCounts('owned')).nodeMsgs).toBe(2);
+    const deleted = await invoke(deleteUser, {
+      auth: ROOT,
+      path: { organization: 'owned', username: 'alice' },
+    });
+    expect(deleted.status).toBe(204);
+    expect(await partitionSortKeys(keys.node('owned', 'n1').pk)).toEqual([]);
+    expect((await getOrgCounts('owned')).nodeMsgs).toBe(0);
   });
 });
