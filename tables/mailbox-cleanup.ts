@@ -19,7 +19,7 @@ import { type TransactItem, TransactionFailed, transactWrite } from './transact.
 const CHUNK = 99;
 
 /**
- * Deletes messages of a mailbox and takes them out of its `stored` count in the same transaction,
+ * Deletes messages of a mailbox and takes them out of its `storedMsgs` count in the same transaction,
  * each only if it is still there, so a message two requests delete at once is uncounted once.
  * Then uncounts them from the org. Resolves how many this call deleted.
  */
@@ -52,7 +52,7 @@ export async function removeMessages(box: Mailbox, msgIds: number[]): Promise<nu
         break;
       } catch (error) {
         if (!(error instanceof TransactionFailed)) throw error;
-        // A state item without `stored` (written before it existed, or gone with its owner) is
+        // A state item without `storedMsgs` (written before it existed, or gone with its owner) is
         // left alone: the next post counts the mailbox.
         if (withState && error.failed[chunk.length]) withState = false;
         chunk = chunk.filter((_, index) => !error.failed[index]);
@@ -64,9 +64,9 @@ export async function removeMessages(box: Mailbox, msgIds: number[]): Promise<nu
 }
 
 /**
- * Makes `stored` exact again and drops expired messages: the path of a full mailbox (and, once,
- * of a mailbox written before `stored` existed). Reads the state, then the messages, deletes the
- * expired ones, and sets `stored` to the live count only if no post or delete moved the state
+ * Makes `storedMsgs` exact again and drops expired messages: the path of a full mailbox (and, once,
+ * of a mailbox written before `storedMsgs` existed). Reads the state, then the messages, deletes the
+ * expired ones, and sets `storedMsgs` to the live count only if no post or delete moved the state
  * meanwhile (else it starts over). This also repairs what DynamoDB's TTL deleted without
  * uncounting.
  */
@@ -99,7 +99,7 @@ async function deleteIfPresent(box: Mailbox, msgId: number): Promise<boolean> {
   return Attributes !== undefined;
 }
 
-/** `stored = live`, if the state is still the one read (no post, no delete since); false if not. */
+/** `storedMsgs = live`, if the state is still the one read (no post, no delete since); false if not. */
 async function setStored(box: Mailbox, read: MailboxState, live: number): Promise<boolean> {
   const values: Record<string, unknown> = { ':live': live };
   const conditions = [read.seq === 0 ? 'attribute_not_exists(seq)' : 'seq = :seq'];

@@ -87,7 +87,7 @@ const pause = (attempt: number) =>
 
 /**
  * Stores a message under the mailbox's next id, in ONE transaction with: the state item moved from
- * the `seq` read to seq + 1 with `stored + 1`, refused when `stored` has reached `max`; a check
+ * the `seq` read to seq + 1 with `storedMsgs + 1`, refused when `storedMsgs` has reached `max`; a check
  * that the owner is still there (and, for an agbot, not being deleted); for a node mailbox a check
  * that the sending agbot is not being deleted (its cascade removes what it sent); and the change
  * row (`agbotmsgs` / `nodemsgs`, id = the owner). A racer that moved `seq` first makes the
@@ -99,7 +99,7 @@ export async function postMessage(request: PostRequest): Promise<PostOutcome> {
   const { box, max } = request;
   let state = request.state;
   for (let attempt = 0; ; attempt++) {
-    // Mailboxes written before `stored` existed are counted once; a full one drops expired messages.
+    // Mailboxes written before `storedMsgs` existed are counted once; a full one drops expired messages.
     if (state.stored === undefined ? state.seq > 0 : max > 0 && state.stored >= max) {
       state = await reconcileMailbox(box, request.now.toISOString());
       if (max > 0 && (state.stored ?? 0) >= max) return { outcome: 'full' };

@@ -7,7 +7,7 @@ import type { Counter } from './stats.ts';
  * The two mailboxes, one implementation (tables/README.md, "Mailboxes"): an agbot's (messages from
  * nodes, `AGBOT#<org>/<id>`) and a node's (messages from agbots, `NODE#<org>/<id>`). Each holds
  * its messages `MSG#<12-digit id>` and one state item `MSGSEQ` with the last id handed out (`seq`)
- * and how many message items are stored (`stored`), both moved in the transaction that stores a
+ * and how many message items are stored (`storedMsgs`), both moved in the transaction that stores a
  * message: ids increase without gaps and the mailbox limit is a condition, exact under concurrency.
  */
 export type MailboxKind = 'agbot' | 'node';
@@ -64,7 +64,7 @@ export const TTL_GRACE_SECONDS = 24 * 60 * 60;
 
 export const isLive = (message: { timeExpires: string }, now: string): boolean => message.timeExpires > now;
 
-/** `seq`: the last id handed out (0: none yet); `stored`: message items present, undefined before this design. */
+/** `seq`: the last id handed out (0: none yet); `stored`: its `storedMsgs`, the message items present, undefined before this design. */
 export interface MailboxState {
   seq: number;
   stored: number | undefined;
