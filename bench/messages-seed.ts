@@ -3,9 +3,11 @@ import { PutItemCommand } from 'dynamodb-toolbox';
 import { handler as putAgbot } from '#functions/agbots/put-agbot';
 import { handler as putNode } from '#functions/nodes/put-node';
 import { hashSecret } from '#lib/auth/secrets';
-import { AgbotMessageEntity } from '#tables/agbot-message-records';
+import { agbotMailbox } from '#tables/agbot-message-records';
 import { AgbotEntity } from '#tables/agbots';
 import { documentClient, tableName } from '#tables/client';
+import { keys } from '#tables/keys';
+import { type Mailbox, messageItem } from '#tables/mailbox';
 import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
 import { transactWrite } from '#tables/transact';
 import { createUser } from '#test/support/identities';
@@ -86,27 +88,40 @@ async function batchPut(items: Record<string, unknown>[]): Promise<void> {
 
 /** `count` live messages (ids 1…count) in `agbot`'s mailbox, counted in the org's STATS. */
 export async function writeMessages(agbot: string, count: number, liveMs: number): Promise<void> {
+  await fillMailbox(agbotMailbox(ORG, agbot), count, liveMs, (msgId) => ({
+    senderId: `${ORG}/${senderId(msgId % BASE_AGBOTS)}`,
+    senderPubKey: `sender-key-${msgId % BASE_AGBOTS}`,
+  }));
+}
+
+/** `count` live messages (ids 1…count) in `box` with its state item, counted in the org's STATS. */
+export async function fillMailbox(
+  box: Mailbox,
+  count: number,
+  liveMs: number,
+  sender: (msgId: number) => { senderId: string; senderPubKey: string },
+): Promise<void> {
   const sent = new Date();
   const expires = new Date(sent.getTime() + liveMs);
   const items: Record<string, unknown>[] = [];
   for (let msgId = 1; msgId <= count; msgId++) {
-    const { Item } = AgbotMessageEntity.build(PutItemCommand)
-      .item({
-        org: ORG,
-        id: agbot,
+    items.push(
+      messageItem(box, {
         msgId,
-        nodeId: `${ORG}/${senderId(msgId % BASE_AGBOTS)}`,
-        nodePubKey: `sender-key-${msgId % BASE_AGBOTS}`,
+        ...sender(msgId),
         message: `message ${msgId}: ${'x'.repeat(200)}`,
         timeSent: sent.toISOString(),
         timeExpires: expires.toISOString(),
         ttl: Math.floor(expires.getTime() / 1000) + 86_400,
-      })
-      .params();
-    if (Item) items.push(Item);
+      }),
+    );
   }
+  const state =
+    box.kind === 'agbot' ? keys.agbotMessageSeq(box.org, box.id) : keys.nodeMessageSeq(box.org, box.id);
+  items.push({ ...state, seq: count, storedMsgs: count });
   await batchPut(items);
-  await transactWrite([orgCounterUpdate(ORG, { deltas: { agbotMsgs: count } })]);
+  const counter = box.kind === 'agbot' ? 'agbotMsgs' : 'nodeMsgs';
+  await transactWrite([orgCounterUpdate(box.org, { deltas: { [counter]: count } })]);
 }
 
 /** An agbot of alice's made with the handler (for the DELETE benchmark). */

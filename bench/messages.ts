@@ -1,4 +1,10 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { handler as listMessages } from '#functions/agbot-messages/list-messages';
 import { handler as postMessage } from '#functions/agbot-messages/post-message';
 import { handler as deleteAgbot } from '#functions/agbots/delete-agbot';
@@ -40,42 +46,83 @@ const get = (key: { pk: string; sk: string }) =>
 let rawSeq = 1_000_000_000;
 
 /**
- * What a POST does: authenticate the node; read the agbot and the node at once; take the next id
- * (ADD on the counter); put the message; count it in the org's STATS; read the agbot again (a
- * message stored while its agbot was being deleted is taken back).
+ * What a POST does: authenticate the node; read the agbot, the node and the mailbox state in one
+ * BatchGetItem; one transaction (mailbox state, the message, the agbot still there, the change
+ * sequence and its row); count it in the org's STATS.
  */
 export async function rawPost(sender: Credentials): Promise<void> {
   await rawAuth(orgOf(sender), idOf(sender));
-  await Promise.all([get(keys.agbot(ORG, POST_TARGET)), get(keys.node(ORG, idOf(sender)))]);
+  const state = keys.agbotMessageSeq(ORG, 'raw-bench');
   await documentClient.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.agbotMessageSeq(ORG, 'raw-bench'),
-      UpdateExpression: 'ADD #seq :one',
-      ExpressionAttributeNames: { '#seq': 'seq' },
-      ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
+    new BatchGetCommand({
+      RequestItems: {
+        [tableName()]: {
+          Keys: [keys.agbot(ORG, POST_TARGET), keys.node(ORG, idOf(sender)), state],
+          ConsistentRead: true,
+        },
+      },
     }),
   );
   const now = new Date();
   const msgId = rawSeq++;
+  const table = tableName();
   await documentClient.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...keys.agbotMessage(ORG, 'raw-bench', msgId),
-        _et: 'agbotMessage',
-        org: ORG,
-        id: 'raw-bench',
-        msgId,
-        nodeId: sender.user,
-        nodePubKey: 'key',
-        message: MESSAGE.message,
-        timeSent: now.toISOString(),
-        timeExpires: new Date(now.getTime() + MESSAGE.ttl * 1000).toISOString(),
-        ttl: Math.floor(now.getTime() / 1000) + MESSAGE.ttl + 86_400,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: table,
+            Key: state,
+            UpdateExpression: 'SET seq = :next ADD storedMsgs :one',
+            ExpressionAttributeValues: { ':next': msgId, ':one': 1 },
+          },
+        },
+        {
+          Put: {
+            TableName: table,
+            Item: {
+              ...keys.agbotMessage(ORG, 'raw-bench', msgId),
+              org: ORG,
+              id: 'raw-bench',
+              msgId,
+              nodeId: sender.user,
+              nodePubKey: 'key',
+              message: MESSAGE.message,
+              timeSent: now.toISOString(),
+              timeExpires: new Date(now.getTime() + MESSAGE.ttl * 1000).toISOString(),
+              ttl: Math.floor(now.getTime() / 1000) + MESSAGE.ttl + 86_400,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          ConditionCheck: {
+            TableName: table,
+            Key: keys.agbot(ORG, POST_TARGET),
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+          },
+        },
+        {
+          Update: {
+            TableName: table,
+            Key: { pk: 'RAWBENCH', sk: 'SEQ' },
+            UpdateExpression: 'ADD seq :one',
+            ExpressionAttributeValues: { ':one': 1 },
+          },
+        },
+        {
+          Put: {
+            TableName: table,
+            Item: {
+              pk: 'RAWBENCH',
+              sk: String(msgId),
+              resource: 'agbotmsgs',
+              ttl: Math.floor(now.getTime() / 1000),
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ],
     }),
   );
   await documentClient.send(
@@ -85,14 +132,6 @@ export async function rawPost(sender: Credentials): Promise<void> {
       UpdateExpression: 'ADD #count :one',
       ExpressionAttributeNames: { '#count': 'agbotMsgs' },
       ExpressionAttributeValues: { ':one': 1 },
-    }),
-  );
-  await documentClient.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: keys.agbot(ORG, POST_TARGET),
-      ConsistentRead: true,
-      ProjectionExpression: 'pk, deleting',
     }),
   );
 }

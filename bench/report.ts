@@ -5,6 +5,7 @@ import type { ColdImport, FunctionBundle } from './bundles.ts';
 import type { LoadResult } from './http-load.ts';
 import type { Comparison } from './in-process.ts';
 import type { DeleteFigures } from './messages.ts';
+import type { NodeMessageFigures } from './node-messages.ts';
 import { round } from './stats.ts';
 
 /** The figures as markdown (docs/benchmarks.md) and as console lines. */
@@ -30,6 +31,8 @@ export interface Figures {
     calls: { agbots: number; post: number; get: number }[];
     deletes: DeleteFigures[];
   };
+  /** Node messages (bench/node-messages.ts). */
+  nodeMessages: NodeMessageFigures;
   /** The node agent (bench/agent.ts). */
   agent: AgentBenchFigures;
   /** 1-minute load average when the run ended (other work on the machine inflates every time). */
@@ -97,6 +100,7 @@ export function markdown(f: Figures): string {
     `| PUT node | ${f.calls.map((c) => c.put).join(' | ')} | same: ${mark(small?.put === large?.put)} |`,
     '',
     ...messagesSection(f),
+    ...nodeMessagesSection(f),
     '## Bundles and cold import',
     '',
     'One function per resource family (functions/<family>/lambda.ts, generated from its route list), plus',
@@ -164,9 +168,11 @@ function messagesSection(f: Figures): string[] {
     }),
     '',
     'Handler in-process vs its raw DynamoDB calls (median of 300 interleaved runs). Raw POST =',
-    'BatchGetItem (authentication) + GetItem agbot and GetItem node at once + UpdateItem (next id) +',
-    "PutItem (the message) + UpdateItem (the org's message count) + GetItem (the agbot still there?);",
-    "raw GET = BatchGetItem + GetItem (the agbot) + consistent Query of the agbot's messages.",
+    'BatchGetItem (authentication) + BatchGetItem of the agbot, the node and the mailbox state +',
+    'TransactWriteItems (mailbox state, the message, agbot check, change sequence, change row) +',
+    "UpdateItem (the org's message count); raw GET = BatchGetItem + GetItem (the agbot) + consistent",
+    "Query of the agbot's messages. Since the mailbox state moves in the message's transaction, the 10",
+    'clients posting to one agbot over HTTP race for it (the losers read it again and retry).',
     '',
     '| Request | Handler | Raw calls | Ratio | Target ≤ 1.2 |',
     '|---|---:|---:|---:|---|',
@@ -186,6 +192,44 @@ function messagesSection(f: Figures): string[] {
     `(${m.deletes.length} agbots): wall time ${m.deletes.map((d) => `${round(d.wallMs, 0)} ms`).join(', ')}`,
     `(median ${round(median(wall), 0)} ms); DynamoDB calls ${m.deletes.map((d) => d.calls).join(', ')}. Nothing of`,
     "the agbot's partition is left afterwards (checked).",
+    '',
+  ];
+}
+
+/** POST and GET of node messages: HTTP rates and warm DynamoDB calls. */
+function nodeMessagesSection(f: Figures): string[] {
+  const n = f.nodeMessages;
+  const rows: [string, LoadResult][] = [
+    ['POST message (9 nodes)', n.http.postSpread],
+    ['POST message (one node)', n.http.postOneNode],
+    ['GET 100 messages', n.http.get],
+  ];
+  return [
+    '## Node messages',
+    '',
+    '`POST /v1/orgs/{org}/nodes/{node}/msgs` by agbots (10 agbots, one per client), spread over 9 nodes',
+    'and all into one node, and `GET .../msgs` by the node itself with 100 messages waiting. Every POST',
+    "(of either mailbox) also moves the change feed's one sequence item in its transaction",
+    '(tables/changes.ts), so concurrent POSTs race for that item whatever their mailbox: the losers retry,',
+    'which is why spreading the posts over 9 nodes does not raise the rate.',
+    '',
+    `Over HTTP (serverless-offline, ${f.http.connections} concurrent clients, ${f.http.durationSeconds} s each):`,
+    '',
+    '| Request | Requests/s | p50 latency | p99 latency | Requests | Non-2xx |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      ([name, r]) =>
+        `| ${name} | ${round(r.requestsPerSecond, 0)} | ${r.p50Ms} ms | ${r.p99Ms} ms | ${r.requests} | ${r.non2xx + r.errors} |`,
+    ),
+    '',
+    'Warm DynamoDB calls per request (20 requests, identity cached):',
+    '',
+    '| Request | Calls | Target |',
+    '|---|---:|---|',
+    `| POST agbot message | ${f.messages.calls[f.messages.calls.length - 1]?.post ?? 0} | ≤ 3: ${mark((f.messages.calls[f.messages.calls.length - 1]?.post ?? 9) <= 3)} |`,
+    `| GET agbot messages | ${f.messages.calls[f.messages.calls.length - 1]?.get ?? 0} | ≤ 2: ${mark((f.messages.calls[f.messages.calls.length - 1]?.get ?? 9) <= 2)} |`,
+    `| POST node message | ${n.calls.post} | ≤ 3: ${mark(n.calls.post <= 3)} |`,
+    `| GET node messages | ${n.calls.get} | ≤ 2: ${mark(n.calls.get <= 2)} |`,
     '',
   ];
 }

@@ -78,6 +78,8 @@ async function main(): Promise<void> {
     const mailboxCalls = [fewAgbots, await mailbox.countCalls(cast, BIG)];
     step('mailbox handlers in-process vs raw DynamoDB calls');
     const mailboxComparison = await mailbox.compareRaw(cast);
+    const nodeMessages = await import('./node-messages.ts');
+    const nodeMessageCalls = await nodeMessages.seedAndCount(cast);
 
     step('GET service: calls per request and in-process vs raw, 10 and 10,000 services');
     const services = await import('./services-run.ts');
@@ -102,6 +104,7 @@ async function main(): Promise<void> {
       `version ${Math.round(httpVersion.requestsPerSecond)}/s, raw GetItem ${Math.round(rawGetItemRate)}/s`,
     );
     const mailboxHttp = await mailbox.httpLoad(offline.baseUrl, cast, HTTP_SECONDS);
+    const nodeMessageHttp = await nodeMessages.httpLoad(offline.baseUrl, cast, HTTP_SECONDS);
     stopOffline = undefined;
     await offline.stop();
 
@@ -147,6 +150,7 @@ async function main(): Promise<void> {
         calls: mailboxCalls,
         deletes: mailboxDeletes,
       },
+      nodeMessages: { calls: nodeMessageCalls, http: nodeMessageHttp },
       bundles: withImports,
       perEndpoint,
       agent,

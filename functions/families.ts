@@ -7,6 +7,7 @@ import { agbotsRoutes } from '#functions/agbots/routes';
 import { agentFileVersionsRoutes } from '#functions/agent-file-versions/routes';
 import { nodeAgreementsRoutes } from '#functions/node-agreements/routes';
 import { nodeManagementStatusRoutes } from '#functions/node-management-status/routes';
+import { nodeMessagesRoutes } from '#functions/node-messages/routes';
 import { nodesRoutes } from '#functions/nodes/routes';
 import { openApiRoutes } from '#functions/openapi/routes';
 import { orgsRoutes } from '#functions/orgs/routes';
@@ -29,6 +30,7 @@ export const FAMILIES: ResourceDoc[] = [
   nodesRoutes,
   nodeManagementStatusRoutes,
   nodeAgreementsRoutes,
+  nodeMessagesRoutes,
   agbotsRoutes,
   agbotAgreementsRoutes,
   agbotPatternsRoutes,

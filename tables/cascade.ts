@@ -4,6 +4,7 @@ import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
 import { transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts';
+import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
 import { isRegistered } from './nodes.ts';
 import { changingIdentity, principalCache } from './principals.ts';
 import { deletedServiceChange, getService, serviceRecordDelete } from './service-records.ts';
@@ -20,6 +21,8 @@ type Key = { pk: string; sk: string };
 type Item = Record<string, unknown>;
 
 const BATCH_SIZE = 25;
+/** A message's sort key (`MSGSEQ`, the mailbox state, is not one). */
+const NODE_MESSAGE_SK = /^MSG#\d+$/;
 const MAX_BATCH_ATTEMPTS = 8;
 /** Partitions cleaned at once: enough to overlap round trips without throttling a small table. */
 const CONCURRENCY = 8;
@@ -195,6 +198,8 @@ async function deleteClaimedAgbot(agbot: { org: string; id: string; owner: strin
   const { pk, sk } = keys.agbot(agbot.org, agbot.id);
   const claim = new Date();
   if (!(await claimAgbot(agbot, claim))) return false;
+  // Upstream deletes what the agbot sent to nodes with it; claimed, it can send no more.
+  await deleteSentNodeMessages(agbot.org, agbot.id);
   let messages = 0;
   for (let round = 0; round < MAX_DELETE_ROUNDS; round++) {
     messages -= agbotChildDeltas(await deletePartition(pk, { keep: sk })).agbotMsgs ?? 0;
@@ -315,7 +320,12 @@ async function deleteUserAndOwned(
 ): Promise<boolean> {
   const owner = `${org}/${username}`;
   const nodes = await queryAll({ index: 'gsi1', partition: indexKeys.orgNodes(org), owner });
-  await forEachLimited(nodes, (node) => deletePartition(String(node.pk), { keep: 'NODE' }));
+  // Each node's messages go with its partition; they are uncounted with the node.
+  const messages = new Map<string, number>();
+  await forEachLimited(nodes, async (node) => {
+    const removed = await deletePartition(String(node.pk), { keep: 'NODE' });
+    messages.set(String(node.pk), removed.filter((key) => NODE_MESSAGE_SK.test(key.sk)).length);
+  });
   await deleteCounted(
     org,
     nodes.map((node) => ({
@@ -324,6 +334,7 @@ async function deleteUserAndOwned(
         nodes: -1,
         registeredNodes: isRegistered(node as { pattern?: string; publicKey?: string }) ? -1 : 0,
         nodeAgreements: -Number(node.agreementCount ?? 0),
+        nodeMsgs: -(messages.get(String(node.pk)) ?? 0),
       },
     })),
   );

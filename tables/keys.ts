@@ -88,6 +88,13 @@ export const keys = {
     pk: `USER#${ownerOrg}/${username}`,
     sk: 'SERVICECOUNT',
   }),
+  /** A message an agbot sent to a node, in the node's partition (removed with the node), oldest first. */
+  nodeMessage: (org: string, id: string, msgId: number) => ({
+    pk: `NODE#${org}/${id}`,
+    sk: `MSG#${String(msgId).padStart(12, '0')}`,
+  }),
+  /** The node mailbox's state (last id, messages stored), as `MSGSEQ` is the agbot mailbox's (tables/mailbox.ts). */
+  nodeMessageSeq: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'MSGSEQ' }),
 };
 
 /** Sort-key prefixes of a service's children and of a user's owned-service links. */
@@ -146,4 +153,6 @@ export const indexKeys = {
    * node agreements share the partition with gsi1sk `NODE#<org>/<id>`).
    */
   agreementById: (agreementId: string) => `AGREEMENT#${agreementId}`,
+  /** The node messages an agbot sent (gsi1sk = `<nodeOrg>/<node>/<padded msgId>`): deleting the agbot finds them. */
+  sentNodeMessages: (agbotOrg: string, agbotId: string) => `NODEMSGS#${agbotOrg}/${agbotId}`,
 };

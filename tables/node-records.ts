@@ -35,9 +35,16 @@ const splitOwner = (owner: string): [string, string] => {
   return [owner.slice(0, slash), owner.slice(slash + 1)];
 };
 
-function counterItems(node: NodeRecord, deltas: Partial<Counts>): TransactItem[] {
+function counterItems(
+  node: NodeRecord,
+  deltas: Partial<Counts>,
+  orgOnly: Partial<Counts> = {},
+): TransactItem[] {
   const [ownerOrg, ownerUser] = splitOwner(node.owner);
-  return [orgCounterUpdate(node.org, { deltas }), userCounterUpdate(ownerOrg, ownerUser, { deltas })];
+  return [
+    orgCounterUpdate(node.org, { deltas: { ...deltas, ...orgOnly } }),
+    userCounterUpdate(ownerOrg, ownerUser, { deltas }),
+  ];
 }
 
 /** SET the given attributes of an existing node; with `lastUpdated`, only if the node still has it. */
@@ -166,9 +173,22 @@ export async function recordHeartbeat(org: string, id: string, at: string): Prom
   return writeUnlessChanged([setNodeFields(org, id, { lastHeartbeat: at })]);
 }
 
-/** Keys of every item in the node's partition (the node, its policy, agreements, status, errors...). */
-async function partitionKeys(org: string, id: string): Promise<{ pk: string; sk: string }[]> {
-  const found: { pk: string; sk: string }[] = [];
+const NODE_MESSAGE_SK = /^MSG#\d+$/;
+type PartitionKey = { pk: string; sk: string; seq?: number };
+
+/** Deletes the node mailbox's state only while it holds the `seq` read with the partition. */
+const mailboxStateDelete = ({ pk, sk, seq }: PartitionKey): TransactItem => ({
+  Delete: {
+    TableName: tableName(),
+    Key: { pk, sk },
+    ConditionExpression: seq === undefined ? 'attribute_not_exists(seq)' : 'seq = :seq',
+    ...(seq === undefined ? {} : { ExpressionAttributeValues: { ':seq': seq } }),
+  },
+});
+
+/** Keys of every item in the node's partition (the node, its policy, its mailbox, its other children). */
+async function partitionKeys(org: string, id: string): Promise<PartitionKey[]> {
+  const found: PartitionKey[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient.send(
@@ -176,11 +196,11 @@ async function partitionKeys(org: string, id: string): Promise<{ pk: string; sk:
         TableName: tableName(),
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': keys.node(org, id).pk },
-        ProjectionExpression: 'pk, sk',
+        ProjectionExpression: 'pk, sk, seq',
         ExclusiveStartKey: startKey,
       }),
     );
-    found.push(...((page.Items ?? []) as { pk: string; sk: string }[]));
+    found.push(...((page.Items ?? []) as PartitionKey[]));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return found;
@@ -198,13 +218,21 @@ export const deleteNode = (current: NodeRecord): Promise<boolean> =>
 
 async function deleteNodePartition(current: NodeRecord): Promise<boolean> {
   const nodeKey = keys.node(current.org, current.id);
-  const deleteItem = (Key: { pk: string; sk: string }): TransactItem => ({
-    Delete: { TableName: tableName(), Key },
-  });
-  const children = (await partitionKeys(current.org, current.id)).filter((key) => key.sk !== nodeKey.sk);
+  const deleteItem = (key: PartitionKey): TransactItem =>
+    key.sk === 'MSGSEQ'
+      ? mailboxStateDelete(key)
+      : { Delete: { TableName: tableName(), Key: { pk: key.pk, sk: key.sk } } };
+  // The mailbox state first, so it stays in the last transaction (below).
+  const children = (await partitionKeys(current.org, current.id))
+    .filter((key) => key.sk !== nodeKey.sk)
+    .sort((a, b) => Number(b.sk === 'MSGSEQ') - Number(a.sk === 'MSGSEQ'));
+  const messagesIn = (keys: PartitionKey[]) => keys.filter((key) => NODE_MESSAGE_SK.test(key.sk)).length;
   const room = MAX_TRANSACTION_ITEMS - 3;
-  while (children.length > room)
-    await transactWrite(children.splice(room, MAX_TRANSACTION_ITEMS).map(deleteItem));
+  while (children.length > room) {
+    const overflow = children.splice(room, MAX_TRANSACTION_ITEMS - 1);
+    const uncount = orgCounterUpdate(current.org, { deltas: { nodeMsgs: -messagesIn(overflow) } });
+    await transactWrite([...overflow.map(deleteItem), uncount]);
+  }
   const deleteNodeItem: TransactItem = {
     Delete: {
       TableName: tableName(),
@@ -214,11 +242,22 @@ async function deleteNodePartition(current: NodeRecord): Promise<boolean> {
       ExpressionAttributeValues: { ':read': current.lastUpdated },
     },
   };
+  // Its mailbox goes with it, uncounted from the org. The mailbox state must still hold the `seq`
+  // read, else a message posted since would be left behind: that fails as a conflict (retried).
   // The node's agreementCount is exact here: every agreement write changes the lastUpdated checked above.
-  const uncount = counterItems(current, {
-    nodes: -1,
-    registeredNodes: isRegistered(current) ? -1 : 0,
-    nodeAgreements: -(current.agreementCount ?? 0),
-  });
-  return writeUnlessChanged([deleteNodeItem, ...children.map(deleteItem), ...uncount]);
+  const uncount = counterItems(
+    current,
+    {
+      nodes: -1,
+      registeredNodes: isRegistered(current) ? -1 : 0,
+      nodeAgreements: -(current.agreementCount ?? 0),
+    },
+    { nodeMsgs: -messagesIn(children) },
+  );
+  try {
+    return await writeUnlessChanged([deleteNodeItem, ...children.map(deleteItem), ...uncount]);
+  } catch (error) {
+    if (error instanceof TransactionFailed) return false;
+    throw error;
+  }
 }

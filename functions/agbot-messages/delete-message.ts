@@ -1,7 +1,8 @@
 import { authorizeExistingAgbot } from '#functions/agbots/access';
 import { endpoint } from '#lib/http/endpoint';
 import { noContent } from '#lib/http/responses';
-import { deleteMessages } from '#tables/agbot-message-records';
+import { agbotMailbox } from '#tables/agbot-message-records';
+import { removeMessages } from '#tables/mailbox-cleanup';
 import { messagePath } from './schemas.ts';
 
 /**
@@ -12,7 +13,7 @@ export const handler = endpoint({
   path: messagePath,
   authorize: ({ caller, path }) => authorizeExistingAgbot(caller, path, 'WRITE'),
   async handle({ path }) {
-    if (path.message > 0) await deleteMessages(path.organization, path.agreementbot, [path.message]);
+    await removeMessages(agbotMailbox(path.organization, path.agreementbot), [path.message]);
     return noContent();
   },
 });

@@ -2,7 +2,8 @@ import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { getMessage, isLive } from '#tables/agbot-message-records';
+import { agbotMailbox } from '#tables/agbot-message-records';
+import { readLiveMessage } from '#tables/mailbox-cleanup';
 import { authorizeMailboxReader } from './access.ts';
 import { messagesBody } from './message-view.ts';
 import { messagePath } from './schemas.ts';
@@ -15,9 +16,9 @@ export const handler = endpoint({
   path: messagePath,
   authorize: ({ caller, path }) => authorizeMailboxReader(caller, path),
   async handle({ path, deps }) {
-    const found =
-      path.message > 0 ? await getMessage(path.organization, path.agreementbot, path.message) : undefined;
-    if (!found || !isLive(found, isoTimestamp(deps.clock))) throw notFound('not found');
+    const box = agbotMailbox(path.organization, path.agreementbot);
+    const found = await readLiveMessage(box, path.message, isoTimestamp(deps.clock));
+    if (!found) throw notFound('not found');
     return json(200, messagesBody([found]));
   },
 });

@@ -2,7 +2,8 @@ import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { deleteMessages, isLive, listMessages } from '#tables/agbot-message-records';
+import { agbotMailbox } from '#tables/agbot-message-records';
+import { readLiveMessages } from '#tables/mailbox-cleanup';
 import { authorizeMailboxReader } from './access.ts';
 import { messagesBody } from './message-view.ts';
 import { listMessagesQuery, messagesPath } from './schemas.ts';
@@ -16,15 +17,9 @@ export const handler = endpoint({
   query: listMessagesQuery,
   authorize: ({ caller, path }) => authorizeMailboxReader(caller, path),
   async handle({ path, query, deps }) {
-    const now = isoTimestamp(deps.clock);
-    const mailbox = await listMessages(path.organization, path.agreementbot);
-    const live = mailbox.filter((message) => isLive(message, now));
-    if (live.length < mailbox.length) {
-      const expired = mailbox.filter((message) => !isLive(message, now)).map((message) => message.msgId);
-      await deleteMessages(path.organization, path.agreementbot, expired);
-    }
-    const max = query.maxmsgs !== undefined && query.maxmsgs > 0 ? query.maxmsgs : live.length;
-    const body = messagesBody(live.slice(0, max));
+    const box = agbotMailbox(path.organization, path.agreementbot);
+    const live = await readLiveMessages(box, isoTimestamp(deps.clock), Math.max(0, query.maxmsgs ?? 0));
+    const body = messagesBody(live);
     if (body.messages.length === 0) throw emptyList(body);
     return json(200, body);
   },

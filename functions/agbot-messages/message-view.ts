@@ -1,18 +1,18 @@
 import type * as z from 'zod';
-import type { AgbotMessageRecord } from '#tables/agbot-message-records';
+import type { MailboxMessage } from '#tables/mailbox';
 import type { agbotMsg, getAgbotMsgsResponse } from './schemas.ts';
 
 /** A message as upstream returns it. */
-export const messageView = (record: AgbotMessageRecord): z.infer<typeof agbotMsg> => ({
+export const messageView = (record: MailboxMessage): z.infer<typeof agbotMsg> => ({
   msgId: record.msgId,
-  nodeId: record.nodeId,
-  nodePubKey: record.nodePubKey,
+  nodeId: record.senderId,
+  nodePubKey: record.senderPubKey,
   message: record.message,
   timeSent: record.timeSent,
   timeExpires: record.timeExpires,
 });
 
-export const messagesBody = (records: AgbotMessageRecord[]): z.infer<typeof getAgbotMsgsResponse> => ({
+export const messagesBody = (records: MailboxMessage[]): z.infer<typeof getAgbotMsgsResponse> => ({
   messages: records.map(messageView),
   lastIndex: 0,
 });

@@ -1,23 +1,15 @@
 import { agbotId, agbotNotFound } from '#functions/agbots/access';
 import { endpoint } from '#lib/http/endpoint';
-import { accessDenied } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
-import { messageExpiry } from '#lib/message-ttl';
-import { epochSeconds } from '#lib/time';
-import {
-  countLiveMessages,
-  insertMessage,
-  keepOrDiscardMessage,
-  nextMessageId,
-  TTL_GRACE_SECONDS,
-} from '#tables/agbot-message-records';
+import { mailboxFull, outgoingMessage } from '#lib/mailbox';
+import { postMessage } from '#tables/mailbox-post';
 import { authorizeSender } from './access.ts';
 import { messagesPath, postMessageBody } from './schemas.ts';
 
 /**
- * POST /v1/orgs/{organization}/agbots/{agreementbot}/msgs: any node. The id comes from the agbot's
- * atomic counter, then the message is stored under it. A full mailbox (`maxMessagesInMailbox`
- * unexpired messages; 0 = unlimited) answers 403 (upstream: 502). A `ttl` past
+ * POST /v1/orgs/{organization}/agbots/{agreementbot}/msgs: any node. One transaction stores the
+ * message under the mailbox's next id, refuses a full mailbox (`maxMessagesInMailbox` unexpired
+ * messages; 0 = unlimited) with upstream's 502, and records the `agbotmsgs` change. A `ttl` past
  * `limits.maxMessageTtlSeconds` is cut to it.
  */
 export const handler = endpoint({
@@ -25,31 +17,20 @@ export const handler = endpoint({
   body: postMessageBody,
   authorize: ({ caller, path }) => authorizeSender(caller, path),
   async handle({ caller, path, body, target, deps }) {
-    const { organization: org, agreementbot: id } = path;
-    const { maxMessageTtlSeconds, maxMessagesInMailbox } = deps.config().limits;
+    const { maxMessageTtlSeconds, maxMessagesInMailbox: max } = deps.config().limits;
     const now = deps.clock.now();
-    if (
-      maxMessagesInMailbox > 0 &&
-      (await countLiveMessages(org, id, now.toISOString())) >= maxMessagesInMailbox
-    ) {
-      throw accessDenied(
-        `Access Denied: the message mailbox of ${agbotId(path)} is full (${maxMessagesInMailbox} messages)`,
-      );
-    }
-    const msgId = await nextMessageId(org, id);
-    const expires = messageExpiry(now, body.ttl, maxMessageTtlSeconds);
-    await insertMessage({
-      org,
-      id,
-      msgId,
-      nodeId: caller.fullId,
-      nodePubKey: target.nodePubKey,
-      message: body.message,
-      timeSent: now.toISOString(),
-      timeExpires: expires.toISOString(),
-      ttl: epochSeconds(expires) + TTL_GRACE_SECONDS,
+    const sender = { id: caller.fullId, publicKey: target.nodePubKey };
+    const message = outgoingMessage(now, body, maxMessageTtlSeconds, sender);
+    const result = await postMessage({
+      box: target.box,
+      sender: { kind: 'node', org: caller.org, id: caller.id },
+      message,
+      max,
+      state: target.state,
+      now,
     });
-    if (!(await keepOrDiscardMessage(org, id, msgId))) throw agbotNotFound(path);
-    return ok(`agbot msg ${msgId} inserted`);
+    if (result.outcome === 'full') throw mailboxFull(agbotId(path), max);
+    if (result.outcome !== 'stored') throw agbotNotFound(path);
+    return ok(`agbot msg ${result.msgId} inserted`);
   },
 });

@@ -45,9 +45,13 @@ export const agbotMessagesRoutes = routeList({
       summary: 'Send a message to the agbot',
       description:
         'Any node with a public key, of any org. `ttl` in seconds, at least 1; a longer one than the ' +
-        'server setting `limits.maxMessageTtlSeconds` is cut to it. A full mailbox is a 403 (upstream: 502).',
+        'server setting `limits.maxMessageTtlSeconds` is cut to it. Records an `agbotmsgs` change for the ' +
+        'agbot. A full mailbox (`limits.maxMessagesInMailbox`) is a 502 `database-connection-error`, as upstream.',
       request: { path: messagesPath, body: postMessageBody },
-      responses: { 201: okResponse('stored; the message names its id'), ...errors(400, 401, 403, 404) },
+      responses: {
+        201: okResponse('stored; the message names its id'),
+        ...errors(400, 401, 403, 404, 502),
+      },
     },
     {
       method: 'GET',

@@ -8,6 +8,13 @@ export { type NodePath, nodePath } from './schemas.ts';
 
 export const resourceId = (path: NodePath): string => `${path.organization}/${path.node}`;
 export const nodeNotFound = (path: NodePath) => notFound(`node '${resourceId(path)}' not found`);
+/** 409: the node kept changing under this request's writes. */
+export const nodeConflict = (path: NodePath) =>
+  new HttpError(
+    409,
+    'already-exists',
+    `node '${resourceId(path)}' is being changed by another request; try again`,
+  );
 
 /**
  * Loads the node once and throws 403/404 unless the caller may `access` it (reference §3: a
@@ -49,13 +56,7 @@ export async function retryOnConflict<T>(
   for (let attempt = 1; ; attempt++) {
     const result = await step(node);
     if (result !== CONFLICT) return result;
-    if (attempt >= ATTEMPTS) {
-      throw new HttpError(
-        409,
-        'already-exists',
-        `node '${resourceId(path)}' is being changed by another request; try again`,
-      );
-    }
+    if (attempt >= ATTEMPTS) throw nodeConflict(path);
     await pause(attempt);
     node = await authorizeNode(caller, path, 'WRITE');
   }

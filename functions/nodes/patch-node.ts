@@ -4,8 +4,8 @@ import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { updateNode } from '#tables/node-records';
-import { authorizeNode, CONFLICT, nodeNotFound, nodePath, resourceId, retryOnConflict } from './access.ts';
+import { saveNode } from '#tables/node-save';
+import { authorizeNode, nodeConflict, nodeNotFound, nodePath, resourceId } from './access.ts';
 import { PATCH_ATTRIBUTES, patchChange } from './node-input.ts';
 import {
   EMPTY_TOKEN,
@@ -42,13 +42,17 @@ export const handler = endpoint({
     if (body.pattern) throw refused(missingPattern(body.pattern));
     const tokenHash = body.token ? await hashSecret(body.token) : undefined;
     const change = { ...patchChange(body, attribute, tokenHash), lastUpdated: isoTimestamp(deps.clock) };
-    await retryOnConflict(caller, path, target, async (node) => {
-      if (!node) throw nodeNotFound(path);
-      if (body.publicKey && node.publicKey)
-        throw refused("A node's public key cannot be replaced with a different key.");
-      if (body.token && node.publicKey) throw refused(publicKeyNotToken(resourceId(path)));
-      return (await updateNode(node, change)) ? true : CONFLICT;
+    const saved = await saveNode({ org: path.organization, id: path.node, changes: change }, target, {
+      reread: () => authorizeNode(caller, path, 'WRITE'),
+      checkExisting: (node) => {
+        if (body.publicKey && node.publicKey)
+          throw refused("A node's public key cannot be replaced with a different key.");
+        if (body.token && node.publicKey) throw refused(publicKeyNotToken(resourceId(path)));
+      },
+      checkCreate: () => undefined,
     });
+    if (saved.outcome === 'missing') throw nodeNotFound(path);
+    if (saved.outcome === 'conflict') throw nodeConflict(path);
     return ok(`attribute '${attribute}' of node '${resourceId(path)}' updated`);
   },
 });

@@ -2,10 +2,9 @@ import { type Caller, isSuperUser } from '#lib/auth/caller';
 import { hashSecret } from '#lib/auth/secrets';
 import type { ExchangeConfig } from '#lib/config';
 import { accessDenied, badInput, notFound } from '#lib/http/errors';
-import { createNode, type NodeRecord, updateNode } from '#tables/node-records';
-import { getOrg } from '#tables/org-records';
-import { getOrgCounts, getUserCounts } from '#tables/stats';
-import { CONFLICT, type NodePath, nodeNotFound, resourceId, retryOnConflict } from './access.ts';
+import type { NodeRecord } from '#tables/node-records';
+import { type SaveNodeOutcome, saveNode as saveNodeRecord } from '#tables/node-save';
+import { authorizeNode, type NodePath, nodeConflict, nodeNotFound, resourceId } from './access.ts';
 import { putChanges } from './node-input.ts';
 import { publicKeyNotToken } from './rules.ts';
 import type { PutNodeBody } from './schemas.ts';
@@ -22,8 +21,9 @@ export interface SaveNode {
 
 const ADDED = 'node added or updated';
 
+/** The write itself is tables/node-save.ts `saveNode`; here: the PUT's values, rules and answers. */
 export async function saveNode(request: SaveNode, first: NodeRecord | undefined): Promise<string> {
-  const { body, noHeartbeat, now } = request;
+  const { caller, path, body, noHeartbeat, now, config } = request;
   // Root may send token "" to mean "no change"; hash once, outside the retries.
   const tokenHash = body.token ? await hashSecret(body.token) : undefined;
   const changes = {
@@ -31,11 +31,21 @@ export async function saveNode(request: SaveNode, first: NodeRecord | undefined)
     lastUpdated: now,
     ...(noHeartbeat ? {} : { lastHeartbeat: now }),
   };
-  return retryOnConflict(request.caller, request.path, first, async (node) => {
-    if (!node) return create(request, { ...changes, tokenHash: tokenHash ?? '' });
-    checkRegisteredNode(request, node);
-    return (await updateNode(node, changes)) ? ADDED : CONFLICT;
+  const create = {
+    owner: caller.fullId,
+    values: { ...changes, tokenHash: tokenHash ?? '' },
+    unlimited: isSuperUser(caller),
+    maxNodesPerUser: config.limits.maxNodes,
+  };
+  const saved = await saveNodeRecord({ org: path.organization, id: path.node, changes, create }, first, {
+    reread: () => authorizeNode(caller, path, 'WRITE'),
+    checkExisting: (node) => checkRegisteredNode(request, node),
+    // A node can only update itself: this one was deleted after it authenticated.
+    checkCreate: () => {
+      if (caller.kind === 'node' || caller.kind === 'agbot') throw nodeNotFound(path);
+    },
   });
+  return answer(saved, path);
 }
 
 /** Once a node has a public key (or a pattern), only the node itself or root may re-send them. */
@@ -47,46 +57,25 @@ function checkRegisteredNode({ caller, path, body }: SaveNode, node: NodeRecord)
     throw badInput(publicKeyNotToken(resourceId(path)));
 }
 
-type NodeValues = ReturnType<typeof putChanges> & { lastUpdated: string; tokenHash: string };
-
-async function create(request: SaveNode, values: NodeValues): Promise<string | typeof CONFLICT> {
-  const { caller, path, config } = request;
-  // A node can only update itself: this one was deleted after it authenticated.
-  if (caller.kind === 'node' || caller.kind === 'agbot') throw nodeNotFound(path);
-  const [ownerOrg, ownerUser] = [caller.org, caller.id];
-  const [org, orgCounts, userCounts] = await Promise.all([
-    getOrg(path.organization),
-    getOrgCounts(path.organization),
-    getUserCounts(ownerOrg, ownerUser),
-  ]);
-  if (!org) throw notFound(`org '${path.organization}' not found`);
-  // Root is not limited (upstream skips both checks for it).
-  const unlimited = isSuperUser(caller);
-  const limits = { org: unlimited ? 0 : org.limits.maxNodes, user: unlimited ? 0 : config.limits.maxNodes };
-  const record: NodeRecord = {
-    pattern: '',
-    publicKey: '',
-    ...values,
-    org: path.organization,
-    id: path.node,
-    owner: caller.fullId,
-  } as NodeRecord;
-  const outcome = await createNode(record, limits);
-  if (outcome === 'exists') return CONFLICT;
-  if (outcome === 'no-org') throw notFound(`org '${path.organization}' not found`);
-  if (outcome === 'user-limit')
-    throw accessDenied(`Access Denied: you are over the limit of ${limits.user} nodes`);
-  if (outcome === 'org-limit') {
-    throw accessDenied(
-      `Access Denied: Your current total number of nodes, ${Math.max(orgCounts.nodes, limits.org)}, is either equal to or over the org limit of ${limits.org} nodes`,
-    );
+function answer(saved: SaveNodeOutcome, path: NodePath): string {
+  switch (saved.outcome) {
+    case 'updated':
+      return ADDED;
+    case 'created':
+      return saved.nearLimit
+        ? `The org ${path.organization} has reached 95% of the node limit: ${saved.nearLimit} nodes.`
+        : ADDED;
+    case 'no-org':
+      throw notFound(`org '${path.organization}' not found`);
+    case 'user-limit':
+      throw accessDenied(`Access Denied: you are over the limit of ${saved.max} nodes`);
+    case 'org-limit':
+      throw accessDenied(
+        `Access Denied: Your current total number of nodes, ${saved.count}, is either equal to or over the org limit of ${saved.max} nodes`,
+      );
+    case 'missing':
+      throw nodeNotFound(path);
+    case 'conflict':
+      throw nodeConflict(path);
   }
-  // Upstream warns when at most 5% of a limit was left before this node.
-  const nearly = (max: number, before: number) => max > 0 && max - before <= max * 0.05;
-  if (nearly(limits.org, orgCounts.nodes)) return nearLimit(path.organization, limits.org);
-  if (nearly(limits.user, userCounts.nodes)) return nearLimit(path.organization, limits.user);
-  return ADDED;
 }
-
-const nearLimit = (org: string, max: number) =>
-  `The org ${org} has reached 95% of the node limit: ${max} nodes.`;

@@ -9,7 +9,9 @@ export type ErrorCode =
   | 'invalid-input'
   | 'not-found'
   | 'method-not-allowed'
-  | 'internal_error';
+  | 'internal_error'
+  /** Upstream's code for every 502, a full mailbox included. */
+  | 'database-connection-error';
 
 export class HttpError extends Error {
   constructor(

@@ -29,6 +29,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'not found',
   409: 'already exists',
   500: 'internal error',
+  502: "mailbox full (upstream's database-connection-error)",
 };
 
 /** The `{code, msg}` error answers of a route, by status. */

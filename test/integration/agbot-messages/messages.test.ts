@@ -253,23 +253,23 @@ describe('DELETE .../msgs/{message}', () => {
 });
 
 describe('mailbox limit (maxMessagesInMailbox)', () => {
-  it('answers 403 with a clear message when the unexpired messages fill the mailbox; expired ones do not count', async () => {
+  it("answers upstream's 502 when the unexpired messages fill the mailbox; expired ones do not count", async () => {
     await createAgbot('acme', 'small', 'acme/alice');
     const limited = postMessage.withDeps({ clock, config: mailboxOf(3) });
     expect((await send(n1, { message: 'short', ttl: 1 }, 'small', limited)).status).toBe(201);
     expect((await send(n1, { message: 'a', ttl: 60 }, 'small', limited)).status).toBe(201);
     expect((await send(n1, { message: 'b', ttl: 60 }, 'small', limited)).status).toBe(201);
     const full = await send(n2, { message: 'c', ttl: 60 }, 'small', limited);
-    expect(full.status).toBe(403);
+    expect(full.status).toBe(502);
     expect(full.body).toEqual({
-      code: 'access-denied',
+      code: 'database-connection-error',
       msg: 'Access Denied: the message mailbox of acme/small is full (3 messages)',
     });
     now = new Date(at.getTime() + 1000); // 'short' has expired: one slot again
     expect((await send(n2, { message: 'c', ttl: 60 }, 'small', limited)).body.msg).toBe(
       'agbot msg 4 inserted',
     );
-    expect((await send(n2, { message: 'd', ttl: 60 }, 'small', limited)).status).toBe(403);
+    expect((await send(n2, { message: 'd', ttl: 60 }, 'small', limited)).status).toBe(502);
     expect((await send(n2, { message: 'd', ttl: 60 }, 'small', post)).status).toBe(201); // 0 = unlimited
     now = at;
   });

@@ -1,9 +1,10 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as postMessage } from '#functions/agbot-messages/post-message';
-import { insertMessage, keepOrDiscardMessage, nextMessageId } from '#tables/agbot-message-records';
+import { agbotMailbox } from '#tables/agbot-message-records';
 import { documentClient, tableName } from '#tables/client';
 import { keys } from '#tables/keys';
+import { postMessage as storeMessage } from '#tables/mailbox-post';
 import { createAgbot, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -46,22 +47,25 @@ describe('a message posted while its agbot is deleted', () => {
     expect((await partition('race', 'a1')).filter((sk) => sk.startsWith('MSG#'))).toEqual([]);
   });
 
-  it('takes back the message and the id counter when the agbot is already gone', async () => {
-    const msgId = await nextMessageId('race', 'gone');
+  it('stores nothing (no message, no mailbox state, no count) when the agbot is already gone', async () => {
     const now = new Date();
-    await insertMessage({
-      org: 'race',
-      id: 'gone',
-      msgId,
-      nodeId: 'race/n1',
-      nodePubKey: 'k',
-      message: 'late',
-      timeSent: now.toISOString(),
-      timeExpires: new Date(now.getTime() + 60_000).toISOString(),
-      ttl: Math.floor(now.getTime() / 1000) + 60,
+    const result = await storeMessage({
+      box: agbotMailbox('race', 'gone'),
+      sender: { kind: 'node', org: 'race', id: 'n1' },
+      message: {
+        senderId: 'race/n1',
+        senderPubKey: 'k',
+        message: 'late',
+        timeSent: now.toISOString(),
+        timeExpires: new Date(now.getTime() + 60_000).toISOString(),
+        ttl: Math.floor(now.getTime() / 1000) + 60,
+      },
+      max: 0,
+      // Read while the agbot was still there: the write's own check must catch its deletion.
+      state: { seq: 0, stored: 0 },
+      now,
     });
-    expect(await partition('race', 'gone')).toHaveLength(2);
-    expect(await keepOrDiscardMessage('race', 'gone', msgId)).toBe(false);
+    expect(result).toEqual({ outcome: 'no-owner' });
     expect(await partition('race', 'gone')).toEqual([]);
     const { Item } = await documentClient.send(
       new GetCommand({ TableName: tableName(), Key: keys.orgStats('race'), ConsistentRead: true }),

@@ -12,6 +12,8 @@ import { agbotView } from '#functions/agbots/agbot-view';
 import { agbot } from '#functions/agbots/responses';
 import { getManagementStatusResponse } from '#functions/node-management-status/responses';
 import { statusesView } from '#functions/node-management-status/view';
+import { nodeMessageView } from '#functions/node-messages/message-view';
+import { nodeMsg } from '#functions/node-messages/schemas';
 import { nodeView } from '#functions/nodes/node-view';
 import { nodePolicyView } from '#functions/nodes/policy-view';
 import { node, nodePolicy } from '#functions/nodes/responses';
@@ -117,7 +119,28 @@ const cases: [string, z.ZodType, unknown][] = [
     'message',
     agbotMsg,
     messageView(
-      stored({ msgId: 1, nodeId: 'acme/n1', nodePubKey: 'k', message: 'm', timeSent: now, timeExpires: now }),
+      stored({
+        msgId: 1,
+        senderId: 'acme/n1',
+        senderPubKey: 'k',
+        message: 'm',
+        timeSent: now,
+        timeExpires: now,
+      }),
+    ),
+  ],
+  [
+    'node message',
+    nodeMsg,
+    nodeMessageView(
+      stored({
+        msgId: 1,
+        senderId: 'acme/a1',
+        senderPubKey: 'k',
+        message: 'm',
+        timeSent: now,
+        timeExpires: now,
+      }),
     ),
   ],
   [

@@ -1,0 +1,61 @@
+import { authorizeNode, nodeNotFound } from '#functions/nodes/access';
+import { authorize } from '#lib/auth/access';
+import type { Caller } from '#lib/auth/caller';
+import { accessDenied, badInput } from '#lib/http/errors';
+import type { Mailbox, MailboxState } from '#tables/mailbox';
+import { loadPostContext } from '#tables/mailbox-post';
+import { nodeMailbox } from '#tables/node-message-records';
+import type { NodeRecord } from '#tables/node-records';
+import type { NodeMessagesPath } from './schemas.ts';
+
+/**
+ * Reads (READ) and deletes (WRITE) of a node's mailbox: whoever may read or write the node
+ * (reads: the node, its owner, org admins, root, agbots of its org; deletes: the node, its owner,
+ * org admins, root). Other nodes, other users, hub admins: 403. The node must exist (404).
+ */
+export async function authorizeNodeMailbox(
+  caller: Caller,
+  path: NodeMessagesPath,
+  access: 'READ' | 'WRITE',
+): Promise<NodeRecord> {
+  const node = await authorizeNode(caller, path, access);
+  if (!node) throw nodeNotFound(path);
+  return node;
+}
+
+export interface NodeSenderTarget {
+  box: Mailbox;
+  state: MailboxState;
+  agbotPubKey: string;
+}
+
+/**
+ * Posting to a node's mailbox: any agbot, of any org (upstream's SEND_MSG_TO_NODE). Admins and
+ * root hold that permission too but are not agbots, so they get 403 (upstream: a misleading 400).
+ * The agbot's public key goes with the message, so it must have one. The node, the agbot and the
+ * mailbox state come from one read.
+ */
+export async function authorizeNodeSender(caller: Caller, path: NodeMessagesPath): Promise<NodeSenderTarget> {
+  if (caller.kind !== 'agbot') {
+    await authorizeNode(caller, path, 'SEND_MSG_TO_NODE');
+    throw accessDenied(
+      `Access denied: only agbots may send messages to a node; '${caller.fullId}' is not an agbot`,
+    );
+  }
+  const box = nodeMailbox(path.organization, path.node);
+  const { owner, sender, state } = await loadPostContext(box, {
+    kind: 'agbot',
+    org: caller.org,
+    id: caller.id,
+  });
+  const target = { type: 'node' as const, org: box.org, id: box.id, exists: owner !== undefined };
+  authorize(caller, { ...target, owner: owner?.owner as string | undefined }, 'SEND_MSG_TO_NODE');
+  if (!owner) throw nodeNotFound(path);
+  const agbotPubKey = String(sender?.publicKey ?? '');
+  if (!agbotPubKey) {
+    throw badInput(
+      `invalid input: agbot '${caller.fullId}' has no publicKey; it must set one before sending messages`,
+    );
+  }
+  return { box, state, agbotPubKey };
+}

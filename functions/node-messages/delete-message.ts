@@ -1,0 +1,19 @@
+import { endpoint } from '#lib/http/endpoint';
+import { noContent } from '#lib/http/responses';
+import { removeMessages } from '#tables/mailbox-cleanup';
+import { nodeMailbox } from '#tables/node-message-records';
+import { authorizeNodeMailbox } from './access.ts';
+import { nodeMessagePath } from './schemas.ts';
+
+/**
+ * DELETE /v1/orgs/{organization}/nodes/{node}/msgs/{msgid}: whoever may write the node (the node
+ * after reading each message). 204 whether or not the message was there, as upstream.
+ */
+export const handler = endpoint({
+  path: nodeMessagePath,
+  authorize: ({ caller, path }) => authorizeNodeMailbox(caller, path, 'WRITE'),
+  async handle({ path }) {
+    await removeMessages(nodeMailbox(path.organization, path.node), [path.msgid]);
+    return noContent();
+  },
+});

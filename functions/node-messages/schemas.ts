@@ -1,0 +1,38 @@
+import * as z from 'zod';
+import { messageId, postMessageBody } from '#functions/agbot-messages/schemas';
+import { nodePath } from '#functions/nodes/schemas';
+
+/**
+ * Schemas of a node's mailbox (reference §11.8): requests, validated by the handlers, and
+ * responses, for the OpenAPI document. Bodies and ids are the agbot mailbox's.
+ */
+export const nodeMessagesPath = nodePath;
+export type NodeMessagesPath = z.infer<typeof nodeMessagesPath>;
+export const nodeMessagePath = nodePath.extend({ msgid: messageId });
+
+const INT32 = { min: -2147483648, max: 2147483647 };
+
+/** `?maxmsgs=N`: the oldest N; absent, 0 or negative = all. Unlike the agbot mailbox, `maxmsgs=` is a 400 (upstream). */
+export const listNodeMessagesQuery = z.object({
+  maxmsgs: z
+    .string()
+    .regex(/^-?\d{1,10}$/, 'must be a 32-bit integer')
+    .transform(Number)
+    .refine((value) => value >= INT32.min && value <= INT32.max, 'must be a 32-bit integer')
+    .optional(),
+});
+
+export const postNodeMessageBody = postMessageBody;
+
+/** One message as GET returns it. */
+export const nodeMsg = z.object({
+  msgId: z.number().int(),
+  agbotId: z.string(),
+  agbotPubKey: z.string(),
+  message: z.string(),
+  timeSent: z.string(),
+  timeExpires: z.string(),
+});
+
+/** GET (list and one): oldest first, never an expired or deleted message; lastIndex is always 0. */
+export const getNodeMsgsResponse = z.object({ messages: z.array(nodeMsg), lastIndex: z.number().int() });

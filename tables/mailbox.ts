@@ -1,0 +1,180 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from './client.ts';
+import { indexKeys, keys } from './keys.ts';
+import type { Counter } from './stats.ts';
+
+/**
+ * The two mailboxes, one implementation (tables/README.md, "Mailboxes"): an agbot's (messages from
+ * nodes, `AGBOT#<org>/<id>`) and a node's (messages from agbots, `NODE#<org>/<id>`). Each holds
+ * its messages `MSG#<12-digit id>` and one state item `MSGSEQ` with the last id handed out (`seq`)
+ * and how many message items are stored (`storedMsgs`), both moved in the transaction that stores a
+ * message: ids increase without gaps and the mailbox limit is a condition, exact under concurrency.
+ */
+export type MailboxKind = 'agbot' | 'node';
+
+export interface Mailbox {
+  kind: MailboxKind;
+  /** The owner's org and id: the agbot or the node the messages are addressed to. */
+  org: string;
+  id: string;
+}
+
+/** A stored message, whatever the mailbox (the views name the sender fields as upstream does). */
+export interface MailboxMessage {
+  msgId: number;
+  /** `org/id` of the sender: a node for an agbot mailbox, an agbot for a node mailbox. */
+  senderId: string;
+  senderPubKey: string;
+  message: string;
+  timeSent: string;
+  timeExpires: string;
+  ttl: number;
+}
+
+/** Where the mailbox's items live, and how a message's sender is stored (upstream's field names). */
+export const mailboxLayout = (box: Mailbox) =>
+  box.kind === 'agbot'
+    ? {
+        owner: keys.agbot(box.org, box.id),
+        state: keys.agbotMessageSeq(box.org, box.id),
+        message: (msgId: number) => keys.agbotMessage(box.org, box.id, msgId),
+        senderField: 'nodeId',
+        senderKeyField: 'nodePubKey',
+        counter: 'agbotMsgs' as Counter,
+        changeResource: 'agbotmsgs',
+      }
+    : {
+        owner: keys.node(box.org, box.id),
+        state: keys.nodeMessageSeq(box.org, box.id),
+        message: (msgId: number) => keys.nodeMessage(box.org, box.id, msgId),
+        senderField: 'agbotId',
+        senderKeyField: 'agbotPubKey',
+        counter: 'nodeMsgs' as Counter,
+        changeResource: 'nodemsgs',
+      };
+
+export const MESSAGE_PREFIX = 'MSG#';
+
+/**
+ * Past its expiry a message is never returned, and reads delete it (and uncount it). DynamoDB's
+ * TTL deletes it without uncounting, so `ttl` is set this much later: it only sweeps mailboxes
+ * nobody has read for a day (a full mailbox recounts itself, see `reconcileMailbox`).
+ */
+export const TTL_GRACE_SECONDS = 24 * 60 * 60;
+
+export const isLive = (message: { timeExpires: string }, now: string): boolean => message.timeExpires > now;
+
+/** `seq`: the last id handed out (0: none yet); `stored`: its `storedMsgs`, the message items present, undefined before this design. */
+export interface MailboxState {
+  seq: number;
+  stored: number | undefined;
+}
+
+export const mailboxState = (item: Record<string, unknown> | undefined): MailboxState => ({
+  seq: Number(item?.seq ?? 0),
+  stored: item?.storedMsgs === undefined ? undefined : Number(item.storedMsgs),
+});
+
+export async function readMailboxState(box: Mailbox): Promise<MailboxState> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: mailboxLayout(box).state, ConsistentRead: true }),
+  );
+  return mailboxState(Item);
+}
+
+/** A stored item as a message of this mailbox. */
+function toMessage(box: Mailbox, item: Record<string, unknown>): MailboxMessage {
+  const layout = mailboxLayout(box);
+  return {
+    msgId: Number(item.msgId),
+    senderId: String(item[layout.senderField] ?? ''),
+    senderPubKey: String(item[layout.senderKeyField] ?? ''),
+    message: String(item.message ?? ''),
+    timeSent: String(item.timeSent ?? ''),
+    timeExpires: String(item.timeExpires ?? ''),
+    ttl: Number(item.ttl ?? 0),
+  };
+}
+
+/** The item storing `message` in `box`; a node message is also indexed under its sender (gsi1). */
+export function messageItem(box: Mailbox, message: MailboxMessage): Record<string, unknown> {
+  const layout = mailboxLayout(box);
+  const item: Record<string, unknown> = {
+    ...layout.message(message.msgId),
+    org: box.org,
+    id: box.id,
+    msgId: message.msgId,
+    [layout.senderField]: message.senderId,
+    [layout.senderKeyField]: message.senderPubKey,
+    message: message.message,
+    timeSent: message.timeSent,
+    timeExpires: message.timeExpires,
+    ttl: message.ttl,
+  };
+  if (box.kind === 'node') {
+    const [senderOrg = '', ...rest] = message.senderId.split('/');
+    item.gsi1pk = indexKeys.sentNodeMessages(senderOrg, rest.join('/'));
+    item.gsi1sk = `${box.org}/${box.id}/${String(message.msgId).padStart(12, '0')}`;
+  }
+  return item;
+}
+
+/**
+ * The whole mailbox, oldest first, expired messages included (one consistent Query; more pages
+ * only past 1 MB). A plain Query: these items are written only by this module.
+ */
+export async function listMailbox(box: Mailbox): Promise<MailboxMessage[]> {
+  const messages: MailboxMessage[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': mailboxLayout(box).owner.pk, ':prefix': MESSAGE_PREFIX },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    messages.push(...(page.Items ?? []).map((item) => toMessage(box, item)));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return messages;
+}
+
+export async function getMailboxMessage(box: Mailbox, msgId: number): Promise<MailboxMessage | undefined> {
+  if (!(msgId > 0)) return undefined;
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: mailboxLayout(box).message(msgId), ConsistentRead: true }),
+  );
+  return Item ? toMessage(box, Item) : undefined;
+}
+
+const CONFLICT_RETRIES = 5;
+
+/**
+ * Moves the org's `agbotMsgs` / `nodeMsgs` counter (status figures). A plain UpdateItem after the
+ * message write rather than in its transaction: every message of an org would contend on that one
+ * STATS item, while plain ADDs queue. Retried when it meets a transaction on the same item.
+ */
+export async function countMessages(box: Mailbox, delta: number): Promise<void> {
+  if (delta === 0) return;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.orgStats(box.org),
+          UpdateExpression: 'ADD #count :delta',
+          ExpressionAttributeNames: { '#count': mailboxLayout(box).counter },
+          ExpressionAttributeValues: { ':delta': delta },
+        }),
+      );
+      return;
+    } catch (error) {
+      const conflict = (error as Error).name === 'TransactionConflictException';
+      if (!conflict || attempt >= CONFLICT_RETRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
+    }
+  }
+}

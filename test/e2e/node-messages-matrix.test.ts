@@ -1,0 +1,15 @@
+import { describe } from 'vitest';
+import { givePublicKeys, nodeMessageCases } from './matrix/node-messages.ts';
+import { defineMatrix } from './support/matrix.ts';
+import { useMatrixWorld } from './support/matrix-world.ts';
+import { useOffline } from './support/offline.ts';
+
+/**
+ * Node messages × every kind of caller, same org and other org, over HTTP through
+ * serverless-offline (reference §11.8). Every 2xx body is checked against our OpenAPI document
+ * and upstream's.
+ */
+const server = useOffline();
+const getWorld = useMatrixWorld(server, 'nm', givePublicKeys);
+
+describe.concurrent('node messages', () => defineMatrix(nodeMessageCases, getWorld, server.http));

@@ -1,0 +1,62 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as listAgbotMessages } from '#functions/agbot-messages/list-messages';
+import { handler as postAgbotMessage } from '#functions/agbot-messages/post-message';
+import { handler as listNodeMessages } from '#functions/node-messages/list-messages';
+import { handler as postNodeMessage } from '#functions/node-messages/post-message';
+import { dynamoCallCount } from '#tables/client';
+import { createNode, createOrg, createUser } from '#test/support/identities';
+import { type InvokeOptions, invoke } from '#test/support/invoke';
+import { useTestTable } from '#test/support/table';
+import { createSender } from '../agbot-messages/fixtures.ts';
+import { createSendingAgbot } from './fixtures.ts';
+
+useTestTable();
+
+type Handler = Parameters<typeof invoke>[0];
+type Auth = { user: string; secret: string };
+let agbot: Auth;
+let node: Auth;
+
+/** DynamoDB calls of one warm request (the identity is remembered, so authentication costs none). */
+async function callsOf(handler: Handler, options: InvokeOptions, status: number): Promise<number> {
+  await invoke(handler, options);
+  const before = dynamoCallCount();
+  const result = await invoke(handler, options);
+  expect(result.status).toBe(status);
+  return dynamoCallCount() - before;
+}
+
+beforeAll(async () => {
+  await createOrg('calls');
+  await createUser('calls', 'alice');
+  agbot = await createSendingAgbot('calls', 'a1', 'calls/alice');
+  node = await createSender('calls', 'n1', 'calls/alice');
+  await createNode('calls', 'n2', 'calls/alice');
+});
+
+describe('DynamoDB calls of the mailboxes, warm', () => {
+  const message = { message: 'm', ttl: 3600 };
+
+  it('POST of an agbot message: 3 (one BatchGetItem, one TransactWriteItems, the org counter)', async () => {
+    const path = { organization: 'calls', agreementbot: 'a1' };
+    expect(await callsOf(postAgbotMessage, { auth: node, path, body: message }, 201)).toBe(3);
+  });
+
+  it('POST of a node message: 3', async () => {
+    const path = { organization: 'calls', node: 'n1' };
+    expect(await callsOf(postNodeMessage, { auth: agbot, path, body: message }, 201)).toBe(3);
+  });
+
+  it('GET of a mailbox: 2 (the owner for authorization, one Query)', async () => {
+    expect(
+      await callsOf(
+        listAgbotMessages,
+        { auth: agbot, path: { organization: 'calls', agreementbot: 'a1' } },
+        200,
+      ),
+    ).toBe(2);
+    expect(
+      await callsOf(listNodeMessages, { auth: node, path: { organization: 'calls', node: 'n1' } }, 200),
+    ).toBe(2);
+  });
+});

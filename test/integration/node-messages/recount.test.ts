@@ -1,0 +1,68 @@
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { handler as postAgbotMessage } from '#functions/agbot-messages/post-message';
+import { handler as postMessage } from '#functions/node-messages/post-message';
+import { getConfig } from '#lib/config';
+import { documentClient, tableName } from '#tables/client';
+import { keys } from '#tables/keys';
+import { listNodeMessages } from '#tables/node-message-records';
+import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
+import { invoke } from '#test/support/invoke';
+import { useTestTable } from '#test/support/table';
+import { createSender } from '../agbot-messages/fixtures.ts';
+import { createSendingAgbot } from './fixtures.ts';
+
+useTestTable();
+
+const limitOf = (max: number) => () => {
+  const config = getConfig();
+  return { ...config, limits: { ...config.limits, maxMessagesInMailbox: max } };
+};
+const body = { message: 'm', ttl: 600 };
+const state = async (key: { pk: string; sk: string }) =>
+  (await documentClient.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })))
+    .Item;
+
+describe('the mailbox count (storedMsgs) stays true', () => {
+  it("is recounted when a full mailbox lost messages behind its back (DynamoDB's TTL deletes without uncounting)", async () => {
+    await createOrg('count');
+    await createUser('count', 'alice');
+    const agbot = await createSendingAgbot('count', 'a1', 'count/alice');
+    await createNode('count', 'n1', 'count/alice');
+    const post = postMessage.withDeps({ config: limitOf(2) });
+    const path = { organization: 'count', node: 'n1' };
+    expect((await invoke(post, { auth: agbot, path, body })).status).toBe(201);
+    expect((await invoke(post, { auth: agbot, path, body })).status).toBe(201);
+    expect((await invoke(post, { auth: agbot, path, body })).status).toBe(502);
+    // What TTL does: the item goes, the count stays.
+    await documentClient.send(
+      new DeleteCommand({ TableName: tableName(), Key: keys.nodeMessage('count', 'n1', 1) }),
+    );
+    expect((await state(keys.nodeMessageSeq('count', 'n1')))?.storedMsgs).toBe(2);
+    const after = await invoke(post, { auth: agbot, path, body });
+    expect(after.body).toEqual({ code: 'ok', msg: 'node msg 3 inserted' });
+    expect((await listNodeMessages('count', 'n1')).map((m) => m.msgId)).toEqual([2, 3]);
+    expect(await state(keys.nodeMessageSeq('count', 'n1'))).toMatchObject({ seq: 3, storedMsgs: 2 });
+  });
+
+  it('counts a mailbox written before storedMsgs existed (only seq) on its next post, then keeps its limit', async () => {
+    await createOrg('legacy');
+    await createUser('legacy', 'alice');
+    await createAgbot('legacy', 'a1', 'legacy/alice');
+    const node = await createSender('legacy', 'n1', 'legacy/alice');
+    const path = { organization: 'legacy', agreementbot: 'a1' };
+    const post = postAgbotMessage.withDeps({ config: limitOf(2) });
+    expect((await invoke(post, { auth: node, path, body })).status).toBe(201);
+    // The state as the former code left it: seq only.
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.agbotMessageSeq('legacy', 'a1'),
+        UpdateExpression: 'REMOVE storedMsgs',
+      }),
+    );
+    expect((await invoke(post, { auth: node, path, body })).body.msg).toBe('agbot msg 2 inserted');
+    expect(await state(keys.agbotMessageSeq('legacy', 'a1'))).toMatchObject({ seq: 2, storedMsgs: 2 });
+    expect((await invoke(post, { auth: node, path, body })).status).toBe(502);
+  });
+});
