@@ -39,7 +39,7 @@ const MAX_BATCHES = 40;
 /**
  * Writes `items` and records `changes` in ONE transaction, so a change exists exactly when its
  * write happened (a rejected write records nothing). Each change is stored as a pending row, keyed
- * by write time and a random id: writers never touch a shared item, so they never contend.
+ * by write time, a random id and its place in the write: writers never touch a shared item, so they never contend.
  * Readers number pending rows with `sequencePendingChanges` before reading. A failed condition
  * throws TransactionFailed indexed by `items`, as `transactWrite` does.
  */
@@ -48,7 +48,11 @@ export async function transactWriteWithChanges(
   changes: Change[],
   now: Date = new Date(),
 ): Promise<void> {
-  const pending = changes.map((change) => pendingPut(change, now));
+  // One key prefix per write; the index keeps one write's changes in the order given.
+  const writeKey = `${now.toISOString()}#${randomUUID()}`;
+  const pending = changes.map((change, index) =>
+    pendingPut(change, `${writeKey}#${String(index).padStart(3, '0')}`, now),
+  );
   try {
     await transactWrite([...items, ...pending]);
   } catch (error) {
@@ -122,9 +126,9 @@ export function forgetChangeSequence(): void {
 
 type PendingRow = Required<Change> & { pk: string; sk: string; lastUpdated: string; ttl: number };
 
-function pendingPut(change: Change, now: Date): TransactItem {
+function pendingPut(change: Change, sortKey: string, now: Date): TransactItem {
   const row = {
-    ...changeRowKeys.pending(`${now.toISOString()}#${randomUUID()}`),
+    ...changeRowKeys.pending(sortKey),
     org: change.org,
     id: change.id,
     resource: change.resource,
