@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
-import { transactWriteWithChanges } from './changes.ts';
+import { type Change, recordChanges, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts';
 import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
@@ -116,9 +116,9 @@ export async function deletePartition(
 }
 
 /** Runs `items`; false when a condition failed. */
-async function transactIfAllHold(items: TransactItem[]): Promise<boolean> {
+async function transactIfAllHold(items: TransactItem[], changes: Change[] = []): Promise<boolean> {
   try {
-    await transactWrite(items);
+    await transactWriteWithChanges(items, changes);
     return true;
   } catch (error) {
     if (error instanceof TransactionFailed) return false;
@@ -217,7 +217,8 @@ async function deleteClaimedAgbot(agbot: { org: string; id: string; owner: strin
       },
     };
     const deltas = { agbotAgreements: -(agreements ?? 0), agbotMsgs: -messages };
-    if (await transactIfAllHold(agbotRecordDelete(agbot, condition, deltas))) {
+    const deleted: Change = { org: agbot.org, id: agbot.id, resource: 'agbot', operation: 'deleted' };
+    if (await transactIfAllHold(agbotRecordDelete(agbot, condition, deltas), [deleted])) {
       // Agreements written meanwhile were in the record's count; messages were not.
       const late = agbotChildDeltas(await deletePartition(pk, { keep: sk }));
       if (late.agbotMsgs)
@@ -270,6 +271,8 @@ async function deleteOrgPartitions(org: string): Promise<void> {
     await transactIfAllHold([drop, ownerCount, link].filter((item) => item !== undefined));
   });
   await deletePartition(keys.org(org).pk, { last: keys.org(org).sk });
+  // Its own feed goes unread with it; readers of every org (root, multi-tenant agbots) learn of it.
+  await recordChanges([{ org, id: org, resource: 'org', operation: 'deleted' }]);
 }
 
 /**
