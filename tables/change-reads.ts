@@ -23,8 +23,8 @@ export interface ChangeQuery {
  * Expired rows are dropped: DynamoDB's TTL deletes them late.
  */
 export async function readChanges(query: ChangeQuery, now: Date = new Date()): Promise<ChangeRow[]> {
-  if (query.max <= 0) return [];
   await sequencePendingChanges();
+  if (query.max <= 0) return [];
   const partitions = query.orgs.includes('*')
     ? [changeRowKeys.allPartition]
     : [...new Set(query.orgs)].map(changeRowKeys.orgPartition).concat(changeRowKeys.publicPartition);

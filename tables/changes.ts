@@ -111,6 +111,11 @@ export async function sequencePendingChanges(): Promise<void> {
 /** The newest change id, after numbering what is pending (0 before the first change). */
 export async function maxChangeId(): Promise<number> {
   await sequencePendingChanges();
+  return numberedUpTo();
+}
+
+/** The newest change id numbered so far (for a reader that has just numbered what was pending). */
+export async function numberedUpTo(): Promise<number> {
   const { Item } = await documentClient.send(
     new GetCommand({ TableName: tableName(), Key: keys.changeSequence(), ConsistentRead: true }),
   );

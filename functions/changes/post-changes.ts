@@ -9,7 +9,7 @@ import { isoTimestamp } from '#lib/time';
 import { EXCHANGE_VERSION } from '#lib/version';
 import { recordAgbotHeartbeat } from '#tables/agbot-records';
 import { readChanges } from '#tables/change-reads';
-import { maxChangeId } from '#tables/changes';
+import { numberedUpTo } from '#tables/changes';
 import { recordHeartbeat } from '#tables/node-records';
 import { groupChanges } from './group-changes.ts';
 import type { changesResponse } from './responses.ts';
@@ -48,7 +48,8 @@ export const handler = endpoint({
     );
     const answer: z.infer<typeof changesResponse> = {
       changes: groupChanges(rows),
-      mostRecentChangeId: rows.length > 0 ? (rows.at(-1)?.changeId as number) : await maxChangeId(),
+      // readChanges numbered what was pending: the sequence is the newest id.
+      mostRecentChangeId: rows.length > 0 ? (rows.at(-1)?.changeId as number) : await numberedUpTo(),
       hitMaxRecords: max > 0 && rows.length === max,
       exchangeVersion: EXCHANGE_VERSION,
     };
