@@ -3,6 +3,11 @@ import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws
 import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
 import { type Change, recordChanges, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
+import {
+  deleteDeploymentPolicy,
+  deleteOrgDeploymentPolicies,
+  listDeploymentPolicies,
+} from './deployment-policy-records.ts';
 import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts';
 import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
 import { isRegistered } from './nodes.ts';
@@ -258,6 +263,7 @@ async function deleteOrgPartitions(org: string): Promise<void> {
       } else partitions.push({ pk: String(item.pk), record });
     }
   }
+  await deleteOrgDeploymentPolicies(org);
   await deleteOrgServices(
     org,
     partitions.filter((p) => p.record === 'USER').map((p) => p.pk),
@@ -343,6 +349,9 @@ async function deleteUserAndOwned(
   );
   for (const node of nodes) principalCache.forget(org, String(node.gsi1sk));
   await deleteOwnedServices(keys.user(org, username).pk, { recordChanges: true });
+  // Deployment policies are only ever in their org: the user's are found among the org's.
+  for (const policy of await listDeploymentPolicies(org))
+    if (policy.owner === owner) await deleteDeploymentPolicy(org, policy.name);
   const agbots = await queryAll({ index: 'gsi1', partition: indexKeys.orgAgbots(org), owner });
   await forEachLimited(agbots, (agbot) => deleteAgbotCascade({ org, id: String(agbot.gsi1sk), owner }));
   const user = keys.user(org, username);
