@@ -87,6 +87,9 @@ async function main(): Promise<void> {
     step('POST /changes: calls per request and in-process vs raw, 10 and 10,000 change rows');
     const changes = await import('./changes-run.ts');
     const changeFigures = await changes.runChangesBench(step);
+    step('POST deployment policy: calls per request and in-process vs raw, 10 and 10,000 services');
+    const policies = await import('./deployment-policies-run.ts');
+    const policyFigures = await policies.runPolicyBench(step);
 
     step('starting serverless-offline');
     const offline = await startOffline({
@@ -161,7 +164,7 @@ async function main(): Promise<void> {
       loadAverage: loadavg()[0] ?? 0,
       seconds: (performance.now() - started) / 1000,
     };
-    const report = `${markdown(figures)}\n${services.servicesMarkdown(serviceFigures)}\n${changes.changesMarkdown(changeFigures)}`;
+    const report = `${markdown(figures)}\n${services.servicesMarkdown(serviceFigures)}\n${changes.changesMarkdown(changeFigures)}\n${policies.policyMarkdown(policyFigures)}`;
     const reportFile = join(root, 'docs', 'benchmarks.md');
     writeFileSync(reportFile, report);
     // `npm test` runs Biome over docs too: write the tables the way its formatter lays them out.
