@@ -11,6 +11,7 @@ import { nodeMessagesRoutes } from '#functions/node-messages/routes';
 import { nodesRoutes } from '#functions/nodes/routes';
 import { openApiRoutes } from '#functions/openapi/routes';
 import { orgsRoutes } from '#functions/orgs/routes';
+import { secretsRoutes } from '#functions/secrets/routes';
 import { serviceCatalogRoutes } from '#functions/service-catalog/routes';
 import { servicesRoutes } from '#functions/services/routes';
 import { usersRoutes } from '#functions/users/routes';
@@ -38,6 +39,7 @@ export const FAMILIES: ResourceDoc[] = [
   agbotMessagesRoutes,
   servicesRoutes,
   serviceCatalogRoutes,
+  secretsRoutes,
   openApiRoutes,
 ];
 

@@ -7,6 +7,7 @@ import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts
 import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
 import { isRegistered } from './nodes.ts';
 import { changingIdentity, principalCache } from './principals.ts';
+import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret-records.ts';
 import { deletedServiceChange, getService, serviceRecordDelete } from './service-records.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
@@ -269,6 +270,8 @@ async function deleteOrgPartitions(org: string): Promise<void> {
     const [drop, , ownerCount, link] = agbotRecordDelete(agbot, { expression: 'attribute_exists(pk)' }, {});
     await transactIfAllHold([drop, ownerCount, link].filter((item) => item !== undefined));
   });
+  // The secrets manager's partition (issue 12).
+  await deleteOrgSecrets(org);
   await deletePartition(keys.org(org).pk, { last: keys.org(org).sk });
 }
 
@@ -339,6 +342,9 @@ async function deleteUserAndOwned(
     })),
   );
   for (const node of nodes) principalCache.forget(org, String(node.gsi1sk));
+  // The secrets manager (issue 12): the user's secrets and its nodes' secrets.
+  await deleteUserSecrets(org, username);
+  await forEachLimited(nodes, (node) => deleteNodeSecrets(org, String(node.gsi1sk)));
   await deleteOwnedServices(keys.user(org, username).pk, { recordChanges: true });
   const agbots = await queryAll({ index: 'gsi1', partition: indexKeys.orgAgbots(org), owner });
   await forEachLimited(agbots, (agbot) => deleteAgbotCascade({ org, id: String(agbot.gsi1sk), owner }));

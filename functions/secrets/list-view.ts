@@ -1,0 +1,18 @@
+import { json } from '#lib/http/responses';
+import { inTree, type SecretTree, treePrefix } from '#lib/secrets/names';
+import type { SecretSummary } from '#tables/secret-records';
+import { listSecrets } from '#tables/secret-records';
+import type { ListQuery } from './schemas.ts';
+
+/** A list answer: names (never values), or `{name, lastUpdated}` entries with `?details=true`. */
+export const listResponse = (entries: SecretSummary[], query: ListQuery) =>
+  json(200, query.details === 'true' ? entries : entries.map((entry) => entry.name));
+
+/** The tree's secrets, named without the tree's prefix (one Query of the org's partition). */
+export async function treeEntries(org: string, tree: SecretTree): Promise<SecretSummary[]> {
+  const prefix = treePrefix(tree);
+  const found = await listSecrets(org, prefix);
+  return found
+    .filter((entry) => inTree(entry.name, tree))
+    .map((entry) => ({ name: entry.name.slice(prefix.length), lastUpdated: entry.lastUpdated }));
+}
