@@ -4,17 +4,22 @@ import type { KeyProvider } from './key-provider.ts';
 import { kmsKeyProvider } from './kms-key-provider.ts';
 import { loadOrCreateMasterKey, localKeyProvider } from './local-key-provider.ts';
 
-/**
- * The key provider this process uses, chosen by the environment: `EXCHANGE_SECRETS_KMS_KEY_ID`
- * set (serverless.yml sets it on AWS) → KMS; otherwise the local master key in
- * `EXCHANGE_SECRETS_MASTER_KEY_FILE` (default `<EXCHANGE_DATA_DIR or .data>/secrets-master-key`).
- */
+/** Where the local master key lives: `EXCHANGE_SECRETS_MASTER_KEY_FILE`, else `<EXCHANGE_DATA_DIR or .data>/secrets-master-key`. */
 export const masterKeyFile = (env: NodeJS.ProcessEnv = process.env): string =>
   env.EXCHANGE_SECRETS_MASTER_KEY_FILE || join(env.EXCHANGE_DATA_DIR || '.data', 'secrets-master-key');
 
+/**
+ * The key provider the environment chooses: `EXCHANGE_SECRETS_PROVIDER=kms` (serverless.yml's
+ * default on AWS) uses the KMS key `EXCHANGE_SECRETS_KMS_KEY_ID`; anything else, and always under
+ * serverless-offline (IS_OFFLINE), the local master key file.
+ */
 export function providerFromEnv(env: NodeJS.ProcessEnv = process.env): KeyProvider {
-  const kmsKey = env.EXCHANGE_SECRETS_KMS_KEY_ID;
-  if (kmsKey) return kmsKeyProvider(new KMSClient({}), kmsKey);
+  const kms = env.EXCHANGE_SECRETS_PROVIDER === 'kms' && env.IS_OFFLINE !== 'true';
+  if (kms) {
+    const keyId = env.EXCHANGE_SECRETS_KMS_KEY_ID;
+    if (!keyId) throw new Error('EXCHANGE_SECRETS_PROVIDER=kms needs EXCHANGE_SECRETS_KMS_KEY_ID');
+    return kmsKeyProvider(new KMSClient({}), keyId);
+  }
   return localKeyProvider(loadOrCreateMasterKey(masterKeyFile(env)));
 }
 
