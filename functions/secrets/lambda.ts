@@ -9,6 +9,7 @@ import { handler as listNodeSecrets } from './list-node-secrets.ts';
 import { handler as listSecrets } from './list-secrets.ts';
 import { handler as listUserNodeSecrets } from './list-user-node-secrets.ts';
 import { handler as listUserSecrets } from './list-user-secrets.ts';
+import { handler as postSecret } from './post-secret.ts';
 import { handler as putSecret } from './put-secret.ts';
 import { secretsRoutes } from './routes.ts';
 import { secretRequest } from './secret-path.ts';
@@ -21,6 +22,7 @@ const dispatch = dispatcher(secretsRoutes, {
   'secrets/list-user-node-secrets': listUserNodeSecrets,
   'secrets/get-secret': getSecret,
   'secrets/put-secret': putSecret,
+  'secrets/post-secret': postSecret,
   'secrets/delete-secret': deleteSecret,
 });
 
@@ -28,7 +30,7 @@ const oneSecret: Record<string, LambdaHandler> = {
   GET: getSecret,
   HEAD: getSecret,
   PUT: putSecret,
-  POST: putSecret,
+  POST: postSecret,
   DELETE: deleteSecret,
 };
 
@@ -37,7 +39,7 @@ const oneSecret: Record<string, LambdaHandler> = {
  * hold, so a request that names one secret (secret-path.ts) goes straight to its method's
  * handler with the whole name as `secret`; the list routes go through the usual dispatcher.
  */
-export const handler: LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => {
+const route: LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => {
   const method = (event.requestContext?.http?.method ?? '').toUpperCase();
   const rawPath = event.rawPath ?? event.requestContext?.http?.path ?? '/';
   const named = secretRequest(method, rawPath, process.env.IS_OFFLINE === 'true');
@@ -45,3 +47,5 @@ export const handler: LambdaHandler = (event: APIGatewayProxyEventV2, context: C
   const run = oneSecret[method] ?? unrecognizedRoute;
   return run({ ...event, pathParameters: named }, context);
 };
+
+export const handler = Object.assign(route, { handlers: dispatch.handlers });

@@ -111,7 +111,7 @@ export const secretsRoutes = routeList({
       method: 'POST',
       path: '/v1/orgs/{organization}/secrets/{secret}',
       operationId: 'postSecret',
-      handler: 'secrets/put-secret',
+      handler: 'secrets/post-secret',
       summary: 'Create or overwrite a secret (as PUT)',
       description: `As PUT. ${NAME_TEXT}`,
       request: { path: secretPath, body: secretBody },
