@@ -127,7 +127,7 @@ export function secretsMarkdown(f: SecretsFigures): string {
     row('PUT secret', 'TransactWriteItems (2 items)', f.put),
     '',
     `Local envelope, median of ${f.envelope.runs.toLocaleString('en')} calls (AES-256-GCM, a fresh data key wrapped under the`,
-    'master key per seal): ',
+    'master key per seal):',
     '',
     '| Operation | Median (µs) |',
     '| --- | ---: |',
