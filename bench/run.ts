@@ -84,6 +84,12 @@ async function main(): Promise<void> {
     step('GET service: calls per request and in-process vs raw, 10 and 10,000 services');
     const services = await import('./services-run.ts');
     const serviceFigures = await services.runServicesBench(step);
+    step('POST /changes: calls per request and in-process vs raw, 10 and 10,000 change rows');
+    const changes = await import('./changes-run.ts');
+    const changeFigures = await changes.runChangesBench(step);
+    step('POST deployment policy: calls per request and in-process vs raw, 10 and 10,000 services');
+    const policies = await import('./deployment-policies-run.ts');
+    const policyFigures = await policies.runPolicyBench(step);
     step('GET and PUT secret, local envelope cost (bench/secrets-run.ts)');
     const secrets = await import('./secrets-run.ts');
     const secretFigures = await secrets.runSecretsBench(step);
@@ -161,7 +167,7 @@ async function main(): Promise<void> {
       loadAverage: loadavg()[0] ?? 0,
       seconds: (performance.now() - started) / 1000,
     };
-    const report = `${markdown(figures)}\n${services.servicesMarkdown(serviceFigures)}\n${secrets.secretsMarkdown(secretFigures)}`;
+    const report = `${markdown(figures)}\n${services.servicesMarkdown(serviceFigures)}\n${changes.changesMarkdown(changeFigures)}\n${policies.policyMarkdown(policyFigures)}\n${secrets.secretsMarkdown(secretFigures)}`;
     const reportFile = join(root, 'docs', 'benchmarks.md');
     writeFileSync(reportFile, report);
     // `npm test` runs Biome over docs too: write the tables the way its formatter lays them out.

@@ -5,6 +5,8 @@ import { agbotPatternsRoutes } from '#functions/agbot-patterns/routes';
 import { agbotPoliciesRoutes } from '#functions/agbot-policies/routes';
 import { agbotsRoutes } from '#functions/agbots/routes';
 import { agentFileVersionsRoutes } from '#functions/agent-file-versions/routes';
+import { changesRoutes } from '#functions/changes/routes';
+import { deploymentPoliciesRoutes } from '#functions/deployment-policies/routes';
 import { nodeAgreementsRoutes } from '#functions/node-agreements/routes';
 import { nodeManagementStatusRoutes } from '#functions/node-management-status/routes';
 import { nodeMessagesRoutes } from '#functions/node-messages/routes';
@@ -39,6 +41,8 @@ export const FAMILIES: ResourceDoc[] = [
   agbotMessagesRoutes,
   servicesRoutes,
   serviceCatalogRoutes,
+  deploymentPoliciesRoutes,
+  changesRoutes,
   secretsRoutes,
   openApiRoutes,
 ];

@@ -20,6 +20,8 @@ const configSchema = z.strictObject({
       maxMessageTtlSeconds: z.number().int().positive().default(8_640_000),
       /** Services one user may own, over all orgs (0 = unlimited). */
       maxServices: count.default(1000),
+      /** Most change rows one `POST /changes` returns (upstream's resourceChanges.maxRecordsCap). */
+      maxChangeRecords: z.number().int().positive().default(10_000),
     })
     .prefault({}),
   compat: z

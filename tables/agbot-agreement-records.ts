@@ -1,11 +1,12 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { AgbotAgreementEntity } from './agbot-agreements.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { agbotChildPrefix, indexKeys, keys } from './keys.ts';
 import { ExchangeTable } from './table.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
+import { type TransactItem, TransactionFailed } from './transact.ts';
 
 export type AgreementRecord = FormattedItem<typeof AgbotAgreementEntity>;
 type Key = { pk: string; sk: string };
@@ -55,10 +56,10 @@ const pause = (attempt: number) =>
  * A transaction on the agbot's record, retried longer than transactWrite does on its own: an
  * agbot writing many agreements at once makes its own transactions collide.
  */
-async function transactOnAgbot(items: TransactItem[]): Promise<void> {
+async function transactOnAgbot(items: TransactItem[], changes: Change[]): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await transactWrite(items);
+      return await transactWriteWithChanges(items, changes);
     } catch (error) {
       if (!isConflict(error) || attempt >= CONFLICT_RETRIES) throw error;
       await pause(attempt);
@@ -118,22 +119,39 @@ export interface AgreementWrite {
   now: string;
 }
 
+/** The feed row of an agbot agreement write (upstream's resource `agbotagreements`, id = the agbot). */
+const agreementChange = (org: string, agbot: string, operation: ChangeOperation): Change => ({
+  org,
+  id: agbot,
+  resource: 'agbotagreements',
+  operation,
+});
+
 /** Updates service, state and lastUpdated of an existing agreement (dataLastReceived kept); false if none. */
 async function updateExisting(write: AgreementWrite): Promise<boolean> {
   try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.agbotAgreement(write.org, write.agbot, write.agreementId),
-        UpdateExpression: 'SET service = :service, #state = :state, lastUpdated = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':service': write.service, ':state': write.state, ':now': write.now },
-      }),
+    await transactWriteWithChanges(
+      [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.agbotAgreement(write.org, write.agbot, write.agreementId),
+            UpdateExpression: 'SET service = :service, #state = :state, lastUpdated = :now',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: {
+              ':service': write.service,
+              ':state': write.state,
+              ':now': write.now,
+            },
+          },
+        },
+      ],
+      [agreementChange(write.org, write.agbot, 'created/modified')],
     );
     return true;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (error instanceof TransactionFailed) return false;
     throw error;
   }
 }
@@ -154,13 +172,16 @@ export async function putAgreement(
     const { org, agbot, agreementId, owner, service, state, now } = write;
     const record = { org, agbot, agreementId, owner, service, state, lastUpdated: now, dataLastReceived: '' };
     try {
-      await transactOnAgbot([
-        AgbotAgreementEntity.build(PutTransaction)
-          .item(record)
-          .options({ condition: { attr: 'agreementId', exists: false } })
-          .params(),
-        countOnAgbot(org, agbot, 1, maxAgreements),
-      ]);
+      await transactOnAgbot(
+        [
+          AgbotAgreementEntity.build(PutTransaction)
+            .item(record)
+            .options({ condition: { attr: 'agreementId', exists: false } })
+            .params(),
+          countOnAgbot(org, agbot, 1, maxAgreements),
+        ],
+        [agreementChange(org, agbot, 'created/modified')],
+      );
       await countAgreements(org, 1);
       return 'created';
     } catch (error) {
@@ -193,7 +214,10 @@ async function deleteCountedAgreements(org: string, agbot: string, found: Key[])
       }));
       const n = chunk.length;
       try {
-        await transactOnAgbot([...deletes, countOnAgbot(org, agbot, -n)]);
+        await transactOnAgbot(
+          [...deletes, countOnAgbot(org, agbot, -n)],
+          [agreementChange(org, agbot, 'deleted')],
+        );
         await countAgreements(org, -n);
         deleted += n;
         break;

@@ -29,6 +29,7 @@ export type AgbotPatternRecord = FormattedItem<typeof AgbotPatternEntity>;
 
 const served = servedRecords<AgbotPatternRecord>({
   prefix: agbotChildPrefix.pattern,
+  resource: 'agbotpatterns',
   key: keys.agbotPattern,
   putItem: (record) =>
     AgbotPatternEntity.build(PutTransaction)

@@ -29,6 +29,7 @@ export type AgbotPolicyRecord = FormattedItem<typeof AgbotPolicyEntity>;
 
 const served = servedRecords<AgbotPolicyRecord>({
   prefix: agbotChildPrefix.policy,
+  resource: 'agbotbusinesspols',
   key: keys.agbotPolicy,
   putItem: (record) =>
     AgbotPolicyEntity.build(PutTransaction)

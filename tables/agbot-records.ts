@@ -5,12 +5,13 @@ import { idFits } from '#lib/ids';
 import { splitOwner } from './agbot-counts.ts';
 import { AgbotEntity, agbotRepository } from './agbots.ts';
 import { deleteAgbotCascade } from './cascade.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { changingIdentity } from './principals.ts';
 import { orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
+import { type TransactItem, TransactionFailed } from './transact.ts';
 
 export type AgbotRecord = FormattedItem<typeof AgbotEntity>;
 /** What PUT, PATCH and heartbeats change; keys, owner and the agreement count never change here. */
@@ -72,7 +73,7 @@ async function writeNewAgbot(agbot: AgbotRecord, maxAgbots: number): Promise<Cre
     items.push({ Put: { TableName: tableName(), Item: link } });
   }
   try {
-    await transactWrite(items);
+    await transactWriteWithChanges(items, [agbotChange(agbot.org, agbot.id, 'created/modified')]);
     return 'created';
   } catch (error) {
     if (!(error instanceof TransactionFailed)) throw error;
@@ -90,9 +91,24 @@ export const updateAgbot = (
   id: string,
   owner: string,
   changes: AgbotChanges,
-): Promise<boolean> => changingIdentity(org, id, () => rewriteAgbot(org, id, owner, changes));
+  operation: ChangeOperation = 'modified',
+): Promise<boolean> => changingIdentity(org, id, () => rewriteAgbot(org, id, owner, changes, operation));
 
-async function rewriteAgbot(org: string, id: string, owner: string, changes: AgbotChanges): Promise<boolean> {
+/** The feed row of an agbot write (upstream's resource `agbot`). */
+const agbotChange = (org: string, id: string, operation: ChangeOperation): Change => ({
+  org,
+  id,
+  resource: 'agbot',
+  operation,
+});
+
+async function rewriteAgbot(
+  org: string,
+  id: string,
+  owner: string,
+  changes: AgbotChanges,
+  operation: ChangeOperation,
+): Promise<boolean> {
   const names: Record<string, string> = { '#owner': 'owner' };
   const values: Record<string, unknown> = { ':owner': owner };
   const sets: string[] = [];
@@ -103,19 +119,24 @@ async function rewriteAgbot(org: string, id: string, owner: string, changes: Agb
     sets.push(`#${name} = :${name}`);
   }
   try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.agbot(org, id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: '#owner = :owner',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
+    await transactWriteWithChanges(
+      [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.agbot(org, id),
+            UpdateExpression: `SET ${sets.join(', ')}`,
+            ConditionExpression: '#owner = :owner',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          },
+        },
+      ],
+      [agbotChange(org, id, operation)],
     );
     return true;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (error instanceof TransactionFailed) return false;
     throw error;
   }
 }

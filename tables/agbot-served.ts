@@ -1,7 +1,8 @@
-import { BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type Change, type ChangeOperation, recordChanges, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
+import { type TransactItem, TransactionFailed } from './transact.ts';
 
 /**
  * What the agbot's served patterns and served policies share: they live in the agbot's partition
@@ -18,18 +19,26 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Runs `put` (which must carry its own "not already there" condition) in one transaction with a
  * check that the agbot still exists, so nothing is written beside an agbot deleted meanwhile.
  */
-export async function putBesideAgbot(org: string, id: string, put: TransactItem): Promise<CreateOutcome> {
+export async function putBesideAgbot(
+  org: string,
+  id: string,
+  put: TransactItem,
+  change: Change,
+): Promise<CreateOutcome> {
   try {
-    await transactWrite([
-      {
-        ConditionCheck: {
-          TableName: tableName(),
-          Key: keys.agbot(org, id),
-          ConditionExpression: 'attribute_exists(pk)',
+    await transactWriteWithChanges(
+      [
+        {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: keys.agbot(org, id),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
         },
-      },
-      put,
-    ]);
+        put,
+      ],
+      [change],
+    );
     return 'created';
   } catch (error) {
     if (!(error instanceof TransactionFailed)) throw error;
@@ -91,6 +100,8 @@ export async function deleteChildren(org: string, id: string, prefix: string): P
 /** How one kind of served record (pattern or policy) is keyed and written. */
 export interface ServedKind<R> {
   prefix: string;
+  /** Upstream's change-feed resource: `agbotpatterns` or `agbotbusinesspols` (id = the agbot). */
+  resource: string;
   key: (org: string, id: string, childId: string) => Key;
   /** The Put (carrying its own "not there yet" condition) of a new record. */
   putItem: (record: R) => TransactItem;
@@ -102,10 +113,16 @@ const withoutKeys = <R>({ pk: _pk, sk: _sk, _et: _entity, ...record }: Record<st
 
 /** Create, list, get and delete for one kind of an agbot's served records. */
 export function servedRecords<R extends { org: string; id: string }>(kind: ServedKind<R>) {
+  const change = (org: string, id: string, operation: ChangeOperation): Change => ({
+    org,
+    id,
+    resource: kind.resource,
+    operation,
+  });
   return {
     /** Creates the record only if the agbot exists and does not serve that id yet. */
     insert: (record: R): Promise<CreateOutcome> =>
-      putBesideAgbot(record.org, record.id, kind.putItem(record)),
+      putBesideAgbot(record.org, record.id, kind.putItem(record), change(record.org, record.id, 'created')),
     /** The agbot's records of this kind, ordered by id (one consistent Query of its partition). */
     list: async (org: string, id: string): Promise<R[]> =>
       (await queryChildren(org, id, kind.prefix)).map((item) => withoutKeys<R>(item)),
@@ -117,16 +134,30 @@ export function servedRecords<R extends { org: string; id: string }>(kind: Serve
     },
     /** Deletes one record; false when the agbot did not serve it. */
     remove: async (org: string, id: string, childId: string): Promise<boolean> => {
-      const { Attributes } = await documentClient.send(
-        new DeleteCommand({
-          TableName: tableName(),
-          Key: kind.key(org, id, childId),
-          ReturnValues: 'ALL_OLD',
-        }),
-      );
-      return Attributes !== undefined;
+      try {
+        await transactWriteWithChanges(
+          [
+            {
+              Delete: {
+                TableName: tableName(),
+                Key: kind.key(org, id, childId),
+                ConditionExpression: 'attribute_exists(pk)',
+              },
+            },
+          ],
+          [change(org, id, 'deleted')],
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof TransactionFailed) return false;
+        throw error;
+      }
     },
     /** Deletes every record of this kind; resolves how many there were. */
-    removeAll: (org: string, id: string): Promise<number> => deleteChildren(org, id, kind.prefix),
+    removeAll: async (org: string, id: string): Promise<number> => {
+      const deleted = await deleteChildren(org, id, kind.prefix);
+      if (deleted > 0) await recordChanges([change(org, id, 'deleted')]);
+      return deleted;
+    },
   };
 }

@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   Entity,
   EntityRepository,
@@ -8,10 +7,11 @@ import {
   PutTransaction,
   string,
 } from 'dynamodb-toolbox';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { ExchangeTable } from './table.ts';
-import { TransactionFailed, transactWrite } from './transact.ts';
+import { TransactionFailed } from './transact.ts';
 
 const versionsSchema = item({
   org: string().key(),
@@ -53,18 +53,21 @@ export async function putAgentFileVersions(
   lastUpdated: string,
 ): Promise<boolean> {
   try {
-    await transactWrite([
-      {
-        ConditionCheck: {
-          TableName: tableName(),
-          Key: keys.org(org),
-          ConditionExpression: 'attribute_exists(pk)',
+    await transactWriteWithChanges(
+      [
+        {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: keys.org(org),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
         },
-      },
-      AgentFileVersionsEntity.build(PutTransaction)
-        .item({ ...versions, org, lastUpdated })
-        .params(),
-    ]);
+        AgentFileVersionsEntity.build(PutTransaction)
+          .item({ ...versions, org, lastUpdated })
+          .params(),
+      ],
+      [versionsChange(org, 'created/modified')],
+    );
     return true;
   } catch (error) {
     if (error instanceof TransactionFailed) return false;
@@ -75,13 +78,32 @@ export async function putAgentFileVersions(
 /** Empties the org's three lists; false (and nothing written) when none were ever stored. */
 export async function clearAgentFileVersions(org: string, lastUpdated: string): Promise<boolean> {
   try {
-    await repository.put(
-      { org, agentSoftwareVersions: [], agentConfigVersions: [], agentCertVersions: [], lastUpdated },
-      { condition: { attr: 'lastUpdated', exists: true } },
+    await transactWriteWithChanges(
+      [
+        AgentFileVersionsEntity.build(PutTransaction)
+          .item({
+            org,
+            agentSoftwareVersions: [],
+            agentConfigVersions: [],
+            agentCertVersions: [],
+            lastUpdated,
+          })
+          .options({ condition: { attr: 'lastUpdated', exists: true } })
+          .params(),
+      ],
+      [versionsChange(org, 'deleted')],
     );
     return true;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (error instanceof TransactionFailed) return false;
     throw error;
   }
 }
+
+/** The feed row of an agent-file-versions write (upstream's resource `agentfileversion`). */
+const versionsChange = (org: string, operation: ChangeOperation): Change => ({
+  org,
+  id: 'AgentFileVersion',
+  resource: 'agentfileversion',
+  operation,
+});

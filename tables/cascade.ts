@@ -1,8 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
-import { transactWriteWithChanges } from './changes.ts';
+import { type Change, recordChanges, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
+import {
+  deleteDeploymentPolicy,
+  deleteOrgDeploymentPolicies,
+  listDeploymentPolicies,
+} from './deployment-policy-records.ts';
 import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts';
 import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
 import { isRegistered } from './nodes.ts';
@@ -117,9 +122,9 @@ export async function deletePartition(
 }
 
 /** Runs `items`; false when a condition failed. */
-async function transactIfAllHold(items: TransactItem[]): Promise<boolean> {
+async function transactIfAllHold(items: TransactItem[], changes: Change[] = []): Promise<boolean> {
   try {
-    await transactWrite(items);
+    await transactWriteWithChanges(items, changes);
     return true;
   } catch (error) {
     if (error instanceof TransactionFailed) return false;
@@ -218,7 +223,8 @@ async function deleteClaimedAgbot(agbot: { org: string; id: string; owner: strin
       },
     };
     const deltas = { agbotAgreements: -(agreements ?? 0), agbotMsgs: -messages };
-    if (await transactIfAllHold(agbotRecordDelete(agbot, condition, deltas))) {
+    const deleted: Change = { org: agbot.org, id: agbot.id, resource: 'agbot', operation: 'deleted' };
+    if (await transactIfAllHold(agbotRecordDelete(agbot, condition, deltas), [deleted])) {
       // Agreements written meanwhile were in the record's count; messages were not.
       const late = agbotChildDeltas(await deletePartition(pk, { keep: sk }));
       if (late.agbotMsgs)
@@ -258,6 +264,7 @@ async function deleteOrgPartitions(org: string): Promise<void> {
       } else partitions.push({ pk: String(item.pk), record });
     }
   }
+  await deleteOrgDeploymentPolicies(org);
   await deleteOrgServices(
     org,
     partitions.filter((p) => p.record === 'USER').map((p) => p.pk),
@@ -273,6 +280,8 @@ async function deleteOrgPartitions(org: string): Promise<void> {
   // The secrets manager's partition (issue 12).
   await deleteOrgSecrets(org);
   await deletePartition(keys.org(org).pk, { last: keys.org(org).sk });
+  // Its own feed goes unread with it; readers of every org (root, multi-tenant agbots) learn of it.
+  await recordChanges([{ org, id: org, resource: 'org', operation: 'deleted' }]);
 }
 
 /**
@@ -346,6 +355,9 @@ async function deleteUserAndOwned(
   await deleteUserSecrets(org, username);
   await forEachLimited(nodes, (node) => deleteNodeSecrets(org, String(node.gsi1sk)));
   await deleteOwnedServices(keys.user(org, username).pk, { recordChanges: true });
+  // Deployment policies are only ever in their org: the user's are found among the org's.
+  for (const policy of await listDeploymentPolicies(org))
+    if (policy.owner === owner) await deleteDeploymentPolicy(org, policy.name);
   const agbots = await queryAll({ index: 'gsi1', partition: indexKeys.orgAgbots(org), owner });
   await forEachLimited(agbots, (agbot) => deleteAgbotCascade({ org, id: String(agbot.gsi1sk), owner }));
   const user = keys.user(org, username);

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '#lib/time';
 import { documentClient, tableName } from './client.ts';
 import { changeRowKeys, keys } from './keys.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
 /** Upstream's four operations; `created/modified` is a PUT that may have created. */
 export type ChangeOperation = 'created' | 'created/modified' | 'modified' | 'deleted';
@@ -21,69 +22,100 @@ export interface Change {
   public?: boolean;
 }
 
+/** A sequenced row as readers get it. */
+export interface ChangeRow extends Required<Change> {
+  changeId: number;
+  lastUpdated: string;
+  ttl: number;
+}
+
 /** Rows expire after 4 hours, as upstream trims its change log. */
 export const CHANGE_TTL_SECONDS = 4 * 60 * 60;
-/** A transaction holds at most 100 items; the sequence and each change row take one or two. */
-const MAX_TRANSACTION_ITEMS = 100;
-const MAX_ATTEMPTS = 200;
+/** Pending rows sequenced per transaction: each takes up to 4 of a transaction's 100 items. */
+const SEQUENCE_BATCH = 24;
+/** Batches one call may sequence before it reads anyway (a backlog is finished by later calls). */
+const MAX_BATCHES = 40;
 
 /**
- * This instance's guess of the feed's current id. A right guess costs nothing; a wrong one fails
- * the sequence condition, which returns the true value for the next attempt.
- */
-let sequenceGuess = 0;
-
-/**
- * Writes `items` and appends `changes` to the change feed in one transaction, so a change row
- * exists exactly when its write happened. Ids come from one sequence item (`CHANGES`/`SEQ`) that
- * the transaction moves from n to n + k only if it still holds n: transactions commit in id
- * order, so a reader that has seen id m never later finds a row below m (tables/README.md, "The
- * change feed"). A failed condition on the caller's items throws TransactionFailed indexed by
- * `items`, exactly as `transactWrite` does. Returns the ids given to `changes`, in order.
+ * Writes `items` and records `changes` in ONE transaction, so a change exists exactly when its
+ * write happened (a rejected write records nothing). Each change is stored as a pending row, keyed
+ * by write time, a random id and its place in the write: writers never touch a shared item, so they never contend.
+ * Readers number pending rows with `sequencePendingChanges` before reading. A failed condition
+ * throws TransactionFailed indexed by `items`, as `transactWrite` does.
  */
 export async function transactWriteWithChanges(
   items: TransactItem[],
   changes: Change[],
   now: Date = new Date(),
-): Promise<number[]> {
-  const rowsPerChange = changes.map((change) => (change.public ? 2 : 1));
-  const total = items.length + 1 + rowsPerChange.reduce((sum, n) => sum + n, 0);
-  if (total > MAX_TRANSACTION_ITEMS) throw new Error(`a transaction of ${total} items is too large`);
-  for (let attempt = 0; ; attempt++) {
-    const first = sequenceGuess + 1;
-    const ids = changes.map((_, i) => first + i);
-    const transaction = [
-      ...items,
-      sequenceAdvance(sequenceGuess, sequenceGuess + changes.length, now),
-      ...changes.flatMap((change, i) => changeRowPuts(change, ids[i] as number, now)),
-    ];
+): Promise<void> {
+  // One key prefix per write; the index keeps one write's changes in the order given.
+  const writeKey = `${now.toISOString()}#${randomUUID()}`;
+  const pending = changes.map((change, index) =>
+    pendingPut(change, `${writeKey}#${String(index).padStart(3, '0')}`, now),
+  );
+  try {
+    await transactWrite([...items, ...pending]);
+  } catch (error) {
+    if (error instanceof TransactionFailed) throw new TransactionFailed(error.failed.slice(0, items.length));
+    throw error;
+  }
+}
+
+/** Records change rows alone (for writes that have nothing else to put in the transaction). */
+export const recordChanges = (changes: Change[], now?: Date): Promise<void> =>
+  transactWriteWithChanges([], changes, now);
+
+/**
+ * This instance's guess of the feed's last id. A right guess saves a read; a wrong one fails the
+ * sequence condition, whose ALL_OLD reason carries the true value for the next attempt.
+ */
+let sequenceGuess = 0;
+
+/**
+ * Numbers every pending row, oldest first. Each batch is one transaction that moves the sequence
+ * item (`CHANGES`/`SEQ`) from n to n + k only if it still holds n, deletes the k pending rows only
+ * if they are still there, and puts their numbered rows. So ids are handed out in commit order and
+ * each pending row is numbered once, however many readers sequence at the same time: a reader that
+ * has seen id m never later finds a row below m (tables/README.md, "The change feed").
+ */
+export async function sequencePendingChanges(): Promise<void> {
+  for (let batch = 0, attempt = 0; batch < MAX_BATCHES; ) {
+    const pending = await oldestPending(SEQUENCE_BATCH);
+    if (pending.length === 0) return;
+    const from = sequenceGuess;
     try {
-      await documentClient.send(new TransactWriteCommand({ TransactItems: transaction }));
-      sequenceGuess += changes.length;
-      return ids;
+      await documentClient.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            sequenceAdvance(from, from + pending.length),
+            ...pending.flatMap((row, i) => numberedRowWrites(row, from + 1 + i)),
+          ],
+        }),
+      );
+      sequenceGuess = from + pending.length;
+      batch += 1;
+      if (pending.length < SEQUENCE_BATCH) return;
     } catch (error) {
-      if (!(error instanceof TransactionCanceledException) || attempt >= MAX_ATTEMPTS) throw error;
-      const reasons = error.CancellationReasons ?? [];
-      const callerFailed = items.map((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed');
-      if (callerFailed.includes(true)) throw new TransactionFailed(callerFailed);
-      const sequenceReason = reasons[items.length];
-      if (sequenceReason?.Code === 'ConditionalCheckFailed') {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const sequenceReason = error.CancellationReasons?.[0];
+      if (sequenceReason?.Code === 'ConditionalCheckFailed')
         sequenceGuess = storedSequence(sequenceReason.Item);
-      } else if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) {
-        throw error;
-      }
-      // Racing writers learn the same value; a little jitter lets one of them win each round.
+      // Otherwise another reader numbered these rows, or a transaction conflicted: read again.
+      attempt += 1;
+      if (attempt > 200) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt)));
     }
   }
 }
 
-/** Writes only change rows (for writes that have nothing else to put in the transaction). */
-export const recordChanges = (changes: Change[], now?: Date): Promise<number[]> =>
-  transactWriteWithChanges([], changes, now);
-
-/** The newest change id handed out (0 before the first change). */
+/** The newest change id, after numbering what is pending (0 before the first change). */
 export async function maxChangeId(): Promise<number> {
+  await sequencePendingChanges();
+  return numberedUpTo();
+}
+
+/** The newest change id numbered so far (for a reader that has just numbered what was pending). */
+export async function numberedUpTo(): Promise<number> {
   const { Item } = await documentClient.send(
     new GetCommand({ TableName: tableName(), Key: keys.changeSequence(), ConsistentRead: true }),
   );
@@ -97,44 +129,59 @@ export function forgetChangeSequence(): void {
   sequenceGuess = 0;
 }
 
-function sequenceAdvance(from: number, to: number, now: Date): TransactItem {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: keys.changeSequence(),
-      UpdateExpression: 'SET seq = :to, lastUpdated = :now',
-      ConditionExpression: from === 0 ? 'attribute_not_exists(seq)' : 'seq = :from',
-      ExpressionAttributeValues: {
-        ':to': to,
-        ':now': now.toISOString(),
-        ...(from === 0 ? {} : { ':from': from }),
-      },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  };
-}
+type PendingRow = Required<Change> & { pk: string; sk: string; lastUpdated: string; ttl: number };
 
-function changeRowPuts(change: Change, changeId: number, now: Date): TransactItem[] {
+function pendingPut(change: Change, sortKey: string, now: Date): TransactItem {
   const row = {
-    changeId,
+    ...changeRowKeys.pending(sortKey),
     org: change.org,
     id: change.id,
     resource: change.resource,
     operation: change.operation,
     public: change.public === true,
     lastUpdated: now.toISOString(),
+    // A pending row nobody sequenced within the feed's lifetime would only be dropped on reading.
     ttl: epochSeconds(now) + CHANGE_TTL_SECONDS,
   };
-  const placements = change.public
-    ? [changeRowKeys.ofOrg(change.org, changeId), changeRowKeys.ofPublic(changeId)]
-    : [changeRowKeys.ofOrg(change.org, changeId)];
-  return placements.map((key) => ({
-    Put: {
+  return { Put: { TableName: tableName(), Item: row } };
+}
+
+async function oldestPending(limit: number): Promise<PendingRow[]> {
+  const { Items = [] } = await documentClient.send(
+    new QueryCommand({
       TableName: tableName(),
-      Item: { ...key, ...row },
-      ConditionExpression: 'attribute_not_exists(pk)',
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': changeRowKeys.pendingPartition },
+      ConsistentRead: true,
+      Limit: limit,
+    }),
+  );
+  return Items as PendingRow[];
+}
+
+function sequenceAdvance(from: number, to: number): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.changeSequence(),
+      UpdateExpression: 'SET seq = :to',
+      ConditionExpression: from === 0 ? 'attribute_not_exists(seq)' : 'seq = :from',
+      ExpressionAttributeValues: { ':to': to, ...(from === 0 ? {} : { ':from': from }) },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
-  }));
+  };
+}
+
+/** Deletes the pending row (only if still there) and puts its numbered copies. */
+function numberedRowWrites(pending: PendingRow, changeId: number): TransactItem[] {
+  const { pk, sk, ...change } = pending;
+  const row: ChangeRow = { ...change, changeId };
+  const placements = [changeRowKeys.ofOrg(change.org, changeId), changeRowKeys.ofAll(changeId)];
+  if (change.public) placements.push(changeRowKeys.ofPublic(changeId));
+  return [
+    { Delete: { TableName: tableName(), Key: { pk, sk }, ConditionExpression: 'attribute_exists(pk)' } },
+    ...placements.map((key) => ({ Put: { TableName: tableName(), Item: { ...key, ...row } } })),
+  ];
 }
 
 /** The sequence value in a cancellation reason's item (raw attribute values: `{ seq: { N } }`). */

@@ -108,22 +108,23 @@ export const publicServicesPartition = 'PUBLICSERVICES';
 const paddedChangeId = (changeId: number) => String(changeId).padStart(16, '0');
 
 /**
- * Change rows: one in the org's feed partition (`CHANGES#<org>`), listed over all orgs through gsi1
- * `CHANGES`; a public row also sits in `PUBLICCHANGES`, which every org's readers query too.
+ * The change feed (tables/changes.ts). A write adds a pending row (`PENDINGCHANGES`, sorted by
+ * write time); a reader sequences pending rows into numbered rows: one in the org's partition
+ * (`CHANGES#<org>`), one in `ALLCHANGES` (readers of every org), and for public changes one in
+ * `PUBLICCHANGES` (every org's readers). All base-table partitions: a Query of them is strongly
+ * consistent, which a reader that must never skip a row needs (a GSI read is not).
  */
 export const changeRowKeys = {
-  ofOrg: (org: string, changeId: number) => ({
-    pk: `CHANGES#${org}`,
-    sk: paddedChangeId(changeId),
-    gsi1pk: 'CHANGES',
-    gsi1sk: paddedChangeId(changeId),
-  }),
+  pending: (sortKey: string) => ({ pk: 'PENDINGCHANGES', sk: sortKey }),
+  ofOrg: (org: string, changeId: number) => ({ pk: `CHANGES#${org}`, sk: paddedChangeId(changeId) }),
+  ofAll: (changeId: number) => ({ pk: 'ALLCHANGES', sk: paddedChangeId(changeId) }),
   ofPublic: (changeId: number) => ({ pk: 'PUBLICCHANGES', sk: paddedChangeId(changeId) }),
   /** The sort key from which a Query reads ids ≥ `changeId`. */
   sortKeyFrom: (changeId: number) => paddedChangeId(Math.max(0, changeId)),
+  pendingPartition: 'PENDINGCHANGES',
   orgPartition: (org: string) => `CHANGES#${org}`,
+  allPartition: 'ALLCHANGES',
   publicPartition: 'PUBLICCHANGES',
-  allOrgsIndexPartition: 'CHANGES',
 };
 
 /** gsi1 partitions. */

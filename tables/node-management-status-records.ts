@@ -1,5 +1,4 @@
 import {
-  DeleteItemCommand,
   Entity,
   type FormattedItem,
   GetItemCommand,
@@ -9,10 +8,11 @@ import {
   QueryCommand,
   string,
 } from 'dynamodb-toolbox';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { tableName } from './client.ts';
 import { keys, nodeChildPrefix } from './keys.ts';
 import { ExchangeTable } from './table.ts';
-import { TransactionFailed, transactWrite } from './transact.ts';
+import { TransactionFailed } from './transact.ts';
 
 const statusSchema = item({
   org: string().key(),
@@ -76,16 +76,19 @@ export async function getManagementStatus(
  */
 export async function putManagementStatus(status: NodeManagementStatusRecord): Promise<boolean> {
   try {
-    await transactWrite([
-      {
-        ConditionCheck: {
-          TableName: tableName(),
-          Key: keys.node(status.org, status.id),
-          ConditionExpression: 'attribute_exists(pk)',
+    await transactWriteWithChanges(
+      [
+        {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: keys.node(status.org, status.id),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
         },
-      },
-      NodeManagementStatusEntity.build(PutTransaction).item(status).params(),
-    ]);
+        NodeManagementStatusEntity.build(PutTransaction).item(status).params(),
+      ],
+      [statusChange(status.org, status.id, 'created/modified')],
+    );
     return true;
   } catch (error) {
     if (error instanceof TransactionFailed) return false;
@@ -95,9 +98,30 @@ export async function putManagementStatus(status: NodeManagementStatusRecord): P
 
 /** Deletes a status; false when there was none. */
 export async function deleteManagementStatus(org: string, id: string, policy: string): Promise<boolean> {
-  const { Attributes } = await NodeManagementStatusEntity.build(DeleteItemCommand)
-    .key({ org, id, policy })
-    .options({ returnValues: 'ALL_OLD' })
-    .send();
-  return Attributes !== undefined;
+  try {
+    await transactWriteWithChanges(
+      [
+        {
+          Delete: {
+            TableName: tableName(),
+            Key: keys.nodeManagementStatus(org, id, policy),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+      ],
+      [statusChange(org, id, 'deleted')],
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionFailed) return false;
+    throw error;
+  }
 }
+
+/** The feed row of a management-status write (upstream's resource `nodemgmtpolstatus`, id = the node). */
+const statusChange = (org: string, id: string, operation: ChangeOperation): Change => ({
+  org,
+  id,
+  resource: 'nodemgmtpolstatus',
+  operation,
+});

@@ -1,9 +1,10 @@
 import { type FormattedItem, PutTransaction } from 'dynamodb-toolbox';
+import { type Change, transactWriteWithChanges } from './changes.ts';
 import { tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { NodePolicyEntity, nodePolicyRepository } from './node-policies.ts';
 import { type NodeChanges, setNodeFields } from './node-records.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
+import { type TransactItem, TransactionFailed } from './transact.ts';
 
 export type NodePolicyRecord = FormattedItem<typeof NodePolicyEntity>;
 
@@ -12,10 +13,10 @@ export async function getNodePolicy(org: string, id: string): Promise<NodePolicy
   return Item;
 }
 
-/** Runs `items`; false when any condition failed. */
-async function writeIfAllHold(items: TransactItem[]): Promise<boolean> {
+/** Runs `items` with the node's `nodepolicies` change row; false when any condition failed. */
+async function writeIfAllHold(items: TransactItem[], change: Change): Promise<boolean> {
   try {
-    await transactWrite(items);
+    await transactWriteWithChanges(items, [change]);
     return true;
   } catch (error) {
     if (error instanceof TransactionFailed) return false;
@@ -28,22 +29,28 @@ async function writeIfAllHold(items: TransactItem[]): Promise<boolean> {
  * lastHeartbeat) in one transaction; false when the node does not exist, and then nothing is written.
  */
 export function putNodePolicy(policy: NodePolicyRecord, nodeFields: NodeChanges): Promise<boolean> {
-  return writeIfAllHold([
-    setNodeFields(policy.org, policy.id, nodeFields),
-    NodePolicyEntity.build(PutTransaction).item(policy).params(),
-  ]);
+  return writeIfAllHold(
+    [
+      setNodeFields(policy.org, policy.id, nodeFields),
+      NodePolicyEntity.build(PutTransaction).item(policy).params(),
+    ],
+    { org: policy.org, id: policy.id, resource: 'nodepolicies', operation: 'created/modified' },
+  );
 }
 
 /** Deletes the policy and stamps its node in one transaction; false when there is no policy (or node). */
 export function deleteNodePolicy(org: string, id: string, nodeFields: NodeChanges): Promise<boolean> {
-  return writeIfAllHold([
-    {
-      Delete: {
-        TableName: tableName(),
-        Key: keys.nodePolicy(org, id),
-        ConditionExpression: 'attribute_exists(pk)',
+  return writeIfAllHold(
+    [
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.nodePolicy(org, id),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
       },
-    },
-    setNodeFields(org, id, nodeFields),
-  ]);
+      setNodeFields(org, id, nodeFields),
+    ],
+    { org, id, resource: 'nodepolicies', operation: 'deleted' },
+  );
 }

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand as RawQueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { isRegistered, NodeEntity, nodeRepository } from './nodes.ts';
@@ -82,8 +83,20 @@ export function setNodeFields(
   };
 }
 
-/** One update goes as a plain UpdateItem (half the cost of a transaction), several as a transaction. */
-async function write(items: TransactItem[]): Promise<void> {
+/** The feed row of a node write (upstream's resource `node`). */
+const nodeChange = (org: string, id: string, operation: ChangeOperation): Change => ({
+  org,
+  id,
+  resource: 'node',
+  operation,
+});
+
+/**
+ * One update goes as a plain UpdateItem (half the cost of a transaction), several, or any with a
+ * change row to record, as a transaction.
+ */
+async function write(items: TransactItem[], changes: Change[] = []): Promise<void> {
+  if (changes.length > 0) return transactWriteWithChanges(items, changes);
   const [only] = items;
   if (items.length > 1 || !only?.Update) return transactWrite(items);
   try {
@@ -95,9 +108,9 @@ async function write(items: TransactItem[]): Promise<void> {
 }
 
 /** Runs `items`; false when the first one's condition failed (the node changed or went away). */
-async function writeUnlessChanged(items: TransactItem[]): Promise<boolean> {
+async function writeUnlessChanged(items: TransactItem[], changes: Change[] = []): Promise<boolean> {
   try {
-    await write(items);
+    await write(items, changes);
     return true;
   } catch (error) {
     if (error instanceof TransactionFailed && error.failed[0]) return false;
@@ -118,21 +131,25 @@ async function writeNewNode(node: NodeRecord, limits: { org: number; user: numbe
   const deltas = { nodes: 1, registeredNodes: isRegistered(node) ? 1 : 0 };
   const [ownerOrg, ownerUser] = splitOwner(node.owner);
   try {
-    await transactWrite([
-      NodeEntity.build(PutTransaction)
-        .item(node)
-        .options({ condition: { attr: 'org', exists: false } })
-        .params(),
-      {
-        ConditionCheck: {
-          TableName: tableName(),
-          Key: keys.org(node.org),
-          ConditionExpression: 'attribute_exists(pk)',
+    await transactWriteWithChanges(
+      [
+        NodeEntity.build(PutTransaction)
+          .item(node)
+          .options({ condition: { attr: 'org', exists: false } })
+          .params(),
+        {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: keys.org(node.org),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
         },
-      },
-      orgCounterUpdate(node.org, { deltas, limit: { counter: 'nodes', max: limits.org } }),
-      userCounterUpdate(ownerOrg, ownerUser, { deltas, limit: { counter: 'nodes', max: limits.user } }),
-    ]);
+        orgCounterUpdate(node.org, { deltas, limit: { counter: 'nodes', max: limits.org } }),
+        userCounterUpdate(ownerOrg, ownerUser, { deltas, limit: { counter: 'nodes', max: limits.user } }),
+      ],
+      // Upstream records a node PUT as created/modified whether or not the node was there.
+      [nodeChange(node.org, node.id, 'created/modified')],
+    );
     return 'created';
   } catch (error) {
     if (!(error instanceof TransactionFailed)) throw error;
@@ -146,16 +163,27 @@ async function writeNewNode(node: NodeRecord, limits: { org: number; user: numbe
  * Applies `changes` if the node still carries the `lastUpdated` read into `current` (false if
  * not), moving the registeredNodes counters when the node becomes registered or unregistered.
  */
-export const updateNode = (current: NodeRecord, changes: NodeChanges): Promise<boolean> =>
-  changingIdentity(current.org, current.id, () => rewriteNode(current, changes));
+export const updateNode = (
+  current: NodeRecord,
+  changes: NodeChanges,
+  operation: ChangeOperation = 'modified',
+): Promise<boolean> =>
+  changingIdentity(current.org, current.id, () => rewriteNode(current, changes, operation));
 
-async function rewriteNode(current: NodeRecord, changes: NodeChanges): Promise<boolean> {
+async function rewriteNode(
+  current: NodeRecord,
+  changes: NodeChanges,
+  operation: ChangeOperation,
+): Promise<boolean> {
   if (changes.lastUpdated !== undefined) {
     changes = { ...changes, lastUpdated: laterTimestamp(current.lastUpdated, changes.lastUpdated) };
   }
   const delta = Number(isRegistered({ ...current, ...changes })) - Number(isRegistered(current));
   const update = setNodeFields(current.org, current.id, changes, current.lastUpdated);
-  return writeUnlessChanged([update, ...(delta ? counterItems(current, { registeredNodes: delta }) : [])]);
+  return writeUnlessChanged(
+    [update, ...(delta ? counterItems(current, { registeredNodes: delta }) : [])],
+    [nodeChange(current.org, current.id, operation)],
+  );
 }
 
 /**
@@ -260,7 +288,10 @@ async function deleteNodePartition(current: NodeRecord): Promise<boolean> {
     { nodeMsgs: -messagesIn(children) },
   );
   try {
-    return await writeUnlessChanged([deleteNodeItem, ...children.map(deleteItem), ...uncount]);
+    return await writeUnlessChanged(
+      [deleteNodeItem, ...children.map(deleteItem), ...uncount],
+      [nodeChange(current.org, current.id, 'deleted')],
+    );
   } catch (error) {
     if (error instanceof TransactionFailed) return false;
     throw error;

@@ -50,7 +50,9 @@ export async function saveNode(
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     if (node) {
       steps.checkExisting(node);
-      if (await updateNode(node, request.changes)) return { outcome: 'updated' };
+      // Upstream's operations: PUT created/modified, PATCH modified.
+      const operation = request.create ? 'created/modified' : 'modified';
+      if (await updateNode(node, request.changes, operation)) return { outcome: 'updated' };
     } else {
       if (!request.create) return { outcome: 'missing' };
       steps.checkCreate();

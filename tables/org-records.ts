@@ -1,12 +1,12 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { idFits } from '#lib/ids';
-import { documentClient, tableName } from './client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
+import { tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { OrgEntity, orgRepository } from './orgs.ts';
 import { orgCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';
-import { TransactionFailed, transactWrite } from './transact.ts';
+import { TransactionFailed } from './transact.ts';
 
 export type OrgRecord = FormattedItem<typeof OrgEntity>;
 
@@ -50,13 +50,16 @@ export async function listOrgs(prefix = ''): Promise<OrgRecord[]> {
 /** Creates the org and its counters item in one transaction; false when the org already exists. */
 export async function insertOrg(org: string, fields: OrgFields, now: string): Promise<boolean> {
   try {
-    await transactWrite([
-      OrgEntity.build(PutTransaction)
-        .item({ org, ...fields, lastUpdated: now })
-        .options({ condition: { attr: 'org', exists: false } })
-        .params(),
-      orgCounterUpdate(org, { deltas: {} }),
-    ]);
+    await transactWriteWithChanges(
+      [
+        OrgEntity.build(PutTransaction)
+          .item({ org, ...fields, lastUpdated: now })
+          .options({ condition: { attr: 'org', exists: false } })
+          .params(),
+        orgCounterUpdate(org, { deltas: {} }),
+      ],
+      [orgChange(org, 'created')],
+    );
     return true;
   } catch (error) {
     if (error instanceof TransactionFailed) return false;
@@ -64,19 +67,29 @@ export async function insertOrg(org: string, fields: OrgFields, now: string): Pr
   }
 }
 
-const isConditionFailure = (error: unknown) =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+/** The feed row of an org write (upstream's resource `org`). */
+const orgChange = (org: string, operation: ChangeOperation): Change => ({
+  org,
+  id: org,
+  resource: 'org',
+  operation,
+});
 
 /** Replaces an existing org (omitted optional fields reset); false when there is no such org. */
 export async function replaceOrg(org: string, fields: OrgFields, now: string): Promise<boolean> {
   try {
-    await orgRepository.put(
-      { org, ...fields, lastUpdated: now },
-      { condition: { attr: 'org', exists: true } },
+    await transactWriteWithChanges(
+      [
+        OrgEntity.build(PutTransaction)
+          .item({ org, ...fields, lastUpdated: now })
+          .options({ condition: { attr: 'org', exists: true } })
+          .params(),
+      ],
+      [orgChange(org, 'created/modified')],
     );
     return true;
   } catch (error) {
-    if (isConditionFailure(error)) return false;
+    if (error instanceof TransactionFailed) return false;
     throw error;
   }
 }
@@ -87,21 +100,26 @@ export type OrgPatch = { [K in keyof OrgFields]: { attribute: K; value: OrgField
 export async function patchOrg(org: string, patch: OrgPatch, now: string): Promise<boolean> {
   const remove = patch.attribute === 'tags' && patch.value === undefined;
   try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.org(org),
-        UpdateExpression: remove
-          ? 'SET lastUpdated = :now REMOVE #attr'
-          : 'SET #attr = :value, lastUpdated = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#attr': patch.attribute },
-        ExpressionAttributeValues: remove ? { ':now': now } : { ':value': patch.value, ':now': now },
-      }),
+    await transactWriteWithChanges(
+      [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.org(org),
+            UpdateExpression: remove
+              ? 'SET lastUpdated = :now REMOVE #attr'
+              : 'SET #attr = :value, lastUpdated = :now',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#attr': patch.attribute },
+            ExpressionAttributeValues: remove ? { ':now': now } : { ':value': patch.value, ':now': now },
+          },
+        },
+      ],
+      [orgChange(org, 'modified')],
     );
     return true;
   } catch (error) {
-    if (isConditionFailure(error)) return false;
+    if (error instanceof TransactionFailed) return false;
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import type { AgentContext } from '../context.ts';
 import { AgentError } from '../errors.ts';
-import { type Agreement, loadAgreements, saveAgreements } from './store.ts';
+import { type Agreement, isArchived, loadAgreements, saveAgreement } from './store.ts';
 
 /** Upstream's Basic-protocol termination reasons. */
 export const TERMINATION = {
@@ -10,33 +10,23 @@ export const TERMINATION = {
 
 type Reason = (typeof TERMINATION)[keyof typeof TERMINATION];
 
-/** Archived, or termination started: either way no longer active. */
-export const isArchived = (a: Agreement) => a.archived || a.agreement_terminated_time > 0;
-
 /**
  * DELETE /agreement/{id}: archives the active agreement with that id, recording the reason and
  * the time. No workloads run yet, so termination completes at once. 404 when none is active.
  */
 export function cancelAgreement(ctx: AgentContext, id: string): Agreement {
-  const all = loadAgreements(ctx.store);
-  const found = all.find((a) => a.current_agreement_id === id && !isArchived(a));
+  const found = loadAgreements(ctx.store).find((a) => a.current_agreement_id === id && !isArchived(a));
   if (!found) throw new AgentError(404, 'no agreements in local database', 'agreement');
   const archived = terminate(ctx, found, TERMINATION.userRequested);
-  saveAgreements(
-    ctx.store,
-    all.map((a) => (a === found ? archived : a)),
-  );
+  saveAgreement(ctx.store, archived);
   return archived;
 }
 
 /** Unregistration: every active agreement ends (reason: node shutdown). */
 export function archiveAllAgreements(ctx: AgentContext): void {
-  const all = loadAgreements(ctx.store);
-  if (!all.some((a) => !isArchived(a))) return;
-  saveAgreements(
-    ctx.store,
-    all.map((a) => (isArchived(a) ? a : terminate(ctx, a, TERMINATION.nodeShutdown))),
-  );
+  for (const agreement of loadAgreements(ctx.store)) {
+    if (!isArchived(agreement)) saveAgreement(ctx.store, terminate(ctx, agreement, TERMINATION.nodeShutdown));
+  }
 }
 
 function terminate(ctx: AgentContext, agreement: Agreement, reason: Reason): Agreement {

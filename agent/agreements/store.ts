@@ -33,20 +33,32 @@ export interface Agreement {
   [more: string]: unknown;
 }
 
-export const AGREEMENTS_KEY = 'agreements';
+/** Archived, or termination started: either way no longer active. */
+export const isArchived = (a: Agreement) => a.archived || a.agreement_terminated_time > 0;
 
-export const loadAgreements = (store: Store): Agreement[] => store.get<Agreement[]>(AGREEMENTS_KEY) ?? [];
-
-export function saveAgreements(store: Store, agreements: Agreement[]): void {
-  store.set(AGREEMENTS_KEY, agreements);
+/** Every agreement, oldest first (by creation time, then id). */
+export function loadAgreements(store: Store): Agreement[] {
+  return store
+    .rows<{ record: string }>('SELECT record FROM agreements ORDER BY created_at, agreement_id')
+    .map((row) => JSON.parse(row.record) as Agreement);
 }
 
-/** Adds or replaces (by `current_agreement_id`) one agreement. */
+/** Adds or replaces (by `current_agreement_id`) one agreement: one row, the others untouched. */
 export function saveAgreement(store: Store, agreement: Agreement): void {
-  const others = loadAgreements(store).filter(
-    (a) => a.current_agreement_id !== agreement.current_agreement_id,
+  store.run(
+    `INSERT INTO agreements (agreement_id, archived, created_at, record) VALUES (?, ?, ?, ?)
+     ON CONFLICT (agreement_id) DO UPDATE SET archived = excluded.archived, created_at = excluded.created_at,
+       record = excluded.record`,
+    agreement.current_agreement_id,
+    isArchived(agreement) ? 1 : 0,
+    agreement.agreement_creation_time,
+    JSON.stringify(agreement),
   );
-  saveAgreements(store, [...others, agreement]);
+}
+
+/** Forgets every agreement (unregistration with deep clean). */
+export function deleteAllAgreements(store: Store): void {
+  store.run('DELETE FROM agreements');
 }
 
 /** A blank agreement with every field; tests and the workload worker fill in what they know. */

@@ -1,5 +1,5 @@
-import { isArchived } from './cancel.ts';
 import type { Agreement } from './store.ts';
+import { isArchived } from './store.ts';
 
 const MASK = '********';
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { archiveAllAgreements } from '../agreements/cancel.ts';
-import { AGREEMENTS_KEY } from '../agreements/store.ts';
+import { deleteAllAgreements } from '../agreements/store.ts';
 import type { AgentContext } from '../context.ts';
 import { AgentError } from '../errors.ts';
 import { LAST_UNREGISTRATION_KEY } from '../events/eventlog.ts';
@@ -88,7 +88,7 @@ function finish(ctx: AgentContext, node: NodeRecord, options: UnregisterOptions)
       ctx.events.node('info', 'node_unregistration_complete', done, source);
       if (options.deepClean) {
         ctx.store.clearEvents();
-        ctx.store.delete(AGREEMENTS_KEY);
+        deleteAllAgreements(ctx.store);
       }
       ctx.store.set(LAST_UNREGISTRATION_KEY, ctx.store.lastEventId());
     });

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
+import { migrate } from '../../lib/sqlite/migrate.ts';
 import { EVENT_JSON, type EventFilter, filterConditions } from './event-sql.ts';
 import { CANDIDATES_SQL, CLEAR_TEXT_INDEX, MAX_CANDIDATES, openTextIndex, textQuery } from './event-text.ts';
 
@@ -8,13 +9,15 @@ export type { EventField, EventFilter } from './event-sql.ts';
 
 /**
  * The agent's only persistent state: one SQLite file under the data dir (node:sqlite, built into
- * Node 22, so the shipped bundle needs no native module). Three tables:
+ * Node 22, so the shipped bundle needs no native module). The schema is versioned
+ * (`PRAGMA user_version`, MIGRATIONS below, applied in order on open):
  * - `state`: JSON documents by key (node record, user input, policy, sync bookkeeping);
  * - `pending`: which kinds of local writes still have to reach the Exchange;
  * - `events`: the event log, numbered by an autoincrement id that is never reused (with
- *   `events_text`, a trigram index of the messages: event-text.ts).
- * Every call is synchronous, so callers never see a half-applied change.
- */
+ *   `events_text`, a trigram index of the messages: event-text.ts);
+ * - `agreements`, `service_instances`, `containers`, `secrets`: one row each (secrets: names and
+ *   times only; the values live in the agreement's 0600 secret files).
+ * Every call is synchronous, so callers never see a half-applied change. */
 
 export interface NewEvent {
   timestamp: number;
@@ -29,7 +32,7 @@ export interface StoredEvent extends NewEvent {
   record_id: string;
 }
 
-const SCHEMA = `
+const FIRST_SCHEMA = `
   CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
   CREATE TABLE IF NOT EXISTS pending (kind TEXT PRIMARY KEY, since INTEGER NOT NULL) STRICT;
   CREATE TABLE IF NOT EXISTS events (
@@ -44,6 +47,49 @@ const SCHEMA = `
   -- Selecting by event code (the usual selector) should not read every event.
   CREATE INDEX IF NOT EXISTS events_by_code ON events (event_code);
 `;
+
+/** Version 2: workload records get tables of their own; the agreements array moves into its table. */
+const WORKLOAD_TABLES = `
+  CREATE TABLE agreements (
+    agreement_id TEXT PRIMARY KEY,
+    archived INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    record TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX agreements_by_state ON agreements (archived, created_at);
+  CREATE TABLE service_instances (
+    instance_id TEXT PRIMARY KEY,
+    agreement_id TEXT NOT NULL,
+    record TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX service_instances_by_agreement ON service_instances (agreement_id);
+  CREATE TABLE containers (
+    agreement_id TEXT NOT NULL,
+    service_name TEXT NOT NULL,
+    container_id TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (agreement_id, service_name)
+  ) STRICT;
+  CREATE TABLE secrets (
+    agreement_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    service_org TEXT NOT NULL,
+    service_url TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (agreement_id, name)
+  ) STRICT;
+  INSERT INTO agreements (agreement_id, archived, created_at, record)
+    SELECT json_extract(j.value, '$.current_agreement_id'),
+           CASE WHEN json_extract(j.value, '$.archived') OR json_extract(j.value, '$.agreement_terminated_time') > 0
+                THEN 1 ELSE 0 END,
+           coalesce(json_extract(j.value, '$.agreement_creation_time'), 0),
+           j.value
+    FROM state AS s, json_each(s.value) AS j WHERE s.key = 'agreements';
+  DELETE FROM state WHERE key = 'agreements';
+`;
+
+/** Applied in order by lib/sqlite/migrate.ts; a step is never edited once released, only added. */
+const MIGRATIONS = [FIRST_SCHEMA, WORKLOAD_TABLES];
 
 interface PageRow {
   n: number;
@@ -71,7 +117,7 @@ export class Store {
   private constructor(db: DatabaseSync) {
     this.db = db;
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
-    db.exec(SCHEMA);
+    migrate(db, MIGRATIONS);
     this.textIndex = openTextIndex(db);
     db.function('agent_filter', { deterministic: false }, (index, value, type) =>
       this.filters[Number(index)]?.test(fromSql(value, type)) ? 1 : 0,
@@ -123,6 +169,16 @@ export class Store {
     this.statement(
       'INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     ).run(key, JSON.stringify(value));
+  }
+
+  /** Rows of a query on the agent's own tables (agreements, service instances...). */
+  rows<T>(sql: string, ...params: SQLInputValue[]): T[] {
+    return this.statement(sql).all(...params) as T[];
+  }
+
+  /** Runs a write on the agent's own tables. */
+  run(sql: string, ...params: SQLInputValue[]): void {
+    this.statement(sql).run(...params);
   }
 
   delete(key: string): void {

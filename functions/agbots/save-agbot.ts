@@ -35,7 +35,8 @@ export async function saveAgbot(request: SaveAgbot, first: AgbotRecord | undefin
   for (let attempt = 1; ; attempt++) {
     if (agbot) {
       // The owner stays: upstream hands an agbot to whichever admin PUTs it, which we do not.
-      if (await updateAgbot(path.organization, path.agreementbot, agbot.owner, changes)) return;
+      if (await updateAgbot(path.organization, path.agreementbot, agbot.owner, changes, 'created/modified'))
+        return;
     } else {
       // Only users create agbots; an agbot calling here was deleted after it authenticated.
       if (!isUserType(caller)) throw agbotNotFound(path);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createAgbot } from '#test/support/identities';
+import { changesCases } from './matrix/changes.ts';
 import {
   nodeAgreementCases,
   nodeReportCases,
@@ -33,6 +34,8 @@ describe.concurrent('node status, errors, config state', () =>
 describe.concurrent('agbot /patterns aliases', () => defineMatrix(patternAliasCases, getWorld, server.http));
 describe.concurrent('agbot /businesspols aliases', () =>
   defineMatrix(policyAliasCases, getWorld, server.http));
+// The change feed shares this file's server and world (a multi-tenant agbot included).
+describe.concurrent('change feed', () => defineMatrix(changesCases, getWorld, server.http));
 
 /**
  * The requests anax's agent makes (agreements-and-workloads §1.10, anax exchange/node.go and

@@ -1,6 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from '#tables/client';
-import { changeRowKeys } from '#tables/keys';
+import { orgChangeRows } from './changes.ts';
 
 export { tableSnapshot } from '#test/e2e/fuzz/table-snapshot';
 
@@ -8,22 +6,5 @@ export { tableSnapshot } from '#test/e2e/fuzz/table-snapshot';
 export async function changeRows(
   org: string,
 ): Promise<{ id: string; resource: string; operation: string }[]> {
-  const rows: { id: string; resource: string; operation: string }[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': changeRowKeys.orgPartition(org) },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      rows.push({ id: String(item.id), resource: String(item.resource), operation: String(item.operation) });
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return rows;
+  return (await orgChangeRows(org)).map(({ id, resource, operation }) => ({ id, resource, operation }));
 }

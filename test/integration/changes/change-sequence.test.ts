@@ -5,65 +5,77 @@ import {
   forgetChangeSequence,
   maxChangeId,
   recordChanges,
+  sequencePendingChanges,
   transactWriteWithChanges,
 } from '#tables/changes';
 import { documentClient, tableName } from '#tables/client';
 import { changeRowKeys, keys } from '#tables/keys';
 import { TransactionFailed } from '#tables/transact';
+import { feedRows, orgChangeRows } from '#test/support/changes';
 import { useTestTable } from '#test/support/table';
 
 useTestTable();
 
 const change = (org: string, id: string): Change => ({ org, id, resource: 'node', operation: 'created' });
 
-/** Every row of an org's feed with an id ≥ `from`, oldest first. */
-async function rowsFrom(org: string, from: number): Promise<number[]> {
-  const ids: number[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND sk >= :from',
-        ExpressionAttributeValues: {
-          ':pk': changeRowKeys.orgPartition(org),
-          ':from': changeRowKeys.sortKeyFrom(from),
-        },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    ids.push(...(page.Items ?? []).map((item) => item.changeId as number));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return ids;
+/** Ids of an org's numbered rows with id ≥ `from`, WITHOUT numbering pending rows first. */
+async function numberedFrom(org: string, from: number): Promise<number[]> {
+  const { Items = [] } = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk >= :from',
+      ExpressionAttributeValues: {
+        ':pk': changeRowKeys.orgPartition(org),
+        ':from': changeRowKeys.sortKeyFrom(from),
+      },
+      ConsistentRead: true,
+    }),
+  );
+  return Items.map((item) => item.changeId as number);
 }
 
-describe('change ids (tables/changes.ts)', () => {
-  it('hands 40 concurrent writers distinct ids with no gap, and a reader polling meanwhile sees each once, in order', async () => {
+const pendingCount = async () =>
+  (
+    await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': changeRowKeys.pendingPartition },
+        ConsistentRead: true,
+        Select: 'COUNT',
+      }),
+    )
+  ).Count;
+
+describe('the change feed’s numbering (tables/changes.ts)', () => {
+  it('numbers 60 concurrent writes once each, in commit order, while 3 readers sequence and read meanwhile', async () => {
     const start = await maxChangeId();
-    const seen: number[] = [];
     let writing = true;
-    const reader = (async () => {
+    const reader = async () => {
+      const seen: number[] = [];
       let cursor = start + 1;
-      while (writing || cursor <= (await maxChangeId())) {
-        const fresh = await rowsFrom('seq', cursor);
+      while (writing || (await pendingCount()) !== 0) {
+        await sequencePendingChanges();
+        const fresh = await numberedFrom('seq', cursor);
         seen.push(...fresh);
         if (fresh.length > 0) cursor = (fresh.at(-1) as number) + 1;
       }
-    })();
-    const given = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => recordChanges([change('seq', `n${i}`)])),
-    );
+      seen.push(...(await numberedFrom('seq', cursor)));
+      return seen;
+    };
+    const readers = [reader(), reader(), reader()];
+    await Promise.all(Array.from({ length: 60 }, (_, i) => recordChanges([change('seq', `n${i}`)])));
     writing = false;
-    await reader;
-    const ids = given.flat().sort((a, b) => a - b);
-    expect(ids).toEqual(Array.from({ length: 40 }, (_, i) => start + 1 + i));
-    expect(seen).toEqual(ids);
-    expect(await maxChangeId()).toBe(start + 40);
+    const seenByEach = await Promise.all(readers);
+    const expected = Array.from({ length: 60 }, (_, i) => start + 1 + i);
+    for (const seen of seenByEach) expect(seen).toEqual(expected);
+    const rows = await orgChangeRows('seq');
+    expect(new Set(rows.map((row) => row.id)).size).toBe(60);
+    expect(await maxChangeId()).toBe(start + 60);
+    expect(await pendingCount()).toBe(0);
   });
 
-  it('writes nothing, not even a change row, when a condition of the caller fails', async () => {
+  it('writes nothing, not even a pending row, when a condition of the caller fails', async () => {
     const before = await maxChangeId();
     const failing = transactWriteWithChanges(
       [
@@ -78,38 +90,55 @@ describe('change ids (tables/changes.ts)', () => {
       [change('rejected', 'x')],
     );
     await expect(failing).rejects.toEqual(new TransactionFailed([true]));
+    expect(await pendingCount()).toBe(0);
     expect(await maxChangeId()).toBe(before);
-    expect(await rowsFrom('rejected', 0)).toEqual([]);
+    expect(await orgChangeRows('rejected')).toEqual([]);
   });
 
-  it('recovers from a stale guess (another instance moved the sequence) in one more attempt', async () => {
+  it('recovers from a stale guess of the sequence (another instance moved it)', async () => {
     const before = await maxChangeId();
     forgetChangeSequence();
-    const [id] = await recordChanges([change('stale', 'x')]);
-    expect(id).toBe(before + 1);
+    await recordChanges([change('stale', 'x')]);
+    expect(await maxChangeId()).toBe(before + 1);
+    expect((await orgChangeRows('stale')).map((row) => row.changeId)).toEqual([before + 1]);
   });
 
-  it('writes a public change into the public partition as well, with a 4-hour ttl', async () => {
+  it('copies each row to the all-orgs partition, a public one to the public partition, with a 4-hour ttl', async () => {
     const now = new Date('2026-11-23T12:00:00Z');
-    const [id] = await recordChanges([{ ...change('pub', 's1'), resource: 'service', public: true }], now);
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND sk = :sk',
-        ExpressionAttributeValues: {
-          ':pk': changeRowKeys.publicPartition,
-          ':sk': changeRowKeys.sortKeyFrom(id as number),
-        },
-      }),
+    await recordChanges(
+      [{ ...change('pub', 's1'), resource: 'service', public: true }, change('pub', 'n1')],
+      now,
     );
-    expect(page.Items?.[0]).toMatchObject({
+    const [publicRow, privateRow] = await orgChangeRows('pub');
+    expect(publicRow).toMatchObject({
       org: 'pub',
       id: 's1',
       resource: 'service',
       public: true,
-      changeId: id,
+      lastUpdated: now.toISOString(),
     });
-    expect(page.Items?.[0]?.ttl).toBe(now.getTime() / 1000 + 4 * 3600);
-    expect(await rowsFrom('pub', id as number)).toEqual([id]);
+    expect(publicRow?.ttl).toBe(now.getTime() / 1000 + 4 * 3600);
+    expect(privateRow).toMatchObject({
+      id: 'n1',
+      public: false,
+      changeId: (publicRow?.changeId as number) + 1,
+    });
+    const publicIds = (await feedRows(changeRowKeys.publicPartition)).map((row) => row.changeId);
+    expect(publicIds).toContain(publicRow?.changeId);
+    expect(publicIds).not.toContain(privateRow?.changeId);
+    const allIds = (await feedRows(changeRowKeys.allPartition)).map((row) => row.changeId);
+    expect(allIds).toEqual(expect.arrayContaining([publicRow?.changeId, privateRow?.changeId]));
+  });
+
+  it('numbers a backlog larger than one transaction (60 pending rows, 24 per batch)', async () => {
+    const before = await maxChangeId();
+    await recordChanges(Array.from({ length: 30 }, (_, i) => change('backlog', `a${i}`)));
+    await recordChanges(Array.from({ length: 30 }, (_, i) => change('backlog', `b${i}`)));
+    expect(await pendingCount()).toBe(60);
+    await sequencePendingChanges();
+    expect(await pendingCount()).toBe(0);
+    expect((await orgChangeRows('backlog')).map((row) => row.changeId)).toEqual(
+      Array.from({ length: 60 }, (_, i) => before + 1 + i),
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#tables/client';
 import { keys } from '#tables/keys';
+import { orgChangeRows } from '#test/support/changes';
 import { createAgbot } from '#test/support/identities';
 
 /** An agbot that may send node messages: upstream requires the sender to have a public key. */
@@ -26,19 +27,7 @@ export async function createSendingAgbot(
 export async function changeRows(
   org: string,
 ): Promise<{ resource: string; id: string; operation: string }[]> {
-  const { Items = [] } = await documentClient.send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `CHANGES#${org}` },
-      ConsistentRead: true,
-    }),
-  );
-  return Items.map((item) => ({
-    resource: String(item.resource),
-    id: String(item.id),
-    operation: String(item.operation),
-  }));
+  return (await orgChangeRows(org)).map(({ resource, id, operation }) => ({ resource, id, operation }));
 }
 
 /** Sort keys of every item in a partition. */

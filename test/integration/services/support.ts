@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#tables/client';
-import { changeRowKeys } from '#tables/keys';
+import { orgChangeRows } from '#test/support/changes';
 
 /** Helpers shared by the services integration tests. */
 export type Auth = { user: string; secret: string };
@@ -19,23 +19,12 @@ export const serviceBody = (url: string, extra: Record<string, unknown> = {}): R
 export async function changeRows(
   org: string,
 ): Promise<{ resource: string; id: string; operation: string; public: boolean }[]> {
-  const rows: { resource: string; id: string; operation: string; public: boolean }[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': changeRowKeys.orgPartition(org) },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? [])
-      rows.push({ resource: item.resource, id: item.id, operation: item.operation, public: item.public });
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return rows;
+  return (await orgChangeRows(org)).map(({ resource, id, operation, public: isPublic }) => ({
+    resource,
+    id,
+    operation,
+    public: isPublic,
+  }));
 }
 
 /** Every item of a base-table partition (keys only). */

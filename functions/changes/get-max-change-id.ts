@@ -1,0 +1,15 @@
+import type * as z from 'zod';
+import { authorize } from '#lib/auth/access';
+import { endpoint } from '#lib/http/endpoint';
+import { json } from '#lib/http/responses';
+import { maxChangeId } from '#tables/changes';
+import type { maxChangeIdResponse } from './responses.ts';
+
+/** GET /v1/changes/maxchangeid: nodes, agbots, org admins and root (users and hub admins: 403). */
+export const handler = endpoint({
+  authorize: ({ caller }) => authorize(caller, { type: 'action' }, 'MAXCHANGEID'),
+  async handle() {
+    const body: z.infer<typeof maxChangeIdResponse> = { maxChangeId: await maxChangeId() };
+    return json(200, body);
+  },
+});

@@ -1,0 +1,74 @@
+import type * as z from 'zod';
+import { authorize } from '#lib/auth/access';
+import { type Caller, isMultiTenantAgbot } from '#lib/auth/caller';
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { json } from '#lib/http/responses';
+import { orgPath } from '#lib/ids';
+import { isoTimestamp } from '#lib/time';
+import { EXCHANGE_VERSION } from '#lib/version';
+import { recordAgbotHeartbeat } from '#tables/agbot-records';
+import { readChanges } from '#tables/change-reads';
+import { numberedUpTo } from '#tables/changes';
+import { recordHeartbeat } from '#tables/node-records';
+import { groupChanges } from './group-changes.ts';
+import type { changesResponse } from './responses.ts';
+import { changesBody } from './schemas.ts';
+import { visibleTo } from './visibility.ts';
+
+/** Upstream reads rows changed up to 10 s before the `lastUpdated` a caller gives. */
+const LAST_UPDATED_SLACK_MS = 10_000;
+
+/**
+ * POST /v1/orgs/{organization}/changes: what changed since the caller's `changeId` (or
+ * `lastUpdated`), grouped per resource. Anyone who may read the org; a node or agbot caller's
+ * lastHeartbeat is set as a side effect (exchange-behavior §12).
+ */
+export const handler = endpoint({
+  path: orgPath,
+  body: changesBody,
+  authorize: ({ caller, path }) => authorize(caller, { type: 'org', org: path.organization }, 'READ'),
+  async handle({ caller, path, body, deps }) {
+    await heartbeat(caller, isoTimestamp(deps.clock));
+    const max = Math.min(body.maxRecords ?? 0, deps.config().limits.maxChangeRecords);
+    const byId = (body.changeId ?? 0) > 0;
+    const since =
+      !byId && body.lastUpdated
+        ? new Date(Date.parse(body.lastUpdated.replace(/\[.*\]$/, '')) - LAST_UPDATED_SLACK_MS).toISOString()
+        : undefined;
+    const rows = await readChanges(
+      {
+        orgs: readableOrgs(caller, path.organization, body.orgList),
+        fromId: byId ? (body.changeId as number) : 0,
+        ...(since ? { since } : {}),
+        visible: visibleTo(caller),
+        max,
+      },
+      deps.clock.now(),
+    );
+    const answer: z.infer<typeof changesResponse> = {
+      changes: groupChanges(rows),
+      // readChanges numbered what was pending: the sequence is the newest id.
+      mostRecentChangeId: rows.length > 0 ? (rows.at(-1)?.changeId as number) : await numberedUpTo(),
+      hitMaxRecords: max > 0 && rows.length === max,
+      exchangeVersion: EXCHANGE_VERSION,
+    };
+    return json(201, answer);
+  },
+});
+
+/** `{org}` (and public rows); root and multi-tenant agbots may add other orgs, `*` for all. */
+function readableOrgs(caller: Caller, org: string, orgList: string[] | undefined): string[] {
+  const mayListOrgs = caller.kind === 'root' || isMultiTenantAgbot(caller);
+  return mayListOrgs && orgList ? [org, ...orgList] : [org];
+}
+
+async function heartbeat(caller: Caller, at: string): Promise<void> {
+  const found =
+    caller.kind === 'node'
+      ? await recordHeartbeat(caller.org, caller.id, at)
+      : caller.kind === 'agbot'
+        ? await recordAgbotHeartbeat(caller.org, caller.id, at)
+        : true;
+  if (!found) throw notFound(`Node or agbot '${caller.fullId}' not found`);
+}

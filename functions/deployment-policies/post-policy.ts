@@ -1,0 +1,39 @@
+import { sizeProblem } from '#functions/nodes/rules';
+import { endpoint } from '#lib/http/endpoint';
+import { badInput, HttpError, notFound } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { createDeploymentPolicy } from '#tables/deployment-policy-records';
+import { authorizePolicyAccess, policyId } from './access.ts';
+import { storedPolicy } from './policy-view.ts';
+import { missingReference, policyBodyProblem } from './rules.ts';
+import { policyBody, policyPath } from './schemas.ts';
+
+/**
+ * POST /v1/orgs/{organization}/business/policies/{policy} (and .../deployment/policies/...): users
+ * and admins of the org, root. Validates in upstream's order (§4.1), then creates the policy owned
+ * by the caller with its change row; a duplicate is 403 already-exists.
+ */
+export const handler = endpoint({
+  path: policyPath,
+  body: policyBody,
+  authorize: ({ caller, path }) =>
+    authorizePolicyAccess(caller, path.organization, path.policy, 'CREATE', undefined),
+  async handle({ caller, path, body, deps }) {
+    const problem = policyBodyProblem(body) ?? sizeProblem(body);
+    if (problem) throw badInput(problem);
+    const id = policyId(path);
+    const missing = await missingReference(body.service, body.userInput ?? []);
+    if (missing) throw badInput(`business policy '${id}' not created: ${missing}`);
+    const now = isoTimestamp(deps.clock);
+    const record = storedPolicy(path.organization, path.policy, caller.fullId, body, {
+      created: now,
+      lastUpdated: now,
+    });
+    const outcome = await createDeploymentPolicy(record);
+    if (outcome === 'exists')
+      throw new HttpError(403, 'already-exists', `business policy '${id}' already exists`);
+    if (outcome === 'no-org') throw notFound(`org '${path.organization}' not found`);
+    return ok(`business policy '${id}' created`);
+  },
+});

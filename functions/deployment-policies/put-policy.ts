@@ -1,0 +1,31 @@
+import { sizeProblem } from '#functions/nodes/rules';
+import { endpoint } from '#lib/http/endpoint';
+import { badInput } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { replaceDeploymentPolicy } from '#tables/deployment-policy-records';
+import { authorizePolicy, policyId, policyNotFound } from './access.ts';
+import { storedPolicy } from './policy-view.ts';
+import { missingReference, policyBodyProblem } from './rules.ts';
+import { policyBody, policyPath } from './schemas.ts';
+
+/**
+ * PUT /v1/orgs/{organization}/business/policies/{policy}: the owner, org admins, root. Update only
+ * (missing → 404); every field but `created` and the owner is replaced (§4.2).
+ */
+export const handler = endpoint({
+  path: policyPath,
+  body: policyBody,
+  authorize: ({ caller, path }) => authorizePolicy(caller, path, 'WRITE'),
+  async handle({ path, body, deps, target }) {
+    if (!target) throw policyNotFound(path);
+    const problem = policyBodyProblem(body) ?? sizeProblem(body);
+    if (problem) throw badInput(problem);
+    const missing = await missingReference(body.service, body.userInput ?? []);
+    if (missing) throw badInput(`business policy '${policyId(path)}' not updated: ${missing}`);
+    const times = { created: target.created, lastUpdated: isoTimestamp(deps.clock) };
+    const record = storedPolicy(path.organization, path.policy, target.owner, body, times);
+    if (!(await replaceDeploymentPolicy(record))) throw policyNotFound(path);
+    return ok('business policy updated');
+  },
+});

@@ -1,0 +1,104 @@
+import { aliasRoutes } from '#lib/openapi/alias';
+import { errors, okResponse } from '#lib/openapi/common';
+import { routeList } from '#lib/openapi/route';
+import { deploymentPoliciesResponse, policyAttributeResponse } from './responses.ts';
+import {
+  getPolicyQuery,
+  listPoliciesQuery,
+  patchPolicyBody,
+  policiesPath,
+  policyBody,
+  policyPath,
+} from './schemas.ts';
+
+const BUSINESS = '/v1/orgs/{organization}/business/policies';
+const DEPLOYMENT = '/v1/orgs/{organization}/deployment/policies';
+const who = 'Users and admins of the org, root (nodes, agbots, hub admins and other orgs: 403).';
+const writers = 'The owner, org admins, root; 404 when missing.';
+
+const businessRoutes = [
+  {
+    method: 'GET' as const,
+    path: BUSINESS,
+    operationId: 'getBusinessPolicies',
+    handler: 'deployment-policies/list-policies' as const,
+    summary: "The org's deployment policies",
+    description:
+      'Identities of the org, multi-tenant agbots, root; other orgs 403 (policies are never public). ' +
+      'Filters `idfilter` (`org/name`), `owner`, `label`, `description`: exact, or LIKE with `%`. None: 404 with the empty map.',
+    request: { path: policiesPath, query: listPoliciesQuery },
+    responses: {
+      200: { description: 'the policies', schema: deploymentPoliciesResponse },
+      404: { description: 'none', schema: deploymentPoliciesResponse },
+      ...errors(400, 401, 403),
+    },
+  },
+  {
+    method: 'GET' as const,
+    path: `${BUSINESS}/{policy}`,
+    operationId: 'getBusinessPolicy',
+    handler: 'deployment-policies/get-policy' as const,
+    summary: 'One deployment policy, or one attribute of it',
+    description: 'Identities of the org, multi-tenant agbots, root. Missing: 404 with the empty map.',
+    request: { path: policyPath, query: getPolicyQuery },
+    responses: {
+      200: { description: 'the policy (or `{attribute,value}`)', schema: deploymentPoliciesResponse },
+      404: { description: 'missing', schema: deploymentPoliciesResponse },
+      ...errors(400, 401, 403),
+    },
+  },
+  {
+    method: 'POST' as const,
+    path: `${BUSINESS}/{policy}`,
+    operationId: 'postBusinessPolicy',
+    handler: 'deployment-policies/post-policy' as const,
+    summary: 'Create a deployment policy',
+    description: `${who} The service (each version) and userInput services must exist; constraints must parse. Duplicate: 403 already-exists.`,
+    request: { path: policyPath, body: policyBody },
+    responses: { 201: okResponse('created'), ...errors(400, 401, 403, 404) },
+  },
+  {
+    method: 'PUT' as const,
+    path: `${BUSINESS}/{policy}`,
+    operationId: 'putBusinessPolicy',
+    handler: 'deployment-policies/put-policy' as const,
+    summary: 'Replace a deployment policy',
+    description: `${writers} Everything but \`created\` and the owner is replaced; checks as POST.`,
+    request: { path: policyPath, body: policyBody },
+    responses: { 201: okResponse('updated'), ...errors(400, 401, 403, 404) },
+  },
+  {
+    method: 'PATCH' as const,
+    path: `${BUSINESS}/{policy}`,
+    operationId: 'patchBusinessPolicy',
+    handler: 'deployment-policies/patch-policy' as const,
+    summary: 'Change one attribute of a deployment policy',
+    description: `${writers} The first present of constraints, description, label, properties, secretBinding, service, userInput.`,
+    request: { path: policyPath, body: patchPolicyBody },
+    responses: { 201: okResponse('updated'), ...errors(400, 401, 403, 404) },
+  },
+  {
+    method: 'DELETE' as const,
+    path: `${BUSINESS}/{policy}`,
+    operationId: 'deleteBusinessPolicy',
+    handler: 'deployment-policies/delete-policy' as const,
+    summary: 'Delete a deployment policy',
+    description: writers,
+    request: { path: policyPath },
+    responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
+  },
+];
+
+/** Deployment (business) policies (catalog reference §4): anax's `/business/...` and the documented `/deployment/...`. */
+export const deploymentPoliciesRoutes = routeList({
+  folder: 'deployment-policies',
+  mounts: ['/v1/orgs/{organization}/business/{proxy+}', '/v1/orgs/{organization}/deployment/{proxy+}'],
+  tag: 'deployment policies',
+  description: 'Deployment policies: which service to run on the nodes whose policy matches',
+  components: {
+    GetBusinessPoliciesResponse: deploymentPoliciesResponse,
+    GetBusinessPolicyAttributeResponse: policyAttributeResponse,
+  },
+  requests: { PostPutBusinessPolicyRequest: policyBody, PatchBusinessPolicyRequest: patchPolicyBody },
+  routes: [...businessRoutes, ...aliasRoutes(businessRoutes, BUSINESS, DEPLOYMENT)],
+});

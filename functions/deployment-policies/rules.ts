@@ -1,0 +1,62 @@
+// The constraint grammar is the agent's (one implementation, shared).
+import { ConstraintError, parseConstraint } from '#agent/policy/constraints';
+import { isValidVersion, versionInRange } from '#lib/catalog/version-range';
+import { findServiceVersions } from '#tables/service-references';
+import type { PolicyService, UserInputEntry } from './schemas.ts';
+
+const ANY_VERSION = '[0.0.0,INFINITY)';
+const anyArch = (arch: string | null | undefined) => !arch || arch === '*';
+
+/** Upstream's checks that need no database, in its order (catalog reference §4.1). */
+export function policyBodyProblem(body: {
+  service?: PolicyService | null;
+  constraints?: string[] | null;
+}): string | undefined {
+  const service = body.service;
+  if (service) {
+    if (service.serviceVersions.length === 0) return 'no versions specified for service';
+    const bad = service.serviceVersions.find((v) => !isValidVersion(v.version));
+    if (bad) return `version '${bad.version}' is not valid version format.`;
+  }
+  for (const [index, constraint] of (body.constraints ?? []).entries()) {
+    try {
+      parseConstraint(constraint);
+    } catch (error) {
+      if (!(error instanceof ConstraintError)) throw error;
+      return `invalid input: body field 'constraints.${index}': '${constraint.slice(0, 200)}' is not a valid constraint: ${error.message}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The first referenced service that does not exist (§1.3), as upstream's message: each
+ * serviceVersions entry of the policy's service (arch `""` or `*` = any), then each userInput entry
+ * (any version unless it names a range; arch absent or `""` = any). Services of any org count.
+ */
+export async function missingReference(
+  service: PolicyService | undefined,
+  userInput: UserInputEntry[],
+): Promise<string | undefined> {
+  if (service) {
+    const stored = await findServiceVersions(service.org, service.name);
+    for (const { version } of service.serviceVersions) {
+      const found = stored.some(
+        (s) => s.version === version && (anyArch(service.arch) || s.arch === service.arch),
+      );
+      if (!found) return describe(service.org, service.name, version, service.arch);
+    }
+  }
+  for (const entry of userInput) {
+    const range = entry.serviceVersionRange || ANY_VERSION;
+    const stored = await findServiceVersions(entry.serviceOrgid, entry.serviceUrl);
+    const found = stored.some(
+      (s) => versionInRange(s.version, range) && (!entry.serviceArch || s.arch === entry.serviceArch),
+    );
+    if (!found) return describe(entry.serviceOrgid, entry.serviceUrl, range, entry.serviceArch ?? '');
+  }
+  return undefined;
+}
+
+const describe = (org: string, url: string, version: string, arch: string) =>
+  `the following referenced service does not exist in the exchange: org= ${org}, url= ${url}, version= ${version}, arch= ${arch}`;
