@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as postChanges } from '#functions/changes/post-changes';
 import { createAgbot, createOrg, createUser } from '#test/support/identities';
+import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
 import { type Auth, call, serveOrg, servePatterns, useTempMasterKey } from './support.ts';
 
@@ -59,5 +61,25 @@ describe('agbots and secrets', () => {
     expect((await call('GET', '/orgs/ag/secrets/db', agbot)).status).toBe(403);
     expect((await call('GET', '/orgs/ag/secrets', agbot)).status).toBe(403);
     expect((await call('GET', '/orgs/ag/allsecrets', agbot)).status).toBe(403);
+  });
+});
+
+describe('the change feed', () => {
+  it('shows an agbot of the org each secret write as a `secret` row named after it, never its value', async () => {
+    await call('PUT', '/orgs/ag/secrets/feed/me', admin, { key: 'k', value: 'FEED-VALUE-MARKER' });
+    await call('DELETE', '/orgs/ag/secrets/feed/me', admin);
+    const answer = await invoke(postChanges, {
+      auth: byPolicy,
+      path: { organization: 'ag' },
+      body: { changeId: 0, maxRecords: 1000 },
+    });
+    // POST /changes answers 201, as upstream.
+    expect(answer.status).toBe(201);
+    const entry = answer.body.changes.find(
+      (change: { resource: string; id: string }) => change.resource === 'secret' && change.id === 'feed/me',
+    );
+    expect(entry).toMatchObject({ orgId: 'ag', resource: 'secret', id: 'feed/me', operation: 'deleted' });
+    expect(entry.resourceChanges).toHaveLength(2);
+    expect(answer.text).not.toContain('FEED-VALUE-MARKER');
   });
 });
