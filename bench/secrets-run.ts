@@ -119,7 +119,7 @@ export function secretsMarkdown(f: SecretsFigures): string {
     '',
     'In-process `GET` and `PUT /v1/orgs/{org}/secrets/{secret}` (warm, identity cached, local key provider)',
     'against the raw DynamoDB calls each needs (`npx tsx bench/secrets.ts`). The PUT is one transaction: the',
-    'secret and its change row.',
+    'secret and its (pending) change row, the same two items as the raw baseline.',
     '',
     '| Request | DynamoDB calls / request | Handler median (ms) | Raw call | Raw median (ms) | Ratio |',
     '| --- | ---: | ---: | --- | ---: | ---: |',
