@@ -90,6 +90,9 @@ async function main(): Promise<void> {
     step('POST deployment policy: calls per request and in-process vs raw, 10 and 10,000 services');
     const policies = await import('./deployment-policies-run.ts');
     const policyFigures = await policies.runPolicyBench(step);
+    step('GET and PUT secret, local envelope cost (bench/secrets-run.ts)');
+    const secrets = await import('./secrets-run.ts');
+    const secretFigures = await secrets.runSecretsBench(step);
 
     step('starting serverless-offline');
     const offline = await startOffline({
@@ -164,7 +167,7 @@ async function main(): Promise<void> {
       loadAverage: loadavg()[0] ?? 0,
       seconds: (performance.now() - started) / 1000,
     };
-    const report = `${markdown(figures)}\n${services.servicesMarkdown(serviceFigures)}\n${changes.changesMarkdown(changeFigures)}\n${policies.policyMarkdown(policyFigures)}`;
+    const report = `${markdown(figures)}\n${services.servicesMarkdown(serviceFigures)}\n${changes.changesMarkdown(changeFigures)}\n${policies.policyMarkdown(policyFigures)}\n${secrets.secretsMarkdown(secretFigures)}`;
     const reportFile = join(root, 'docs', 'benchmarks.md');
     writeFileSync(reportFile, report);
     // `npm test` runs Biome over docs too: write the tables the way its formatter lays them out.

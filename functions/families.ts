@@ -13,6 +13,7 @@ import { nodeMessagesRoutes } from '#functions/node-messages/routes';
 import { nodesRoutes } from '#functions/nodes/routes';
 import { openApiRoutes } from '#functions/openapi/routes';
 import { orgsRoutes } from '#functions/orgs/routes';
+import { secretsRoutes } from '#functions/secrets/routes';
 import { serviceCatalogRoutes } from '#functions/service-catalog/routes';
 import { servicesRoutes } from '#functions/services/routes';
 import { usersRoutes } from '#functions/users/routes';
@@ -42,6 +43,7 @@ export const FAMILIES: ResourceDoc[] = [
   serviceCatalogRoutes,
   deploymentPoliciesRoutes,
   changesRoutes,
+  secretsRoutes,
   openApiRoutes,
 ];
 

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { loadOrCreateMasterKey } from '#lib/secrets/local-key-provider';
 import { startLocalAgbot } from './local/agbot.ts';
 import { assertPortsFree } from './local/check-ports.ts';
 import { prepareDataDir } from './local/data-dir.ts';
@@ -54,6 +56,10 @@ async function main(signal: AbortSignal): Promise<void> {
     },
   ]);
   const rootPassword = resolveRootPassword(settings.rootPassword, settings.passwordFile);
+  // The secrets manager's local master key: generated on the first start, reused after (mode 0600).
+  const secretsKeyFile =
+    process.env.EXCHANGE_SECRETS_MASTER_KEY_FILE || join(settings.dataDir, 'secrets-master-key');
+  loadOrCreateMasterKey(secretsKeyFile);
 
   console.log(`Starting DynamoDB Local on port ${settings.dynamoPort} (data in ${settings.dynamoDir})...`);
   const dynamo = await startDynamoDbLocal({ port: settings.dynamoPort, dataDir: settings.dynamoDir });
@@ -72,6 +78,8 @@ async function main(signal: AbortSignal): Promise<void> {
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       EXCHANGE_TABLE: settings.table,
       EXCHANGE_ROOT_PW: rootPassword,
+      EXCHANGE_SECRETS_PROVIDER: 'local',
+      EXCHANGE_SECRETS_MASTER_KEY_FILE: secretsKeyFile,
       SLS_TELEMETRY_DISABLED: '1',
       SLS_NOTIFICATIONS_MODE: 'off',
     },

@@ -12,6 +12,7 @@ import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts
 import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
 import { isRegistered } from './nodes.ts';
 import { changingIdentity, principalCache } from './principals.ts';
+import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret-records.ts';
 import { deletedServiceChange, getService, serviceRecordDelete } from './service-records.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
@@ -276,6 +277,8 @@ async function deleteOrgPartitions(org: string): Promise<void> {
     const [drop, , ownerCount, link] = agbotRecordDelete(agbot, { expression: 'attribute_exists(pk)' }, {});
     await transactIfAllHold([drop, ownerCount, link].filter((item) => item !== undefined));
   });
+  // The secrets manager's partition (issue 12).
+  await deleteOrgSecrets(org);
   await deletePartition(keys.org(org).pk, { last: keys.org(org).sk });
   // Its own feed goes unread with it; readers of every org (root, multi-tenant agbots) learn of it.
   await recordChanges([{ org, id: org, resource: 'org', operation: 'deleted' }]);
@@ -348,6 +351,9 @@ async function deleteUserAndOwned(
     })),
   );
   for (const node of nodes) principalCache.forget(org, String(node.gsi1sk));
+  // The secrets manager (issue 12): the user's secrets and its nodes' secrets.
+  await deleteUserSecrets(org, username);
+  await forEachLimited(nodes, (node) => deleteNodeSecrets(org, String(node.gsi1sk)));
   await deleteOwnedServices(keys.user(org, username).pk, { recordChanges: true });
   // Deployment policies are only ever in their org: the user's are found among the org's.
   for (const policy of await listDeploymentPolicies(org))

@@ -95,6 +95,8 @@ export const keys = {
   }),
   /** The node mailbox's state (last id, messages stored), as `MSGSEQ` is the agbot mailbox's (tables/mailbox.ts). */
   nodeMessageSeq: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'MSGSEQ' }),
+  /** A secret of the secrets manager: all of an org's secrets in one partition, by full name. */
+  secret: (org: string, name: string) => ({ pk: `SECRETS#${org}`, sk: name }),
 };
 
 /** Sort-key prefixes of a service's children and of a user's owned-service links. */
@@ -156,4 +158,6 @@ export const indexKeys = {
   agreementById: (agreementId: string) => `AGREEMENT#${agreementId}`,
   /** The node messages an agbot sent (gsi1sk = `<nodeOrg>/<node>/<padded msgId>`): deleting the agbot finds them. */
   sentNodeMessages: (agbotOrg: string, agbotId: string) => `NODEMSGS#${agbotOrg}/${agbotId}`,
+  /** A node's secrets, org-node and user-node ones (gsi1sk = the secret's name): deleting the node finds them. */
+  nodeSecrets: (org: string, node: string) => `ORG#${org}#NODE#${node}#SECRETS`,
 };

@@ -6,6 +6,7 @@ import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { isRegistered, NodeEntity, nodeRepository } from './nodes.ts';
 import { changingIdentity } from './principals.ts';
+import { deleteNodeSecrets } from './secret-records.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
@@ -241,8 +242,12 @@ const MAX_TRANSACTION_ITEMS = 100;
  * read into `current` (false if not). Children that do not fit beside the node in one transaction
  * go first, so an interrupted delete leaves the node to be deleted again.
  */
-export const deleteNode = (current: NodeRecord): Promise<boolean> =>
-  changingIdentity(current.org, current.id, () => deleteNodePartition(current));
+export const deleteNode = async (current: NodeRecord): Promise<boolean> => {
+  const deleted = await changingIdentity(current.org, current.id, () => deleteNodePartition(current));
+  // The secrets manager (issue 12): the node's secrets live in the org's secrets partition.
+  if (deleted) await deleteNodeSecrets(current.org, current.id);
+  return deleted;
+};
 
 async function deleteNodePartition(current: NodeRecord): Promise<boolean> {
   const nodeKey = keys.node(current.org, current.id);

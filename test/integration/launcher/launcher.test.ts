@@ -85,6 +85,27 @@ describe('npm start (scripts/start-local.ts)', () => {
       expect(record.agbots['IBM/agbot']?.publicKey).toMatch(/^MIIBIjAN/);
       expect(statSync(join(dataDir, 'agbot-token')).mode & 0o777).toBe(0o600);
       expect(first.output()).not.toContain(readFileSync(join(dataDir, 'agbot-token'), 'utf8').trim());
+      // The secrets manager's local master key: generated into the data dir (0600), never printed;
+      // a secret written now must read back after the restart (the same key is reused).
+      const keyFile = join(dataDir, 'secrets-master-key');
+      const masterKey = readFileSync(keyFile, 'utf8').trim();
+      expect(Buffer.from(masterKey, 'base64').length).toBe(32);
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      const secretsAdmin = { authorization: basicAuthHeader('IBM/secadmin', 'secadmin-pw-1') };
+      const madeAdmin = await httpRequest(`${base}/orgs/IBM/users/secadmin`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ password: 'secadmin-pw-1', admin: true, email: 'secadmin@example.com' }),
+      });
+      expect(madeAdmin.status).toBe(201);
+      const stored = await httpRequest(`${base}/orgs/IBM/secrets/launcher/check`, {
+        method: 'PUT',
+        headers: { ...secretsAdmin, 'content-type': 'application/json' },
+        body: JSON.stringify({ key: 'k', value: 'launcher-secret-value' }),
+      });
+      expect(stored.status).toBe(201);
+      expect(first.output()).not.toContain(masterKey);
+      expect(first.output()).not.toContain('launcher-secret-value');
       expect(await stop(first)).toBe(0);
       expect(await allFree([ports.http, ports.http + 1, ports.dynamo])).toBe(true);
 
@@ -97,6 +118,9 @@ describe('npm start (scripts/start-local.ts)', () => {
       expect((JSON.parse(kept.text) as { agentSoftwareVersions: string[] }).agentSoftwareVersions).toEqual([
         '9.9.9',
       ]);
+      expect(readFileSync(keyFile, 'utf8').trim()).toBe(masterKey);
+      const secret = await httpRequest(`${base}/orgs/IBM/secrets/launcher/check`, { headers: secretsAdmin });
+      expect(JSON.parse(secret.text)).toEqual({ key: 'k', value: 'launcher-secret-value' });
       expect(await stop(second)).toBe(0);
       expect(await allFree([ports.http, ports.http + 1, ports.dynamo])).toBe(true);
     },

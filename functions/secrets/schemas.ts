@@ -1,0 +1,35 @@
+import * as z from 'zod';
+import { idSegment } from '#lib/ids';
+import { MAX_SECRET_NAME_LENGTH } from '#lib/secrets/names';
+
+/** Request schemas of the secrets manager's routes (issue 12; catalog reference §6). */
+
+/** The most a PUT/POST body may hold (bytes, as sent). */
+export const MAX_SECRET_BODY_BYTES = 64 * 1024;
+
+export const orgPath = z.object({ organization: idSegment });
+/** `secret` may contain `/` (the family's dispatcher keeps the whole rest of the path in it); names.ts checks it. */
+export const secretPath = orgPath.extend({
+  secret: z
+    .string()
+    .describe(`the full name, \`[A-Za-z0-9_/-]\`, at most ${MAX_SECRET_NAME_LENGTH} characters`),
+});
+export type SecretPath = z.infer<typeof secretPath>;
+export const nodeTreePath = orgPath.extend({ node: idSegment });
+export const userTreePath = orgPath.extend({ user: idSegment });
+export const userNodeTreePath = orgPath.extend({ user: idSegment, node: idSegment });
+
+export const listQuery = z.object({
+  details: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('`true`: entries are `{name, lastUpdated}` instead of names'),
+});
+export type ListQuery = z.infer<typeof listQuery>;
+
+/** Upstream's stored shape: both strings (may be empty); other fields are ignored. */
+export const secretBody = z.object({
+  key: z.string(),
+  value: z.string(),
+});
+export type SecretBody = z.infer<typeof secretBody>;

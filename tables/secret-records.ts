@@ -1,0 +1,144 @@
+import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { SealedValue } from '#lib/secrets/envelope';
+import { type Change, transactWriteWithChanges } from './changes.ts';
+import { documentClient, tableName } from './client.ts';
+import { indexKeys, keys } from './keys.ts';
+import { type TransactItem, TransactionFailed } from './transact.ts';
+
+/**
+ * The secrets manager's records: `SECRETS#<org>` / `<full name>`, one partition per org, so a
+ * list is one Query and an org's delete one partition. Node-bound secrets (`node/N/…`,
+ * `user/U/node/N/…`) also carry gsi1 `ORG#<org>#NODE#<N>#SECRETS` so deleting the node finds them;
+ * a user's are the sort-key prefix `user/<U>/`. Only the sealed value is stored, never plaintext.
+ */
+export interface SecretRecord {
+  org: string;
+  name: string;
+  sealed: SealedValue;
+  created: string;
+  lastUpdated: string;
+}
+
+export interface SecretSummary {
+  name: string;
+  lastUpdated: string;
+}
+
+const secretChange = (org: string, name: string, operation: Change['operation']): Change => ({
+  org,
+  id: name,
+  resource: 'secret',
+  operation,
+});
+
+/** Creates or overwrites a secret (keeping its creation time) with its change row, in one transaction. */
+export async function putSecret(
+  record: { org: string; name: string; sealed: SealedValue; node?: string },
+  now: string,
+): Promise<void> {
+  const item: TransactItem = {
+    Update: {
+      TableName: tableName(),
+      Key: keys.secret(record.org, record.name),
+      UpdateExpression:
+        'SET #org = :org, #name = :name, sealed = :sealed, created = if_not_exists(created, :now), lastUpdated = :now' +
+        (record.node ? ', gsi1pk = :gsi1pk, gsi1sk = :name' : ''),
+      ExpressionAttributeNames: { '#org': 'org', '#name': 'name' },
+      ExpressionAttributeValues: {
+        ':org': record.org,
+        ':name': record.name,
+        ':sealed': record.sealed,
+        ':now': now,
+        ...(record.node ? { ':gsi1pk': indexKeys.nodeSecrets(record.org, record.node) } : {}),
+      },
+    },
+  };
+  await transactWriteWithChanges([item], [secretChange(record.org, record.name, 'created/modified')]);
+}
+
+export async function getSecret(org: string, name: string): Promise<SecretRecord | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: keys.secret(org, name), ConsistentRead: true }),
+  );
+  return Item && (Item as unknown as SecretRecord);
+}
+
+/** Deletes one secret with its change row; false when there was none. */
+export async function deleteSecret(org: string, name: string): Promise<boolean> {
+  const item: TransactItem = {
+    Delete: {
+      TableName: tableName(),
+      Key: keys.secret(org, name),
+      ConditionExpression: 'attribute_exists(pk)',
+    },
+  };
+  try {
+    await transactWriteWithChanges([item], [secretChange(org, name, 'deleted')]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionFailed) return false;
+    throw error;
+  }
+}
+
+async function queryAll(input: {
+  index?: 'gsi1';
+  partition: string;
+  prefix?: string;
+}): Promise<Record<string, unknown>[]> {
+  const key = input.index ? 'gsi1pk' : 'pk';
+  const sort = input.index ? 'gsi1sk' : 'sk';
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: input.index,
+        KeyConditionExpression: `${key} = :pk${input.prefix ? ` AND begins_with(${sort}, :prefix)` : ''}`,
+        ExpressionAttributeValues: {
+          ':pk': input.partition,
+          ...(input.prefix ? { ':prefix': input.prefix } : {}),
+        },
+        // Names and times only: a list never reads a sealed value.
+        ProjectionExpression: 'pk, sk, lastUpdated',
+        ConsistentRead: input.index ? undefined : true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/** The org's secret names starting with `prefix` (all when empty), sorted, with their update times. */
+export async function listSecrets(org: string, prefix = ''): Promise<SecretSummary[]> {
+  const items = await queryAll({ partition: keys.secret(org, '').pk, prefix: prefix || undefined });
+  return items.map((item) => ({ name: String(item.sk), lastUpdated: String(item.lastUpdated) }));
+}
+
+async function deleteKeys(found: Record<string, unknown>[]): Promise<void> {
+  const table = tableName();
+  for (let i = 0; i < found.length; i += 25) {
+    let pending = found
+      .slice(i, i + 25)
+      .map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt >= 8) throw new Error(`${pending.length} secrets could not be deleted`);
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+      pending = (result.UnprocessedItems?.[table] ?? []) as typeof pending;
+    }
+  }
+}
+
+/** Cascades (no Scan): every secret of an org, of a user (`user/<U>/…`), of a node (gsi1). */
+export const deleteOrgSecrets = async (org: string): Promise<void> =>
+  deleteKeys(await queryAll({ partition: keys.secret(org, '').pk }));
+
+export const deleteUserSecrets = async (org: string, user: string): Promise<void> =>
+  deleteKeys(await queryAll({ partition: keys.secret(org, '').pk, prefix: `user/${user}/` }));
+
+export const deleteNodeSecrets = async (org: string, node: string): Promise<void> =>
+  deleteKeys(await queryAll({ index: 'gsi1', partition: indexKeys.nodeSecrets(org, node) }));
