@@ -1,6 +1,7 @@
-// The constraint grammar is the agent's (one implementation, shared).
-import { ConstraintError, parseConstraint } from '#agent/policy/constraints';
+// The constraint grammar: one implementation, shared with the agent and the agreement protocol.
+
 import { isValidVersion, versionInRange } from '#lib/catalog/version-range';
+import { ConstraintError, parseConstraint } from '#lib/policy/constraints';
 import { findServiceVersions } from '#tables/service-references';
 import type { PolicyService, UserInputEntry } from './schemas.ts';
 

@@ -1,6 +1,5 @@
-// The constraint grammar is the agent's (one implementation); the patterns-policies branch moves it
-// to a shared module, and this import follows it there.
-import { ConstraintError, parseConstraint } from '#agent/policy/constraints';
+// The constraint grammar: one implementation, shared with the agent and the agreement protocol.
+import { ConstraintError, parseConstraint } from '#lib/policy/constraints';
 import type { ServicePolicyRecord } from '#tables/service-children';
 import type { ServicePolicyBody } from './schemas.ts';
 

@@ -9,9 +9,9 @@
  *   and a `list of strings` property (or a JSON list) matches when any of its items is listed.
  * The grammar is the one parser of the project; this file only evaluates its tree.
  */
-// MERGE NOTE: the parser moves to #lib/policy/constraints (branch patterns-policies); fix this import then.
-import { type Constraint, ConstraintError, parseConstraint } from '#agent/policy/constraints';
+
 import { isValidVersion, isValidVersionRange, versionInRange } from '#lib/catalog/version-range';
+import { type Constraint, ConstraintError, parseConstraint } from '#lib/policy/constraints';
 import type { Property } from './policy-document.ts';
 
 export type Check = { ok: true } | { ok: false; reason: string };

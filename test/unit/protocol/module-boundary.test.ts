@@ -10,8 +10,8 @@ const ALLOWED = [
   /^\.\/[a-z0-9-]+\.ts$/, // its own files
   /^node:(crypto|util)$/,
   /^zod$/,
-  // The one constraint parser; moves to #lib/policy/constraints with the patterns-policies branch.
-  /^#agent\/policy\/constraints$/,
+  // The one constraint parser (shared with the agent and the Exchange's catalog routes).
+  /^#lib\/policy\/constraints$/,
   // The one version-range implementation (no I/O).
   /^#lib\/catalog\/version-range$/,
 ];

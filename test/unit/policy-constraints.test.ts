@@ -4,7 +4,7 @@ import {
   MAX_CONSTRAINT_DEPTH,
   MAX_CONSTRAINT_LENGTH,
   parseConstraint,
-} from './constraints.ts';
+} from '#lib/policy/constraints';
 
 describe('parseConstraint', () => {
   it('parses comparisons joined by && and ||, && binding tighter', () => {
