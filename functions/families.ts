@@ -5,6 +5,7 @@ import { agbotPatternsRoutes } from '#functions/agbot-patterns/routes';
 import { agbotPoliciesRoutes } from '#functions/agbot-policies/routes';
 import { agbotsRoutes } from '#functions/agbots/routes';
 import { agentFileVersionsRoutes } from '#functions/agent-file-versions/routes';
+import { catalogRoutes } from '#functions/catalog/routes';
 import { changesRoutes } from '#functions/changes/routes';
 import { deploymentPoliciesRoutes } from '#functions/deployment-policies/routes';
 import { nodeAgreementsRoutes } from '#functions/node-agreements/routes';
@@ -13,8 +14,8 @@ import { nodeMessagesRoutes } from '#functions/node-messages/routes';
 import { nodesRoutes } from '#functions/nodes/routes';
 import { openApiRoutes } from '#functions/openapi/routes';
 import { orgsRoutes } from '#functions/orgs/routes';
+import { patternsRoutes } from '#functions/patterns/routes';
 import { secretsRoutes } from '#functions/secrets/routes';
-import { serviceCatalogRoutes } from '#functions/service-catalog/routes';
 import { servicesRoutes } from '#functions/services/routes';
 import { usersRoutes } from '#functions/users/routes';
 import type { ResourceDoc } from '#lib/openapi/route';
@@ -40,7 +41,8 @@ export const FAMILIES: ResourceDoc[] = [
   agbotPoliciesRoutes,
   agbotMessagesRoutes,
   servicesRoutes,
-  serviceCatalogRoutes,
+  catalogRoutes,
+  patternsRoutes,
   deploymentPoliciesRoutes,
   changesRoutes,
   secretsRoutes,

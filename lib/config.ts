@@ -20,6 +20,10 @@ const configSchema = z.strictObject({
       maxMessageTtlSeconds: z.number().int().positive().default(8_640_000),
       /** Services one user may own, over all orgs (0 = unlimited). */
       maxServices: count.default(1000),
+      /** Deployment patterns one user may own, over all orgs (0 = unlimited). */
+      maxPatterns: count.default(1000),
+      /** Deployment policies one user may own, over all orgs (0 = unlimited). */
+      maxDeploymentPolicies: count.default(5000),
       /** Most change rows one `POST /changes` returns (upstream's resourceChanges.maxRecordsCap). */
       maxChangeRecords: z.number().int().positive().default(10_000),
     })
@@ -78,6 +82,8 @@ export function readConfig(path = configFilePath()): ExchangeConfig {
   limits.maxAgreements = envNumber('EXCHANGE_MAX_AGREEMENTS') ?? limits.maxAgreements;
   limits.maxMessagesInMailbox = envNumber('EXCHANGE_MAILBOX_SIZE') ?? limits.maxMessagesInMailbox;
   limits.maxServices = envNumber('EXCHANGE_MAX_SERVICES') ?? limits.maxServices;
+  limits.maxPatterns = envNumber('EXCHANGE_MAX_DEPLOY_PATTERNS') ?? limits.maxPatterns;
+  limits.maxDeploymentPolicies = envNumber('EXCHANGE_MAX_DEPLOY_POLICIES') ?? limits.maxDeploymentPolicies;
   config.compat.agbotWriteStatus = envAgbotWriteStatus() ?? config.compat.agbotWriteStatus;
   const rootEnabled = process.env.EXCHANGE_ROOT_ENABLED;
   if (rootEnabled !== undefined && rootEnabled !== '') config.rootEnabled = rootEnabled !== 'false';

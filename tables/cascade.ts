@@ -11,6 +11,8 @@ import {
 import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts';
 import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
 import { isRegistered } from './nodes.ts';
+import { sweepPatternKeys } from './pattern-keys.ts';
+import { deletePattern, listOrgPatterns } from './pattern-records.ts';
 import { changingIdentity, principalCache } from './principals.ts';
 import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret-records.ts';
 import { deletedServiceChange, getService, serviceRecordDelete } from './service-records.ts';
@@ -265,6 +267,7 @@ async function deleteOrgPartitions(org: string): Promise<void> {
     }
   }
   await deleteOrgDeploymentPolicies(org);
+  await deleteOrgPatterns(org);
   await deleteOrgServices(
     org,
     partitions.filter((p) => p.record === 'USER').map((p) => p.pk),
@@ -357,7 +360,13 @@ async function deleteUserAndOwned(
   await deleteOwnedServices(keys.user(org, username).pk, { recordChanges: true });
   // Deployment policies are only ever in their org: the user's are found among the org's.
   for (const policy of await listDeploymentPolicies(org))
-    if (policy.owner === owner) await deleteDeploymentPolicy(org, policy.name);
+    if (policy.owner === owner) await deleteDeploymentPolicy(policy);
+  // So are patterns (another org's admin cannot take one over here, docs/compatibility.md).
+  for (const pattern of await listOrgPatterns(org)) {
+    if (pattern.owner !== owner) continue;
+    await deletePattern(pattern);
+    await sweepPatternKeys(org, pattern.name);
+  }
   const agbots = await queryAll({ index: 'gsi1', partition: indexKeys.orgAgbots(org), owner });
   await forEachLimited(agbots, (agbot) => deleteAgbotCascade({ org, id: String(agbot.gsi1sk), owner }));
   const user = keys.user(org, username);
@@ -407,6 +416,14 @@ export async function deleteServiceCascade(
     return true;
   }
   throw new Error(`service '${org}/${id}' kept changing owner while it was deleted`);
+}
+
+/** An org's patterns with their keys (no change rows: the org's feed goes with it). */
+async function deleteOrgPatterns(org: string): Promise<void> {
+  await forEachLimited(await listOrgPatterns(org), async (pattern) => {
+    await deletePattern(pattern, { recordChange: false });
+    await sweepPatternKeys(org, pattern.name);
+  });
 }
 
 /** Deletes the services a user owns in any org (the links in its partition). */

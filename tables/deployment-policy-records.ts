@@ -2,7 +2,8 @@ import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamo
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
+import { ownerCountUpdate } from './owner-counts.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
 /**
  * A deployment (business) policy (catalog reference §4): `BUSINESSPOL#<org>/<name>` /
@@ -102,10 +103,16 @@ async function writeIfAllHold(items: TransactItem[], change: Change): Promise<bo
   }
 }
 
-export type CreatePolicyOutcome = 'created' | 'exists' | 'no-org';
+export type CreatePolicyOutcome = 'created' | 'exists' | 'no-org' | 'over-limit';
 
-/** Creates the policy only if absent and its org exists, with its change row. */
-export async function createDeploymentPolicy(record: DeploymentPolicyRecord): Promise<CreatePolicyOutcome> {
+/**
+ * Creates the policy only if absent, its org exists and its owner is below `maxOwned` policies
+ * (0 = unlimited), with its owner's count and its change row.
+ */
+export async function createDeploymentPolicy(
+  record: DeploymentPolicyRecord,
+  maxOwned = 0,
+): Promise<CreatePolicyOutcome> {
   try {
     await transactWriteWithChanges(
       [
@@ -123,13 +130,14 @@ export async function createDeploymentPolicy(record: DeploymentPolicyRecord): Pr
             ConditionExpression: 'attribute_exists(pk)',
           },
         },
+        ownerCountUpdate('BUSINESSPOL', record.owner, 1, maxOwned),
       ],
       [policyChange(record.org, record.name, 'created')],
     );
     return 'created';
   } catch (error) {
     if (!(error instanceof TransactionFailed)) throw error;
-    return error.failed[0] ? 'exists' : 'no-org';
+    return error.failed[0] ? 'exists' : error.failed[1] ? 'no-org' : 'over-limit';
   }
 }
 
@@ -164,24 +172,31 @@ export const patchDeploymentPolicy = (
     policyChange(org, name, 'modified'),
   );
 
-/** Deletes a policy; false when there was none. */
-export const deleteDeploymentPolicy = (org: string, name: string): Promise<boolean> =>
+/** Deletes a policy (only while its owner is as read, so the owner's count moves once); false when it was gone. */
+export const deleteDeploymentPolicy = ({ org, name, owner }: DeploymentPolicyRecord): Promise<boolean> =>
   writeIfAllHold(
     [
       {
         Delete: {
           TableName: tableName(),
           Key: keys.deploymentPolicy(org, name),
-          ConditionExpression: 'attribute_exists(pk)',
+          ConditionExpression: 'attribute_exists(pk) AND #owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': owner },
         },
       },
+      ownerCountUpdate('BUSINESSPOL', owner, -1),
     ],
     policyChange(org, name, 'deleted'),
   );
 
-/** Deletes every policy of an org (its cascade), 25 per BatchWriteItem with retries. */
+/**
+ * Deletes every policy of an org (its cascade), 25 per BatchWriteItem with retries, then takes them
+ * off their owners' counts (the org's users go with the org; root's count stays right).
+ */
 export async function deleteOrgDeploymentPolicies(org: string): Promise<void> {
-  const keysToDelete = (await listDeploymentPolicies(org)).map((p) => keys.deploymentPolicy(org, p.name));
+  const policies = await listDeploymentPolicies(org);
+  const keysToDelete = policies.map((p) => keys.deploymentPolicy(org, p.name));
   for (let i = 0; i < keysToDelete.length; i += 25) {
     let pending = keysToDelete.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
     for (let attempt = 0; pending.length > 0; attempt++) {
@@ -194,4 +209,8 @@ export async function deleteOrgDeploymentPolicies(org: string): Promise<void> {
       pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
     }
   }
+  const perOwner = new Map<string, number>();
+  for (const { owner } of policies) perOwner.set(owner, (perOwner.get(owner) ?? 0) + 1);
+  for (const [owner, count] of perOwner)
+    await transactWrite([ownerCountUpdate('BUSINESSPOL', owner, -count)]);
 }

@@ -51,6 +51,11 @@ export const keys = {
   service: (org: string, serviceId: string) => ({ pk: `SERVICE#${org}/${serviceId}`, sk: 'SERVICE' }),
   /** A deployment pattern, by name. */
   pattern: (org: string, name: string) => ({ pk: `PATTERN#${org}/${name}`, sk: 'PATTERN' }),
+  /** A pattern's signing keys share its partition, so deleting the pattern finds them. */
+  patternKey: (org: string, name: string, keyId: string) => ({
+    pk: `PATTERN#${org}/${name}`,
+    sk: `KEY#${keyId}`,
+  }),
   /** A deployment (business) policy, by name. */
   deploymentPolicy: (org: string, name: string) => ({ pk: `BUSINESSPOL#${org}/${name}`, sk: 'BUSINESSPOL' }),
   /** A node's agreements, status and errors share its partition: deleting the node takes them. */
@@ -83,11 +88,16 @@ export const keys = {
     pk: `USER#${ownerOrg}/${username}`,
     sk: `OWNS#SERVICE#${org}/${serviceId}`,
   }),
-  /** How many services a user owns (all orgs): the per-owner limit's condition reads it. */
-  ownedServiceCount: (ownerOrg: string, username: string) => ({
+  /**
+   * How many services, patterns or deployment policies a user owns (all orgs): the per-owner
+   * limit's condition reads it (tables/owner-counts.ts).
+   */
+  ownedCount: (kind: OwnedKind, ownerOrg: string, username: string) => ({
     pk: `USER#${ownerOrg}/${username}`,
-    sk: 'SERVICECOUNT',
+    sk: `${kind}COUNT`,
   }),
+  /** A public pattern's copy in the catalog partition: one Query lists every public pattern. */
+  publicPattern: (org: string, name: string) => ({ pk: 'PUBLICPATTERNS', sk: `${org}/${name}` }),
   /** A message an agbot sent to a node, in the node's partition (removed with the node), oldest first. */
   nodeMessage: (org: string, id: string, msgId: number) => ({
     pk: `NODE#${org}/${id}`,
@@ -103,6 +113,10 @@ export const keys = {
 export const serviceChildPrefix = { key: 'KEY#', dockAuth: 'DOCKAUTH#' } as const;
 export const ownedServicePrefix = 'OWNS#SERVICE#';
 export const publicServicesPartition = 'PUBLICSERVICES';
+export const publicPatternsPartition = 'PUBLICPATTERNS';
+
+/** What a user's per-owner limits count. */
+export type OwnedKind = 'SERVICE' | 'PATTERN' | 'BUSINESSPOL';
 
 /** Change ids are zero-padded so the sort key orders them numerically. */
 const paddedChangeId = (changeId: number) => String(changeId).padStart(16, '0');

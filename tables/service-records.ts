@@ -3,6 +3,7 @@ import { splitOwner } from './agbot-counts.ts';
 import { type Change, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys, publicServicesPartition } from './keys.ts';
+import { ownerCountUpdate } from './owner-counts.ts';
 import { type TransactItem, TransactionFailed } from './transact.ts';
 
 /**
@@ -115,22 +116,6 @@ const put = (Item: Record<string, unknown>, ConditionExpression?: string): Trans
 });
 const del = (Key: { pk: string; sk: string }): TransactItem => ({ Delete: { TableName: tableName(), Key } });
 
-/** +1/-1 on the owner's service count; a positive step is refused (condition) at `max` (0 = none). */
-export function ownerCountUpdate(owner: string, step: 1 | -1, max = 0): TransactItem {
-  const [ownerOrg, username] = splitOwner(owner);
-  const limited = step > 0 && max > 0;
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: keys.ownedServiceCount(ownerOrg, username),
-      UpdateExpression: 'ADD #count :step',
-      ConditionExpression: limited ? 'attribute_not_exists(#count) OR #count < :max' : undefined,
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':step': step, ...(limited ? { ':max': max } : {}) },
-    },
-  };
-}
-
 export const ownerLinkPut = (record: { org: string; id: string; owner: string }): TransactItem => {
   const [ownerOrg, username] = splitOwner(record.owner);
   return put({
@@ -169,7 +154,7 @@ export async function createService(
   const stored = { ...record, rev: 1 };
   const items: TransactItem[] = [
     put(serviceItem(stored), 'attribute_not_exists(pk)'),
-    ownerCountUpdate(record.owner, 1, options.maxOwned),
+    ownerCountUpdate('SERVICE', record.owner, 1, options.maxOwned),
     ownerLinkPut(record),
   ];
   if (options.orgMustExist) {
@@ -219,8 +204,8 @@ export async function rewriteService(
       : publicCopyDelete(written.org, written.id),
   ];
   if (written.owner !== current.owner) {
-    items.push(ownerLinkDelete(current), ownerCountUpdate(current.owner, -1));
-    items.push(ownerLinkPut(written), ownerCountUpdate(written.owner, 1));
+    items.push(ownerLinkDelete(current), ownerCountUpdate('SERVICE', current.owner, -1));
+    items.push(ownerLinkPut(written), ownerCountUpdate('SERVICE', written.owner, 1));
   }
   try {
     await transactWriteWithChanges(items, [serviceChange(written, operation)]);
@@ -248,7 +233,7 @@ export function serviceRecordDelete(record: { org: string; id: string; owner: st
     },
     publicCopyDelete(record.org, record.id),
     ownerLinkDelete(record),
-    ownerCountUpdate(record.owner, -1),
+    ownerCountUpdate('SERVICE', record.owner, -1),
   ];
 }
 

@@ -9,8 +9,7 @@ export const handler = endpoint({
   path: policyPath,
   authorize: ({ caller, path }) => authorizePolicy(caller, path, 'WRITE'),
   async handle({ path, target }) {
-    if (!target || !(await deleteDeploymentPolicy(path.organization, path.policy)))
-      throw policyNotFound(path);
+    if (!target || !(await deleteDeploymentPolicy(target))) throw policyNotFound(path);
     return noContent();
   },
 });

@@ -1,6 +1,6 @@
 import { sizeProblem } from '#functions/nodes/rules';
 import { endpoint } from '#lib/http/endpoint';
-import { badInput, HttpError, notFound } from '#lib/http/errors';
+import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { createDeploymentPolicy } from '#tables/deployment-policy-records';
@@ -30,7 +30,10 @@ export const handler = endpoint({
       created: now,
       lastUpdated: now,
     });
-    const outcome = await createDeploymentPolicy(record);
+    const maxOwned = deps.config().limits.maxDeploymentPolicies;
+    const outcome = await createDeploymentPolicy(record, maxOwned);
+    if (outcome === 'over-limit')
+      throw accessDenied(`Access Denied: you are over the limit of ${maxOwned} business policies`);
     if (outcome === 'exists')
       throw new HttpError(403, 'already-exists', `business policy '${id}' already exists`);
     if (outcome === 'no-org') throw notFound(`org '${path.organization}' not found`);

@@ -1,11 +1,11 @@
 // The constraint grammar: one implementation, shared with the agent and the agreement protocol.
 
-import { isValidVersion, versionInRange } from '#lib/catalog/version-range';
+import { describeMissingService, missingUserInputService } from '#functions/catalog/references';
+import { isValidVersion } from '#lib/catalog/version-range';
 import { ConstraintError, parseConstraint } from '#lib/policy/constraints';
 import { findServiceVersions } from '#tables/service-references';
 import type { PolicyService, UserInputEntry } from './schemas.ts';
 
-const ANY_VERSION = '[0.0.0,INFINITY)';
 const anyArch = (arch: string | null | undefined) => !arch || arch === '*';
 
 /** Upstream's checks that need no database, in its order (catalog reference §4.1). */
@@ -45,19 +45,8 @@ export async function missingReference(
       const found = stored.some(
         (s) => s.version === version && (anyArch(service.arch) || s.arch === service.arch),
       );
-      if (!found) return describe(service.org, service.name, version, service.arch);
+      if (!found) return describeMissingService(service.org, service.name, version, service.arch);
     }
   }
-  for (const entry of userInput) {
-    const range = entry.serviceVersionRange || ANY_VERSION;
-    const stored = await findServiceVersions(entry.serviceOrgid, entry.serviceUrl);
-    const found = stored.some(
-      (s) => versionInRange(s.version, range) && (!entry.serviceArch || s.arch === entry.serviceArch),
-    );
-    if (!found) return describe(entry.serviceOrgid, entry.serviceUrl, range, entry.serviceArch ?? '');
-  }
-  return undefined;
+  return missingUserInputService(userInput);
 }
-
-const describe = (org: string, url: string, version: string, arch: string) =>
-  `the following referenced service does not exist in the exchange: org= ${org}, url= ${url}, version= ${version}, arch= ${arch}`;

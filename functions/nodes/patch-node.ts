@@ -7,9 +7,9 @@ import { isoTimestamp } from '#lib/time';
 import { saveNode } from '#tables/node-save';
 import { authorizeNode, nodeConflict, nodeNotFound, nodePath, resourceId } from './access.ts';
 import { PATCH_ATTRIBUTES, patchChange } from './node-input.ts';
+import { patternProblem, userInputProblem } from './reference-rules.ts';
 import {
   EMPTY_TOKEN,
-  missingPattern,
   nodeTypeProblem,
   publicKeyNotToken,
   registeredServicesProblem,
@@ -39,7 +39,10 @@ export const handler = endpoint({
       throw accessDenied('access denied');
     const refused = (detail: string) =>
       badInput(`node '${resourceId(path)}' not inserted or updated: ${detail}`);
-    if (body.pattern) throw refused(missingPattern(body.pattern));
+    const reference =
+      (body.pattern ? await patternProblem(caller, path.organization, body.pattern) : undefined) ??
+      (body.userInput ? await userInputProblem(caller, path.organization, body.userInput) : undefined);
+    if (reference) throw refused(reference);
     const tokenHash = body.token ? await hashSecret(body.token) : undefined;
     const change = { ...patchChange(body, attribute, tokenHash), lastUpdated: isoTimestamp(deps.clock) };
     const saved = await saveNode({ org: path.organization, id: path.node, changes: change }, target, {
@@ -48,6 +51,9 @@ export const handler = endpoint({
         if (body.publicKey && node.publicKey)
           throw refused("A node's public key cannot be replaced with a different key.");
         if (body.token && node.publicKey) throw refused(publicKeyNotToken(resourceId(path)));
+        // A registered policy node cannot switch to a pattern (upstream, §11.2; root may).
+        if (body.pattern && node.publicKey && !node.pattern && !isSuperUser(caller))
+          throw refused('a node registered without a pattern cannot be given one; unregister it first');
       },
       checkCreate: () => undefined,
     });

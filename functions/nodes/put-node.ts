@@ -3,7 +3,8 @@ import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { authorizeNode, nodePath } from './access.ts';
-import { missingPattern, putBodyProblem, sizeProblem } from './rules.ts';
+import { patternProblem, userInputProblem } from './reference-rules.ts';
+import { putBodyProblem, sizeProblem } from './rules.ts';
 import { saveNode } from './save-node.ts';
 import { noHeartbeatQuery, putNodeBody } from './schemas.ts';
 
@@ -19,8 +20,11 @@ export const handler = endpoint({
   async handle({ caller, path, query, body, target, deps }) {
     const problem = putBodyProblem(body, caller, path.organization, path.node) ?? sizeProblem(body);
     if (problem) throw badInput(problem);
-    // Patterns arrive in a later issue, so none can be referenced yet.
-    if (body.pattern) throw badInput(missingPattern(body.pattern));
+    const reference =
+      (body.pattern ? await patternProblem(caller, path.organization, body.pattern) : undefined) ??
+      (await userInputProblem(caller, path.organization, body.userInput ?? []));
+    if (reference)
+      throw badInput(`node '${path.organization}/${path.node}' not inserted or updated: ${reference}`);
     const request = {
       caller,
       path,

@@ -79,7 +79,7 @@ export const nodeTypeProblem = (nodeType: string | null | undefined): string | u
 export const publicKeyNotToken = (resource: string) =>
   `public key is set for node '${resource}', cannot set a token`;
 export const EMPTY_TOKEN = 'the token can not be set to the empty string';
-/** Patterns arrive in a later issue: until then every non-empty pattern is unknown. */
+/** A node names a pattern that does not exist, or one it may not use. */
 export const missingPattern = (pattern: string) =>
   `the referenced pattern does not exist in the exchange: ${pattern}`;
 

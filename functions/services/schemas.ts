@@ -86,7 +86,7 @@ export type PatchServiceBody = z.infer<typeof patchServiceBody>;
 export const getServiceQuery = z.object({ attribute: short.optional() });
 
 /** A `true`/`false` query parameter (any case). */
-const booleanParam = z
+export const booleanParam = z
   .string()
   .refine((value) => /^(true|false)$/i.test(value), { message: "must be 'true' or 'false'" })
   .transform((value) => value.toLowerCase() === 'true');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
 import { createAgbot } from '#test/support/identities';
 import { deploymentPolicyCases } from './matrix/deployment-policies.ts';
+import { patternCases } from './matrix/patterns.ts';
 import { serviceCases } from './matrix/services.ts';
 import { defineMatrix } from './support/matrix.ts';
 import { useMatrixWorld } from './support/matrix-world.ts';
@@ -23,3 +24,4 @@ const getWorld = useMatrixWorld(server, 'sv', async (world) => {
 describe.concurrent('services', () => defineMatrix(serviceCases, getWorld, server.http));
 // Deployment policies share this file's server and world (they deploy services of `same`).
 describe.concurrent('deployment policies', () => defineMatrix(deploymentPolicyCases, getWorld, server.http));
+describe.concurrent('deployment patterns', () => defineMatrix(patternCases, getWorld, server.http));

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getNode } from '#functions/nodes/get-node';
 import { handler as putNode } from '#functions/nodes/put-node';
 import { dynamoCallCount } from '#tables/client';
+import { seedService } from '#test/support/catalog';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -18,6 +19,7 @@ let bob: Auth;
 let node: Auth;
 
 beforeAll(async () => {
+  await seedService('o', { url: 'svc', version: '1.0.0', arch: 'amd64', public: true });
   await createOrg('acme');
   await createOrg('other');
   alice = await createUser('acme', 'alice');

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as patchNode } from '#functions/nodes/patch-node';
 import { getNode } from '#tables/node-records';
 import { getOrgCounts } from '#tables/stats';
+import { seedService } from '#test/support/catalog';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -17,6 +18,7 @@ let bob: Auth;
 let n1: Auth;
 
 beforeAll(async () => {
+  await seedService('o', { url: 'any', version: '1.0.0', arch: 'amd64', public: true });
   await createOrg('acme');
   alice = await createUser('acme', 'alice');
   bob = await createUser('acme', 'bob');

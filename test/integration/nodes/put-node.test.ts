@@ -3,6 +3,7 @@ import { handler as putNode } from '#functions/nodes/put-node';
 import { getConfig } from '#lib/config';
 import { getNode } from '#tables/node-records';
 import { getOrgCounts, getUserCounts } from '#tables/stats';
+import { seedService } from '#test/support/catalog';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -220,10 +221,17 @@ describe('PUT node: validation (400, nothing written)', () => {
     ]);
   });
 
-  it('accepts userInput naming a service that does not exist (services arrive later)', async () => {
+  it('accepts userInput naming a service the caller may see, and refuses one that does not exist', async () => {
     const userInput = [
-      { serviceOrgid: 'IBM', serviceUrl: 'nowhere', inputs: [{ name: 'x', value: { deep: [1, null] } }] },
+      { serviceOrgid: 'IBM', serviceUrl: 'somewhere', inputs: [{ name: 'x', value: { deep: [1, null] } }] },
     ];
+    const refused = await send(alice, 'ui', { name: 'ui', userInput });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toBe(
+      "node 'acme/ui' not inserted or updated: the following referenced services do not exist in the exchange: IBM/somewhere",
+    );
+    expect(await getNode('acme', 'ui')).toBeUndefined();
+    await seedService('IBM', { url: 'somewhere', version: '1.0.0', arch: 'amd64', public: true });
     expect((await send(alice, 'ui', { name: 'ui', userInput })).status).toBe(201);
     expect((await getNode('acme', 'ui'))?.userInput).toEqual(userInput);
   });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handler as listCatalog } from '#functions/service-catalog/list-catalog-services';
+import { handler as listCatalog } from '#functions/catalog/list-catalog-services';
 import { handler as getService } from '#functions/services/get-service';
 import { handler as listServices } from '#functions/services/list-services';
 import { handler as postService } from '#functions/services/post-service';

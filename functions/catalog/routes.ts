@@ -1,0 +1,79 @@
+import { patternsResponse } from '#functions/patterns/responses';
+import { catalogPatternsQuery } from '#functions/patterns/schemas';
+import { getServicesResponse } from '#functions/services/responses';
+import { catalogServicesQuery } from '#functions/services/schemas';
+import { emptyListOrError, errors } from '#lib/openapi/common';
+import { routeList } from '#lib/openapi/route';
+
+const description =
+  'Every caller but hub admins. Root and multi-tenant agbots see every service of every org; others ' +
+  "their own org's, org IBM's, and the public services of any org. Filters `organization`, `owner`, " +
+  '`url`, `version`, `arch` (exact, or SQL LIKE with `%`), `public`, `nodetype` (device, cluster), ' +
+  '`requiredurl`; `orgtype` is ignored. Nothing found → 404 with the empty map.';
+
+const listResponses = {
+  200: { description: 'services by `<org>/<id>`', schema: getServicesResponse },
+  ...errors(400, 401, 403),
+  404: emptyListOrError(getServicesResponse),
+};
+
+const patternsDescription =
+  "Every caller but hub admins. Users and org admins see their org's, org IBM's and the public patterns; " +
+  'nodes, agbots and root every pattern of every org. Filters `organization`, `idfilter`, `owner`, `label`, ' +
+  '`description`, `clusternamespace` (exact, or LIKE with `%`), `public`; `orgtype` is ignored. None → 404 with the empty map.';
+
+const patternListResponses = {
+  200: { description: 'patterns by `<org>/<name>`', schema: patternsResponse },
+  ...errors(400, 401, 403),
+  404: emptyListOrError(patternsResponse),
+};
+
+/** The catalog across orgs: services (catalog reference §2.7) and deployment patterns (§3.6). */
+export const catalogRoutes = routeList({
+  folder: 'catalog',
+  mounts: ['/v1/catalog/{proxy+}', '/v1/services', '/v1/deployment/patterns'],
+  tag: 'catalog',
+  description: 'Services and deployment patterns visible to the caller across orgs',
+  routes: [
+    {
+      method: 'GET',
+      path: '/v1/catalog/services',
+      operationId: 'listCatalogServices',
+      handler: 'catalog/list-catalog-services',
+      summary: 'Services across orgs',
+      description,
+      request: { query: catalogServicesQuery },
+      responses: listResponses,
+    },
+    {
+      method: 'GET',
+      path: '/v1/services',
+      operationId: 'listAllServices',
+      handler: 'catalog/list-all-services',
+      summary: 'Services across orgs (alias of /v1/catalog/services)',
+      description,
+      request: { query: catalogServicesQuery },
+      responses: listResponses,
+    },
+    {
+      method: 'GET',
+      path: '/v1/catalog/patterns',
+      operationId: 'listCatalogPatterns',
+      handler: 'catalog/list-catalog-patterns',
+      summary: 'Deployment patterns across orgs',
+      description: patternsDescription,
+      request: { query: catalogPatternsQuery },
+      responses: patternListResponses,
+    },
+    {
+      method: 'GET',
+      path: '/v1/deployment/patterns',
+      operationId: 'listAllPatterns',
+      handler: 'catalog/list-catalog-patterns',
+      summary: 'Deployment patterns across orgs (alias of /v1/catalog/patterns)',
+      description: patternsDescription,
+      request: { query: catalogPatternsQuery },
+      responses: patternListResponses,
+    },
+  ],
+});

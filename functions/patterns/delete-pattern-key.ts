@@ -1,0 +1,18 @@
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { noContent } from '#lib/http/responses';
+import { deletePatternKey } from '#tables/pattern-keys';
+import { authorizePattern, patternId, patternNotFound } from './access.ts';
+import { patternKeyPath } from './schemas.ts';
+
+/** DELETE /v1/orgs/{organization}/patterns/{pattern}/keys/{keyid}: 204, or 404 when missing. */
+export const handler = endpoint({
+  path: patternKeyPath,
+  authorize: ({ caller, path }) => authorizePattern(caller, path, 'WRITE'),
+  async handle({ path, target }) {
+    if (!target) throw patternNotFound(path);
+    if (!(await deletePatternKey(target, path.keyid)))
+      throw notFound(`key '${path.keyid}' for pattern '${patternId(path)}' not found`);
+    return noContent();
+  },
+});

@@ -1,0 +1,17 @@
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { noContent } from '#lib/http/responses';
+import { deletePatternKeys } from '#tables/pattern-keys';
+import { authorizePattern, patternId, patternNotFound } from './access.ts';
+import { patternPath } from './schemas.ts';
+
+/** DELETE /v1/orgs/{organization}/patterns/{pattern}/keys: every key; none → 404. */
+export const handler = endpoint({
+  path: patternPath,
+  authorize: ({ caller, path }) => authorizePattern(caller, path, 'WRITE'),
+  async handle({ path, target }) {
+    if (!target) throw patternNotFound(path);
+    if (!(await deletePatternKeys(target))) throw notFound(`no keys for pattern '${patternId(path)}' found`);
+    return noContent();
+  },
+});

@@ -1,0 +1,20 @@
+import { endpoint } from '#lib/http/endpoint';
+import { noContent } from '#lib/http/responses';
+import { sweepPatternKeys } from '#tables/pattern-keys';
+import { deletePattern } from '#tables/pattern-records';
+import { authorizePattern, patternNotFound } from './access.ts';
+import { patternPath } from './schemas.ts';
+
+/**
+ * DELETE /v1/orgs/{organization}/patterns/{pattern}: as PUT; 204, or 404 when missing. Takes its
+ * keys with it. Nodes that name it and agbots that serve it are left as they are (upstream).
+ */
+export const handler = endpoint({
+  path: patternPath,
+  authorize: ({ caller, path }) => authorizePattern(caller, path, 'WRITE'),
+  async handle({ path, target }) {
+    if (!target || !(await deletePattern(target))) throw patternNotFound(path);
+    await sweepPatternKeys(path.organization, path.pattern);
+    return noContent();
+  },
+});

@@ -1,0 +1,18 @@
+import { endpoint } from '#lib/http/endpoint';
+import { notFound } from '#lib/http/errors';
+import { text } from '#lib/http/responses';
+import { getPatternKey } from '#tables/pattern-keys';
+import { authorizePattern, patternId, patternNotFound } from './access.ts';
+import { patternKeyPath } from './schemas.ts';
+
+/** GET /v1/orgs/{organization}/patterns/{pattern}/keys/{keyid}: the key as `text/plain`. */
+export const handler = endpoint({
+  path: patternKeyPath,
+  authorize: ({ caller, path }) => authorizePattern(caller, path, 'READ'),
+  async handle({ path, target }) {
+    if (!target) throw patternNotFound(path);
+    const key = await getPatternKey(target, path.keyid);
+    if (key === undefined) throw notFound(`key '${path.keyid}' for pattern '${patternId(path)}' not found`);
+    return text(200, key);
+  },
+});

@@ -1,0 +1,18 @@
+import { endpoint } from '#lib/http/endpoint';
+import { emptyList } from '#lib/http/errors';
+import { json } from '#lib/http/responses';
+import { listPatternKeys } from '#tables/pattern-keys';
+import { authorizePattern, patternNotFound } from './access.ts';
+import { patternPath } from './schemas.ts';
+
+/** GET /v1/orgs/{organization}/patterns/{pattern}/keys: the key ids; none → 404 `[]`. */
+export const handler = endpoint({
+  path: patternPath,
+  authorize: ({ caller, path }) => authorizePattern(caller, path, 'READ'),
+  async handle({ path, target }) {
+    if (!target) throw patternNotFound(path);
+    const ids = await listPatternKeys(target);
+    if (ids.length === 0) throw emptyList([]);
+    return json(200, ids);
+  },
+});

@@ -1,0 +1,25 @@
+import { endpoint } from '#lib/http/endpoint';
+import { json } from '#lib/http/responses';
+import { listOrgPatterns } from '#tables/pattern-records';
+import { authorizePatternAccess, canSeePattern } from './access.ts';
+import { patternListFilter } from './list-filters.ts';
+import { patternsBody } from './pattern-view.ts';
+import { listPatternsQuery, patternsPath } from './schemas.ts';
+
+/**
+ * GET /v1/orgs/{organization}/patterns: everyone but hub admins (the list counts as public). Org
+ * admins and users of another org see its public patterns only (§3.4). None: 404 with the empty map.
+ */
+export const handler = endpoint({
+  path: patternsPath,
+  query: listPatternsQuery,
+  authorize: ({ caller, path }) =>
+    authorizePatternAccess(caller, path.organization, '*', 'READ', { collection: true }),
+  async handle({ caller, path, query }) {
+    const filter = patternListFilter(query);
+    const found = (await listOrgPatterns(path.organization)).filter(
+      (p) => canSeePattern(caller, p) && filter(p),
+    );
+    return json(found.length > 0 ? 200 : 404, patternsBody(found));
+  },
+});

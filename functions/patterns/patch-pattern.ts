@@ -1,0 +1,46 @@
+import { sizeProblem } from '#functions/nodes/rules';
+import { endpoint } from '#lib/http/endpoint';
+import { badInput } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { PATCHABLE } from '#tables/pattern-records';
+import { authorizePattern, patternId, patternNotFound } from './access.ts';
+import { storedServices } from './pattern-view.ts';
+import { mayBePublic, missingReference, servicesProblem } from './rules.ts';
+import { patchPatternBody, patternPath } from './schemas.ts';
+import { updatePattern } from './update-pattern.ts';
+
+/**
+ * PATCH /v1/orgs/{organization}/patterns/{pattern}: as PUT. Applies the first attribute present in
+ * upstream's order (§3.3); `{}` → 400. Services and userInput must reference existing services;
+ * `public: true` only in an org of type IBM. Unlike upstream, services may not become empty and
+ * clusterNamespace is patched on this pattern (docs/compatibility.md).
+ */
+export const handler = endpoint({
+  path: patternPath,
+  body: patchPatternBody,
+  authorize: ({ caller, path }) => authorizePattern(caller, path, 'WRITE'),
+  async handle({ caller, path, body, target, deps }) {
+    const attribute = PATCHABLE.find((name) => body[name] !== undefined && body[name] !== null);
+    if (!attribute) throw badInput('no valid pattern attribute specified');
+    if (!target) throw patternNotFound(path);
+    const problem = (body.services ? servicesProblem(body.services) : undefined) ?? sizeProblem(body);
+    if (problem) throw badInput(problem);
+    const id = patternId(path);
+    const services = attribute === 'services' ? (body.services ?? []) : [];
+    const missing = await missingReference(services, attribute === 'userInput' ? (body.userInput ?? []) : []);
+    if (missing) throw badInput(`pattern '${id}' not updated: ${missing}`);
+    if (attribute === 'public' && body.public && !(await mayBePublic(path.organization)))
+      throw badInput(`pattern '${id}' not updated: only IBM patterns can be made public`);
+    const value = attribute === 'services' ? storedServices(services, false) : body[attribute];
+    const lastUpdated = isoTimestamp(deps.clock);
+    await updatePattern(
+      caller,
+      path,
+      target,
+      (current) => ({ ...current, [attribute]: value, lastUpdated }),
+      'modified',
+    );
+    return ok(`attribute '${attribute}' of pattern '${id}' updated`);
+  },
+});

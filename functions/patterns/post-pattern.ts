@@ -1,0 +1,45 @@
+import { sizeProblem } from '#functions/nodes/rules';
+import { endpoint } from '#lib/http/endpoint';
+import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { createPattern } from '#tables/pattern-records';
+import { authorizePatternAccess, patternId } from './access.ts';
+import { storedPattern } from './pattern-view.ts';
+import { mayBePublic, missingReference, servicesProblem } from './rules.ts';
+import { patternBody, patternPath } from './schemas.ts';
+
+/**
+ * POST /v1/orgs/{organization}/patterns/{pattern} (and .../deployment/patterns/...): users and
+ * admins of the org, root. Validates in upstream's order (§3.1), applies the public rule and the
+ * owner's limit, then creates the pattern owned by the caller; a duplicate is 403 already-exists.
+ */
+export const handler = endpoint({
+  path: patternPath,
+  body: patternBody,
+  authorize: ({ caller, path }) =>
+    authorizePatternAccess(caller, path.organization, path.pattern, 'CREATE', {}),
+  async handle({ caller, path, body, deps }) {
+    const problem = servicesProblem(body.services) ?? sizeProblem(body);
+    if (problem) throw badInput(problem);
+    const id = patternId(path);
+    const missing = await missingReference(body.services, body.userInput ?? []);
+    if (missing) throw badInput(`pattern '${id}' not created: ${missing}`);
+    if (body.public && !(await mayBePublic(path.organization)))
+      throw badInput(`pattern '${id}' not created: only IBM patterns can be made public`);
+    const record = storedPattern(
+      path.organization,
+      path.pattern,
+      caller.fullId,
+      body,
+      isoTimestamp(deps.clock),
+    );
+    const maxOwned = deps.config().limits.maxPatterns;
+    const outcome = await createPattern(record, maxOwned);
+    if (outcome === 'exists') throw new HttpError(403, 'already-exists', `pattern '${id}' already exists`);
+    if (outcome === 'over-limit')
+      throw accessDenied(`Access Denied: you are over the limit of ${maxOwned} patterns`);
+    if (outcome === 'no-org') throw notFound(`org '${path.organization}' not found`);
+    return ok(`pattern '${id}' created`);
+  },
+});

@@ -1,0 +1,39 @@
+import { sizeProblem } from '#functions/nodes/rules';
+import { endpoint } from '#lib/http/endpoint';
+import { badInput } from '#lib/http/errors';
+import { ok } from '#lib/http/responses';
+import { isoTimestamp } from '#lib/time';
+import { authorizePattern, patternId, patternNotFound } from './access.ts';
+import { storedPattern } from './pattern-view.ts';
+import { mayBePublic, missingReference, servicesProblem } from './rules.ts';
+import { patternBody, patternPath } from './schemas.ts';
+import { updatePattern } from './update-pattern.ts';
+
+/**
+ * PUT /v1/orgs/{organization}/patterns/{pattern}: the owner, org admins, root. Update only
+ * (missing → 404); replaces the whole pattern and, as upstream, makes the caller its owner.
+ */
+export const handler = endpoint({
+  path: patternPath,
+  body: patternBody,
+  authorize: ({ caller, path }) => authorizePattern(caller, path, 'WRITE'),
+  async handle({ caller, path, body, target, deps }) {
+    if (!target) throw patternNotFound(path);
+    const problem = servicesProblem(body.services) ?? sizeProblem(body);
+    if (problem) throw badInput(problem);
+    const id = patternId(path);
+    const missing = await missingReference(body.services, body.userInput ?? []);
+    if (missing) throw badInput(`pattern '${id}' not updated: ${missing}`);
+    if ((body.public || target.public) && !(await mayBePublic(path.organization)))
+      throw badInput(`pattern '${id}' not updated: only IBM patterns can be made public`);
+    const next = storedPattern(
+      path.organization,
+      path.pattern,
+      caller.fullId,
+      body,
+      isoTimestamp(deps.clock),
+    );
+    await updatePattern(caller, path, target, () => next, 'created/modified');
+    return ok('pattern updated');
+  },
+});
