@@ -23,6 +23,11 @@ export const keys = {
     pk: `AGBOT#${org}/${id}`,
     sk: `BUSINESSPOL#${policyId}`,
   }),
+  /** An agbot's paging state of one deployment-policy search (deleted with the agbot). */
+  agbotSearchOffset: (org: string, id: string, policyOrg: string, policy: string) => ({
+    pk: `AGBOT#${org}/${id}`,
+    sk: `SEARCHOFFSET#${policyOrg}/${policy}`,
+  }),
   /** Message ids are zero-padded so the sort key orders them numerically (oldest first). */
   agbotMessage: (org: string, id: string, msgId: number) => ({
     pk: `AGBOT#${org}/${id}`,
@@ -164,6 +169,13 @@ export const indexKeys = {
   orgAgbots: (org: string) => `ORG#${org}#AGBOTS`,
   orgServices: (org: string) => `ORG#${org}#SERVICES`,
   orgPatterns: (org: string) => `ORG#${org}#PATTERNS`,
+  /**
+   * gsi2: the nodes of an org that name `pattern` ("" for policy nodes), sorted by `nodeSearchSort`
+   * (tables/node-search.ts).
+   */
+  nodeSearch: (org: string, pattern: string) => `SEARCH#${org}#${pattern}`,
+  /** gsi2's sort key: the node's lastUpdated (policy searches page by it), then its id. */
+  nodeSearchSort: (lastUpdated: string, id: string) => `${lastUpdated}#${id}`,
   orgDeploymentPolicies: (org: string) => `ORG#${org}#BUSINESSPOLS`,
   /**
    * Agreements by their own id, for `POST /agreements/confirm` (gsi1sk = owning agbot's `org/id`;

@@ -42,31 +42,73 @@ const agreementChange = (org: string, node: string, operation: ChangeOperation):
   operation,
 });
 
+/** What searches keep of an agreement on its node (`agreementServices`, tables/node-search.ts). */
+export interface AgreementSummary {
+  url: string;
+  state: string;
+  lastUpdated: string;
+}
+
+/** The node's agreement summary changes of one write: set these, remove those. */
+interface SummaryChange {
+  set?: [agreementId: string, summary: AgreementSummary];
+  remove?: string[];
+}
+
 /**
- * Stamps the node (`stamp`: lastUpdated, maybe lastHeartbeat) and moves its `agreementCount`; the
- * node must exist, and a positive move must stay within `max` (0 = unlimited).
+ * Stamps the node (`stamp`: lastUpdated, maybe lastHeartbeat), updates its agreement summary and
+ * moves its `agreementCount`; the node must exist, and a positive move must stay within `max`
+ * (0 = unlimited).
  */
-function stampNode(org: string, node: string, stamp: NodeChanges, delta: number, max = 0): TransactItem {
+function stampNode(
+  org: string,
+  node: string,
+  stamp: NodeChanges,
+  delta: number,
+  summary: SummaryChange,
+  max = 0,
+): TransactItem {
   const base = setNodeFields(org, node, stamp).Update;
   if (!base) throw new Error('setNodeFields builds an Update');
-  if (delta === 0) return { Update: base };
+  const names: Record<string, string> = { ...base.ExpressionAttributeNames, '#summary': 'agreementServices' };
+  const values: Record<string, unknown> = { ...base.ExpressionAttributeValues };
+  let expression = base.UpdateExpression ?? '';
+  if (summary.set) {
+    names['#setId'] = summary.set[0];
+    values[':summary'] = summary.set[1];
+    expression += ', #summary.#setId = :summary';
+  }
+  const removed = (summary.remove ?? []).map((agreementId, index) => {
+    names[`#rm${index}`] = agreementId;
+    return `#summary.#rm${index}`;
+  });
+  if (removed.length > 0) expression += ` REMOVE ${removed.join(', ')}`;
   const limited = delta > 0 && max > 0;
+  if (delta !== 0) {
+    expression += ' ADD #agreementCount :countDelta';
+    names['#agreementCount'] = 'agreementCount';
+    values[':countDelta'] = delta;
+    if (limited) values[':countBelow'] = max - delta;
+  }
   return {
     Update: {
       ...base,
-      UpdateExpression: `${base.UpdateExpression} ADD #agreementCount :countDelta`,
+      UpdateExpression: expression,
       ConditionExpression: limited
         ? `${base.ConditionExpression} AND (attribute_not_exists(#agreementCount) OR #agreementCount <= :countBelow)`
         : base.ConditionExpression,
-      ExpressionAttributeNames: { ...base.ExpressionAttributeNames, '#agreementCount': 'agreementCount' },
-      ExpressionAttributeValues: {
-        ...base.ExpressionAttributeValues,
-        ':countDelta': delta,
-        ...(limited ? { ':countBelow': max - delta } : {}),
-      },
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
     },
   };
 }
+
+/** The summary searches keep of an agreement (anax sends `agreementService.url` as `<org>/<url>`). */
+const summaryOf = (write: NodeAgreementWrite): AgreementSummary => ({
+  url: write.agrService.url,
+  state: write.state,
+  lastUpdated: write.now,
+});
 
 const CONFLICT_RETRIES = 5;
 const isConflict = (error: unknown) =>
@@ -141,7 +183,7 @@ async function updateExisting(write: NodeAgreementWrite): Promise<'updated' | 'n
             },
           },
         },
-        stampNode(org, node, write.stamp, 0),
+        stampNode(org, node, write.stamp, 0, { set: [agreementId, summaryOf(write)] }),
       ],
       [agreementChange(org, node, 'created/modified')],
     );
@@ -174,7 +216,7 @@ export async function putNodeAgreement(
             .item(record)
             .options({ condition: { attr: 'agreementId', exists: false } })
             .params(),
-          stampNode(org, node, write.stamp, 1, maxAgreements),
+          stampNode(org, node, write.stamp, 1, { set: [agreementId, summaryOf(write)] }, maxAgreements),
         ],
         [agreementChange(org, node, 'created/modified')],
       );
@@ -194,6 +236,7 @@ export async function putNodeAgreement(
 }
 
 const RECORDS_PER_TRANSACTION = 50;
+const agreementIdOf = (key: Key): string => key.sk.slice(nodeChildPrefix.agreement.length);
 
 /**
  * Deletes the given agreements (each only if it still exists) in transactions that stamp the
@@ -215,7 +258,7 @@ async function deleteCounted(
       const n = chunk.length;
       try {
         await transactWriteWithChanges(
-          [...deletes, stampNode(node.org, node.id, stamp, -n)],
+          [...deletes, stampNode(node.org, node.id, stamp, -n, { remove: chunk.map(agreementIdOf) })],
           [agreementChange(node.org, node.id, 'deleted')],
         );
         await countNodeAgreements(node.org, node.owner, -n);

@@ -49,6 +49,12 @@ function counterItems(
   ];
 }
 
+/** gsi2's keys follow the node's pattern and lastUpdated (tables/node-search.ts). */
+const searchKeys = (org: string, id: string, fields: NodeChanges) => ({
+  ...(fields.pattern !== undefined ? { gsi2pk: indexKeys.nodeSearch(org, fields.pattern) } : {}),
+  ...(fields.lastUpdated !== undefined ? { gsi2sk: indexKeys.nodeSearchSort(fields.lastUpdated, id) } : {}),
+});
+
 /** SET the given attributes of an existing node; with `lastUpdated`, only if the node still has it. */
 export function setNodeFields(
   org: string,
@@ -59,7 +65,7 @@ export function setNodeFields(
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets: string[] = [];
-  for (const [name, value] of Object.entries(fields)) {
+  for (const [name, value] of Object.entries({ ...fields, ...searchKeys(org, id, fields) })) {
     if (value === undefined) continue;
     names[`#${name}`] = name;
     values[`:${name}`] = value;

@@ -41,9 +41,17 @@ const nodeSchema = item({
   isNamespaceScoped: boolean().default(false),
   /** How many agreements the node holds (tables/node-agreement-records.ts keeps it; maxAgreements checks it). */
   agreementCount: number().optional(),
+  /**
+   * What searches need of the node's agreements, kept in the same transactions as the agreements
+   * (tables/node-agreement-records.ts): agreement id → `{url, state, lastUpdated}`.
+   */
+  agreementServices: record(string(), any()).default({}),
 });
 
-/** A node: `NODE#<org>/<id>` / `NODE` (its policy shares the partition), listed through gsi1 `ORG#<org>#NODES`. */
+/**
+ * A node: `NODE#<org>/<id>` / `NODE` (its policy shares the partition), listed through gsi1
+ * `ORG#<org>#NODES`, found by agbot searches through gsi2 `SEARCH#<org>#<pattern>`.
+ */
 export const NodeEntity = new Entity({
   name: 'node',
   table: ExchangeTable,
@@ -55,6 +63,12 @@ export const NodeEntity = new Entity({
     gsi1sk: string()
       .hidden()
       .link<typeof prev>(({ id }) => id),
+    gsi2pk: string()
+      .hidden()
+      .link<typeof prev>(({ org, pattern }) => indexKeys.nodeSearch(org, pattern)),
+    gsi2sk: string()
+      .hidden()
+      .link<typeof prev>(({ id, lastUpdated }) => indexKeys.nodeSearchSort(lastUpdated, id)),
   })),
   computeKey: ({ org, id }: { org: string; id: string }) => keys.node(org, id),
 });

@@ -6,6 +6,7 @@ import { handler as patchPolicy } from './patch-policy.ts';
 import { handler as postPolicy } from './post-policy.ts';
 import { handler as putPolicy } from './put-policy.ts';
 import { deploymentPoliciesRoutes } from './routes.ts';
+import { handler as searchPolicy } from './search-policy.ts';
 
 /** The deployment policies family's one Lambda: routes each request to its endpoint's handler (routes.ts). */
 export const handler = dispatcher(deploymentPoliciesRoutes, {
@@ -15,4 +16,5 @@ export const handler = dispatcher(deploymentPoliciesRoutes, {
   'deployment-policies/put-policy': putPolicy,
   'deployment-policies/patch-policy': patchPolicy,
   'deployment-policies/delete-policy': deletePolicy,
+  'deployment-policies/search-policy': searchPolicy,
 });

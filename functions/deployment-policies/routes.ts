@@ -1,3 +1,5 @@
+import { policySearchConflict, policySearchResponse } from '#functions/node-search/responses';
+import { policySearchBody } from '#functions/node-search/schemas';
 import { aliasRoutes } from '#lib/openapi/alias';
 import { errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
@@ -86,6 +88,25 @@ const businessRoutes = [
     description: writers,
     request: { path: policyPath },
     responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
+  },
+  {
+    method: 'POST' as const,
+    path: `${BUSINESS}/{policy}/search`,
+    operationId: 'postBusinessPolicySearch',
+    handler: 'deployment-policies/search-policy' as const,
+    summary: "The policy nodes an agbot may propose the policy's service to, a page at a time",
+    description:
+      'Org admins, agbots of the org (for what they serve), multi-tenant agbots, root. Nodes of `nodeOrgids` (default the org) ' +
+      "with no pattern, a public key, a heartbeat, the policy's arch and no agreement for its service with a state, oldest " +
+      '`lastUpdated` first, from the offset kept for this agbot and `session` (else `changedSince`, epoch seconds), at most ' +
+      '`numEntries`. Another session than the kept one: 409 carrying it. Node policies are not evaluated (the agbot does). None: 404 with `nodes: []`.',
+    request: { path: policyPath, body: policySearchBody },
+    responses: {
+      201: { description: 'a page of nodes', schema: policySearchResponse },
+      404: { description: 'none', schema: policySearchResponse },
+      409: { description: 'the session is not the one kept', schema: policySearchConflict },
+      ...errors(400, 401, 403),
+    },
   },
 ];
 

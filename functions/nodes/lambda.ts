@@ -8,6 +8,7 @@ import { handler as getNodeErrors } from './get-node-errors.ts';
 import { handler as getNodePolicy } from './get-node-policy.ts';
 import { handler as getNodeStatus } from './get-node-status.ts';
 import { handler as listNodes } from './list-nodes.ts';
+import { handler as nodeHealth } from './node-health.ts';
 import { handler as patchNode } from './patch-node.ts';
 import { handler as postNodeHeartbeat } from './post-heartbeat.ts';
 import { handler as postServicesConfigState } from './post-services-configstate.ts';
@@ -20,6 +21,7 @@ import { nodesRoutes } from './routes.ts';
 /** The nodes family's one Lambda: routes each request to its endpoint's handler (routes.ts). */
 export const handler = dispatcher(nodesRoutes, {
   'nodes/list-nodes': listNodes,
+  'nodes/node-health': nodeHealth,
   'nodes/get-node': getNode,
   'nodes/put-node': putNode,
   'nodes/patch-node': patchNode,

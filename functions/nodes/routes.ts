@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { nodeHealthResponse } from '#functions/node-search/responses';
+import { nodeHealthBody } from '#functions/node-search/schemas';
 import { orgPath } from '#lib/ids';
 import { attributeResponse, emptyListOrError, errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
@@ -29,7 +31,11 @@ const oneNode = 'The owning user, org admins, root and the node itself';
 /** Nodes, node policies (reference §11.1–§11.6), and what a node reports: status, errors, config state (§11.9, §11.11, catalog §5). */
 export const nodesRoutes = routeList({
   folder: 'nodes',
-  mounts: ['/v1/orgs/{organization}/nodes', '/v1/orgs/{organization}/nodes/{proxy+}'],
+  mounts: [
+    '/v1/orgs/{organization}/nodes',
+    '/v1/orgs/{organization}/nodes/{proxy+}',
+    '/v1/orgs/{organization}/search/{proxy+}',
+  ],
   tag: 'nodes',
   description: 'Edge nodes and their policies',
   components: {
@@ -55,6 +61,21 @@ export const nodesRoutes = routeList({
     PostNodeConfigStateRequest: postConfigStateBody,
   },
   routes: [
+    {
+      method: 'POST',
+      path: '/v1/orgs/{organization}/search/nodehealth',
+      operationId: 'postNodeHealthSearch',
+      handler: 'nodes/node-health',
+      summary: 'Heartbeats and agreement times of the nodes with no pattern',
+      description:
+        'Org admins, agbots of the org, multi-tenant agbots, root. Nodes of `nodeOrgids` (default the org) with no pattern that heartbeated at or after `lastTime` ("" = ever). None: 404 `{"nodes":{}}`.',
+      request: { path: orgPath, body: nodeHealthBody },
+      responses: {
+        201: { description: 'the nodes', schema: nodeHealthResponse },
+        404: { description: 'none', schema: nodeHealthResponse },
+        ...errors(400, 401, 403),
+      },
+    },
     {
       method: 'GET',
       path: '/v1/orgs/{organization}/nodes',

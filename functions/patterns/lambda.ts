@@ -7,10 +7,12 @@ import { handler as getPatternKey } from './get-pattern-key.ts';
 import { handler as listPatternKeys } from './list-pattern-keys.ts';
 import { handler as listPatterns } from './list-patterns.ts';
 import { handler as patchPattern } from './patch-pattern.ts';
+import { handler as patternNodeHealth } from './pattern-node-health.ts';
 import { handler as postPattern } from './post-pattern.ts';
 import { handler as putPattern } from './put-pattern.ts';
 import { handler as putPatternKey } from './put-pattern-key.ts';
 import { patternsRoutes } from './routes.ts';
+import { handler as searchPattern } from './search-pattern.ts';
 
 /** The deployment patterns family's one Lambda: routes each request to its endpoint's handler (routes.ts). */
 export const handler = dispatcher(patternsRoutes, {
@@ -25,4 +27,6 @@ export const handler = dispatcher(patternsRoutes, {
   'patterns/get-pattern-key': getPatternKey,
   'patterns/put-pattern-key': putPatternKey,
   'patterns/delete-pattern-key': deletePatternKey,
+  'patterns/search-pattern': searchPattern,
+  'patterns/pattern-node-health': patternNodeHealth,
 });

@@ -1,3 +1,5 @@
+import { nodeHealthResponse, patternSearchResponse } from '#functions/node-search/responses';
+import { nodeHealthBody, patternSearchBody } from '#functions/node-search/schemas';
 import { keyIdList } from '#functions/services/responses';
 import { keyBodyDoc } from '#functions/services/schemas';
 import { aliasRoutes } from '#lib/openapi/alias';
@@ -147,6 +149,38 @@ const patternRoutes = [
     description: 'Whoever may write the pattern.',
     request: { path: patternKeyPath },
     responses: { 204: { description: 'deleted' }, ...errors(400, 401, 403, 404) },
+  },
+  {
+    method: 'POST' as const,
+    path: `${PATTERNS}/{pattern}/search`,
+    operationId: 'postPatternSearch',
+    handler: 'patterns/search-pattern' as const,
+    summary: 'The nodes registered with the pattern that an agbot may propose a service to',
+    description:
+      'Org admins, agbots of the org (for what they serve), multi-tenant agbots, root. Nodes of `nodeOrgids` (default the org) ' +
+      'with this pattern, a public key and a heartbeat (within `secondsStale` when > 0), the `arch` asked (none, "" or `*`: any), ' +
+      'and no agreement for `serviceUrl` (`org/url`) with a state. `numEntries`/`startIndex` are ignored. None: 404 with `nodes: []`.',
+    request: { path: patternPath, body: patternSearchBody },
+    responses: {
+      201: { description: 'the nodes', schema: patternSearchResponse },
+      404: { description: 'none', schema: patternSearchResponse },
+      ...errors(400, 401, 403),
+    },
+  },
+  {
+    method: 'POST' as const,
+    path: `${PATTERNS}/{pattern}/nodehealth`,
+    operationId: 'postPatternNodeHealth',
+    handler: 'patterns/pattern-node-health' as const,
+    summary: 'Heartbeats and agreement times of the nodes registered with the pattern',
+    description:
+      'As the search. Nodes of `nodeOrgids` (default the org) with this pattern that heartbeated at or after `lastTime` ("" = ever). None: 404 `{"nodes":{}}`.',
+    request: { path: patternPath, body: nodeHealthBody },
+    responses: {
+      201: { description: 'the nodes', schema: nodeHealthResponse },
+      404: { description: 'none', schema: nodeHealthResponse },
+      ...errors(400, 401, 403),
+    },
   },
 ];
 

@@ -1,0 +1,26 @@
+import { authorizeSearch } from '#functions/node-search/access';
+import { heartbeatSince, nodeHealth } from '#functions/node-search/rules';
+import { nodeHealthBody } from '#functions/node-search/schemas';
+import { endpoint } from '#lib/http/endpoint';
+import { json } from '#lib/http/responses';
+import { searchNodes } from '#tables/node-search';
+import { patternId } from './access.ts';
+import { patternPath } from './schemas.ts';
+
+/**
+ * POST /v1/orgs/{organization}/patterns/{pattern}/nodehealth (catalog reference §3.8): the nodes of
+ * `nodeOrgids` (default the org) registered with this pattern that heartbeated since `lastTime`
+ * ("" = ever), with their agreements' times. The pattern need not exist. 201, or 404 `{nodes:{}}`.
+ */
+export const handler = endpoint({
+  path: patternPath,
+  body: nodeHealthBody,
+  authorize: ({ caller, path }) => authorizeSearch(caller, path.organization),
+  async handle({ path, body }) {
+    const keep = heartbeatSince(body.lastTime);
+    const orgs = [...new Set(body.nodeOrgids ?? [path.organization])];
+    const pages = await Promise.all(orgs.map((org) => searchNodes(org, patternId(path), { keep })));
+    const found = pages.flatMap((page) => page.nodes);
+    return json(found.length > 0 ? 201 : 404, nodeHealth(found));
+  },
+});
