@@ -15,8 +15,8 @@ import { type WorkloadEvent, WorkloadRunner } from '../workloads/runner.ts';
 import { SecretFiles } from '../workloads/secret-files.ts';
 import { loadOrCreateKeys } from './keys.ts';
 import type { Protocol, ProtocolTimings } from './protocol.ts';
-import { agreementSource, findAgreement } from './records.ts';
-import { startTermination } from './terminate.ts';
+import { activeAgreements, agreementSource, findAgreement } from './records.ts';
+import { finishTermination, startTermination } from './terminate.ts';
 import { protocolRound } from './worker.ts';
 
 export const PROTOCOL_WORKER = 'AgreementProtocol';
@@ -28,6 +28,11 @@ export interface NodeProtocol {
   start(): void;
   /** Stops the worker, then waits for the work it started. */
   stop(): Promise<void>;
+  /**
+   * Unregistration: every active agreement ends with 116 (the agbot is told, the Exchange row and
+   * the containers go); waits for those terminations, each bounded by the Exchange client's timeouts.
+   */
+  endAll(): Promise<void>;
   /** For tests: the protocol's parts. */
   readonly parts: Protocol;
 }
@@ -43,7 +48,7 @@ export function createNodeProtocol(ctx: AgentContext, timings: Partial<ProtocolT
   let keys: Promise<MessagingKeys> | undefined;
   const p: Protocol = {
     ctx,
-    runner: new WorkloadRunner(engineAt(process.env.DOCKER_HOST, 60_000), secretFiles, (e) => report(p, e)),
+    runner: new WorkloadRunner(engine(ctx), secretFiles, (e) => report(p, e)),
     secretFiles,
     trust: new TrustStore(ctx.config.trustDir ?? join(ctx.config.dataDir, 'trust'), ctx.now),
     keys: () => {
@@ -80,11 +85,28 @@ export function createNodeProtocol(ctx: AgentContext, timings: Partial<ProtocolT
         tick: () => protocolRound(p, clock),
       });
     },
+    async endAll() {
+      const ending = activeAgreements(ctx.store).map((a) => {
+        startTermination(p, a.current_agreement_id, REASON.nodeUnconfigured);
+        return finishTermination(p, a.current_agreement_id);
+      });
+      await Promise.all(ending);
+    },
     async stop() {
       await loop?.stop();
       await Promise.allSettled([...p.starting.values(), ...p.terminating.values()]);
     },
   };
+}
+
+/** The engine of DOCKER_HOST; a DOCKER_HOST that is no unix socket is logged and Docker's default used. */
+function engine(ctx: AgentContext) {
+  try {
+    return engineAt(process.env.DOCKER_HOST, 60_000);
+  } catch (error) {
+    ctx.log.error('container engine not usable', { reason: (error as Error).message });
+    return engineAt('unix:///var/run/docker.sock', 60_000);
+  }
 }
 
 /** Workload events in upstream's words (reference §2.1, §2.8); never a secret value. */

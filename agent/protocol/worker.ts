@@ -47,14 +47,12 @@ export async function protocolRound(p: Protocol, clock: WorkerClock): Promise<vo
 /** The node's `publicKey` in the Exchange (anax: PATCH when the node becomes configured). */
 async function publishKey(p: Protocol, node: NodeRecord, creds: Credentials): Promise<void> {
   const key = exchangePublicKey((await p.keys()).publicKey);
-  const marker = `${node.organization}/${node.id}:${key}`;
+  // Once per configuration: an unregistration clears it in the Exchange.
+  const marker = `${node.organization}/${node.id}@${node.configstate.last_update_time}:${key}`;
   if (p.ctx.store.get<string>(PUBLISHED) === marker) return;
   await p.ctx.exchange.patchNode(creds, 'publicKey', key);
   p.ctx.store.set(PUBLISHED, marker);
 }
-
-/** Forgets the published marker (unregistration clears the key in the Exchange). */
-export const forgetPublishedKey = (p: Protocol): void => p.ctx.store.delete(PUBLISHED);
 
 /** Heartbeat and feed: whether a `nodemsgs` change for this node came since the last round. */
 async function changesSayMail(p: Protocol, node: NodeRecord, creds: Credentials): Promise<boolean> {

@@ -63,6 +63,19 @@ let dataDir: string;
 let image: string;
 const started: string[] = [];
 
+/** The agent under test (again over the same data dir after a restart). */
+async function startAgent(): Promise<Agent> {
+  const created = await createAgent({
+    config: testConfig(`${server.baseUrl}/v1`, dataDir, { pollIntervalMs: 300 }),
+    log: silentLogger,
+    host: HOST,
+    // The replyack path is what these tests drive; the governance fallback would race it.
+    protocolTimings: { governanceMs: 120_000, containerCheckMs: 1_000, messagesFallbackMs: 5_000 },
+  });
+  await created.start();
+  return created;
+}
+
 const engine = () => docker as Docker;
 const agentCall = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
   const res = await agent.app.inject({
@@ -90,14 +103,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     expectStatus(await server.http('PATCH', agbotPath, { auth: agbot, body: key }), 200, 'PATCH agbot');
 
     dataDir = mkdtempSync(join(tmpdir(), 'agent-agreements-'));
-    agent = await createAgent({
-      config: testConfig(`${server.baseUrl}/v1`, dataDir, { pollIntervalMs: 300 }),
-      log: silentLogger,
-      host: HOST,
-      // The replyack path is what these tests drive; the governance fallback would race it.
-      protocolTimings: { governanceMs: 120_000, containerCheckMs: 1_000, messagesFallbackMs: 5_000 },
-    });
-    await agent.start();
+    agent = await startAgent();
     const register = { id: NODE_ID, organization: ORG, token: NODE_TOKEN, name: NODE_ID };
     expect((await agentCall('POST', '/node', register)).status).toBe(201);
     const policy = { properties: [{ name: 'purpose', value: 'demo' }], constraints: [] };
@@ -132,7 +138,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
   };
 
   /** Waits for the agbot's next message, opens it (signer = the node's published key), deletes it. */
-  const fromNode = async (): Promise<ProtocolMessage> => {
+  const fromNode = async (signerKey?: string): Promise<ProtocolMessage> => {
     let found: { msgId: number; nodePubKey: string; message: string } | undefined;
     await vi.waitFor(
       async () => {
@@ -143,7 +149,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
       { timeout: 20_000, interval: 200 },
     );
     const message = found as { msgId: number; nodePubKey: string; message: string };
-    expect(message.nodePubKey).toBe(await nodeKey());
+    expect(message.nodePubKey).toBe(signerKey ?? (await nodeKey()));
     await server.http('DELETE', `${agbotPath}/msgs/${message.msgId}`, { auth: agbot });
     return parseMessage(open(message.message, agbotKeys.privateKey, message.nodePubKey).message);
   };
@@ -361,5 +367,40 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     await noMessageFromNode(1_000);
     expect(await containersOf(engine(), bad.agreementId)).toEqual([]);
     expect((await agreementsView()).active).toEqual([]);
+  }, 60_000);
+  it('an agent restart adopts the running workload: same container, no second one', async () => {
+    const { agreementId, message } = proposal('kept', { policyName: 'restart' });
+    started.push(agreementId);
+    await toNode(message);
+    expect(await fromNode()).toMatchObject({ type: 'reply', decision: true });
+    await toNode(buildReplyAck(agreementId, true));
+    const before = await runningContainer(agreementId);
+    await vi.waitFor(async () =>
+      expect((await agreementsView()).active[0]?.agreement_execution_start_time).toBeGreaterThan(0),
+    );
+    await agent.stop();
+    agent = await startAgent();
+    // Several rounds and container checks (1 s) later, the workload is the same one.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const after = await containersOf(engine(), agreementId);
+    expect(after.map((c) => [c.Id, c.State])).toEqual([[before.Id, 'running']]);
+    expect(
+      (await agreementsView()).active.map((a: { current_agreement_id: string }) => a.current_agreement_id),
+    ).toEqual([agreementId]);
+  }, 120_000);
+
+  it('DELETE /node ends the agreement with 116 (the agbot is told), clears publicKey and leaves nothing', async () => {
+    const [agreementId] = (await agreementsView()).active.map(
+      (a: { current_agreement_id: string }) => a.current_agreement_id,
+    );
+    expect(agreementId).toBeDefined();
+    const key = await nodeKey();
+    expect((await agentCall('DELETE', '/node')).status).toBe(204);
+    const cancel = await fromNode(key);
+    expect(cancel).toMatchObject({ type: 'cancel', agreementId, reason: 116 });
+    expect(await containersOf(engine(), agreementId)).toEqual([]);
+    expect(existsSync(join(dataDir, 'secrets', agreementId))).toBe(false);
+    expect(await nodeKey()).toBe('');
+    expect(await nodeAgreement(agreementId)).toBeUndefined();
   }, 60_000);
 });
