@@ -172,9 +172,17 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
 
   const proposal = (
     value: string,
-    options: { constraints?: string[]; signature?: string; policyName?: string } = {},
+    options: {
+      constraints?: string[];
+      signature?: string;
+      policyName?: string;
+      noSecretValue?: boolean;
+      privileged?: boolean;
+    } = {},
   ) => {
-    const dep = deployment.replace('__IMAGE__', image);
+    const parsed = JSON.parse(deployment.replace('__IMAGE__', image));
+    if (options.privileged) parsed.services.hello.privileged = true;
+    const dep = JSON.stringify(parsed);
     const consumer = consumerPolicy(
       { constraints: options.constraints ?? ['purpose == demo'] },
       undefined,
@@ -192,7 +200,9 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
       },
       ...consumer,
       secretBinding: [{ ...binding, secrets: [{ token: 'mysecret' }] }],
-      secretDetails: [{ ...binding, secrets: [{ token: encodeSecretValue({ key: 'user', value }) }] }],
+      secretDetails: options.noSecretValue
+        ? [{ ...binding, secrets: [{ other: encodeSecretValue({ key: 'user', value }) }] }]
+        : [{ ...binding, secrets: [{ token: encodeSecretValue({ key: 'user', value }) }] }],
     });
     const producerPolicy = {
       header: { name: nodePolicyName(nodeFull), version: '2.0' },
@@ -334,9 +344,18 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     started.push(agreementId);
     await toNode(message);
     expect(await fromNode()).toMatchObject({ type: 'reply', decision: true });
+    const acked = Date.now();
     await toNode(buildReplyAck(agreementId, true));
     await runningContainer(agreementId);
+    const running = Date.now();
     expect((await agentCall('DELETE', `/agreement/${agreementId}`)).status).toBe(200);
+    await vi.waitFor(async () => expect(await containersOf(engine(), agreementId)).toEqual([]), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    console.info(
+      `replyack → container running: ${running - acked} ms; DELETE → containers gone: ${Date.now() - running} ms`,
+    );
     expect(await fromNode()).toMatchObject({ type: 'cancel', agreementId, reason: 105 });
     await vi.waitFor(async () => expect(await containersOf(engine(), agreementId)).toEqual([]), {
       timeout: 20_000,
@@ -351,6 +370,14 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     const incompatible = proposal('x', { constraints: ['purpose == other'], policyName: 'other' });
     await toNode(incompatible.message);
     expect(await fromNode()).toMatchObject({ agreementId: incompatible.agreementId, decision: false });
+    const unsecret = proposal('x', { noSecretValue: true, policyName: 'no-secret' });
+    await toNode(unsecret.message);
+    expect(await fromNode()).toMatchObject({ agreementId: unsecret.agreementId, decision: false });
+    const privileged = proposal('x', { privileged: true, policyName: 'privileged' });
+    await toNode(privileged.message);
+    expect(await fromNode()).toMatchObject({ agreementId: privileged.agreementId, decision: false });
+    const messages = JSON.stringify((await agentCall('GET', '/eventlog')).body);
+    expect(messages).toContain('no value was sent for secret token');
 
     const bad = proposal('x', {
       signature: signDeployment('{"services":{}}', signer.privateKey),
