@@ -64,13 +64,13 @@ let image: string;
 const started: string[] = [];
 
 /** The agent under test (again over the same data dir after a restart). */
-async function startAgent(): Promise<Agent> {
+async function startAgent(governanceMs = 120_000): Promise<Agent> {
   const created = await createAgent({
     config: testConfig(`${server.baseUrl}/v1`, dataDir, { pollIntervalMs: 300 }),
     log: silentLogger,
     host: HOST,
-    // The replyack path is what these tests drive; the governance fallback would race it.
-    protocolTimings: { governanceMs: 120_000, containerCheckMs: 1_000, messagesFallbackMs: 5_000 },
+    // The replyack path is what most tests drive; a short governance interval would race it.
+    protocolTimings: { governanceMs, containerCheckMs: 1_000, messagesFallbackMs: 5_000 },
   });
   await created.start();
   return created;
@@ -416,18 +416,39 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     ).toEqual([agreementId]);
   }, 120_000);
 
-  it('DELETE /node ends the agreement with 116 (the agbot is told), clears publicKey and leaves nothing', async () => {
-    const [agreementId] = (await agreementsView()).active.map(
+  it('without a replyack the node verifies with the agbot and finalizes anyway (governance pass)', async () => {
+    await agent.stop();
+    agent = await startAgent(500);
+    const { agreementId, message } = proposal('governed', { policyName: 'governed' });
+    started.push(agreementId);
+    await toNode(message);
+    expect(await fromNode()).toMatchObject({ type: 'reply', agreementId, decision: true });
+    expect(await fromNode()).toMatchObject({ type: 'basicagreementverification', agreementId });
+    await runningContainer(agreementId);
+    await vi.waitFor(
+      async () => expect((await nodeAgreement(agreementId))?.state).toBe('Finalized Agreement'),
+      {
+        timeout: 10_000,
+      },
+    );
+  }, 60_000);
+
+  it('DELETE /node ends the agreements with 116 (the agbot is told), clears publicKey and leaves nothing', async () => {
+    const ids: string[] = (await agreementsView()).active.map(
       (a: { current_agreement_id: string }) => a.current_agreement_id,
     );
-    expect(agreementId).toBeDefined();
+    expect(ids).toHaveLength(2);
     const key = await nodeKey();
     expect((await agentCall('DELETE', '/node')).status).toBe(204);
-    const cancel = await fromNode(key);
-    expect(cancel).toMatchObject({ type: 'cancel', agreementId, reason: 116 });
-    expect(await containersOf(engine(), agreementId)).toEqual([]);
-    expect(existsSync(join(dataDir, 'secrets', agreementId))).toBe(false);
+    const cancels = [await fromNode(key), await fromNode(key)];
+    expect(cancels.map((c) => [c.type, c.agreementId, (c as { reason?: number }).reason]).sort()).toEqual(
+      ids.map((id) => ['cancel', id, 116]).sort(),
+    );
+    for (const id of ids) {
+      expect(await containersOf(engine(), id)).toEqual([]);
+      expect(existsSync(join(dataDir, 'secrets', id))).toBe(false);
+      expect(await nodeAgreement(id)).toBeUndefined();
+    }
     expect(await nodeKey()).toBe('');
-    expect(await nodeAgreement(agreementId)).toBeUndefined();
   }, 60_000);
 });
