@@ -8,6 +8,8 @@ import { detectHost, type HostFacts } from './host.ts';
 import { createLogger, type Logger } from './log.ts';
 import { Mutex } from './mutex.ts';
 import { resumeUnregistration } from './node/unregister.ts';
+import { createNodeProtocol } from './protocol/node-protocol.ts';
+import type { ProtocolTimings } from './protocol/protocol.ts';
 import { Store } from './store/store.ts';
 import { WorkerRegistry } from './workers/registry.ts';
 import { startWorkers, type Workers } from './workers/workers.ts';
@@ -19,6 +21,8 @@ export interface AgentOptions {
   now?: () => number;
   /** Override measured host facts (tests). */
   host?: Partial<HostFacts>;
+  /** Override the agreement protocol's governance and check intervals (tests). */
+  protocolTimings?: Partial<ProtocolTimings>;
 }
 
 export interface Agent {
@@ -49,6 +53,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     runtime: newRuntime(),
     wake: () => {},
   };
+  const protocol = createNodeProtocol(ctx, options.protocolTimings);
+  ctx.protocol = protocol;
   const app = await buildApp(ctx);
   let workers: Workers | undefined;
   let stopped: Promise<void> | undefined;
@@ -58,6 +64,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     app,
     async start() {
       workers = startWorkers(ctx);
+      protocol.start();
       resumeUnregistration(ctx)?.catch((err) => log.error('unregistration failed', { error: String(err) }));
       await app.listen({ host: config.host, port: config.port });
       const address = app.server.address();
@@ -72,6 +79,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     stop() {
       stopped ??= (async () => {
         await workers?.stop();
+        await protocol.stop();
         await app.close();
         // An unregistration still running finishes (or fails) before the store closes.
         await ctx.runtime.unconfiguring?.catch(() => {});

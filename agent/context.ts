@@ -37,6 +37,8 @@ export interface AgentContext {
   runtime: Runtime;
   /** Asks the sync worker of that kind to push now (set by the workers; a no-op before they start). */
   wake: (kind: PushKind) => void;
+  /** The agreement protocol (agent/protocol), set by agent.ts once the context exists. */
+  protocol?: { cancelByUser(agreementId: string): void; endAll(): Promise<void> };
 }
 
 export function newRuntime(): Runtime {

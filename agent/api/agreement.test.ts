@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Agent } from '../agent.ts';
 import { loadAgreements, newAgreement, saveAgreement } from '../agreements/store.ts';
 import type { FakeExchange } from '../test-support/fake-exchange.ts';
@@ -81,20 +81,26 @@ describe('/agreement', () => {
     const res = await inject('DELETE', '/agreement/ag-early');
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('');
-    const { active, archived } = (await inject('GET', '/agreement')).json().agreements;
-    expect(ids(active)).toEqual(['ag-late']);
-    expect(ids(archived)).toEqual(['ag-ending', 'ag-old', 'ag-early']);
-    expect(archived[2]).toMatchObject({
-      archived: true,
-      agreement_terminated_time: NOW / 1000,
-      terminated_reason: 105,
-      terminated_description: 'user requested',
+    // Termination starts at once (no longer active) and finishes in the background.
+    const now = (await inject('GET', '/agreement')).json().agreements;
+    expect(ids(now.active)).toEqual(['ag-late']);
+    expect(
+      now.archived.find((a: { current_agreement_id: string }) => a.current_agreement_id === 'ag-early'),
+    ).toMatchObject({ agreement_terminated_time: NOW / 1000, terminated_reason: 105 });
+    await vi.waitFor(async () => {
+      const { archived } = (await inject('GET', '/agreement')).json().agreements;
+      expect(ids(archived)).toEqual(['ag-ending', 'ag-old', 'ag-early']);
+      expect(archived[2]).toMatchObject({
+        archived: true,
+        agreement_terminated_time: NOW / 1000,
+        workload_terminated_time: NOW / 1000,
+        terminated_reason: 105,
+        terminated_description: 'user requested',
+      });
     });
     const events = (await agent.app.inject({ method: 'GET', url: '/eventlog?source_type=agreement' })).json();
-    expect(events.map((e: { event_code: string }) => e.event_code)).toEqual([
-      'cancel_agreement',
-      'agreement_canceled',
-    ]);
+    const codes = events.map((e: { event_code: string }) => e.event_code);
+    expect(codes.slice(0, 2)).toEqual(['cancel_agreement', 'agreement_canceled']);
     expect(events[0]).toMatchObject({
       message: 'Start terminating agreement for svc.a. Termination reason: user requested',
       event_source: {

@@ -75,6 +75,8 @@ export function createExchangeClient(options: { baseUrl: string; timeoutMs: numb
   return {
     baseUrl: base,
     close: http.close,
+    /** Any other call, same error mapping (the agreement protocol's mailboxes, agreements, changes). */
+    request,
 
     /** The Exchange version (plain text), asked anonymously. */
     async version(): Promise<string> {

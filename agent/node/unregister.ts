@@ -65,6 +65,10 @@ function finish(ctx: AgentContext, node: NodeRecord, options: UnregisterOptions)
   // Under the write lock: a push in flight completes first, later writes see `unconfiguring`.
   return ctx.writes.run(async () => {
     let failure: Error | undefined;
+    // Agreements end first (116): the agbot is told and no container is left behind.
+    await ctx.protocol
+      ?.endAll()
+      .catch((err) => ctx.log.error('ending agreements failed', { error: String(err) }));
     try {
       await retrying(ctx, () => clearInExchange(ctx, node, options.removeNode));
     } catch (err) {
@@ -118,6 +122,8 @@ async function clearInExchange(ctx: AgentContext, node: NodeRecord, removeNode: 
       await ctx.exchange.deleteNode(creds);
       return;
     }
+    // Out of the agbots' searches (reference §3.5).
+    await ctx.exchange.patchNode(creds, 'publicKey', '');
     await ctx.exchange.patchNode(creds, 'userInput', []);
     await ctx.exchange.patchNode(creds, 'registeredServices', []);
     if (node.pattern) await ctx.exchange.patchNode(creds, 'pattern', '');

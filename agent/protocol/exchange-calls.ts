@@ -1,0 +1,172 @@
+/**
+ * The Exchange calls of the node's side of the agreement protocol (reference §1.8, §1.10): the
+ * change feed that doubles as heartbeat, the node's mailbox, the agbot's mailbox, node agreement
+ * rows, and the two reads a proposal needs (the agbot's key, the service's declared user input).
+ * Answers are checked with zod: a record of another shape is skipped, never trusted.
+ */
+import * as z from 'zod';
+import type { AgentContext } from '../context.ts';
+import { type Credentials, ExchangeHttpError } from '../exchange/client.ts';
+
+const enc = encodeURIComponent;
+const nodePath = (c: Credentials) => `/orgs/${enc(c.org)}/nodes/${enc(c.id)}`;
+
+export const nodeMessageSchema = z.object({
+  msgId: z.number().int(),
+  agbotId: z.string(),
+  agbotPubKey: z.string(),
+  message: z.string(),
+});
+export type NodeMessage = z.infer<typeof nodeMessageSchema>;
+
+const changesSchema = z.object({
+  changes: z.array(z.object({ orgId: z.string(), resource: z.string(), id: z.string() }).loose()),
+  mostRecentChangeId: z.number().int(),
+});
+export type Changes = z.infer<typeof changesSchema>;
+
+/** POST /orgs/{org}/changes: the node's heartbeat and what changed from `changeId` on. */
+export async function postChanges(ctx: AgentContext, creds: Credentials, changeId: number): Promise<Changes> {
+  const body = await ctx.exchange.request('POST', `/orgs/${enc(creds.org)}/changes`, creds, {
+    changeId,
+    maxRecords: 1000,
+  });
+  const parsed = changesSchema.safeParse(body);
+  if (!parsed.success) throw new Error('POST /changes: unexpected answer');
+  return parsed.data;
+}
+
+/** The node's messages, oldest first; one of another shape is left out. */
+export async function listMessages(ctx: AgentContext, creds: Credentials): Promise<NodeMessage[]> {
+  const body = await ctx.exchange.request<{ messages?: unknown[] }>(
+    'GET',
+    `${nodePath(creds)}/msgs`,
+    creds,
+    undefined,
+    true,
+  );
+  return (body?.messages ?? []).flatMap((m) => {
+    const parsed = nodeMessageSchema.safeParse(m);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+export async function deleteMessage(ctx: AgentContext, creds: Credentials, msgId: number): Promise<void> {
+  await ctx.exchange.request('DELETE', `${nodePath(creds)}/msgs/${msgId}`, creds, undefined, true);
+}
+
+/** POST /orgs/{agbotOrg}/agbots/{agbot}/msgs with an already sealed message. */
+export async function sendToAgbot(
+  ctx: AgentContext,
+  creds: Credentials,
+  agbotId: string,
+  sealed: string,
+  ttl: number,
+): Promise<void> {
+  const [org = '', id = ''] = agbotId.split('/');
+  await ctx.exchange.request('POST', `/orgs/${enc(org)}/agbots/${enc(id)}/msgs`, creds, {
+    message: sealed,
+    ttl,
+  });
+}
+
+/** The agbot's published key (for a send that answers no message of its own), or undefined. */
+export async function agbotPublicKey(
+  ctx: AgentContext,
+  creds: Credentials,
+  agbotId: string,
+): Promise<string | undefined> {
+  const [org = '', id = ''] = agbotId.split('/');
+  let body: { agbots?: Record<string, { publicKey?: string }> } | undefined;
+  try {
+    body = await ctx.exchange.request('GET', `/orgs/${enc(org)}/agbots/${enc(id)}`, creds, undefined, true);
+  } catch (error) {
+    // A node may not read an agbot of another org (403): the caller uses the key it has.
+    if (error instanceof ExchangeHttpError) return undefined;
+    throw error;
+  }
+  const key = body?.agbots && Object.hasOwn(body.agbots, agbotId) ? body.agbots[agbotId]?.publicKey : '';
+  return key || undefined;
+}
+
+export interface NodeAgreementRow {
+  /** The T&C's apiSpec entries (pattern case); left out when empty, as anax does. */
+  services?: { orgid: string; url: string }[];
+  agreementService: { orgid: string; pattern: string; url: string };
+  state: string;
+}
+
+/** PUT .../nodes/{n}/agreements/{id}?noheartbeat=true (anax RecordReply and finalisation). */
+export async function putNodeAgreement(
+  ctx: AgentContext,
+  creds: Credentials,
+  agreementId: string,
+  row: NodeAgreementRow,
+): Promise<void> {
+  await ctx.exchange.request(
+    'PUT',
+    `${nodePath(creds)}/agreements/${enc(agreementId)}?noheartbeat=true`,
+    creds,
+    row,
+  );
+}
+
+/** DELETE of the node agreement; one already gone is fine. */
+export async function deleteNodeAgreement(
+  ctx: AgentContext,
+  creds: Credentials,
+  agreementId: string,
+): Promise<void> {
+  await ctx.exchange.request(
+    'DELETE',
+    `${nodePath(creds)}/agreements/${enc(agreementId)}`,
+    creds,
+    undefined,
+    true,
+  );
+}
+
+const declaredInputSchema = z.object({
+  name: z.string(),
+  type: z.string().optional(),
+  defaultValue: z.string().optional(),
+});
+export type DeclaredInput = z.infer<typeof declaredInputSchema>;
+
+/**
+ * The `userInput` a service declares (for the proposal's user-input check and the defaults of
+ * its environment), from `GET /orgs/{org}/services?url=&arch=`; [] when the service is not found.
+ */
+export async function declaredUserInput(
+  ctx: AgentContext,
+  creds: Credentials,
+  service: { org: string; url: string; version: string; arch: string },
+): Promise<DeclaredInput[]> {
+  const query = new URLSearchParams({ url: service.url, ...(service.arch ? { arch: service.arch } : {}) });
+  let body: { services?: Record<string, unknown> } | undefined;
+  try {
+    body = await ctx.exchange.request(
+      'GET',
+      `/orgs/${enc(service.org)}/services?${query}`,
+      creds,
+      undefined,
+      true,
+    );
+  } catch (error) {
+    // Another org's private service is not readable by the node: no declared input to check.
+    if (error instanceof ExchangeHttpError && error.status === 403) return [];
+    throw error;
+  }
+  for (const record of Object.values(body?.services ?? {})) {
+    const parsed = z
+      .object({ version: z.string(), userInput: z.array(z.unknown()).nullish() })
+      .loose()
+      .safeParse(record);
+    if (!parsed.success || parsed.data.version !== service.version) continue;
+    return (parsed.data.userInput ?? []).flatMap((entry) => {
+      const input = declaredInputSchema.safeParse(entry);
+      return input.success ? [input.data] : [];
+    });
+  }
+  return [];
+}

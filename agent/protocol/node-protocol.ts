@@ -1,0 +1,152 @@
+/**
+ * The node's side of the agreement protocol, built once per agent: the workload runner over the
+ * engine of DOCKER_HOST, the secret files under `<data dir>/secrets`, the trust store, the
+ * messaging keys, and the AgreementProtocol worker. DELETE /agreement cancels through it.
+ */
+import { join } from 'node:path';
+import type { MessagingKeys } from '#lib/protocol/keys';
+import { REASON } from '#lib/protocol/reason-codes';
+import type { AgentContext } from '../context.ts';
+import { AgentError } from '../errors.ts';
+import { TrustStore } from '../trust/store.ts';
+import { type Loop, startLoop } from '../workers/loop.ts';
+import { engineAt } from '../workloads/engine.ts';
+import { type WorkloadEvent, WorkloadRunner } from '../workloads/runner.ts';
+import { SecretFiles } from '../workloads/secret-files.ts';
+import { loadOrCreateKeys } from './keys.ts';
+import type { Protocol, ProtocolTimings } from './protocol.ts';
+import { activeAgreements, agreementSource, findAgreement } from './records.ts';
+import { finishTermination, startTermination } from './terminate.ts';
+import { protocolRound } from './worker.ts';
+
+export const PROTOCOL_WORKER = 'AgreementProtocol';
+
+export interface NodeProtocol {
+  /** DELETE /agreement/{id}: cancel 105; 404 when no active agreement has that id. */
+  cancelByUser(agreementId: string): void;
+  /** Starts the worker (agent start). */
+  start(): void;
+  /** Stops the worker, then waits for the work it started. */
+  stop(): Promise<void>;
+  /**
+   * Unregistration: every active agreement ends with 116 (the agbot is told, the Exchange row and
+   * the containers go); waits for those terminations, each bounded by the Exchange client's timeouts.
+   */
+  endAll(): Promise<void>;
+  /** For tests: the protocol's parts. */
+  readonly parts: Protocol;
+}
+
+export const DEFAULT_TIMINGS: ProtocolTimings = {
+  governanceMs: 10_000,
+  containerCheckMs: 60_000,
+  messagesFallbackMs: 60_000,
+};
+
+export function createNodeProtocol(ctx: AgentContext, timings: Partial<ProtocolTimings> = {}): NodeProtocol {
+  const secretFiles = new SecretFiles(join(ctx.config.dataDir, 'secrets'));
+  let keys: Promise<MessagingKeys> | undefined;
+  const p: Protocol = {
+    ctx,
+    runner: new WorkloadRunner(engine(ctx), secretFiles, (e) => report(p, e)),
+    secretFiles,
+    trust: new TrustStore(ctx.config.trustDir ?? join(ctx.config.dataDir, 'trust'), ctx.now),
+    keys: () => {
+      keys ??= loadOrCreateKeys(ctx.config.dataDir).catch((error: unknown) => {
+        keys = undefined;
+        throw error;
+      });
+      return keys;
+    },
+    timings: { ...DEFAULT_TIMINGS, ...timings },
+    starting: new Map(),
+    terminating: new Map(),
+    imageFailed: new Set(),
+  };
+  let loop: Loop | undefined;
+  const clock = { lastMailboxRead: 0, lastContainerCheck: ctx.now() };
+  return {
+    parts: p,
+    cancelByUser(agreementId) {
+      const found = findAgreement(ctx.store, agreementId);
+      if (!found || found.archived || found.agreement_terminated_time > 0)
+        throw new AgentError(404, 'no agreements in local database', 'agreement');
+      startTermination(p, agreementId, REASON.userRequested);
+    },
+    start() {
+      ctx.workers.set(PROTOCOL_WORKER, 'added');
+      loop = startLoop({
+        name: PROTOCOL_WORKER,
+        registry: ctx.workers,
+        log: ctx.log,
+        intervalMs: ctx.config.pollIntervalMs,
+        retryMinMs: ctx.config.retryMinMs,
+        retryMaxMs: ctx.config.retryMaxMs,
+        tick: () => protocolRound(p, clock),
+      });
+    },
+    async endAll() {
+      const ending = activeAgreements(ctx.store).map((a) => {
+        startTermination(p, a.current_agreement_id, REASON.nodeUnconfigured);
+        return finishTermination(p, a.current_agreement_id);
+      });
+      await Promise.all(ending);
+    },
+    async stop() {
+      await loop?.stop();
+      await Promise.allSettled([...p.starting.values(), ...p.terminating.values()]);
+    },
+  };
+}
+
+/** The engine of DOCKER_HOST; a DOCKER_HOST that is no unix socket is logged and Docker's default used. */
+function engine(ctx: AgentContext) {
+  try {
+    return engineAt(process.env.DOCKER_HOST, 60_000);
+  } catch (error) {
+    ctx.log.error('container engine not usable', { reason: (error as Error).message });
+    return engineAt('unix:///var/run/docker.sock', 60_000);
+  }
+}
+
+/** Workload events in upstream's words (reference §2.1, §2.8); never a secret value. */
+function report(p: Protocol, event: WorkloadEvent): void {
+  const agreement = findAgreement(p.ctx.store, event.agreementId);
+  const service = agreement
+    ? `${agreement.workload_to_run.org}/${agreement.workload_to_run.url}`
+    : event.agreementId;
+  const source = agreement ? agreementSource(agreement) : { agreement_id: event.agreementId };
+  const add = (severity: 'info' | 'warning' | 'error', code: string, message: string) =>
+    p.ctx.events.add(severity, code, message, 'agreement', source);
+  switch (event.kind) {
+    case 'image_loaded':
+      return void add('info', 'image_loaded', `Image loaded for ${service}.`);
+    case 'container_running':
+      return void add(
+        'info',
+        'container_running',
+        `Workload service containers for ${service} are up and running.`,
+      );
+    case 'error_image_load':
+      p.imageFailed.add(event.agreementId);
+      return void add(
+        'error',
+        'error_image_load',
+        `Error loading image for ${service}. Reason: ${event.reason}`,
+      );
+    case 'error_start_container':
+      return void add('error', 'error_start_container', `Error starting containers: ${event.reason}`);
+    case 'image_local_fallback':
+      return void add(
+        'warning',
+        'image_local_fallback',
+        `Image ${event.image} could not be pulled; the local copy is used.`,
+      );
+    case 'log_driver_fallback':
+      return void add(
+        'warning',
+        'log_driver_fallback',
+        `Log driver ${event.driver} failed for ${event.container}; the engine's default is used.`,
+      );
+  }
+}
