@@ -274,8 +274,10 @@ async function deleteOrgPartitions(org: string): Promise<void> {
   }
   // The records go by BatchWrite, not in transactions: their principal items go first, so no
   // member authenticates while the org is being emptied (an interrupted cascade leaves records
-  // that cannot log in, and the retried DELETE finishes them).
-  await batchDelete([...ids].map((id) => keys.principal(org, id)));
+  // that cannot log in, and the retried DELETE finishes them); and again once the records are
+  // gone, for a token change that wrote an entry meanwhile (no write can once its record is gone).
+  const principalKeys = [...ids].map((id) => keys.principal(org, id));
+  await batchDelete(principalKeys);
   await deleteOrgDeploymentPolicies(org);
   await deleteOrgServices(
     org,
@@ -289,6 +291,7 @@ async function deleteOrgPartitions(org: string): Promise<void> {
     const [drop, , ownerCount, link] = agbotRecordDelete(agbot, { expression: 'attribute_exists(pk)' }, {});
     await transactIfAllHold([drop, ownerCount, link].filter((item) => item !== undefined));
   });
+  await batchDelete(principalKeys);
   // The secrets manager's partition (issue 12).
   await deleteOrgSecrets(org);
   await deletePartition(keys.org(org).pk, { last: keys.org(org).sk });
