@@ -13,12 +13,13 @@ import { startBenchDynamo } from './env.ts';
 const seconds = Number(process.argv[2] ?? 5);
 const concurrency = Number(process.argv[3] ?? 10);
 
-/** Requests per second of `work` run by `concurrency` clients for `seconds`, after a warm-up. */
-async function ratePerSecond(work: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 200; i++) await work();
+const ROUNDS = 5;
+
+/** Done and elapsed ms of `work` run by `concurrency` clients for `ms`. */
+async function burst(work: () => Promise<unknown>, ms: number): Promise<[number, number]> {
   let done = 0;
   const started = Date.now();
-  const end = started + seconds * 1000;
+  const end = started + ms;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (Date.now() < end) {
@@ -27,7 +28,25 @@ async function ratePerSecond(work: () => Promise<unknown>): Promise<number> {
       }
     }),
   );
-  return done / ((Date.now() - started) / 1000);
+  return [done, Date.now() - started];
+}
+
+/**
+ * Requests per second of each of `works`, after a warm-up: `seconds` each in all, in ROUNDS
+ * interleaved slices, so a machine whose load drifts during the run slows every way alike.
+ */
+async function ratesPerSecond(works: (() => Promise<unknown>)[]): Promise<number[]> {
+  for (const work of works) for (let i = 0; i < 200; i++) await work();
+  const totals = works.map(() => [0, 0]);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, work] of works.entries()) {
+      const [done, ms] = await burst(work, (seconds * 1000) / ROUNDS);
+      const total = totals[i] as number[];
+      total[0] = (total[0] ?? 0) + done;
+      total[1] = (total[1] ?? 0) + ms;
+    }
+  }
+  return totals.map(([done = 0, ms = 1]) => done / (ms / 1000));
 }
 
 const dynamo = await startBenchDynamo();
@@ -79,10 +98,17 @@ try {
       },
     ],
   ];
+  const { loadavg } = await import('node:os');
+  console.log(
+    `load average before: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(', ')}`,
+  );
   console.log(`| Lookup (${concurrency} concurrent clients, ${seconds} s each) | Lookups/s | Mean latency |`);
   console.log('|---|---:|---:|');
-  for (const [name, lookup] of ways) {
-    const rate = await ratePerSecond(lookup);
+  const lookupRates = await ratesPerSecond(ways.map(([, lookup]) => lookup));
+  for (const [i, [name]] of ways.entries()) {
+    const rate = lookupRates[i] ?? 0;
     console.log(`| ${name} | ${Math.round(rate)} | ${((concurrency / rate) * 1000).toFixed(2)} ms |`);
   }
 
@@ -117,15 +143,33 @@ try {
   console.log('');
   console.log(`| In-process GET node (${concurrency} concurrent clients) | Requests/s | DynamoDB calls |`);
   console.log('|---|---:|---|');
-  for (const [name, cold] of [
+  const reads = [
     ['warm: identity remembered (authCacheSeconds)', false],
     ['cold: identity cache emptied before each request', true],
-  ] as const) {
+  ] as const;
+  const sent: string[][] = [];
+  for (const [, cold] of reads) {
     await read(false);
-    const sent = await commandsOf(cold);
-    const rate = await ratePerSecond(() => read(cold));
-    console.log(`| ${name} | ${Math.round(rate)} | ${sent.length}: ${sent.join(', ')} |`);
+    sent.push(await commandsOf(cold));
   }
+  const readRates = await ratesPerSecond(
+    reads.map(
+      ([, cold]) =>
+        () =>
+          read(cold),
+    ),
+  );
+  for (const [i, [name]] of reads.entries()) {
+    const commands = sent[i] ?? [];
+    console.log(
+      `| ${name} | ${Math.round(readRates[i] ?? 0)} | ${commands.length}: ${commands.join(', ')} |`,
+    );
+  }
+  console.log(
+    `load average after: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(', ')}`,
+  );
 } finally {
   await dynamo.stop();
 }
