@@ -1,8 +1,9 @@
-import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as getNode } from '#functions/nodes/get-node';
 import { handler as putNode } from '#functions/nodes/put-node';
 import { documentClient, dynamoCallCount, tableName } from '#tables/client';
 import { keys } from '#tables/keys';
+import { principalCache } from '#tables/principals';
 import { invoke } from '#test/support/invoke';
 import { ORG, USER } from './seed.ts';
 import { median, timed } from './stats.ts';
@@ -29,18 +30,10 @@ export async function handlerPut(auth: Credentials, node: string): Promise<void>
   if (result.status !== 201) throw new Error(`PUT node → ${result.status}: ${result.text}`);
 }
 
-/** Authentication: node, agbot and user records of `org/id` in one BatchGetItem. */
+/** Authentication when the identity cache misses: one consistent GetItem of the principal item of `org/id`. */
 export async function rawAuth(org = ORG, id = USER): Promise<void> {
   await documentClient.send(
-    new BatchGetCommand({
-      RequestItems: {
-        [tableName()]: {
-          Keys: [keys.node(org, id), keys.agbot(org, id), keys.user(org, id)],
-          ProjectionExpression: 'pk, tokenHash, passwordHash, #owner, admin, hubAdmin',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-        },
-      },
-    }),
+    new GetCommand({ TableName: tableName(), Key: keys.principal(org, id), ConsistentRead: true }),
   );
 }
 
@@ -104,6 +97,12 @@ export async function rawPut(node: string): Promise<void> {
     }),
   );
 }
+
+/** `run` with this instance's identity cache emptied first: what a request costs when the cache misses. */
+export const cold = (run: () => Promise<void>) => (): Promise<void> => {
+  principalCache.forgetAll();
+  return run();
+};
 
 /** DynamoDB requests per call of `run`, averaged over `times` warm calls. */
 export async function callsPerRequest(run: () => Promise<void>, times = 20): Promise<number> {

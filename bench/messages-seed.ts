@@ -8,6 +8,7 @@ import { AgbotEntity } from '#tables/agbots';
 import { documentClient, tableName } from '#tables/client';
 import { keys } from '#tables/keys';
 import { type Mailbox, messageItem } from '#tables/mailbox';
+import { ownedEntry } from '#tables/principal-records';
 import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
 import { transactWrite } from '#tables/transact';
 import { createUser } from '#test/support/identities';
@@ -140,18 +141,20 @@ export async function growAgbots(total: number): Promise<void> {
   const tokenHash = await hashSecret('bulk-agbot-token');
   const lastHeartbeat = `${new Date().toISOString()}[UTC]`;
   const items: Record<string, unknown>[] = [];
+  const owner = `${ORG}/${BULK_OWNER}`;
   for (let i = BASE_AGBOTS; i < total; i++) {
     const { Item } = AgbotEntity.build(PutItemCommand)
       .item({
         org: ORG,
         id: agbotId(i),
-        owner: `${ORG}/${BULK_OWNER}`,
+        owner,
         name: agbotId(i),
         tokenHash,
         lastHeartbeat,
       })
       .params();
-    if (Item) items.push(Item);
+    if (Item)
+      items.push(Item, { ...keys.principal(ORG, agbotId(i)), agbot: ownedEntry({ tokenHash, owner }) });
   }
   await batchPut(items);
   // Keep the counters true to the table, as the handlers would have.

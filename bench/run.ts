@@ -54,15 +54,19 @@ async function main(): Promise<void> {
     calls.push({
       nodes: seed.BASE_NODES,
       get: await inProcess.callsPerRequest(get),
+      getCold: await inProcess.callsPerRequest(inProcess.cold(get)),
       put: await inProcess.callsPerRequest(put),
     });
-    step(`calls per request with ${seed.BASE_NODES} nodes: GET ${calls[0]?.get}, PUT ${calls[0]?.put}`);
+    step(
+      `calls per request with ${seed.BASE_NODES} nodes: GET ${calls[0]?.get} (identity cache miss ${calls[0]?.getCold}), PUT ${calls[0]?.put}`,
+    );
 
     step(`growing the org to ${BIG.toLocaleString('en')} nodes (BatchWriteItem)`);
     await seed.growNodes(BIG);
     calls.push({
       nodes: BIG,
       get: await inProcess.callsPerRequest(get),
+      getCold: await inProcess.callsPerRequest(inProcess.cold(get)),
       put: await inProcess.callsPerRequest(put),
     });
     step(`calls per request with ${BIG} nodes: GET ${calls[1]?.get}, PUT ${calls[1]?.put}`);

@@ -4,7 +4,9 @@ import { hashSecret } from '#lib/auth/secrets';
 import { bootstrap } from '#tables/bootstrap';
 import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
+import { keys } from '#tables/keys';
 import { NodeEntity } from '#tables/nodes';
+import { ownedEntry } from '#tables/principal-records';
 import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
 import { transactWrite } from '#tables/transact';
 import { createNode, createOrg, createUser } from '#test/support/identities';
@@ -24,16 +26,17 @@ export async function seedBase(): Promise<{ user: string; secret: string }> {
   return alice;
 }
 
-/** Adds nodes with BatchWrite (25 per call, several calls at once) until the org holds `total`. */
+/** Adds nodes (with their principal items) with BatchWrite (25 per call, several at once) until the org holds `total`. */
 export async function growNodes(total: number): Promise<void> {
   const tokenHash = await hashSecret('bulk-node-token');
   const lastUpdated = new Date().toISOString();
   const items: Record<string, unknown>[] = [];
+  const owner = `${ORG}/${USER}`;
   for (let i = BASE_NODES; i < total; i++) {
     const { Item } = NodeEntity.build(PutItemCommand)
-      .item({ org: ORG, id: nodeId(i), owner: `${ORG}/${USER}`, name: nodeId(i), tokenHash, lastUpdated })
+      .item({ org: ORG, id: nodeId(i), owner, name: nodeId(i), tokenHash, lastUpdated })
       .params();
-    if (Item) items.push(Item);
+    if (Item) items.push(Item, { ...keys.principal(ORG, nodeId(i)), node: ownedEntry({ tokenHash, owner }) });
   }
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));

@@ -8,6 +8,7 @@ import { deleteAgbotCascade } from './cascade.ts';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
+import { ownedEntry, principalSet } from './principal-records.ts';
 import { changingIdentity } from './principals.ts';
 import { orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';
@@ -72,6 +73,7 @@ async function writeNewAgbot(agbot: AgbotRecord, maxAgbots: number): Promise<Cre
     const link = keys.ownedAgbot(ownerOrg, ownerUser, agbot.org, agbot.id);
     items.push({ Put: { TableName: tableName(), Item: link } });
   }
+  items.push(principalSet(agbot.org, agbot.id, 'agbot', ownedEntry(agbot)));
   try {
     await transactWriteWithChanges(items, [agbotChange(agbot.org, agbot.id, 'created/modified')]);
     return 'created';
@@ -118,22 +120,23 @@ async function rewriteAgbot(
     values[`:${name}`] = value;
     sets.push(`#${name} = :${name}`);
   }
+  const update: TransactItem = {
+    Update: {
+      TableName: tableName(),
+      Key: keys.agbot(org, id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: '#owner = :owner',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+  // A new token goes to the principal item in the same transaction (the owner condition holds it).
+  const principal =
+    changes.tokenHash === undefined
+      ? []
+      : [principalSet(org, id, 'agbot', ownedEntry({ tokenHash: changes.tokenHash, owner }))];
   try {
-    await transactWriteWithChanges(
-      [
-        {
-          Update: {
-            TableName: tableName(),
-            Key: keys.agbot(org, id),
-            UpdateExpression: `SET ${sets.join(', ')}`,
-            ConditionExpression: '#owner = :owner',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-          },
-        },
-      ],
-      [agbotChange(org, id, operation)],
-    );
+    await transactWriteWithChanges([update, ...principal], [agbotChange(org, id, operation)]);
     return true;
   } catch (error) {
     if (error instanceof TransactionFailed) return false;

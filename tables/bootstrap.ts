@@ -1,6 +1,7 @@
 import { PutTransaction } from 'dynamodb-toolbox';
 import { isoTimestamp } from '#lib/time';
 import { OrgEntity } from './orgs.ts';
+import { principalSet, userEntry } from './principal-records.ts';
 import { orgCounterUpdate } from './stats.ts';
 import { TransactionFailed, transactWrite } from './transact.ts';
 import { UserEntity } from './users.ts';
@@ -25,13 +26,16 @@ export async function bootstrap(): Promise<void> {
       orgCounterUpdate(org.org, { deltas: {} }),
     ]);
   }
-  // Root authenticates against EXCHANGE_ROOT_PW; this record makes it visible like any user.
+  // Root authenticates against EXCHANGE_ROOT_PW; this record makes it visible like any user. Its
+  // principal entry (no password) is never read, but keeps "every user has one" true.
+  const root = { org: 'root', username: 'root', admin: true, hubAdmin: true };
   await createOnce([
     UserEntity.build(PutTransaction)
-      .item({ org: 'root', username: 'root', admin: true, hubAdmin: true, email: '', lastUpdated: now })
+      .item({ ...root, email: '', lastUpdated: now })
       .options({ condition: { attr: 'org', exists: false } })
       .params(),
     orgCounterUpdate('root', { deltas: { users: 1 } }),
+    principalSet('root', 'root', 'user', userEntry(root)),
   ]);
 }
 

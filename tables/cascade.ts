@@ -13,7 +13,8 @@ import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
 import { isRegistered } from './nodes.ts';
 import { sweepPatternKeys } from './pattern-keys.ts';
 import { deletePattern, listOrgPatterns } from './pattern-records.ts';
-import { changingIdentity, principalCache } from './principals.ts';
+import { dropEmptyPrincipal, principalRemove } from './principal-records.ts';
+import { changingIdentity, type PrincipalKind, principalCache } from './principals.ts';
 import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret-records.ts';
 import { deletedServiceChange, getService, serviceRecordDelete } from './service-records.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
@@ -34,8 +35,8 @@ const NODE_MESSAGE_SK = /^MSG#\d+$/;
 const MAX_BATCH_ATTEMPTS = 8;
 /** Partitions cleaned at once: enough to overlap round trips without throttling a small table. */
 const CONCURRENCY = 8;
-/** Records per counted transaction (plus one counter update; DynamoDB allows 100 items). */
-const RECORDS_PER_TRANSACTION = 50;
+/** Records per counted transaction (each with its principal entry, plus one counter update; DynamoDB allows 100 items). */
+const RECORDS_PER_TRANSACTION = 49;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -226,7 +227,12 @@ async function deleteClaimedAgbot(agbot: { org: string; id: string; owner: strin
     };
     const deltas = { agbotAgreements: -(agreements ?? 0), agbotMsgs: -messages };
     const deleted: Change = { org: agbot.org, id: agbot.id, resource: 'agbot', operation: 'deleted' };
-    if (await transactIfAllHold(agbotRecordDelete(agbot, condition, deltas), [deleted])) {
+    const items = [
+      ...agbotRecordDelete(agbot, condition, deltas),
+      principalRemove(agbot.org, agbot.id, 'agbot'),
+    ];
+    if (await transactIfAllHold(items, [deleted])) {
+      await dropEmptyPrincipal(agbot.org, agbot.id);
       // Agreements written meanwhile were in the record's count; messages were not.
       const late = agbotChildDeltas(await deletePartition(pk, { keep: sk }));
       if (late.agbotMsgs)
@@ -257,15 +263,23 @@ async function deleteOrgPartitions(org: string): Promise<void> {
   ];
   const partitions: { pk: string; record: string }[] = [];
   const foreignOwned: { org: string; id: string; owner: string }[] = [];
+  const ids = new Set<string>();
   for (const { partition, record } of members) {
     const items = await queryAll({ index: 'gsi1', partition, projection: 'pk, gsi1sk, #owner' });
     for (const item of items) {
+      ids.add(String(item.gsi1sk));
       const owner = String(item.owner ?? '');
       if (record === 'AGBOT' && owner && splitOwner(owner)[0] !== org) {
         foreignOwned.push({ org, id: String(item.gsi1sk), owner });
       } else partitions.push({ pk: String(item.pk), record });
     }
   }
+  // The records go by BatchWrite, not in transactions: their principal items go first, so no
+  // member authenticates while the org is being emptied (an interrupted cascade leaves records
+  // that cannot log in, and the retried DELETE finishes them); and again once the records are
+  // gone, for a token change that wrote an entry meanwhile (no write can once its record is gone).
+  const principalKeys = [...ids].map((id) => keys.principal(org, id));
+  await batchDelete(principalKeys);
   await deleteOrgDeploymentPolicies(org);
   await deleteOrgPatterns(org);
   await deleteOrgServices(
@@ -280,6 +294,7 @@ async function deleteOrgPartitions(org: string): Promise<void> {
     const [drop, , ownerCount, link] = agbotRecordDelete(agbot, { expression: 'attribute_exists(pk)' }, {});
     await transactIfAllHold([drop, ownerCount, link].filter((item) => item !== undefined));
   });
+  await batchDelete(principalKeys);
   // The secrets manager's partition (issue 12).
   await deleteOrgSecrets(org);
   await deletePartition(keys.org(org).pk, { last: keys.org(org).sk });
@@ -289,9 +304,13 @@ async function deleteOrgPartitions(org: string): Promise<void> {
 
 /**
  * Deletes records (each only if it still exists) in transactions that also apply their summed
- * counter changes to the org, so a record deleted twice concurrently is counted once.
+ * counter changes to the org and remove their principal entries, so a record deleted twice
+ * concurrently is counted once and a principal entry goes exactly when its record does.
  */
-async function deleteCounted(org: string, records: { key: Key; deltas: Partial<Counts> }[]): Promise<void> {
+async function deleteCounted(
+  org: string,
+  records: { key: Key; deltas: Partial<Counts>; principal: { id: string; kind: PrincipalKind } }[],
+): Promise<void> {
   for (let i = 0; i < records.length; i += RECORDS_PER_TRANSACTION) {
     let chunk = records.slice(i, i + RECORDS_PER_TRANSACTION);
     while (chunk.length > 0) {
@@ -304,8 +323,10 @@ async function deleteCounted(org: string, records: { key: Key; deltas: Partial<C
       const items: TransactItem[] = chunk.map(({ key }) => ({
         Delete: { TableName: tableName(), Key: key, ConditionExpression: 'attribute_exists(pk)' },
       }));
+      const principals = chunk.map(({ principal }) => principalRemove(org, principal.id, principal.kind));
       try {
-        await transactWrite([...items, orgCounterUpdate(org, { deltas })]);
+        await transactWrite([...items, ...principals, orgCounterUpdate(org, { deltas })]);
+        await forEachLimited(chunk, ({ principal }) => dropEmptyPrincipal(org, principal.id));
         break;
       } catch (error) {
         if (!(error instanceof TransactionFailed)) throw error;
@@ -345,6 +366,7 @@ async function deleteUserAndOwned(
     org,
     nodes.map((node) => ({
       key: { pk: String(node.pk), sk: 'NODE' },
+      principal: { id: String(node.gsi1sk), kind: 'node' },
       deltas: {
         nodes: -1,
         registeredNodes: isRegistered(node as { pattern?: string; publicKey?: string }) ? -1 : 0,
@@ -380,7 +402,9 @@ async function deleteUserAndOwned(
     await transactWrite([
       { Delete: { TableName: tableName(), Key: user, ConditionExpression: 'attribute_exists(pk)' } },
       orgCounterUpdate(org, { deltas: userCounts }),
+      principalRemove(org, username, 'user'),
     ]);
+    await dropEmptyPrincipal(org, username);
     return true;
   } catch (error) {
     if (error instanceof TransactionFailed) return false;

@@ -10,6 +10,11 @@ export const keys = {
   node: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'NODE' }),
   nodePolicy: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'POLICY' }),
   agbot: (org: string, id: string) => ({ pk: `AGBOT#${org}/${id}`, sk: 'AGBOT' }),
+  /**
+   * What authentication needs of `org/id` as node, agbot and user (one map attribute per kind), so
+   * a lookup is one GetItem: written in the same transaction as each of those records (principals.ts).
+   */
+  principal: (org: string, id: string) => ({ pk: `PRINCIPAL#${org}/${id}`, sk: 'PRINCIPAL' }),
   /** An agbot's children share its partition: one Query lists or deletes each kind. */
   agbotAgreement: (org: string, id: string, agreementId: string) => ({
     pk: `AGBOT#${org}/${id}`,
@@ -50,6 +55,8 @@ export const keys = {
   }),
   agentFileVersions: (org: string) => ({ pk: `ORG#${org}`, sk: 'AGENTFILEVERSION' }),
   dropToken: () => ({ pk: 'ADMIN', sk: 'DROPDB_TOKEN' }),
+  /** Written when the principal backfill (principal-backfill.ts) finished on this table. */
+  principalsBackfilled: () => ({ pk: 'ADMIN', sk: 'PRINCIPALS_BACKFILLED' }),
   /** The change feed's sequence: the last change id handed out (tables/changes.ts). */
   changeSequence: () => ({ pk: 'CHANGES', sk: 'SEQ' }),
   /** A service, by its upstream id `<url without scheme, specials replaced>_<version>_<arch>`. */

@@ -5,6 +5,7 @@ import { type Change, type ChangeOperation, transactWriteWithChanges } from './c
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { isRegistered, NodeEntity, nodeRepository } from './nodes.ts';
+import { dropEmptyPrincipal, ownedEntry, principalRemove, principalSet } from './principal-records.ts';
 import { changingIdentity } from './principals.ts';
 import { deleteNodeSecrets } from './secret-records.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
@@ -152,6 +153,7 @@ async function writeNewNode(node: NodeRecord, limits: { org: number; user: numbe
         },
         orgCounterUpdate(node.org, { deltas, limit: { counter: 'nodes', max: limits.org } }),
         userCounterUpdate(ownerOrg, ownerUser, { deltas, limit: { counter: 'nodes', max: limits.user } }),
+        principalSet(node.org, node.id, 'node', ownedEntry(node)),
       ],
       // Upstream records a node PUT as created/modified whether or not the node was there.
       [nodeChange(node.org, node.id, 'created/modified')],
@@ -186,8 +188,20 @@ async function rewriteNode(
   }
   const delta = Number(isRegistered({ ...current, ...changes })) - Number(isRegistered(current));
   const update = setNodeFields(current.org, current.id, changes, current.lastUpdated);
+  // A new token goes to the principal item in the same transaction (the owner never changes here).
+  const principal =
+    changes.tokenHash === undefined
+      ? []
+      : [
+          principalSet(
+            current.org,
+            current.id,
+            'node',
+            ownedEntry({ ...current, tokenHash: changes.tokenHash }),
+          ),
+        ];
   return writeUnlessChanged(
-    [update, ...(delta ? counterItems(current, { registeredNodes: delta }) : [])],
+    [update, ...(delta ? counterItems(current, { registeredNodes: delta }) : []), ...principal],
     [nodeChange(current.org, current.id, operation)],
   );
 }
@@ -266,7 +280,8 @@ async function deleteNodePartition(current: NodeRecord): Promise<boolean> {
     .filter((key) => key.sk !== nodeKey.sk)
     .sort((a, b) => Number(b.sk === 'MSGSEQ') - Number(a.sk === 'MSGSEQ'));
   const messagesIn = (keys: PartitionKey[]) => keys.filter((key) => NODE_MESSAGE_SK.test(key.sk)).length;
-  const room = MAX_TRANSACTION_ITEMS - 3;
+  // Beside the children: the node, two counters, its principal entry and the change row.
+  const room = MAX_TRANSACTION_ITEMS - 5;
   while (children.length > room) {
     const overflow = children.splice(room, MAX_TRANSACTION_ITEMS - 1);
     const uncount = orgCounterUpdate(current.org, { deltas: { nodeMsgs: -messagesIn(overflow) } });
@@ -294,10 +309,17 @@ async function deleteNodePartition(current: NodeRecord): Promise<boolean> {
     { nodeMsgs: -messagesIn(children) },
   );
   try {
-    return await writeUnlessChanged(
-      [deleteNodeItem, ...children.map(deleteItem), ...uncount],
+    const deleted = await writeUnlessChanged(
+      [
+        deleteNodeItem,
+        ...children.map(deleteItem),
+        ...uncount,
+        principalRemove(current.org, current.id, 'node'),
+      ],
       [nodeChange(current.org, current.id, 'deleted')],
     );
+    if (deleted) await dropEmptyPrincipal(current.org, current.id);
+    return deleted;
   } catch (error) {
     if (error instanceof TransactionFailed) return false;
     throw error;

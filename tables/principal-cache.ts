@@ -5,8 +5,6 @@ import type { Principal } from './principals.ts';
  * most `ttlMs`: a warm request authenticates without a DynamoDB call. Writes on this instance
  * forget the entry at once (tables/principals.ts `changingIdentity`); other instances see a change
  * when their entry expires. Unknown ids are never remembered, so a new identity works at once.
- * An expired or forgotten entry is kept (until the next load or pushed out) only as a hint to
- * that load of which kind to read first; it is never used to authenticate.
  */
 export class PrincipalCache {
   /** Map order is insertion order: a hit re-inserts its entry, so the first key is the least recent. */
@@ -15,7 +13,7 @@ export class PrincipalCache {
   private generation = 0;
 
   constructor(
-    private readonly load: (org: string, id: string, previous?: Principal) => Promise<Principal | undefined>,
+    private readonly load: (org: string, id: string) => Promise<Principal | undefined>,
     private readonly ttlMs: () => number,
     private readonly now: () => number = Date.now,
     private readonly maxEntries = 10_000,
@@ -30,7 +28,7 @@ export class PrincipalCache {
       return entry.principal;
     }
     const generation = this.generation;
-    const principal = await this.load(org, id, entry?.principal);
+    const principal = await this.load(org, id);
     const ttl = this.ttlMs();
     if (principal && ttl > 0 && generation === this.generation) {
       if (this.entries.size >= this.maxEntries) {
@@ -42,11 +40,9 @@ export class PrincipalCache {
     return principal;
   }
 
-  /** Expires the entry at once; its kind stays as the next load's hint (any hint gives a right answer). */
   forget(org: string, id: string): void {
     this.generation++;
-    const entry = this.entries.get(`${org}/${id}`);
-    if (entry) entry.expiresAt = Number.NEGATIVE_INFINITY;
+    this.entries.delete(`${org}/${id}`);
   }
 
   /** Every identity of `org` (org delete). */
@@ -60,7 +56,7 @@ export class PrincipalCache {
     this.entries.clear();
   }
 
-  /** Entries that still authenticate (hints excluded). */
+  /** Entries that still authenticate (expired ones wait for their next lookup or to be pushed out). */
   get size(): number {
     const now = this.now();
     let live = 0;

@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { getConfig } from '#lib/config';
 import { documentClient, tableName } from './client.ts';
 import { keys } from './keys.ts';
@@ -10,71 +10,38 @@ export type Principal =
   | { kind: 'agbot'; secretHash: string; owner: string }
   | { kind: 'user'; secretHash: string; admin: boolean; hubAdmin: boolean };
 
-const PROJECTION = 'pk, tokenHash, passwordHash, #owner, admin, hubAdmin';
+export type PrincipalKind = Principal['kind'];
 
-/**
- * Looks up `org/id` as node, agbot and user and returns the one that wins upstream's priority
- * (node > agbot > user), or undefined. `previous` is what this instance last knew of it: a node
- * outranks the other kinds, so one GetItem of the node settles it while the node is still there.
- * Otherwise one BatchGetItem of the three keys.
- */
-export async function loadPrincipal(
-  org: string,
-  id: string,
-  previous?: Principal,
-): Promise<Principal | undefined> {
-  if (previous?.kind === 'node') {
-    const { Item } = await documentClient.send(
-      new GetCommand({
-        TableName: tableName(),
-        Key: keys.node(org, id),
-        ProjectionExpression: PROJECTION,
-        ExpressionAttributeNames: { '#owner': 'owner' },
-      }),
-    );
-    if (Item)
-      return { kind: 'node', secretHash: String(Item.tokenHash ?? ''), owner: String(Item.owner ?? '') };
-  }
-  const nodeKey = keys.node(org, id);
-  const agbotKey = keys.agbot(org, id);
-  const userKey = keys.user(org, id);
-  const wanted = [nodeKey, agbotKey, userKey];
-  const found = new Map<string, Record<string, unknown>>();
-  let request: Record<string, { pk: string; sk: string }[]> | undefined = { [tableName()]: wanted };
-  for (let attempt = 0; request && attempt < 5; attempt++) {
-    const table = tableName();
-    const result = await documentClient.send(
-      new BatchGetCommand({
-        RequestItems: {
-          [table]: {
-            Keys: request[table] ?? [],
-            ProjectionExpression: PROJECTION,
-            ExpressionAttributeNames: { '#owner': 'owner' },
-          },
-        },
-      }),
-    );
-    for (const item of result.Responses?.[table] ?? []) found.set(String(item.pk), item);
-    const unprocessed = result.UnprocessedKeys?.[table]?.Keys as { pk: string; sk: string }[] | undefined;
-    request = unprocessed?.length ? { [table]: unprocessed } : undefined;
-    if (request) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-  }
-  const node = found.get(nodeKey.pk);
-  if (node)
-    return { kind: 'node', secretHash: String(node.tokenHash ?? ''), owner: String(node.owner ?? '') };
-  const agbot = found.get(agbotKey.pk);
-  if (agbot)
-    return { kind: 'agbot', secretHash: String(agbot.tokenHash ?? ''), owner: String(agbot.owner ?? '') };
-  const user = found.get(userKey.pk);
-  if (user) {
-    return {
-      kind: 'user',
-      secretHash: String(user.passwordHash ?? ''),
-      admin: user.admin === true,
-      hubAdmin: user.hubAdmin === true,
-    };
+/** Upstream's priority when one `org/id` is several kinds at once. */
+export const PRINCIPAL_PRIORITY: readonly PrincipalKind[] = ['node', 'agbot', 'user'];
+
+type Entry = Record<string, unknown>;
+const isEntry = (value: unknown): value is Entry => typeof value === 'object' && value !== null;
+
+/** The kind that wins in a principal item (node > agbot > user), or undefined when it holds none. */
+export function principalOf(item: Entry): Principal | undefined {
+  for (const kind of PRINCIPAL_PRIORITY) {
+    const entry = item[kind];
+    if (!isEntry(entry)) continue;
+    const secretHash = String(entry.secretHash ?? '');
+    if (kind === 'user')
+      return { kind, secretHash, admin: entry.admin === true, hubAdmin: entry.hubAdmin === true };
+    return { kind, secretHash, owner: String(entry.owner ?? '') };
   }
   return undefined;
+}
+
+/**
+ * Looks up `org/id` and returns the kind that wins upstream's priority (node > agbot > user), or
+ * undefined: one consistent GetItem of its principal item (`PRINCIPAL#<org>/<id>`), which every
+ * write of a node, agbot or user record updates in the same transaction (principal-records.ts).
+ * Consistent, so a write on this instance is seen by the very next lookup.
+ */
+export async function loadPrincipal(org: string, id: string): Promise<Principal | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: keys.principal(org, id), ConsistentRead: true }),
+  );
+  return Item ? principalOf(Item) : undefined;
 }
 
 /** This instance's identities, remembered for `authCacheSeconds` (0 = not at all). */

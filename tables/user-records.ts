@@ -1,6 +1,7 @@
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
+import { principalSet, userEntry } from './principal-records.ts';
 import { changingIdentity } from './principals.ts';
 import { orgCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';
@@ -42,8 +43,13 @@ export async function listUsers(org: string): Promise<UserRecord[]> {
 const putUser = (org: string, username: string, fields: UserFields, now: string) =>
   UserEntity.build(PutTransaction).item({ org, username, ...fields, lastUpdated: now });
 
+/** The user's entry in its principal item, written with every put of the record. */
+const principalOfUser = (org: string, username: string, fields: UserFields): TransactItem =>
+  principalSet(org, username, 'user', userEntry(fields));
+
 /**
- * Creates the user with the org's counters, in one transaction that also checks the org exists.
+ * Creates the user with the org's counters and its principal entry, in one transaction that also
+ * checks the org exists.
  */
 export const insertUser = (
   org: string,
@@ -73,6 +79,7 @@ async function writeNewUser(
         .options({ condition: { attr: 'org', exists: false } })
         .params(),
       orgCounterUpdate(org, { deltas: { users: 1, adminUsers: isAdminish(fields) } }),
+      principalOfUser(org, username, fields),
     ]);
     return 'created';
   } catch (error) {
@@ -128,6 +135,7 @@ async function rewriteUser(
             },
           })
           .params(),
+        principalOfUser(org, username, next),
         ...(delta ? [orgCounterUpdate(org, { deltas: { adminUsers: delta } })] : []),
       ]);
       return 'updated';

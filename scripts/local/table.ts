@@ -2,7 +2,8 @@ import { corruptData } from './data-dir.ts';
 
 /**
  * Creates the table if missing and writes the bootstrap records (orgs root and IBM, user
- * root/root). The data layer reads DYNAMODB_ENDPOINT when first imported, hence the late imports.
+ * root/root); a table from before principal items gets them once (authentication reads them).
+ * The data layer reads DYNAMODB_ENDPOINT when first imported, hence the late imports.
  */
 export async function prepareTable(options: {
   endpoint: string;
@@ -14,9 +15,11 @@ export async function prepareTable(options: {
   process.env.AWS_REGION ??= 'local';
   const { createTableIfMissing } = await import('#tables/create-table');
   const { bootstrap } = await import('#tables/bootstrap');
+  const { backfillPrincipalsOnce } = await import('#tables/principal-backfill');
   try {
     await createTableIfMissing(options.table);
     await bootstrap();
+    await backfillPrincipalsOnce();
   } catch (error) {
     // DynamoDB Local answers every request with an internal failure when its files are damaged.
     throw corruptData(options.dataDir, `DynamoDB Local: ${(error as Error).message}`);

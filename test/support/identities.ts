@@ -3,13 +3,15 @@ import { hashSecret } from '#lib/auth/secrets';
 import { AgbotEntity } from '#tables/agbots';
 import { NodeEntity } from '#tables/nodes';
 import { OrgEntity } from '#tables/orgs';
+import { ownedEntry, principalSet, userEntry } from '#tables/principal-records';
 import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
 import { transactWrite } from '#tables/transact';
 import { UserEntity } from '#tables/users';
 
 /**
- * Test fixtures written straight to the table (through the same entities the handlers use), so
- * a test of one endpoint does not depend on the others working.
+ * Test fixtures written straight to the table (through the same entities the handlers use, with
+ * the principal entry authentication reads), so a test of one endpoint does not depend on the
+ * others working.
  */
 export const ROOT = { user: 'root/root', secret: process.env.EXCHANGE_ROOT_PW ?? 'root-test-password' };
 const now = () => new Date().toISOString();
@@ -36,19 +38,23 @@ export async function createUser(
   options: { password?: string; admin?: boolean; hubAdmin?: boolean; email?: string } = {},
 ) {
   const password = options.password ?? `${username}-pw`;
+  const fields = {
+    passwordHash: await hashSecret(password),
+    admin: options.admin ?? false,
+    hubAdmin: options.hubAdmin ?? false,
+  };
   await transactWrite([
     UserEntity.build(PutTransaction)
       .item({
         org,
         username,
-        passwordHash: await hashSecret(password),
-        admin: options.admin ?? false,
-        hubAdmin: options.hubAdmin ?? false,
+        ...fields,
         email: options.email ?? `${username}@example.com`,
         lastUpdated: now(),
       })
       .params(),
     orgCounterUpdate(org, { deltas: { users: 1, adminUsers: options.admin || options.hubAdmin ? 1 : 0 } }),
+    principalSet(org, username, 'user', userEntry(fields)),
   ]);
   return { user: `${org}/${username}`, secret: password };
 }
@@ -56,12 +62,14 @@ export async function createUser(
 export async function createNode(org: string, id: string, owner: string, options: { token?: string } = {}) {
   const token = options.token ?? `${id}-token`;
   const [ownerOrg = org, ownerName = ''] = owner.split('/');
+  const tokenHash = await hashSecret(token);
   await transactWrite([
     NodeEntity.build(PutTransaction)
-      .item({ org, id, owner, name: id, tokenHash: await hashSecret(token), lastUpdated: now() })
+      .item({ org, id, owner, name: id, tokenHash, lastUpdated: now() })
       .params(),
     orgCounterUpdate(org, { deltas: { nodes: 1 } }),
     userCounterUpdate(ownerOrg, ownerName, { deltas: { nodes: 1 } }),
+    principalSet(org, id, 'node', ownedEntry({ tokenHash, owner })),
   ]);
   return { user: `${org}/${id}`, secret: token };
 }
@@ -69,12 +77,14 @@ export async function createNode(org: string, id: string, owner: string, options
 export async function createAgbot(org: string, id: string, owner: string, options: { token?: string } = {}) {
   const token = options.token ?? `${id}-token`;
   const [ownerOrg = org, ownerName = ''] = owner.split('/');
+  const tokenHash = await hashSecret(token);
   await transactWrite([
     AgbotEntity.build(PutTransaction)
-      .item({ org, id, owner, name: id, tokenHash: await hashSecret(token), lastHeartbeat: now() })
+      .item({ org, id, owner, name: id, tokenHash, lastHeartbeat: now() })
       .params(),
     orgCounterUpdate(org, { deltas: { agbots: 1 } }),
     userCounterUpdate(ownerOrg, ownerName, { deltas: { agbots: 1 } }),
+    principalSet(org, id, 'agbot', ownedEntry({ tokenHash, owner })),
   ]);
   return { user: `${org}/${id}`, secret: token };
 }

@@ -1,6 +1,7 @@
 import { PutTransaction } from 'dynamodb-toolbox';
 import { hashSecret } from '#lib/auth/secrets';
 import { NodeEntity } from '#tables/nodes';
+import { ownedEntry, principalSet } from '#tables/principal-records';
 import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
 import { transactWrite } from '#tables/transact';
 
@@ -9,6 +10,7 @@ export async function createRegisteredNode(org: string, id: string, owner: strin
   const token = `${id}-token`;
   const [ownerOrg = org, ownerName = ''] = owner.split('/');
   const deltas = { nodes: 1, registeredNodes: 1 };
+  const tokenHash = await hashSecret(token);
   await transactWrite([
     NodeEntity.build(PutTransaction)
       .item({
@@ -17,12 +19,13 @@ export async function createRegisteredNode(org: string, id: string, owner: strin
         owner,
         name: id,
         publicKey: 'PUBLIC-KEY',
-        tokenHash: await hashSecret(token),
+        tokenHash,
         lastUpdated: new Date().toISOString(),
       })
       .params(),
     orgCounterUpdate(org, { deltas }),
     userCounterUpdate(ownerOrg, ownerName, { deltas }),
+    principalSet(org, id, 'node', ownedEntry({ tokenHash, owner })),
   ]);
   return { user: `${org}/${id}`, secret: token };
 }

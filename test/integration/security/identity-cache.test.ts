@@ -132,7 +132,7 @@ describe('remembered identities (authCacheSeconds)', () => {
     expect(await statusOf(frank, other.caches)).toBe(200);
   });
 
-  it('reads a node whose entry expired again with one GetItem; others with one BatchGetItem', async () => {
+  it('reads any identity whose entry expired again with one call (one GetItem of its principal item)', async () => {
     const node = await createNode('acme', 'again', 'acme/alice');
     const other = otherInstance();
     const callsOf = async (auth: Auth) => {

@@ -23,6 +23,7 @@ import { handler as getUser } from '#functions/users/get-user';
 import { handler as getUsers } from '#functions/users/get-users';
 import { handler as patchUser } from '#functions/users/patch-user';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
+import { seedService } from '#test/support/catalog';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
 import { expectSafeAnswer, PROTOTYPE_NAMES } from './support.ts';
@@ -36,6 +37,8 @@ let agbot: Auth;
 
 beforeAll(async () => {
   await createOrg('acme');
+  // The nodes' userInput names it (a node's userInput must name a service it may see).
+  await seedService('o', { url: 's', version: '1.0.0', arch: 'amd64', public: true });
   admin = await createUser('acme', 'admin', { admin: true });
   node = await createNode('acme', 'n1', 'acme/admin');
   agbot = await createAgbot('acme', 'a1', 'acme/admin');

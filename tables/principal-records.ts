@@ -1,0 +1,91 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from './client.ts';
+import { keys } from './keys.ts';
+import type { Principal, PrincipalKind } from './principals.ts';
+import type { TransactItem } from './transact.ts';
+
+/**
+ * The writes of principal items (`PRINCIPAL#<org>/<id>`): one map attribute per kind (`node`,
+ * `agbot`, `user`), each written only by its own record's writes, so a node write never reads or
+ * overwrites the user entry of the same `org/id`; the lookup applies the priority (principals.ts).
+ * Every item here goes into the same transaction as the record write it mirrors.
+ */
+
+/** What a principal item stores for one kind: the Principal without its kind. */
+export type PrincipalEntry<K extends PrincipalKind = PrincipalKind> = Omit<
+  Extract<Principal, { kind: K }>,
+  'kind'
+>;
+
+/** `user` is a DynamoDB reserved word: every expression names the kinds through these. */
+const KIND_NAMES = { '#node': 'node', '#agbot': 'agbot', '#user': 'user' } as const;
+
+/** SETs the entry of `kind` (creating the item if it is missing). */
+export function principalSet<K extends PrincipalKind>(
+  org: string,
+  id: string,
+  kind: K,
+  entry: PrincipalEntry<K>,
+): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.principal(org, id),
+      UpdateExpression: `SET #${kind} = :entry`,
+      ExpressionAttributeNames: { [`#${kind}`]: kind },
+      ExpressionAttributeValues: { ':entry': entry },
+    },
+  };
+}
+
+/** REMOVEs the entry of `kind` (the item may stay behind empty: `dropEmptyPrincipal` removes it). */
+export function principalRemove(org: string, id: string, kind: PrincipalKind): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.principal(org, id),
+      UpdateExpression: `REMOVE #${kind}`,
+      ExpressionAttributeNames: { [`#${kind}`]: kind },
+    },
+  };
+}
+
+/**
+ * Deletes the principal item if it holds no kind any more (after a record delete). A transaction
+ * cannot do it (its condition would cancel the record delete when another kind remains), so this
+ * runs after it; a kind written meanwhile keeps the item. An empty item left by a crash here reads
+ * as "unknown" and the backfill removes it.
+ */
+export async function dropEmptyPrincipal(org: string, id: string): Promise<void> {
+  try {
+    await documentClient.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.principal(org, id),
+        ConditionExpression:
+          'attribute_not_exists(#node) AND attribute_not_exists(#agbot) AND attribute_not_exists(#user)',
+        ExpressionAttributeNames: { ...KIND_NAMES },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/** The entry a node or agbot record yields. */
+export const ownedEntry = (record: { tokenHash?: string; owner: string }): PrincipalEntry<'node'> => ({
+  secretHash: record.tokenHash ?? '',
+  owner: record.owner,
+});
+
+/** The entry a user record yields (no password: an empty hash, which no secret matches). */
+export const userEntry = (record: {
+  passwordHash?: string;
+  admin?: boolean;
+  hubAdmin?: boolean;
+}): PrincipalEntry<'user'> => ({
+  secretHash: record.passwordHash ?? '',
+  admin: record.admin === true,
+  hubAdmin: record.hubAdmin === true,
+});
