@@ -16,14 +16,18 @@ interface EventRecord {
 }
 
 const SELECTOR = /^([^~=><]+)([~=><])(.*)$/;
-const OPERATORS: Record<string, string> = { '=': '=', '~': '=~', '>': '=>', '<': '=<' };
+/** `=v` is equality; the other operators stay in front of the value (`a~v` → `a=~v`). */
+const OPERATORS: Record<string, string> = { '=': '', '~': '~', '>': '>', '<': '<' };
 
-/** `a~v` → `a=~v` etc. (hzn reference §2.5); anything else is exit 1. */
+/**
+ * `a~v` → `a=~v` etc. (hzn reference §2.5); anything else is exit 1. Unlike upstream, name and value
+ * are URL-encoded, so a value may hold spaces or `&` (the agent decodes the query either way).
+ */
 export function selectorQuery(selector: string): string {
   const match = SELECTOR.exec(selector);
   if (!match) throw fatal(1, `The selection string ${selector} is not valid.`);
   const [, attribute, op, value] = match as unknown as [string, string, string, string];
-  return `${attribute}${OPERATORS[op]}${value}`;
+  return `${encodeURIComponent(attribute)}=${encodeURIComponent(`${OPERATORS[op]}${value}`)}`;
 }
 
 /** `hzn eventlog list` (hzn reference §2.5). */

@@ -64,31 +64,27 @@ export function unregisterCommand(program: Command, base: Base): void {
 
 /** Every 15 s while the blocking DELETE runs: the agreements still to terminate. */
 async function withProgress<T>(ctx: Ctx, agent: AgentClient, minutes: number, call: Promise<T>): Promise<T> {
-  let done = false;
   const started = ctx.io.now();
-  const progress = (async () => {
-    for (;;) {
-      await ctx.io.sleep(15_000);
-      if (done) return;
-      const left =
-        minutes > 0 ? Math.max(0, Math.round(minutes * 60 - (ctx.io.now() - started) / 1000)) : undefined;
-      ctx.io.out(
-        `Waiting for Horizon node unregister to complete: ${left === undefined ? 'No Timeout specified' : `Timeout in ${left} seconds`} ...\n`,
-      );
-      const body = await agent.call('GET', 'agreement').catch(() => undefined);
-      const active =
-        body?.status === 200
-          ? ((JSON.parse(body.text) as { agreements?: { active?: unknown[] } }).agreements?.active?.length ??
-            0)
-          : 0;
-      ctx.io.out(`${active} agreements remaining to be terminated.\n`);
-    }
-  })();
+  // A real timer, cleared when the call ends: the progress never outlives the DELETE.
+  const timer = setInterval(() => {
+    const left =
+      minutes > 0 ? Math.max(0, Math.round(minutes * 60 - (ctx.io.now() - started) / 1000)) : undefined;
+    ctx.io.out(
+      `Waiting for Horizon node unregister to complete: ${left === undefined ? 'No Timeout specified' : `Timeout in ${left} seconds`} ...\n`,
+    );
+    void agent
+      .call('GET', 'agreement')
+      .then((body) => {
+        const parsed =
+          body.status === 200 ? (JSON.parse(body.text) as { agreements?: { active?: unknown[] } }) : {};
+        ctx.io.out(`${parsed.agreements?.active?.length ?? 0} agreements remaining to be terminated.\n`);
+      })
+      .catch(() => {});
+  }, 15_000);
   try {
     return await call;
   } finally {
-    done = true;
-    void progress.catch(() => {});
+    clearInterval(timer);
   }
 }
 
