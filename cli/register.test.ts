@@ -210,7 +210,7 @@ describe('register', () => {
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'Error: Please specify the node organization id.\n',
+      stderr: 'Error: Please specify the node organization id (the nodeorg argument, -o or HZN_ORG_ID).\n',
     });
   });
 });

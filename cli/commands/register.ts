@@ -70,7 +70,8 @@ async function registerNode(
   if ((posOrg || posPattern) && (opts.nodeorg || opts.pattern))
     throw fatal(1, '-o and -p are mutually exclusive with the nodeorg and pattern arguments.');
   const org = nonEmpty(posOrg) ?? nonEmpty(str(opts.nodeorg)) ?? nonEmpty(ctx.env.HZN_ORG_ID);
-  if (!org) throw fatal(1, 'Please specify the node organization id (the nodeorg argument, -o or HZN_ORG_ID).');
+  if (!org)
+    throw fatal(1, 'Please specify the node organization id (the nodeorg argument, -o or HZN_ORG_ID).');
   let pattern = nonEmpty(posPattern) ?? nonEmpty(str(opts.pattern)) ?? nonEmpty(ctx.env.HZN_PATTERN) ?? '';
   const service = str(opts.service);
   if (opts.serviceorg && !service) throw fatal(1, '--serviceorg can only be used with -s.');
