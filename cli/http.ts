@@ -68,5 +68,6 @@ export async function send(
 function causeOf(err: unknown): string {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
+  if (cause?.message) return cause.message;
   return err instanceof Error ? err.message : String(err);
 }
