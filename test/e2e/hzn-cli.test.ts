@@ -1,10 +1,11 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyDeployment } from '#lib/protocol/deployment-signature';
+import { freePort } from '../../scripts/local/ports.ts';
 import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
 import { createOrg, createUser } from './support/world.ts';
@@ -27,6 +28,8 @@ interface Run {
   stderr: string;
 }
 
+let horizonUrl = 'http://127.0.0.1:9';
+
 function hzn(args: string[], stdin?: string): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(
@@ -41,6 +44,7 @@ function hzn(args: string[], stdin?: string): Promise<Run> {
           HZN_ORG_ID: ORG,
           HZN_EXCHANGE_USER_AUTH: `${admin.user.split('/')[1]}:${admin.secret}`,
           HZN_HTTP_RETRIES: '0',
+          HORIZON_URL: horizonUrl,
           ARCH: 'amd64',
         },
       },
@@ -253,6 +257,98 @@ describe('hzn against the Exchange', () => {
     expect(services.status).toBe(404);
     const policies = await server.http('GET', `/v1/orgs/${ORG}/business/policies`, { auth: admin });
     expect(policies.status).toBe(404);
+  });
+});
+
+describe('hzn against a real agent and the Exchange', () => {
+  let agent: ChildProcess | undefined;
+  let agentLog = '';
+  beforeAll(async () => {
+    const port = await freePort();
+    horizonUrl = `http://127.0.0.1:${port}`;
+    agent = spawn(process.execPath, ['--import', 'tsx', 'agent/main.ts'], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
+        HZN_AGENT_PORT: String(port),
+        HZN_AGENT_DATA_DIR: mkdtempSync(join(work, 'agent-')),
+        HZN_AGENT_POLL_SECONDS: '1',
+        HZN_AGENT_LOG_LEVEL: 'warn',
+      },
+    });
+    for (const stream of [agent.stdout, agent.stderr])
+      stream?.on('data', (c: Buffer) => (agentLog += c.toString()));
+    for (let i = 0; i < 300; i += 1) {
+      const up = await fetch(`${horizonUrl}/status`).then(
+        () => true,
+        () => false,
+      );
+      if (up) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`the agent did not start: ${agentLog}`);
+  });
+  afterAll(() => {
+    if (agent?.pid) process.kill(-agent.pid, 'SIGTERM');
+  });
+
+  it('register --policy → node list → eventlog → policy and userinput → unregister -f -r', async () => {
+    const policyFile = file('node-policy.json', {
+      properties: [{ name: 'purpose', value: 'demo' }],
+      constraints: [],
+    });
+    const registered = await hzn([
+      'register',
+      '-n',
+      'node1:node1-token-e2e',
+      '--policy',
+      policyFile,
+      '-m',
+      'my-node',
+    ]);
+    expect(registered.stderr, agentLog).toBe('');
+    expect(registered.code).toBe(0);
+    expect(registered.stdout).toContain(
+      `Node ${ORG}/node1 does not exist in the Exchange with the specified token, creating/updating it...\n`,
+    );
+    expect(registered.stdout.trim().split('\n').at(-1)).toBe(
+      "Horizon node is registered. Workload agreement negotiation should begin shortly. Run 'hzn agreement list' to view.",
+    );
+    const exchangeNode = await server.http('GET', `/v1/orgs/${ORG}/nodes/node1`, { auth: admin });
+    expect(exchangeNode.body.nodes[`${ORG}/node1`].name).toBe('my-node');
+    const exchangePolicy = await server.http('GET', `/v1/orgs/${ORG}/nodes/node1/policy`, { auth: admin });
+    expect(exchangePolicy.body.properties).toContainEqual({ name: 'purpose', value: 'demo' });
+
+    const node = JSON.parse((await hzn(['node', 'list'])).stdout);
+    expect(node).toMatchObject({
+      id: 'node1',
+      organization: ORG,
+      name: 'my-node',
+      configstate: { state: 'configured' },
+    });
+    const events = await hzn(['eventlog', 'list', '-s', 'event_code=start_node_configuration_registration']);
+    expect(events.stdout).toMatch(
+      /^ {2}"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d: {3}Start node configuration\/registration for node node1\."\n$/,
+    );
+    expect(await hzn(['agreement', 'list'])).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+    const again = await hzn(['register', '-n', 'node1:node1-token-e2e']);
+    expect(again.code).toBe(5);
+
+    const inputs = [
+      { serviceOrgid: ORG, serviceUrl: 'hello-secret', inputs: [{ name: 'HW_WHO', value: 'e2e' }] },
+    ];
+    expect((await hzn(['userinput', 'add', '-f', file('inputs.json', inputs)])).code).toBe(0);
+    expect(JSON.parse((await hzn(['userinput', 'list'])).stdout)).toMatchObject(inputs);
+
+    const unregistered = await hzn(['unregister', '-f', '-r']);
+    expect(unregistered.stderr, agentLog).toBe('');
+    expect(unregistered.code).toBe(0);
+    expect(unregistered.stdout.trim().split('\n').at(-1)).toBe(
+      "Horizon node unregistered. You may now run 'hzn register ...' again, if desired.",
+    );
+    expect((await server.http('GET', `/v1/orgs/${ORG}/nodes/node1`, { auth: admin })).status).toBe(404);
   });
 });
 
