@@ -10,7 +10,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
-const env = () => ({ HORIZON_URL: server.url, TZ: 'UTC' });
+// Agent times are printed in local time, as Go does: pin the zone of this test process.
+process.env.TZ = 'UTC';
+const env = () => ({ HORIZON_URL: server.url });
 const STATUS = {
   configuration: {
     exchange_api: 'http://x/v1/',

@@ -614,6 +614,23 @@ describe('credentials, endpoints and the version check', () => {
     ]);
   });
 
+  it('node credentials: -n (deployment: --id-token) or HZN_EXCHANGE_NODE_AUTH, org prepended', async () => {
+    on({
+      'GET /v1/orgs/org1/business/policies': { status: 404, body: {} },
+      'GET /v1/orgs/org1/nodes': { status: 404, body: {} },
+    });
+    const noUser = env({ HZN_EXCHANGE_USER_AUTH: '' });
+    expect((await hzn(['ex', 'dep', 'ls', '--id-token', 'node1:tok'], { env: noUser })).stdout).toBe('[]\n');
+    expect(
+      (await hzn(['ex', 'node', 'ls'], { env: { ...noUser, HZN_EXCHANGE_NODE_AUTH: 'other/node2:tok2' } }))
+        .code,
+    ).toBe(0);
+    const auths = server.requests.map((r) =>
+      Buffer.from(String(r.headers.authorization).slice(6), 'base64').toString(),
+    );
+    expect(auths).toEqual(['org1/node1:tok', 'org1/node1:tok', 'other/node2:tok2', 'other/node2:tok2']);
+  });
+
   it('a failed write is exit 5 with the Exchange code and msg', async () => {
     on({
       'POST /v1/orgs/org1/users/bob': {

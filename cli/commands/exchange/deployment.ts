@@ -31,7 +31,7 @@ export function deploymentCommands(exchange: Command, base: Base): void {
   );
   const credsOption = (cmd: Command) =>
     cmd.option(
-      '-n, --node-id-tok <id:tok>',
+      '-n, --id-token <id:tok>',
       'The Horizon Exchange node ID and token to be used as credentials.',
     );
   const policyPath = (org: string, name: string) => {

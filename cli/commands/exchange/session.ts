@@ -24,7 +24,7 @@ export async function exchangeSession(ctx: Ctx, opts: Options, creds: 'user' | '
   const given =
     creds === 'user'
       ? requireUserCreds(ctx, str(opts.userPw))
-      : requireAnyCreds(ctx, str(opts.userPw), str(opts.nodeIdTok));
+      : requireAnyCreds(ctx, str(opts.userPw), str(opts.nodeIdTok) ?? str(opts.idToken));
   const client = new ExchangeClient(ctx, exchangeUrl(ctx), orgAndCreds(org, given, ctx.env));
   await client.checkVersion();
   return { client, org };
