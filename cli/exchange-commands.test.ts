@@ -91,6 +91,44 @@ describe('exchange service', () => {
     expect(result.stdout).toContain('does not push or pull images');
   });
 
+  it('publish: a pre-signed string deployment passes verbatim (no key stored); --public overrides; no deployment sends ""', async () => {
+    on({
+      'GET /v1/orgs/org1/services/hello_1.0.0_amd64': { status: 404, body: {} },
+      'POST /v1/orgs/org1/services': { status: 201, body: {} },
+    });
+    const signed = { ...SERVICE, arch: 'amd64', deployment: '{"services":{}}', deploymentSignature: 'c2ln' };
+    expect(
+      (
+        await hzn(['ex', 'serv', 'pub', '-f', file('signed.json', signed), '--public', 'true'], {
+          env: env(),
+        })
+      ).code,
+    ).toBe(0);
+    expect(JSON.parse(bodyOf('POST /v1/orgs/org1/services'))).toMatchObject({
+      public: true,
+      deployment: '{"services":{}}',
+      deploymentSignature: 'c2ln',
+    });
+    expect(writes()).toEqual(['POST /v1/orgs/org1/services']);
+    const unsigned = await hzn(
+      ['ex', 'serv', 'pub', '-f', file('unsigned.json', { ...signed, deploymentSignature: '' })],
+      { env: env() },
+    );
+    expect(unsigned.code).toBe(3);
+    server.reset();
+    on({
+      'GET /v1/admin/version': { status: 200, body: '2.154.0' },
+      'GET /v1/orgs/org1/services/hello_1.0.0_amd64': { status: 404, body: {} },
+      'POST /v1/orgs/org1/services': { status: 201, body: {} },
+    });
+    const none = { ...SERVICE, arch: 'amd64', deployment: null };
+    expect((await hzn(['ex', 'serv', 'pub', '-f', file('no-deployment.json', none)], { env: env() })).code).toBe(0);
+    expect(JSON.parse(bodyOf('POST /v1/orgs/org1/services'))).toMatchObject({
+      deployment: '',
+      deploymentSignature: '',
+    });
+  });
+
   it('publish of an existing service prompts, then PUTs (-O skips the prompt)', async () => {
     on({
       'GET /v1/orgs/org1/services/hello_1.0.0_amd64': { status: 200, body: { services: {} } },
