@@ -122,7 +122,9 @@ describe('exchange service', () => {
       'POST /v1/orgs/org1/services': { status: 201, body: {} },
     });
     const none = { ...SERVICE, arch: 'amd64', deployment: null };
-    expect((await hzn(['ex', 'serv', 'pub', '-f', file('no-deployment.json', none)], { env: env() })).code).toBe(0);
+    expect(
+      (await hzn(['ex', 'serv', 'pub', '-f', file('no-deployment.json', none)], { env: env() })).code,
+    ).toBe(0);
     expect(JSON.parse(bodyOf('POST /v1/orgs/org1/services'))).toMatchObject({
       deployment: '',
       deploymentSignature: '',
