@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { act, type Base, group, leaf, str } from '../../command-kit.ts';
 import { fatal } from '../../errors.ts';
-import { enc, jsonBody, splitOrg } from '../../exchange-client.ts';
+import { type ExchangeClient, enc, jsonBody, splitOrg, unexpectedStatus } from '../../exchange-client.ts';
+import type { HttpResult } from '../../http.ts';
 import { readJsonFile, requireObject } from '../../input-file.ts';
 import { printJson, sortedMap } from '../../output.ts';
 import { confirmOrExit } from '../../prompt.ts';
@@ -151,10 +152,6 @@ export function deploymentCommands(exchange: Command, base: Base): void {
     else ctx.io.out(`Deployment policy ${target.org}/${target.id} removed\n`);
   });
 }
-
-import type { ExchangeClient } from '../../exchange-client.ts';
-import { unexpectedStatus } from '../../exchange-client.ts';
-import type { HttpResult } from '../../http.ts';
 
 const unexpected = (client: ExchangeClient, method: string, path: string, result: HttpResult) =>
   unexpectedStatus(method, client.url(path), result);
