@@ -16,6 +16,7 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'agent', include: ['agent/**/*.test.ts'] } },
       { extends: true, test: { name: 'agbot', include: ['agbot/**/*.test.ts'] } },
+      { extends: true, test: { name: 'cli', include: ['cli/**/*.test.ts'] } },
       {
         extends: true,
         test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...withDynamoDb },

@@ -1,38 +1,59 @@
 /**
- * The deployment signature (reference §2.2; anax rsapss-tool sign/verify): RSA-PSS with SHA-256
- * over the exact UTF-8 bytes of a service's `deployment` string, in standard base64. Go signs
- * with the longest salt (PSSSaltLengthAuto) and verifies any salt length; so do these. A
- * signature is accepted when any one of the trusted keys verifies it.
+ * The signed deployment of a service (reference §2.2; anax rsapss-tool sign/verify; hzn reference
+ * §4.2): the deployment string is Go's json.Marshal of the deployment object (compact, keys sorted
+ * at every level, `<>&` escaped) and its signature is RSASSA-PSS over SHA-256 of its exact UTF-8
+ * bytes, standard base64. Go signs with the longest salt and verifies any salt length; so do these.
+ * `hzn exchange service publish` signs; the agent verifies against the keys it trusts.
  */
-import { constants, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
-import { fromBase64, toBase64 } from './base64.ts';
+import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
+import { fromBase64 } from './base64.ts';
+import { PSS_SIGN, PSS_VERIFY } from './envelope-format.ts';
+import { goJsonStringify } from './go-json.ts';
 
 const HASH = 'sha256';
-const SIGN = { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_MAX_SIGN };
-const VERIFY = { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO };
 
-/** The base64 signature of `deployment` with an RSA private key (PEM: PKCS#1 or PKCS#8). */
-export function signDeployment(deployment: string, privateKeyPem: string): string {
-  return toBase64(sign(HASH, Buffer.from(deployment, 'utf8'), { key: privateKeyPem, ...SIGN }));
+/** Objects rebuilt with sorted keys, as Go marshals a map[string]interface{}. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) out[key] = sortedKeys((value as Record<string, unknown>)[key]);
+  return out;
 }
 
+/** The exact string that is signed and stored as the service's `deployment`. */
+export const deploymentString = (deployment: unknown): string => goJsonStringify(sortedKeys(deployment));
+
+/** The base64 signature of `deployment` with an RSA private key (KeyObject, or PEM: PKCS#1 or PKCS#8). */
+export const signDeployment = (deployment: string, privateKey: KeyObject | string): string =>
+  sign(HASH, Buffer.from(deployment, 'utf8'), {
+    key: typeof privateKey === 'string' ? createPrivateKey(privateKey) : privateKey,
+    ...PSS_SIGN,
+  }).toString('base64');
+
+type PublicKeyInput = KeyObject | string;
+
 /**
- * Whether any of `publicKeysPem` (RSA public keys or self-signed certificates, PEM) verifies
- * `signatureBase64` over `deployment`. A key or signature that does not parse counts as no match.
+ * Whether any of `publicKeys` (KeyObjects, or PEM text of RSA public keys or X.509 certificates,
+ * what `hzn key create` writes) verifies `signatureBase64` over `deployment`. A key or signature
+ * that does not parse counts as no match.
  */
 export function verifyDeployment(
   deployment: string,
   signatureBase64: string,
-  publicKeysPem: readonly string[],
+  publicKeys: PublicKeyInput | readonly PublicKeyInput[],
 ): boolean {
   const signature = fromBase64(signatureBase64.trim());
   if (!signature || signature.length === 0) return false;
   const data = Buffer.from(deployment, 'utf8');
-  return publicKeysPem.some((pem) => {
-    const key = rsaKey(pem);
+  const candidates: readonly PublicKeyInput[] = Array.isArray(publicKeys)
+    ? publicKeys
+    : [publicKeys as PublicKeyInput];
+  return candidates.some((candidate) => {
+    const key = rsaKey(candidate);
     if (!key) return false;
     try {
-      return verify(HASH, data, { key, ...VERIFY }, signature);
+      return verify(HASH, data, { key, ...PSS_VERIFY }, signature);
     } catch {
       return false;
     }
@@ -40,9 +61,9 @@ export function verifyDeployment(
 }
 
 /** createPublicKey also takes a certificate (its subject key) or a private key (its public half). */
-function rsaKey(pem: string): KeyObject | undefined {
+function rsaKey(input: PublicKeyInput): KeyObject | undefined {
   try {
-    const key = createPublicKey(pem);
+    const key = typeof input === 'string' ? createPublicKey(input) : input;
     return key.asymmetricKeyType === 'rsa' ? key : undefined;
   } catch {
     return undefined;

@@ -1,0 +1,34 @@
+import type { Command } from 'commander';
+import { type Base, group } from '../../command-kit.ts';
+import { agbotCommands } from './agbot.ts';
+import { deploymentCommands } from './deployment.ts';
+import { exchangeNodeCommands } from './node.ts';
+import { orgCommands } from './org.ts';
+import { patternCommands } from './pattern.ts';
+import { exchangeServiceCommands } from './service.ts';
+import { statusAndVersionCommands } from './status.ts';
+import { userCommands } from './user.ts';
+
+/** `hzn exchange|ex [-o org] [-u user:pw] ...` (hzn reference §5). */
+export function exchangeCommands(program: Command, base: Base): void {
+  const exchange = group(program, ['exchange', 'ex'], 'List and manage Horizon Exchange resources.')
+    .option(
+      '-o, --org <org>',
+      'The Horizon exchange organization ID. If not specified, HZN_ORG_ID will be used as a default.',
+    )
+    .option(
+      '-u, --user-pw <user:pw>',
+      'Horizon Exchange user credentials to query and create exchange resources. If not specified, HZN_EXCHANGE_USER_AUTH will be used as a default.',
+    );
+  for (const add of [
+    statusAndVersionCommands,
+    exchangeServiceCommands,
+    patternCommands,
+    deploymentCommands,
+    exchangeNodeCommands,
+    orgCommands,
+    userCommands,
+    agbotCommands,
+  ])
+    add(exchange, base);
+}
