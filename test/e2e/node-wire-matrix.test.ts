@@ -9,10 +9,11 @@ import {
   policyAliasCases,
   seedNodeReports,
 } from './matrix/node-wire.ts';
+import type { Credentials } from './support/http.ts';
 import { defineMatrix } from './support/matrix.ts';
 import { useMatrixWorld } from './support/matrix-world.ts';
 import { useOffline } from './support/offline.ts';
-import { createNode, freshId } from './support/world.ts';
+import { createNode, expectStatus, freshId } from './support/world.ts';
 
 /**
  * Node agreements, status, errors and services_configstate, and the agbot served pattern/policy
@@ -118,5 +119,99 @@ describe('what the anax agent sends', () => {
     expect((await server.http('PUT', `${base}/status`, { auth: node, body: { services: [] } })).status).toBe(
       201,
     );
+  });
+});
+
+/**
+ * The wire between an agbot and a node (issue 11), as the two programs use it but scripted: the
+ * agbot finds a configured node by searching a deployment policy it serves, writes to the node's
+ * mailbox; the node learns of it from its change feed, reads and deletes it, records an agreement;
+ * the same search then passes the node over.
+ */
+describe('an agbot and a node find each other through the Exchange', () => {
+  it('search → message → feed → read and delete → node agreement → search skips the node', async () => {
+    const w = getWorld();
+    const org = w.same.org;
+    const must = async (method: string, path: string, auth: Credentials, body?: unknown, status = 201) =>
+      expectStatus(await server.http(method, path, { auth, body }), status, `${method} ${path}`);
+    // Published by the org's admin: a service and a deployment policy for it.
+    const url = freshId('wire-svc');
+    await must('POST', `/v1/orgs/${org}/services`, w.same.admin, {
+      label: url,
+      url,
+      version: '1.0.0',
+      arch: 'amd64',
+      sharable: 'multiple',
+    });
+    const policy = freshId('wire-pol');
+    await must('POST', `/v1/orgs/${org}/business/policies/${policy}`, w.same.admin, {
+      label: 'wire',
+      service: { name: url, org, arch: 'amd64', serviceVersions: [{ version: '1.0.0' }] },
+    });
+    // The agbot: a public key, and it serves the org's policies (upstream's `*`).
+    const agbot = await createAgbot(org, freshId('wire-agbot'), w.same.admin.user, {
+      token: 'wire-agbot-token',
+    });
+    const [, agbotId] = agbot.user.split('/');
+    await must('PATCH', `/v1/orgs/${org}/agbots/${agbotId}`, agbot, { publicKey: 'agbot-public-key' }, 200);
+    await must('POST', `/v1/orgs/${org}/agbots/${agbotId}/businesspols`, w.root, {
+      businessPolOrgid: org,
+      businessPol: '*',
+      nodeOrgid: org,
+    });
+    // The node, as its agent registers it: token and public key, heartbeating.
+    const nodeId = freshId('wire-node');
+    const node = { user: `${org}/${nodeId}`, secret: 'wire-node-token' };
+    await must('PUT', `/v1/orgs/${org}/nodes/${nodeId}`, w.same.user, {
+      name: nodeId,
+      token: node.secret,
+      pattern: '',
+      publicKey: 'node-public-key',
+      arch: 'amd64',
+    });
+    const { body: newest } = await must('GET', '/v1/changes/maxchangeid', node, undefined, 200);
+    const since = Number(newest.maxChangeId) + 1;
+
+    // 1. The agbot's search finds the node.
+    const search = () =>
+      server.http('POST', `/v1/orgs/${org}/business/policies/${policy}/search`, { auth: agbot, body: {} });
+    const found = await search();
+    expect(found.status, found.text).toBe(201);
+    expect(found.body.nodes).toContainEqual({
+      id: node.user,
+      nodeType: 'device',
+      publicKey: 'node-public-key',
+    });
+    // 2. It writes to the node's mailbox.
+    const posted = await must('POST', `/v1/orgs/${org}/nodes/${nodeId}/msgs`, agbot, {
+      message: 'proposal',
+      ttl: 300,
+    });
+    const msgId = Number(/node msg (\d+) inserted/.exec(posted.body.msg)?.[1]);
+    // 3. The node's feed says `nodemsgs` for it; it reads the message and deletes it.
+    const feed = await must('POST', `/v1/orgs/${org}/changes`, node, { changeId: since, maxRecords: 100 });
+    const mine = feed.body.changes.filter((c: { id: string }) => c.id === nodeId);
+    expect(
+      mine.flatMap((c: { resourceChanges: { resource: string }[] }) =>
+        c.resourceChanges.map((r) => r.resource),
+      ),
+    ).toContain('nodemsgs');
+    const inbox = await must('GET', `/v1/orgs/${org}/nodes/${nodeId}/msgs`, node, undefined, 200);
+    expect(inbox.body.messages).toMatchObject([
+      { msgId, agbotId: agbot.user, agbotPubKey: 'agbot-public-key', message: 'proposal' },
+    ]);
+    await must('DELETE', `/v1/orgs/${org}/nodes/${nodeId}/msgs/${msgId}`, node, undefined, 204);
+    expect((await server.http('GET', `/v1/orgs/${org}/nodes/${nodeId}/msgs`, { auth: node })).status).toBe(
+      404,
+    );
+    // 4. The node records the agreement.
+    await must('PUT', `/v1/orgs/${org}/nodes/${nodeId}/agreements/${randomBytes(16).toString('hex')}`, node, {
+      services: [{ orgid: org, url }],
+      agreementService: { orgid: org, pattern: '', url: `${org}/${url}` },
+      state: 'Finalized Agreement',
+    });
+    // 5. The same search passes it over now.
+    const after = await search();
+    expect(after.body.nodes.map((n: { id: string }) => n.id)).not.toContain(node.user);
   });
 });

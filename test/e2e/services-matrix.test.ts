@@ -3,6 +3,7 @@ import { describe } from 'vitest';
 import { createAgbot } from '#test/support/identities';
 import { deploymentPolicyCases } from './matrix/deployment-policies.ts';
 import { patternCases } from './matrix/patterns.ts';
+import { searchCases } from './matrix/searches.ts';
 import { serviceCases } from './matrix/services.ts';
 import { defineMatrix } from './support/matrix.ts';
 import { useMatrixWorld } from './support/matrix-world.ts';
@@ -25,3 +26,4 @@ describe.concurrent('services', () => defineMatrix(serviceCases, getWorld, serve
 // Deployment policies share this file's server and world (they deploy services of `same`).
 describe.concurrent('deployment policies', () => defineMatrix(deploymentPolicyCases, getWorld, server.http));
 describe.concurrent('deployment patterns', () => defineMatrix(patternCases, getWorld, server.http));
+describe.concurrent('node searches and node health', () => defineMatrix(searchCases, getWorld, server.http));
