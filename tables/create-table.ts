@@ -2,7 +2,10 @@ import {
   CreateTableCommand,
   type CreateTableCommandInput,
   DescribeTableCommand,
+  type GlobalSecondaryIndexUpdate,
   ResourceNotFoundException,
+  UpdateTableCommand,
+  type UpdateTableCommandInput,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { dynamoClient } from './client.ts';
@@ -14,7 +17,8 @@ import definition from './table-definition.json' with { type: 'json' };
  */
 export async function createTableIfMissing(name: string): Promise<'created' | 'exists'> {
   try {
-    await dynamoClient.send(new DescribeTableCommand({ TableName: name }));
+    const { Table } = await dynamoClient.send(new DescribeTableCommand({ TableName: name }));
+    await addMissingIndexes(name, new Set((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName)));
     return 'exists';
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -25,4 +29,29 @@ export async function createTableIfMissing(name: string): Promise<'created' | 'e
   );
   await dynamoClient.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification }));
   return 'created';
+}
+
+/**
+ * A table made by an earlier version lacks the indexes added since (gsi2, the node searches):
+ * add them, and wait until they are active. Their items are filled by the writes that follow and
+ * by tables/node-search-backfill.ts for the nodes already there.
+ */
+async function addMissingIndexes(name: string, present: Set<string | undefined>): Promise<void> {
+  for (const index of definition.GlobalSecondaryIndexes) {
+    if (present.has(index.IndexName)) continue;
+    const keyNames = new Set(index.KeySchema.map((k) => k.AttributeName));
+    await dynamoClient.send(
+      new UpdateTableCommand({
+        TableName: name,
+        AttributeDefinitions: definition.AttributeDefinitions.filter((a) => keyNames.has(a.AttributeName)),
+        GlobalSecondaryIndexUpdates: [{ Create: index as GlobalSecondaryIndexUpdate['Create'] }],
+      } as UpdateTableCommandInput),
+    );
+    for (let attempt = 0; attempt < 120; attempt++) {
+      const { Table } = await dynamoClient.send(new DescribeTableCommand({ TableName: name }));
+      const status = Table?.GlobalSecondaryIndexes?.find((i) => i.IndexName === index.IndexName)?.IndexStatus;
+      if (status === 'ACTIVE') break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }

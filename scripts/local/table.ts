@@ -2,7 +2,8 @@ import { corruptData } from './data-dir.ts';
 
 /**
  * Creates the table if missing and writes the bootstrap records (orgs root and IBM, user
- * root/root); a table from before principal items gets them once (authentication reads them).
+ * root/root); a table from before principal items gets them once (authentication reads them), and
+ * nodes from before the searches' index get its keys (tables/node-search-backfill.ts).
  * The data layer reads DYNAMODB_ENDPOINT when first imported, hence the late imports.
  */
 export async function prepareTable(options: {
@@ -16,10 +17,12 @@ export async function prepareTable(options: {
   const { createTableIfMissing } = await import('#tables/create-table');
   const { bootstrap } = await import('#tables/bootstrap');
   const { backfillPrincipalsOnce } = await import('#tables/principal-backfill');
+  const { backfillNodeSearch } = await import('#tables/node-search-backfill');
   try {
     await createTableIfMissing(options.table);
     await bootstrap();
     await backfillPrincipalsOnce();
+    await backfillNodeSearch();
   } catch (error) {
     // DynamoDB Local answers every request with an internal failure when its files are damaged.
     throw corruptData(options.dataDir, `DynamoDB Local: ${(error as Error).message}`);
