@@ -1,4 +1,9 @@
-import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  DeleteTableCommand,
+  DescribeTableCommand,
+} from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { documentClient, dynamoClient, tableName } from '#tables/client';
@@ -20,7 +25,7 @@ describe('upgrading a table from before gsi2', () => {
     const { TimeToLiveSpecification: _ttl, ...table } = definition;
     await dynamoClient.send(
       new CreateTableCommand({
-        ...(table as never),
+        ...(table as object),
         TableName: name,
         AttributeDefinitions: definition.AttributeDefinitions.filter(
           (a) => !a.AttributeName.startsWith('gsi2'),
