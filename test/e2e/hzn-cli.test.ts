@@ -233,7 +233,7 @@ describe('hzn against the Exchange', () => {
     expect((await hzn(['ex', 'dep', 'ls'])).stdout).toBe('[]\n');
     expect((await hzn(['ex', 'service', 'remove', 'hello-secret_1.0.0_amd64', '-f'])).code).toBe(0);
     expect((await hzn(['ex', 'service', 'list'])).stdout).toBe('[]\n');
-  });
+  }, 180_000);
 
   it('bad input: a clear error, upstream exit codes, and nothing written to the Exchange', async () => {
     const malformed = await hzn(['ex', 'service', 'publish', '-f', file('broken.json', '{"url": "x", ')]);
@@ -257,7 +257,7 @@ describe('hzn against the Exchange', () => {
     expect(services.status).toBe(404);
     const policies = await server.http('GET', `/v1/orgs/${ORG}/business/policies`, { auth: admin });
     expect(policies.status).toBe(404);
-  });
+  }, 180_000);
 });
 
 describe('hzn against a real agent and the Exchange', () => {
@@ -360,7 +360,7 @@ describe('hzn against a real agent and the Exchange', () => {
       "Horizon node unregistered. You may now run 'hzn register ...' again, if desired.",
     );
     expect((await server.http('GET', `/v1/orgs/${ORG}/nodes/node1`, { auth: admin })).status).toBe(404);
-  });
+  }, 180_000);
 });
 
 function jsonError(text: string): string {

@@ -23,18 +23,16 @@ describe('upgrading a table from before gsi2', () => {
   it('adds the missing index to an existing table', async () => {
     const name = `${tableName()}-old`;
     const { TimeToLiveSpecification: _ttl, ...table } = definition;
-    await dynamoClient.send(
-      new CreateTableCommand({
-        ...(table as object),
-        TableName: name,
-        AttributeDefinitions: definition.AttributeDefinitions.filter(
-          (a) => !a.AttributeName.startsWith('gsi2'),
-        ),
-        GlobalSecondaryIndexes: definition.GlobalSecondaryIndexes.filter(
-          (i) => i.IndexName === 'gsi1',
-        ) as never,
-      }),
-    );
+    // The definition as it was before gsi2 (a JSON import types its enums as plain strings).
+    const input = {
+      ...table,
+      TableName: name,
+      AttributeDefinitions: definition.AttributeDefinitions.filter(
+        (a) => !a.AttributeName.startsWith('gsi2'),
+      ),
+      GlobalSecondaryIndexes: definition.GlobalSecondaryIndexes.filter((i) => i.IndexName === 'gsi1'),
+    } as unknown as CreateTableCommandInput;
+    await dynamoClient.send(new CreateTableCommand(input));
     try {
       expect(await createTableIfMissing(name)).toBe('exists');
       const { Table } = await dynamoClient.send(new DescribeTableCommand({ TableName: name }));
