@@ -13,7 +13,7 @@ import { median } from './stats.ts';
  * .mjs, and how long a fresh `node` takes to import it.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** Under node_modules so the bundles resolve @aws-sdk/* as on Lambda (provided, not bundled). */
+/** Under node_modules so the bundles resolve what they leave external as on Lambda. */
 const outRoot = join(root, 'node_modules', '.cache', 'exchange-bench');
 
 /** serverless-esbuild's own options, which it removes before calling esbuild (its dist/bundle.js). */
@@ -102,10 +102,14 @@ export function deployedNodeOptions(): string {
   return provider.environment?.NODE_OPTIONS ?? '';
 }
 
+/** Whether serverless.yml leaves the AWS SDK out of the bundles (to be loaded from the Lambda runtime). */
+export const sdkExternal = (): boolean =>
+  ((esbuildOptions().external as string[] | undefined) ?? []).some((name) => name.startsWith('@aws-sdk'));
+
 export interface ColdImport {
-  /** The whole cold import: the SDK (external, provided by the Lambda runtime) and the bundle. */
+  /** The whole cold import: the SDK when it is external (provided by the Lambda runtime), and the bundle. */
   totalMs: number;
-  /** The part spent loading @aws-sdk/client-dynamodb and lib-dynamodb. */
+  /** The part spent loading an external @aws-sdk/client-dynamodb and lib-dynamodb (0 when bundled). */
   sdkMs: number;
   /** The bundle itself, once the SDK is loaded: the part this project's code decides. */
   bundleMs: number;
@@ -118,7 +122,7 @@ export interface ColdImport {
 export function coldImport(file: string, nodeOptions: string, runs = 5): ColdImport {
   const script = [
     'const t0 = performance.now();',
-    "await import('@aws-sdk/client-dynamodb'); await import('@aws-sdk/lib-dynamodb');",
+    sdkExternal() ? "await import('@aws-sdk/client-dynamodb'); await import('@aws-sdk/lib-dynamodb');" : '',
     'const t1 = performance.now();',
     `await import(${JSON.stringify(file)});`,
     'console.log(JSON.stringify({ sdk: t1 - t0, bundle: performance.now() - t1 }));',

@@ -7,7 +7,7 @@ import { median } from './stats.ts';
 
 /**
  * The nodes family's bundle built three ways, each cold-imported by fresh `node` processes (the
- * DynamoDB client included in every time): AWS SDK external (as deployed), everything bundled and
+ * DynamoDB client included in every time): AWS SDK external (the Lambda runtime's), everything bundled (as deployed) and
  * minified, and bundled with only the DynamoDB client parts the code imports (tree-shaken).
  * `npx tsx bench/cold-variants.ts` prints size and median cold import of each.
  */
@@ -19,8 +19,8 @@ const banner = {
 };
 
 const variants = {
-  'SDK external (as deployed)': ['@aws-sdk/*'],
-  'SDK bundled, minified': [],
+  'SDK external (from the Lambda runtime)': ['@aws-sdk/*'],
+  'SDK bundled, minified (as deployed)': [],
   'only @aws-sdk/client-dynamodb + lib-dynamodb bundled': [
     '@aws-sdk/credential-provider-*',
     '@aws-sdk/client-sso*',
