@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Deploys hello-secret end to end against `npm start` (Exchange + agbot) with a local agent:
+# an org and its admin, a signing key, the signed service, a deployment policy binding the secret
+# `greeting`, the node registered with a matching policy; then shows the secret inside the
+# container, changes it and shows the file change, and unregisters. Run from the repository root
+# while `npm start` runs:   examples/hello-secret/run.sh
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+export HZN_EXCHANGE_URL=${HZN_EXCHANGE_URL:-http://localhost:3090/v1}
+export HZN_ORG_ID=${HZN_ORG_ID:-hello}
+export HORIZON_URL=${HORIZON_URL:-http://localhost:8510}
+work=.data/hello-secret
+mkdir -p "$work"
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+hzn() { npx --no-install hzn "$@"; }
+
+say "the Exchange at $HZN_EXCHANGE_URL"
+curl -sf "$HZN_EXCHANGE_URL/admin/version" >/dev/null || { echo "start it first: npm start" >&2; exit 1; }
+root_pw=${EXCHANGE_ROOT_PW:-$(cat .data/root-password)}
+
+say "an org '$HZN_ORG_ID' and its admin (as root)"
+admin_pw=$(cat "$work/admin-password" 2>/dev/null || (openssl rand -hex 12 | tee "$work/admin-password"))
+curl -s -o /dev/null -u "root/root:$root_pw" -X POST -H 'content-type: application/json' \
+  -d '{"label":"hello","description":"hello-secret example"}' "$HZN_EXCHANGE_URL/orgs/$HZN_ORG_ID"
+curl -s -o /dev/null -u "root/root:$root_pw" -X POST -H 'content-type: application/json' \
+  -d "{\"password\":\"$admin_pw\",\"admin\":true,\"email\":\"admin@example.com\"}" \
+  "$HZN_EXCHANGE_URL/orgs/$HZN_ORG_ID/users/admin"
+export HZN_EXCHANGE_USER_AUTH="admin:$admin_pw"
+
+say "a container engine and the image"
+if [ -z "${DOCKER_HOST:-}" ]; then
+  export "$(scripts/containers/podman-service.sh start "$root/$work/engine")"
+  started_engine=1
+fi
+"$here/build-image.sh"
+
+say "the node agent (log: $work/agent.log)"
+HZN_AGENT_DATA_DIR="$work/agent" HZN_AGENT_POLL_SECONDS=1 npm run --silent agent >"$work/agent.log" 2>&1 &
+agent_pid=$!
+cleanup() {
+  hzn unregister -f -r >/dev/null 2>&1 || true
+  kill "$agent_pid" 2>/dev/null || true
+  wait "$agent_pid" 2>/dev/null || true
+  if [ -n "${started_engine:-}" ]; then scripts/containers/podman-service.sh stop "$root/$work/engine" || true; fi
+}
+trap cleanup EXIT
+for _ in $(seq 1 50); do curl -sf "$HORIZON_URL/status" >/dev/null && break; sleep 0.2; done
+
+say "a signing key, trusted by the agent; the signed service"
+hzn key create "$HZN_ORG_ID" admin@example.com -d "$work/keys" -f >/dev/null
+curl -sf -X PUT --data-binary @"$work/keys/service.public.pem" "$HORIZON_URL/trust/hello.pem" >/dev/null
+ARCH=$(uname -m | sed 's/x86_64/amd64/; s/aarch64/arm64/') HZN_ORG_ID=$HZN_ORG_ID \
+  hzn exchange service publish -f "$here/service.json" -k "$work/keys/service.private.key" \
+  -K "$work/keys/service.public.pem" -O
+
+say "the deployment policy and the secret it binds"
+hzn exchange deployment addpolicy hello-pol -f "$here/deployment-policy.json"
+hzn secretsmanager secret add greeting --secretKey text -d 'hello from the secrets manager' -O
+
+say "register the node; wait for the service (the agbot proposes within a round)"
+hzn register -n "hello-node:$(openssl rand -hex 8)" --policy "$here/node-policy.json" -s hello-secret -t 180
+hzn agreement list
+
+container=$(podman ps --filter label=openhorizon.anax.service_name=hello-secret --format '{{.ID}}' | head -1)
+say "inside container $container: /platform-secrets/app_secret"
+podman exec "$container" cat /platform-secrets/app_secret; echo
+
+say "change the secret; the file changes, the container keeps running"
+hzn secretsmanager secret add greeting --secretKey text -d 'a new greeting' -O
+for _ in $(seq 1 60); do
+  podman exec "$container" cat /platform-secrets/app_secret | grep -q 'a new greeting' && break
+  sleep 1
+done
+podman exec "$container" cat /platform-secrets/app_secret; echo
+podman logs --tail 3 "$container"
+
+say "the event log"
+hzn eventlog list | tail -12
+say "done: unregistering removes the container"
