@@ -345,4 +345,84 @@ describe('agbot rounds against the real Exchange', () => {
     expect((await agbotAgreement(proposal.agreementId))?.state).toBe('Finalized Agreement');
     expect((await local()).active.some((a) => a.agreementId === proposal.agreementId)).toBe(true);
   }, 30_000);
+
+  it('a node deleted from the Exchange → its agreement is cancelled (209), the agbot row deleted', async () => {
+    await createPolicy('p-gone', ['test == gone']);
+    const node = await newNode('n-gone', 'gone');
+    const { message: proposal, agbotId, agbotPubKey } = await proposalOf(node);
+    await node.send({ agbotId, agbotPubKey }, buildReply(proposal.agreementId, true, node.creds.user));
+    await node.waitFor(isType('replyack'));
+    await node.putAgreement(proposal.agreementId, SERVICE);
+    expectStatus(await call(owner, 'DELETE', `/v1/orgs/${ORG}/nodes/n-gone`), 204, 'DELETE node');
+    await vi.waitFor(
+      async () => expect(await archived(proposal.agreementId)).toMatchObject({ terminatedReason: 209 }),
+      {
+        timeout: 15_000,
+        interval: 200,
+      },
+    );
+    expect(await agbotAgreement(proposal.agreementId)).toBeUndefined();
+  }, 30_000);
+
+  it('serve-all (IBM/agbot of npm start): an org created after the start is served, and its policy finds its nodes', async () => {
+    const root = { user: 'root/root', secret: server.rootPassword };
+    await createAgbotRecord('IBM', 'mt', 'root/root', { token: 'mt-rounds-token' });
+    const mtDir = mkdtempSync(join(tmpdir(), 'agbot-mt-'));
+    const config = loadAgbotConfig({
+      HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
+      HZN_AGBOT_ID: 'IBM/mt',
+      HZN_AGBOT_TOKEN: 'mt-rounds-token',
+      HZN_AGBOT_DATA_DIR: mtDir,
+      HZN_AGBOT_POLL_SECONDS: '0.3',
+      HZN_AGBOT_PORT: '0',
+      HZN_AGBOT_SERVE_ALL: 'true',
+    });
+    const mt = createAgbot({ config, log: captureLog });
+    await mt.start();
+    try {
+      const LATE = 'agbot-rounds-late';
+      await createOrg({ http: server.http, root }, LATE);
+      const lateUser = await createUser({ http: server.http, root }, LATE, 'owner');
+      const plain = JSON.stringify({ services: { hello: { image: 'busybox:latest' } } });
+      const service = {
+        label: 'late',
+        url: 'late.svc',
+        version: '1.0.0',
+        arch: 'amd64',
+        sharable: 'multiple',
+        deployment: plain,
+        deploymentSignature: signDeployment(plain, signer.privateKey),
+      };
+      expectStatus(
+        await call(lateUser, 'POST', `/v1/orgs/${LATE}/services`, service),
+        201,
+        'POST late service',
+      );
+      const policy = {
+        label: 'late',
+        service: { name: 'late.svc', org: LATE, arch: 'amd64', serviceVersions: [{ version: '1.0.0' }] },
+      };
+      expectStatus(
+        await call(lateUser, 'POST', `/v1/orgs/${LATE}/business/policies/late-policy`, policy),
+        201,
+        'POST late policy',
+      );
+      const node = new ScriptedNode(server.baseUrl, LATE, 'late-node');
+      await node.register(lateUser, { properties: [] });
+      const { message, agbotId } = await proposalOf(node);
+      expect(agbotId).toBe('IBM/mt');
+      expect(readProposal(message).terms.header.name).toBe(
+        `Policy for ${LATE}/late-node merged with ${LATE}/late-policy`,
+      );
+      const served = await call(root, 'GET', '/v1/orgs/IBM/agbots/mt/businesspols');
+      expect(served.body.businessPols[`${LATE}_*`]).toMatchObject({
+        businessPolOrgid: LATE,
+        businessPol: '*',
+        nodeOrgid: LATE,
+      });
+    } finally {
+      await mt.stop();
+      rmSync(mtDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
