@@ -56,7 +56,7 @@ export function createAgbot(options: {
     timeoutMs: config.requestTimeoutMs,
   });
   const state: AgbotStatus = { org: config.org, id: config.id, exchangeUrl: config.exchangeUrl, rounds: 0 };
-  const api = statusApi(() => ({ ...state }), store);
+  const api = statusApi(() => ({ ...state, exchangeRequests: exchange.requests() }), store);
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;

@@ -120,6 +120,10 @@ async function main(): Promise<void> {
     step('DELETE of agbots with 1,000 messages each');
     const mailboxDeletes = await mailbox.deletes(alice);
 
+    step('agbot: configured → proposal, 200 agreements, RSS, idle round (bench/agbot-run.ts)');
+    const agbotBench = await import('./agbot-run.ts');
+    const agbotFigures = await agbotBench.runAgbotBench(step, dynamo.endpoint);
+
     step('building every function and timing cold imports');
     const nodeOptions = bundles.deployedNodeOptions();
     const built = await bundles.buildBundles();
@@ -167,7 +171,7 @@ async function main(): Promise<void> {
       loadAverage: loadavg()[0] ?? 0,
       seconds: (performance.now() - started) / 1000,
     };
-    const report = `${markdown(figures)}\n${services.servicesMarkdown(serviceFigures)}\n${changes.changesMarkdown(changeFigures)}\n${policies.policyMarkdown(policyFigures)}\n${secrets.secretsMarkdown(secretFigures)}`;
+    const report = `${markdown(figures)}\n${services.servicesMarkdown(serviceFigures)}\n${changes.changesMarkdown(changeFigures)}\n${policies.policyMarkdown(policyFigures)}\n${secrets.secretsMarkdown(secretFigures)}\n${agbotBench.agbotMarkdown(agbotFigures)}`;
     const reportFile = join(root, 'docs', 'benchmarks.md');
     writeFileSync(reportFile, report);
     // `npm test` runs Biome over docs too: write the tables the way its formatter lays them out.

@@ -50,7 +50,7 @@ export async function exchangeCall(
 }
 
 export class ScriptedNode {
-  readonly keys: MessagingKeys = generateMessagingKeys();
+  readonly keys: MessagingKeys;
   readonly creds: Credentials;
   /** Every message received, in order (tests look back at them). */
   readonly received: Received[] = [];
@@ -60,7 +60,10 @@ export class ScriptedNode {
     readonly org: string,
     readonly id: string,
     token = `${id}-token-scripted`,
+    /** Many nodes of a bench may share one key pair (the Exchange does not mind; key generation is slow). */
+    keys?: MessagingKeys,
   ) {
+    this.keys = keys ?? generateMessagingKeys();
     this.creds = { user: `${org}/${id}`, secret: token };
   }
 
