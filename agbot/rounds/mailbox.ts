@@ -14,7 +14,7 @@ import { parseMessage } from '#lib/protocol/parse-message';
 import { REASON } from '#lib/protocol/reason-codes';
 import type { AgbotAgreement } from '../store.ts';
 import { cancelAgreement } from './cancel.ts';
-import { type RoundContext, splitId } from './context.ts';
+import { mapLimit, type RoundContext, splitId } from './context.ts';
 import { agreementRow } from './propose.ts';
 import { sendToNode } from './send.ts';
 import { type AgbotMessage, messagesAnswer } from './wire.ts';
@@ -24,13 +24,19 @@ export async function readMailbox(ctx: RoundContext): Promise<number> {
   ctx.memory.lastMailboxAt = ctx.now();
   const answer = messagesAnswer.safeParse(await ctx.exchange.messages());
   const messages = answer.success ? answer.data.messages : [];
+  // One sender's messages in order (an agreement has one node); different nodes side by side.
+  const bySender = new Map<string, AgbotMessage[]>();
+  for (const message of messages)
+    bySender.set(message.nodeId, [...(bySender.get(message.nodeId) ?? []), message]);
   let handled = 0;
-  for (const message of messages) {
-    if (await handleOne(ctx, message)) {
-      await ctx.exchange.deleteMessage(message.msgId);
-      handled += 1;
+  await mapLimit([...bySender.values()], ctx.settings.concurrency, async (queue) => {
+    for (const message of queue) {
+      if (await handleOne(ctx, message)) {
+        await ctx.exchange.deleteMessage(message.msgId);
+        handled += 1;
+      }
     }
-  }
+  });
   return handled;
 }
 

@@ -4,6 +4,11 @@ import { searchAnswer } from './wire.ts';
 
 /** Upstream's AgreementBatchSize: nodes per search page. */
 export const PAGE_SIZE = 300;
+/**
+ * `changedSince` is the agbot's clock and the Exchange compares it with its own: this much
+ * overlap tolerates clocks a little apart (a node seen twice is skipped by the store's check).
+ */
+const CLOCK_SLACK_S = 10;
 /** Pages read per policy in one round; a longer search goes on next round with its session. */
 const MAX_PAGES = 10;
 
@@ -15,7 +20,7 @@ export function searchDue(ctx: RoundContext, policy: string): boolean {
 
 /**
  * POST /orgs/{org}/business/policies/{p}/search with upstream's paging (catalog §4.3): nodes
- * changed since the last completed search (`changedSince` = its start − 1 s), all of them on a
+ * changed since the last completed search (`changedSince` = its start − 10 s of clock slack; upstream takes 1 s), all of them on a
  * full rescan or when `full`; a full page means more, asked with the same session; a 409 gives
  * the Exchange's session, which is adopted. The search state is stored, so a restart resumes it.
  */
@@ -62,7 +67,7 @@ export async function searchPolicy(
     if (nodes.length < PAGE_SIZE) {
       // Complete: the next search asks for nodes changed since this one started.
       ctx.store.setSearch(policy, {
-        changedSince: Math.floor(startedAt / 1000) - 1,
+        changedSince: Math.max(0, Math.floor(startedAt / 1000) - CLOCK_SLACK_S),
         fullScanAt: state.fullScanAt,
       });
       return found;
