@@ -1,23 +1,18 @@
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../agent/log.ts';
 import type { AgbotConfig } from './config.ts';
-import { type AgbotExchange, agbotExchange } from './exchange.ts';
-import { type AgbotKeys, messagingKeys } from './keys.ts';
+import { agbotExchange } from './exchange.ts';
+import { messagingKeys } from './keys.ts';
+import { DEFAULT_SETTINGS, type RoundContext, type RoundSettings } from './rounds/context.ts';
+import { protocolRound } from './rounds/round.ts';
 import { type AgbotStatus, statusApi } from './status-api.ts';
 import { AgbotStore } from './store.ts';
 
-/** What one round can use; the round itself is a function so its steps can grow on their own. */
-export interface RoundContext {
-  config: AgbotConfig;
-  store: AgbotStore;
-  exchange: AgbotExchange;
-  keys: AgbotKeys;
-  log: Logger;
-}
+export type { RoundContext } from './rounds/context.ts';
 
 export type Round = (context: RoundContext) => Promise<void>;
 
-/** Until the protocol rounds exist: the heartbeat keeps the agbot's record alive. */
+/** A round that only keeps the agbot's record alive (tests of the process frame use it). */
 export const heartbeatRound: Round = async ({ exchange }) => {
   await exchange.heartbeat();
 };
@@ -28,6 +23,8 @@ export interface Agbot {
   /** The status API's port (0 before start). */
   port(): number;
   status(): AgbotStatus;
+  /** Exchange requests made since start (the bench counts an idle round's). */
+  exchangeRequests(): number;
 }
 
 /**
@@ -35,9 +32,21 @@ export interface Agbot {
  * API, and runs a round every poll interval. A round never overlaps the next; a failed round is
  * logged and the next one runs at the usual time. `stop` lets a running round finish first.
  */
-export function createAgbot(options: { config: AgbotConfig; log: Logger; round?: Round }): Agbot {
+export function createAgbot(options: {
+  config: AgbotConfig;
+  log: Logger;
+  round?: Round;
+  settings?: Partial<RoundSettings>;
+  now?: () => number;
+}): Agbot {
   const { config, log } = options;
-  const round = options.round ?? heartbeatRound;
+  const round = options.round ?? protocolRound;
+  const settings: RoundSettings = {
+    ...DEFAULT_SETTINGS,
+    serveAll: config.serveAll,
+    ...(config.protocolTimeoutS === undefined ? {} : { protocolTimeoutS: config.protocolTimeoutS }),
+    ...options.settings,
+  };
   const store = AgbotStore.open(config.dataDir);
   const exchange = agbotExchange({
     baseUrl: config.exchangeUrl,
@@ -47,7 +56,7 @@ export function createAgbot(options: { config: AgbotConfig; log: Logger; round?:
     timeoutMs: config.requestTimeoutMs,
   });
   const state: AgbotStatus = { org: config.org, id: config.id, exchangeUrl: config.exchangeUrl, rounds: 0 };
-  const api = statusApi(() => ({ ...state }), store);
+  const api = statusApi(() => ({ ...state, exchangeRequests: exchange.requests() }), store);
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
@@ -80,7 +89,16 @@ export function createAgbot(options: { config: AgbotConfig; log: Logger; round?:
         agbot: `${config.org}/${config.id}`,
         port: (api.server.address() as AddressInfo).port,
       });
-      const context: RoundContext = { config, store, exchange, keys, log };
+      const context: RoundContext = {
+        config,
+        store,
+        exchange,
+        keys,
+        log,
+        now: options.now ?? Date.now,
+        settings,
+        memory: { servedOrgs: new Set(), servedOrgsLoaded: false, lastMailboxAt: 0 },
+      };
       running = runRound(context).finally(() => schedule(context));
     },
     async stop() {
@@ -92,6 +110,7 @@ export function createAgbot(options: { config: AgbotConfig; log: Logger; round?:
       store.close();
     },
     port: () => (api.server.listening ? (api.server.address() as AddressInfo).port : 0),
+    exchangeRequests: () => exchange.requests(),
     status: () => ({ ...state }),
   };
 }

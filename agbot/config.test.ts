@@ -16,6 +16,7 @@ describe('loadAgbotConfig', () => {
       port: 8046,
       requestTimeoutMs: 10_000,
       logLevel: 'info',
+      serveAll: false,
     });
   });
 
@@ -26,12 +27,16 @@ describe('loadAgbotConfig', () => {
       HZN_AGBOT_DATA_DIR: '/var/agbot',
       HZN_AGBOT_POLL_SECONDS: '1',
       HZN_AGBOT_PORT: '0',
+      HZN_AGBOT_SERVE_ALL: 'true',
+      HZN_AGBOT_PROTOCOL_TIMEOUT_SECONDS: '30',
     });
     expect(config).toMatchObject({
       exchangeUrl: 'https://exchange.example/v1',
       dataDir: '/var/agbot',
       pollIntervalMs: 1000,
       port: 0,
+      serveAll: true,
+      protocolTimeoutS: 30,
     });
   });
 

@@ -12,6 +12,10 @@ export interface AgbotConfig {
   port: number;
   requestTimeoutMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Serve every org's policies and patterns (HZN_AGBOT_SERVE_ALL=true; the local stack's IBM/agbot). */
+  serveAll: boolean;
+  /** HZN_AGBOT_PROTOCOL_TIMEOUT_SECONDS: the reply timeout instead of 2 × the node's max heartbeat. */
+  protocolTimeoutS?: number;
 }
 
 export class AgbotConfigError extends Error {}
@@ -44,6 +48,10 @@ export function loadAgbotConfig(env: Env = process.env): AgbotConfig {
     port: integer(env, 'HZN_AGBOT_PORT', 8046, 0, 65535),
     requestTimeoutMs: positiveSeconds(env, 'HZN_AGBOT_EXCHANGE_TIMEOUT_SECONDS', 10) * 1000,
     logLevel: logLevel as AgbotConfig['logLevel'],
+    serveAll: env.HZN_AGBOT_SERVE_ALL === 'true',
+    ...(env.HZN_AGBOT_PROTOCOL_TIMEOUT_SECONDS
+      ? { protocolTimeoutS: positiveSeconds(env, 'HZN_AGBOT_PROTOCOL_TIMEOUT_SECONDS', 240) }
+      : {}),
   };
 }
 

@@ -14,9 +14,13 @@ export class AgbotExchangeError extends Error {
 
 export type AgbotExchange = ReturnType<typeof agbotExchange>;
 
+const enc = encodeURIComponent;
+
 /**
  * The agbot's calls to the Exchange, as `<org>/<id>` with its token (Basic auth), over the same
- * keep-alive node:http client the agent uses. Each method names one upstream route.
+ * keep-alive node:http client the agent uses. Each method names one upstream route. Reads of
+ * something that may be missing answer `undefined` on 404; any other unexpected status throws.
+ * Bodies are returned unchecked: the round's readers validate what they use (agbot/rounds/wire.ts).
  */
 export function agbotExchange(options: {
   baseUrl: string;
@@ -27,7 +31,9 @@ export function agbotExchange(options: {
 }) {
   const http = createHttp(options.timeoutMs);
   const authorization = `Basic ${Buffer.from(`${options.org}/${options.id}:${options.token}`).toString('base64')}`;
-  const self = `/orgs/${encodeURIComponent(options.org)}/agbots/${encodeURIComponent(options.id)}`;
+  const self = `/orgs/${enc(options.org)}/agbots/${enc(options.id)}`;
+  /** Requests sent since start (the bench counts an idle round's). */
+  let requests = 0;
 
   async function call(
     method: string,
@@ -37,6 +43,7 @@ export function agbotExchange(options: {
   ): Promise<unknown> {
     const headers: Record<string, string> = { accept: 'application/json', authorization };
     if (body !== undefined) headers['content-type'] = 'application/json';
+    requests += 1;
     const response = await http.send(
       method,
       new URL(`${options.baseUrl}${path}`),
@@ -49,11 +56,57 @@ export function agbotExchange(options: {
     return response.text === '' ? undefined : JSON.parse(response.text);
   }
 
+  /** A GET whose 404 means "none" (upstream answers an empty list with 404). */
+  const read = async (path: string): Promise<unknown> => {
+    try {
+      return await call('GET', path, undefined, [200]);
+    } catch (error) {
+      if (error instanceof AgbotExchangeError && error.status === 404) return undefined;
+      throw error;
+    }
+  };
+
+  const nodePath = (org: string, node: string) => `/orgs/${enc(org)}/nodes/${enc(node)}`;
+
   return {
     call,
+    requests: () => requests,
     /** Publishes the messaging public key on the agbot's own record (nodes verify against it). */
     publishPublicKey: (publicKey: string) => call('PATCH', self, { publicKey }),
     heartbeat: () => call('POST', `${self}/heartbeat`),
+    /** POST /orgs/{org}/changes: the feed from `changeId` on, and the heartbeat. */
+    changes: (body: { changeId: number; maxRecords: number; orgList?: string[] }) =>
+      call('POST', `/orgs/${enc(options.org)}/changes`, body, [200, 201]),
+    messages: () => read(`${self}/msgs`),
+    deleteMessage: (msgId: number) => call('DELETE', `${self}/msgs/${msgId}`, undefined, [200, 204, 404]),
+    servedPolicies: () => read(`${self}/businesspols`),
+    servedPatterns: () => read(`${self}/patterns`),
+    servePolicy: (body: { businessPolOrgid: string; businessPol: string; nodeOrgid: string }) =>
+      call('POST', `${self}/businesspols`, body, [200, 201, 409]),
+    servePattern: (body: { patternOrgid: string; pattern: string; nodeOrgid: string }) =>
+      call('POST', `${self}/patterns`, body, [200, 201, 409]),
+    deploymentPolicies: (org: string) => read(`/orgs/${enc(org)}/business/policies`),
+    deploymentPolicy: (org: string, name: string) => read(`/orgs/${enc(org)}/business/policies/${enc(name)}`),
+    /** The policy search; 404 (no nodes) and 409 (session out of sync) are answers, not errors. */
+    searchPolicy: async (org: string, name: string, body: Record<string, unknown>) => {
+      const path = `/orgs/${enc(org)}/business/policies/${enc(name)}/search`;
+      return call('POST', path, body, [200, 201, 404, 409]);
+    },
+    node: (org: string, node: string) => read(nodePath(org, node)),
+    nodePolicy: (org: string, node: string) => read(`${nodePath(org, node)}/policy`),
+    services: (org: string, query: Record<string, string>) =>
+      read(`/orgs/${enc(org)}/services?${new URLSearchParams(query)}`),
+    servicePolicy: (org: string, serviceId: string) =>
+      read(`/orgs/${enc(org)}/services/${enc(serviceId)}/policy`),
+    /** `{key, value}` of a secret; undefined when it does not exist. Never logged. */
+    secret: (org: string, name: string) =>
+      read(`/orgs/${enc(org)}/secrets/${name.split('/').map(enc).join('/')}`),
+    sendToNode: (org: string, node: string, message: string, ttl: number) =>
+      call('POST', `${nodePath(org, node)}/msgs`, { message, ttl }),
+    putAgreement: (agreementId: string, body: unknown) =>
+      call('PUT', `${self}/agreements/${enc(agreementId)}`, body),
+    deleteAgreement: (agreementId: string) =>
+      call('DELETE', `${self}/agreements/${enc(agreementId)}`, undefined, [200, 204, 404]),
     close: () => http.close(),
   };
 }

@@ -8,6 +8,8 @@ export interface AgbotStatus {
   rounds: number;
   lastRoundAt?: string;
   lastError?: string;
+  /** Exchange requests made since start (an idle round makes one: POST /changes). */
+  exchangeRequests?: number;
 }
 
 /**

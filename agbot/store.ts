@@ -17,6 +17,31 @@ export interface AgbotAgreement {
   archived: boolean;
   terminatedReason?: number;
   terminatedDescription?: string;
+  /** What the round needs later (names of bound secrets, never values; timers). */
+  details?: AgreementDetails;
+}
+
+/** Per-agreement protocol bookkeeping, kept as JSON beside the row (no secret value in it). */
+export interface AgreementDetails {
+  /** Seconds without a reply before cancel 201 (§1.11). */
+  protocolTimeoutS: number;
+  /** Bound secrets of the agreement's service: the secrets-manager names tried, in order. */
+  secrets: { serviceSecret: string; candidates: string[]; bindingIndex: number }[];
+  /** When the proposal went out (ms); undefined while it is being sent. */
+  proposedAt?: number;
+  repliedAt?: number;
+  secretsUpdatedAt?: number;
+  secretsAckedAt?: number;
+}
+
+/** One served policy's search state (agreements-and-workloads §1.3 search session). */
+export interface SearchState {
+  /** Epoch seconds: nodes changed since then are searched; 0 = every node. */
+  changedSince: number;
+  /** The paging session of an unfinished search, else undefined. */
+  session?: string;
+  /** When the last full search (changedSince 0) started, ms. */
+  fullScanAt: number;
 }
 
 const MIGRATIONS = [
@@ -36,6 +61,14 @@ const MIGRATIONS = [
    ) STRICT;
    -- A node has at most one live agreement per service: the round looks it up before proposing.
    CREATE INDEX agreements_by_node ON agreements (node_org, node_id, archived);`,
+  `ALTER TABLE agreements ADD COLUMN details TEXT;
+   CREATE INDEX agreements_by_policy ON agreements (policy, archived);
+   CREATE TABLE searches (
+     policy TEXT PRIMARY KEY,
+     changed_since INTEGER NOT NULL,
+     session TEXT,
+     full_scan_at INTEGER NOT NULL
+   ) STRICT;`,
 ];
 
 interface AgreementRow {
@@ -50,6 +83,7 @@ interface AgreementRow {
   archived: number;
   terminated_reason: number | null;
   terminated_description: string | null;
+  details: string | null;
 }
 
 /**
@@ -94,11 +128,11 @@ export class AgbotStore {
     this.db
       .prepare(
         `INSERT INTO agreements (agreement_id, node_org, node_id, policy, service, state, created_at, updated_at,
-           archived, terminated_reason, terminated_description)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           archived, terminated_reason, terminated_description, details)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (agreement_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at,
            archived = excluded.archived, terminated_reason = excluded.terminated_reason,
-           terminated_description = excluded.terminated_description`,
+           terminated_description = excluded.terminated_description, details = excluded.details`,
       )
       .run(
         agreement.agreementId,
@@ -112,7 +146,45 @@ export class AgbotStore {
         agreement.archived ? 1 : 0,
         agreement.terminatedReason ?? null,
         agreement.terminatedDescription ?? null,
+        agreement.details ? JSON.stringify(agreement.details) : null,
       );
+  }
+
+  /** The live agreement of a node under a policy, if any: the round never proposes twice. */
+  activeAgreementWith(nodeOrg: string, nodeId: string, policy: string): AgbotAgreement | undefined {
+    const row = this.db
+      .prepare(
+        'SELECT * FROM agreements WHERE node_org = ? AND node_id = ? AND archived = 0 AND policy = ? LIMIT 1',
+      )
+      .get(nodeOrg, nodeId, policy) as AgreementRow | undefined;
+    return row ? fromRow(row) : undefined;
+  }
+
+  getSearch(policy: string): SearchState | undefined {
+    const row = this.db.prepare('SELECT * FROM searches WHERE policy = ?').get(policy) as
+      | { changed_since: number; session: string | null; full_scan_at: number }
+      | undefined;
+    if (!row) return undefined;
+    return {
+      changedSince: row.changed_since,
+      fullScanAt: row.full_scan_at,
+      ...(row.session === null ? {} : { session: row.session }),
+    };
+  }
+
+  setSearch(policy: string, state: SearchState): void {
+    this.db
+      .prepare(
+        `INSERT INTO searches (policy, changed_since, session, full_scan_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (policy) DO UPDATE SET changed_since = excluded.changed_since, session = excluded.session,
+           full_scan_at = excluded.full_scan_at`,
+      )
+      .run(policy, state.changedSince, state.session ?? null, state.fullScanAt);
+  }
+
+  /** Forgets every search state: the next searches are full ones. */
+  resetSearches(): void {
+    this.db.exec('DELETE FROM searches');
   }
 
   getAgreement(agreementId: string): AgbotAgreement | undefined {
@@ -144,5 +216,6 @@ function fromRow(row: AgreementRow): AgbotAgreement {
     archived: row.archived === 1,
     ...(row.terminated_reason === null ? {} : { terminatedReason: row.terminated_reason }),
     ...(row.terminated_description === null ? {} : { terminatedDescription: row.terminated_description }),
+    ...(row.details === null ? {} : { details: JSON.parse(row.details) }),
   };
 }

@@ -145,6 +145,10 @@ async function main(): Promise<void> {
     step('DELETE of agbots with 1,000 messages each');
     const mailboxDeletes = await mailbox.deletes(alice);
 
+    step('agbot: configured → proposal, 200 agreements, RSS, idle round (bench/agbot-run.ts)');
+    const agbotBench = await import('./agbot-run.ts');
+    const agbotFigures = await agbotBench.runAgbotBench(step, dynamo.endpoint);
+
     step('building every function and timing cold imports');
     const nodeOptions = bundles.deployedNodeOptions();
     const built = await bundles.buildBundles();
@@ -193,7 +197,7 @@ async function main(): Promise<void> {
       seconds: (performance.now() - started) / 1000,
     };
     const reportFile = join(root, 'docs', 'benchmarks.md');
-    const report = `${markdown(figures)}\n${services.servicesMarkdown(serviceFigures)}\n${changes.changesMarkdown(changeFigures)}\n${policies.policyMarkdown(policyFigures)}\n${searches.searchesMarkdown(searchFigures)}\n${secrets.secretsMarkdown(secretFigures)}\n${keptSections(reportFile)}`;
+    const report = `${markdown(figures)}\n${services.servicesMarkdown(serviceFigures)}\n${changes.changesMarkdown(changeFigures)}\n${policies.policyMarkdown(policyFigures)}\n${searches.searchesMarkdown(searchFigures)}\n${secrets.secretsMarkdown(secretFigures)}\n${agbotBench.agbotMarkdown(agbotFigures)}\n${keptSections(reportFile)}`;
     writeFileSync(reportFile, report);
     // `npm test` runs Biome over docs too: write the tables the way its formatter lays them out.
     spawnSync(join(root, 'node_modules', '.bin', 'biome'), ['format', '--write', reportFile], {

@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { basicAuthHeader } from '#lib/auth/basic';
+import { agbotExchange } from '../../agbot/exchange.ts';
+import { serveOrg } from '../../agbot/serve-all.ts';
 import { LocalStackError } from './dynamodb-local.ts';
 import { httpRequest } from './http-request.ts';
 import { keptSecret } from './kept-secret.ts';
@@ -30,6 +32,7 @@ export async function startLocalAgbot(options: LocalAgbotOptions): Promise<Group
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const token = keptSecret(join(options.dataDir, 'agbot-token'), ', or set EXCHANGE_AGBOT=off');
   await putAgbotRecord(options, token);
+  await serveExistingOrgs(options, token);
 
   const tsx = createRequire(import.meta.url).resolve('tsx/cli');
   const started = spawnGroup(process.execPath, [tsx, 'agbot/main.ts'], {
@@ -40,6 +43,8 @@ export async function startLocalAgbot(options: LocalAgbotOptions): Promise<Group
       HZN_AGBOT_ID: `${LOCAL_AGBOT.org}/${LOCAL_AGBOT.id}`,
       HZN_AGBOT_TOKEN: token,
       HZN_AGBOT_DATA_DIR: dataDir,
+      // Every org, and each org created later (the agbot sees it in its change feed).
+      HZN_AGBOT_SERVE_ALL: options.env.HZN_AGBOT_SERVE_ALL ?? 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -64,5 +69,32 @@ async function putAgbotRecord(options: LocalAgbotOptions, token: string): Promis
     throw new LocalStackError(
       `Could not create the local agbot ${path}: HTTP ${response.status} ${response.text}`,
     );
+  }
+}
+
+/**
+ * The orgs that exist now get their `*` served rows before the agbot starts: the change feed
+ * that tells the agbot about new orgs keeps only 4 hours of history, so older orgs are listed
+ * here (as root, who sees every org) and served with the agbot's own credentials.
+ */
+async function serveExistingOrgs(options: LocalAgbotOptions, token: string): Promise<void> {
+  if ((options.env.HZN_AGBOT_SERVE_ALL ?? 'true') !== 'true') return;
+  const response = await httpRequest(`${options.exchangeUrl}/orgs`, {
+    method: 'GET',
+    headers: { authorization: basicAuthHeader('root/root', options.rootPassword) },
+  });
+  if (response.status !== 200) return;
+  const orgs = Object.keys((JSON.parse(response.text) as { orgs?: Record<string, unknown> }).orgs ?? {});
+  const exchange = agbotExchange({
+    baseUrl: options.exchangeUrl,
+    org: LOCAL_AGBOT.org,
+    id: LOCAL_AGBOT.id,
+    token,
+    timeoutMs: 10_000,
+  });
+  try {
+    for (const org of orgs) await serveOrg(exchange, org);
+  } finally {
+    exchange.close();
   }
 }

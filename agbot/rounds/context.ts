@@ -1,0 +1,70 @@
+import type { Logger } from '../../agent/log.ts';
+import type { AgbotConfig } from '../config.ts';
+import type { AgbotExchange } from '../exchange.ts';
+import type { AgbotKeys } from '../keys.ts';
+import type { AgbotStore } from '../store.ts';
+
+/** Clocks and limits of the round; tests shorten them, production takes the defaults. */
+export interface RoundSettings {
+  /** Overrides §1.11's reply timeout (else 2 × the node's max heartbeat interval). */
+  protocolTimeoutS?: number;
+  /** A full search (changedSince 0) of every served policy this often (upstream FullRescanS). */
+  fullRescanMs: number;
+  /** The mailbox is read without an `agbotmsgs` change this often, in case the feed missed one. */
+  mailboxFallbackMs: number;
+  /** Proposals prepared at once (each is a few Exchange reads and one RSA operation). */
+  concurrency: number;
+  /** Serve every org's policies and patterns (`*`), including orgs that appear later. */
+  serveAll: boolean;
+}
+
+/** What the agbot keeps in memory between rounds; all of it can be rebuilt after a restart. */
+export interface RoundMemory {
+  /** The served policies `org/name` → node orgs, and when they were last read. */
+  served?: { policies: Map<string, string[]>; readAt: number };
+  /** Orgs already served by serve-all (read from the Exchange once, then kept). */
+  servedOrgs: Set<string>;
+  servedOrgsLoaded: boolean;
+  lastMailboxAt: number;
+}
+
+/** What one round can use; the round itself is a function so its steps can grow on their own. */
+export interface RoundContext {
+  config: AgbotConfig;
+  store: AgbotStore;
+  exchange: AgbotExchange;
+  keys: AgbotKeys;
+  log: Logger;
+  now: () => number;
+  settings: RoundSettings;
+  memory: RoundMemory;
+}
+
+export const DEFAULT_SETTINGS: RoundSettings = {
+  fullRescanMs: 600_000,
+  mailboxFallbackMs: 60_000,
+  concurrency: 8,
+  serveAll: false,
+};
+
+/** `org/id` of a node, as messages and searches name it. */
+export const nodeFullId = (a: { nodeOrg: string; nodeId: string }): string => `${a.nodeOrg}/${a.nodeId}`;
+
+/** Splits `org/rest` at the first slash. */
+export function splitId(full: string): [string, string] {
+  const at = full.indexOf('/');
+  return at < 0 ? ['', full] : [full.slice(0, at), full.slice(at + 1)];
+}
+
+/** Runs `work` on every item, at most `limit` at a time. */
+export async function mapLimit<T>(
+  items: T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++] as T);
+  });
+  await Promise.all(lanes);
+}

@@ -1,0 +1,52 @@
+/**
+ * Governance of live agreements after changes the feed reported (reference §3.4, §3.3): a
+ * deployment policy deleted, no longer served, or changed so that the node no longer matches →
+ * cancel 204; a node policy change that breaks the match → 204; a node deleted from the Exchange
+ * → 209 (its agreement rows went with it). A policy change that keeps the match keeps the
+ * agreement (upstream would send a policy-change update; this agbot does not, see docs/agbot.md).
+ */
+import { REASON } from '#lib/protocol/reason-codes';
+import { cancelAgreement } from './cancel.ts';
+import { stillCompatible } from './candidate.ts';
+import { type RoundContext, splitId } from './context.ts';
+import type { FeedSummary } from './feed.ts';
+import { deploymentPolicy, oneOf } from './wire.ts';
+
+export async function governChanges(
+  ctx: RoundContext,
+  feed: FeedSummary,
+  served: Map<string, string[]>,
+): Promise<number> {
+  let cancelled = 0;
+  for (const agreement of ctx.store.listAgreements(false)) {
+    const node = `${agreement.nodeOrg}/${agreement.nodeId}`;
+    if (feed.nodesDeleted.has(node)) {
+      await cancelAgreement(ctx, agreement, REASON.agbotAgreementMissingOnNode, { tellNode: false });
+      cancelled += 1;
+      continue;
+    }
+    const policyChanged = feed.policies.has(agreement.policy);
+    const unserved = !served.has(agreement.policy);
+    if (!policyChanged && !unserved && !feed.nodes.has(node)) continue;
+    const [org, name] = splitId(agreement.policy);
+    const policy = unserved
+      ? undefined
+      : oneOf(
+          await ctx.exchange.deploymentPolicy(org, name),
+          'businessPolicy',
+          agreement.policy,
+          deploymentPolicy,
+        );
+    const check = policy
+      ? await stillCompatible(ctx, policy, agreement)
+      : { ok: false as const, reason: 'the deployment policy is gone or no longer served' };
+    if (check.ok) continue;
+    ctx.log.info('agreement no longer compatible', {
+      agreement: agreement.agreementId,
+      reason: check.reason,
+    });
+    await cancelAgreement(ctx, agreement, REASON.agbotPolicyChanged);
+    cancelled += 1;
+  }
+  return cancelled;
+}

@@ -1,0 +1,148 @@
+/**
+ * The agbot's mailbox (reference §1.7, §1.8; issue 13 "Bad input and safety"): each message is
+ * opened with the agbot's key, its signer checked against the key the Exchange recorded for the
+ * sending node, parsed, and handled by type. A message that does not open or parse, or of an
+ * unknown type, or from a node other than the agreement's, is deleted with a warning and changes
+ * nothing. A message about an agreement id this agbot does not know stays for another agbot.
+ */
+import { AGBOT_STATES } from '#lib/protocol/agreement-states';
+import { buildCancel, buildReplyAck, buildVerifyReply } from '#lib/protocol/build-message';
+import { open } from '#lib/protocol/envelope-open';
+import { MESSAGE_TYPES, UPDATE_TYPES } from '#lib/protocol/message-types';
+import type { ProtocolMessage, Reply } from '#lib/protocol/messages';
+import { parseMessage } from '#lib/protocol/parse-message';
+import { REASON } from '#lib/protocol/reason-codes';
+import type { AgbotAgreement } from '../store.ts';
+import { cancelAgreement } from './cancel.ts';
+import { mapLimit, type RoundContext, splitId } from './context.ts';
+import { agreementRow } from './propose.ts';
+import { sendToNode } from './send.ts';
+import { type AgbotMessage, messagesAnswer } from './wire.ts';
+
+/** Reads and handles the mailbox, oldest first; answers how many messages were handled. */
+export async function readMailbox(ctx: RoundContext): Promise<number> {
+  ctx.memory.lastMailboxAt = ctx.now();
+  const answer = messagesAnswer.safeParse(await ctx.exchange.messages());
+  const messages = answer.success ? answer.data.messages : [];
+  // One sender's messages in order (an agreement has one node); different nodes side by side.
+  const bySender = new Map<string, AgbotMessage[]>();
+  for (const message of messages)
+    bySender.set(message.nodeId, [...(bySender.get(message.nodeId) ?? []), message]);
+  let handled = 0;
+  await mapLimit([...bySender.values()], ctx.settings.concurrency, async (queue) => {
+    for (const message of queue) {
+      if (await handleOne(ctx, message)) {
+        await ctx.exchange.deleteMessage(message.msgId);
+        handled += 1;
+      }
+    }
+  });
+  return handled;
+}
+
+/** Handles one message; false = leave it in the mailbox (another agbot's agreement). */
+async function handleOne(ctx: RoundContext, message: AgbotMessage): Promise<boolean> {
+  let parsed: ProtocolMessage;
+  try {
+    parsed = parseMessage(open(message.message, ctx.keys.privateKey, message.nodePubKey).message);
+  } catch (error) {
+    ctx.log.warn('agbot message dropped', {
+      msgId: message.msgId,
+      from: message.nodeId,
+      reason: (error as Error).message,
+    });
+    return true;
+  }
+  const agreement = ctx.store.getAgreement(parsed.agreementId);
+  if (!agreement) {
+    ctx.log.debug('message for an unknown agreement left for another agbot', { msgId: message.msgId });
+    return false;
+  }
+  if (`${agreement.nodeOrg}/${agreement.nodeId}` !== message.nodeId) {
+    ctx.log.warn('agbot message from another node dropped', {
+      msgId: message.msgId,
+      from: message.nodeId,
+      agreement: agreement.agreementId,
+    });
+    return true;
+  }
+  const [org, id] = splitId(message.nodeId);
+  const node = { org, id, publicKey: message.nodePubKey };
+  const reply = (m: ProtocolMessage) => sendToNode(ctx, node, m);
+  switch (parsed.type) {
+    case MESSAGE_TYPES.reply:
+      await handleReply(ctx, agreement, parsed, reply);
+      return true;
+    case MESSAGE_TYPES.cancel:
+      if (!agreement.archived) {
+        // The node's reason is kept; the cancel is echoed back as upstream does (the node ignores it).
+        await cancelAgreement(ctx, agreement, parsed.reason, { tellNode: false });
+        await reply(buildCancel(agreement.agreementId, parsed.reason));
+      }
+      return true;
+    case MESSAGE_TYPES.verify:
+      await reply(buildVerifyReply(agreement.agreementId, !agreement.archived && !timedOut(ctx, agreement)));
+      return true;
+    case MESSAGE_TYPES.verifyReply:
+      if (!agreement.archived && !parsed.exists)
+        await cancelAgreement(ctx, agreement, REASON.agbotAgreementMissingOnNode);
+      return true;
+    case MESSAGE_TYPES.updateReply:
+      if (!agreement.archived && parsed.updateType === UPDATE_TYPES.secret) {
+        if (parsed.accepted) saveDetails(ctx, agreement, { secretsAckedAt: ctx.now() });
+        else ctx.log.warn('secret update rejected by the node', { agreement: agreement.agreementId });
+      } else if (!agreement.archived && !parsed.accepted) {
+        await cancelAgreement(ctx, agreement, REASON.agbotUpdateRejected);
+      }
+      return true;
+    default:
+      // Proposals, replyacks and node-bound updates are not the agbot's to act on.
+      ctx.log.warn('agbot message of a node-bound type dropped', { msgId: message.msgId, type: parsed.type });
+      return true;
+  }
+}
+
+/** A positive reply → "Producer agreed", replyack true, "Finalized Agreement"; negative → 202. */
+async function handleReply(
+  ctx: RoundContext,
+  agreement: AgbotAgreement,
+  reply: Reply,
+  send: (m: ProtocolMessage) => Promise<void>,
+): Promise<void> {
+  const id = agreement.agreementId;
+  if (agreement.archived || timedOut(ctx, agreement)) {
+    // A late reply: the agreement is no longer valid (upstream's replyack false).
+    if (reply.decision) await send(buildReplyAck(id, false));
+    return;
+  }
+  if (agreement.state === AGBOT_STATES.finalized) return; // already replied
+  if (!reply.decision) {
+    await cancelAgreement(ctx, agreement, REASON.agbotNegativeReply);
+    return;
+  }
+  const agreed = saveDetails(ctx, agreement, { repliedAt: ctx.now() }, AGBOT_STATES.producerAgreed);
+  await ctx.exchange.putAgreement(id, agreementRow(agreed, AGBOT_STATES.producerAgreed));
+  await send(buildReplyAck(id, true));
+  const finalized = saveDetails(ctx, agreed, {}, AGBOT_STATES.finalized);
+  await ctx.exchange.putAgreement(id, agreementRow(finalized, AGBOT_STATES.finalized));
+  ctx.log.info('agreement finalized', { agreement: id, node: reply.deviceId, policy: agreement.policy });
+}
+
+/** No reply within the protocol timeout (the timeouts step cancels it with 201). */
+export function timedOut(ctx: RoundContext, agreement: AgbotAgreement): boolean {
+  if (agreement.state !== AGBOT_STATES.formedProposal) return false;
+  const timeoutS = agreement.details?.protocolTimeoutS ?? 0;
+  return timeoutS > 0 && ctx.now() - agreement.createdAt >= timeoutS * 1000;
+}
+
+function saveDetails(
+  ctx: RoundContext,
+  agreement: AgbotAgreement,
+  changes: Partial<NonNullable<AgbotAgreement['details']>>,
+  state = agreement.state,
+): AgbotAgreement {
+  const details = { protocolTimeoutS: 0, secrets: [], ...agreement.details, ...changes };
+  const next = { ...agreement, state, updatedAt: ctx.now(), details };
+  ctx.store.saveAgreement(next);
+  return next;
+}

@@ -1,0 +1,41 @@
+/**
+ * One round of the agbot (docs/agbot.md "A round"): the feed (also the heartbeat), the mailbox,
+ * governance (timeouts 201, policy and node changes 204, nodes gone, secret updates), then the
+ * searches of served policies whose inputs changed and the proposals to the nodes they return.
+ * The feed cursor is stored last, so a round that fails is redone from the same changes.
+ */
+import { servedOrgs, serveNewOrgs } from '../serve-all.ts';
+import type { RoundContext } from './context.ts';
+import { readFeed } from './feed.ts';
+import { governChanges } from './govern.ts';
+import { readMailbox } from './mailbox.ts';
+import { searchAndPropose } from './search-round.ts';
+import { sendSecretUpdates } from './secrets-updates.ts';
+import { servedPolicies } from './served.ts';
+import { cancelTimedOut } from './timeouts.ts';
+
+export async function protocolRound(ctx: RoundContext): Promise<void> {
+  const feed = await readFeed(ctx);
+  let newOrgs = false;
+  if (ctx.settings.serveAll) {
+    if (!ctx.memory.servedOrgsLoaded) {
+      for (const org of await servedOrgs(ctx.exchange)) ctx.memory.servedOrgs.add(org);
+      ctx.memory.servedOrgsLoaded = true;
+    }
+    const added = await serveNewOrgs(ctx.exchange, ctx.memory.servedOrgs, feed.orgs);
+    if (added.length > 0) ctx.log.info('serving orgs', { orgs: added });
+    newOrgs = added.length > 0;
+  }
+  const readAt = ctx.memory.served?.readAt ?? 0;
+  const served = await servedPolicies(
+    ctx,
+    newOrgs || feed.served || feed.policies.size > 0 || ctx.now() - readAt >= ctx.settings.fullRescanMs,
+  );
+  if (feed.mailbox || ctx.now() - ctx.memory.lastMailboxAt >= ctx.settings.mailboxFallbackMs)
+    await readMailbox(ctx);
+  await cancelTimedOut(ctx);
+  await governChanges(ctx, feed, served);
+  await sendSecretUpdates(ctx, feed);
+  await searchAndPropose(ctx, feed, served);
+  feed.commit();
+}

@@ -1,0 +1,65 @@
+import { evaluate, type RoundCache } from './candidate.ts';
+import { mapLimit, type RoundContext, splitId } from './context.ts';
+import type { FeedSummary } from './feed.ts';
+import { propose } from './propose.ts';
+import { searchDue, searchPolicy } from './search.ts';
+import { deploymentPolicy, oneOf } from './wire.ts';
+
+/**
+ * Searches every served policy whose inputs changed (its own record: a full search; a node of
+ * its node orgs, a service, a secret, a served row: nodes changed since the last search), or
+ * whose full rescan is due, and proposes to each node found that has no live agreement with this
+ * policy and passes the checks. If a proposal fails on the way, the policy's previous search
+ * state is put back so that the next round sees those nodes again.
+ */
+export async function searchAndPropose(
+  ctx: RoundContext,
+  feed: FeedSummary,
+  served: Map<string, string[]>,
+): Promise<number> {
+  const cache: RoundCache = new Map();
+  let proposed = 0;
+  const changedNodeOrgs = new Set([...feed.nodes].map((n) => splitId(n)[0]));
+  for (const [policyId, nodeOrgs] of served) {
+    const full = feed.policies.has(policyId);
+    const due =
+      full || feed.catalogChanged || nodeOrgs.some((o) => changedNodeOrgs.has(o)) || searchDue(ctx, policyId);
+    if (!due) continue;
+    const [org, name] = splitId(policyId);
+    const policy = oneOf(
+      await ctx.exchange.deploymentPolicy(org, name),
+      'businessPolicy',
+      policyId,
+      deploymentPolicy,
+    );
+    if (!policy) continue;
+    const before = ctx.store.getSearch(policyId);
+    const nodes = await searchPolicy(ctx, policyId, nodeOrgs, full);
+    let failed = false;
+    await mapLimit(nodes, ctx.settings.concurrency, async (nodeFull) => {
+      const [nodeOrg, nodeId] = splitId(nodeFull);
+      if (ctx.store.activeAgreementWith(nodeOrg, nodeId, policyId)) return;
+      try {
+        const result = await evaluate(ctx, cache, { org, name }, policy, nodeOrg, nodeId);
+        if (!result.ok) {
+          ctx.log.debug('node not proposed to', { node: nodeFull, policy: policyId, reason: result.reason });
+          return;
+        }
+        await propose(ctx, policyId, result.plan);
+        proposed += 1;
+      } catch (error) {
+        failed = true;
+        ctx.log.warn('proposal failed', {
+          node: nodeFull,
+          policy: policyId,
+          error: (error as Error).message,
+        });
+      }
+    });
+    if (failed) {
+      if (before) ctx.store.setSearch(policyId, { ...before, session: undefined });
+      else ctx.store.setSearch(policyId, { changedSince: 0, fullScanAt: 0 });
+    }
+  }
+  return proposed;
+}

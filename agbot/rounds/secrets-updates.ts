@@ -1,0 +1,51 @@
+/**
+ * Secret updates (reference §4): when the feed shows a secret written, every live agreement
+ * whose service binds it gets `basicagreementupdatesecret` with the new values of the changed
+ * secrets only, in the same round. Values are read from the secrets API for the message and
+ * never kept. No cancel for a rejected or unanswered update (upstream logs it only).
+ */
+import { AGBOT_STATES } from '#lib/protocol/agreement-states';
+import { buildSecretUpdate } from '#lib/protocol/build-message';
+import type { RoundContext } from './context.ts';
+import { splitId } from './context.ts';
+import type { FeedSummary } from './feed.ts';
+import { secretsWithValues } from './secret-values.ts';
+import { sendAbout } from './send.ts';
+import { deploymentPolicy, oneOf } from './wire.ts';
+
+export async function sendSecretUpdates(ctx: RoundContext, feed: FeedSummary): Promise<number> {
+  if (feed.secrets.size === 0) return 0;
+  let sent = 0;
+  for (const agreement of ctx.store.listAgreements(false)) {
+    if (agreement.state === AGBOT_STATES.formedProposal) continue; // the proposal carries values already read
+    const [org, name] = splitId(agreement.policy);
+    const changed = (agreement.details?.secrets ?? []).filter((s) =>
+      s.candidates.some((candidate) => feed.secrets.has(`${org}/${candidate}`)),
+    );
+    if (changed.length === 0) continue;
+    const policy = oneOf(
+      await ctx.exchange.deploymentPolicy(org, name),
+      'businessPolicy',
+      agreement.policy,
+      deploymentPolicy,
+    );
+    if (!policy) continue; // governance cancels it
+    const metadata = await secretsWithValues(ctx, org, policy.secretBinding, changed);
+    if (!metadata) {
+      ctx.log.warn('a changed secret cannot be read: no update sent', { agreement: agreement.agreementId });
+      continue;
+    }
+    if (!(await sendAbout(ctx, agreement, buildSecretUpdate(agreement.agreementId, metadata)))) continue;
+    ctx.store.saveAgreement({
+      ...agreement,
+      updatedAt: ctx.now(),
+      details: { protocolTimeoutS: 0, secrets: [], ...agreement.details, secretsUpdatedAt: ctx.now() },
+    });
+    ctx.log.info('secret update sent', {
+      agreement: agreement.agreementId,
+      secrets: changed.map((s) => s.serviceSecret),
+    });
+    sent += 1;
+  }
+  return sent;
+}
