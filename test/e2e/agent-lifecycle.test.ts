@@ -56,6 +56,11 @@ beforeAll(async () => {
   const fixtures = { http: exchange, root };
   await createOrg(fixtures, ORG);
   user = await createUser(fixtures, ORG, 'owner');
+  // The Exchange checks a node's user input against the services the node may see.
+  for (const url of ['svc1', 'svc2', 'svc3']) {
+    const service = { label: url, url, version: '1.0.0', arch: 'amd64', sharable: 'multiple' };
+    expectStatus(await exchange('POST', `/v1/orgs/${ORG}/services`, { auth: user, body: service }), 201, url);
+  }
   const body = { name: 'e2e node', token: TOKEN, pattern: '', publicKey: '' };
   expectStatus(await exchange('PUT', nodePath, { auth: user, body }), 201, `PUT ${nodePath}`);
   dataDir = mkdtempSync(join(tmpdir(), 'agent-e2e-'));

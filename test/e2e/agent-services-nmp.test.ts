@@ -32,6 +32,13 @@ beforeAll(async () => {
   const fixtures = { http: server.http, root: { user: 'root/root', secret: server.rootPassword } };
   await createOrg(fixtures, ORG);
   user = await createUser(fixtures, ORG, 'owner');
+  // The Exchange checks a node's user input against the services the node may see.
+  const service = { label: 'svc-e2e', url: 'svc-e2e', version: '1.0.0', arch: 'amd64', sharable: 'multiple' };
+  expectStatus(
+    await server.http('POST', `/v1/orgs/${ORG}/services`, { auth: user, body: service }),
+    201,
+    'service',
+  );
   const body = { name: 'e2e node', token: TOKEN, pattern: '', publicKey: '' };
   expectStatus(await server.http('PUT', nodePath, { auth: user, body }), 201, `PUT ${nodePath}`);
   dataDir = mkdtempSync(join(tmpdir(), 'agent-nmp-e2e-'));
