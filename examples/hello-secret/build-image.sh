@@ -9,5 +9,5 @@ trap 'rm -rf "$rootfs"' EXIT
 mkdir -p "$rootfs/bin" "$rootfs/tmp"
 cp /bin/busybox "$rootfs/bin/busybox"
 for applet in sh cat date echo sleep ls; do ln -s busybox "$rootfs/bin/$applet"; done
-tar -C "$rootfs" -c . | podman import --change 'CMD ["/bin/sh"]' - "$image" >/dev/null
+tar -C "$rootfs" -c . | podman import --quiet --change 'CMD ["/bin/sh"]' - "$image" >/dev/null
 echo "built $image"

@@ -36,8 +36,9 @@ if [ -z "${DOCKER_HOST:-}" ]; then
 fi
 "$here/build-image.sh"
 
-say "the node agent (log: $work/agent.log)"
-HZN_AGENT_DATA_DIR="$work/agent" HZN_AGENT_POLL_SECONDS=1 npm run --silent agent >"$work/agent.log" 2>&1 &
+say "the node agent, dist/agent.mjs (log: $work/agent.log)"
+npm run --silent build:agent >/dev/null
+HZN_AGENT_DATA_DIR="$work/agent" HZN_AGENT_POLL_SECONDS=1 node_modules/.bin/node dist/agent.mjs >"$work/agent.log" 2>&1 &
 agent_pid=$!
 cleanup() {
   hzn unregister -f -r >/dev/null 2>&1 || true
@@ -49,8 +50,8 @@ trap cleanup EXIT
 for _ in $(seq 1 50); do curl -sf "$HORIZON_URL/status" >/dev/null && break; sleep 0.2; done
 
 say "a signing key, trusted by the agent; the signed service"
-hzn key create "$HZN_ORG_ID" admin@example.com -d "$work/keys" -f >/dev/null
-curl -sf -X PUT --data-binary @"$work/keys/service.public.pem" "$HORIZON_URL/trust/hello.pem" >/dev/null
+mkdir -p "$work/keys"
+hzn key create "$HZN_ORG_ID" admin@example.com -k "$work/keys/service.private.key" -K "$work/keys/service.public.pem" -f -i >/dev/null
 ARCH=$(uname -m | sed 's/x86_64/amd64/; s/aarch64/arm64/') HZN_ORG_ID=$HZN_ORG_ID \
   hzn exchange service publish -f "$here/service.json" -k "$work/keys/service.private.key" \
   -K "$work/keys/service.public.pem" -O

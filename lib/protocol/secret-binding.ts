@@ -14,7 +14,8 @@ export const secretBindingSchema = z.object({
   serviceArch: z.string().optional(),
   /** "" or absent: every version, else an OSGi range such as [1.0.0,INFINITY). */
   serviceVersionRange: z.string().optional(),
-  enableNodeLevelSecrets: z.boolean(),
+  /** Go's `omitempty`: absent (as the Exchange stores a binding sent without it) means false. */
+  enableNodeLevelSecrets: z.boolean().default(false),
   /** Each entry maps a service secret name to a secrets-manager name (binding) or value (details). */
   secrets: z.array(z.record(z.string(), z.string())).nullable(),
 });
