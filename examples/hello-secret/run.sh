@@ -37,7 +37,10 @@ fi
 "$here/build-image.sh"
 
 say "the node agent, dist/agent.mjs (log: $work/agent.log)"
-npm run --silent build:agent >/dev/null
+# A fresh node each run: what an interrupted earlier run left behind goes first.
+curl -s -o /dev/null -u "$HZN_ORG_ID/$HZN_EXCHANGE_USER_AUTH" -X DELETE "$HZN_EXCHANGE_URL/orgs/$HZN_ORG_ID/nodes/hello-node"
+rm -rf "$work/agent"
+npm run --silent build:agent >/dev/null 2>&1
 HZN_AGENT_DATA_DIR="$work/agent" HZN_AGENT_POLL_SECONDS=1 node_modules/.bin/node dist/agent.mjs >"$work/agent.log" 2>&1 &
 agent_pid=$!
 cleanup() {
@@ -64,7 +67,7 @@ say "register the node; wait for the service (the agbot proposes within a round)
 hzn register -n "hello-node:$(openssl rand -hex 8)" --policy "$here/node-policy.json" -s hello-secret -t 180
 hzn agreement list
 
-container=$(podman ps --filter label=openhorizon.anax.service_name=hello-secret --format '{{.ID}}' | head -1)
+container=$(podman ps --filter label=openhorizon.anax.service_name=hello --format "{{.ID}}" | head -1)
 say "inside container $container: /platform-secrets/app_secret"
 podman exec "$container" cat /platform-secrets/app_secret; echo
 
@@ -75,7 +78,8 @@ for _ in $(seq 1 60); do
   sleep 1
 done
 podman exec "$container" cat /platform-secrets/app_secret; echo
-podman logs --tail 3 "$container"
+sleep 6
+podman logs --tail 2 "$container"
 
 say "the event log"
 hzn eventlog list | tail -12
