@@ -1,0 +1,346 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deploymentString, signDeployment } from '#lib/protocol/deployment-signature';
+import { busyboxTestImage, reachableEngine } from '../../agent/test-support/engine.ts';
+import { HOST } from '../../agent/test-support/harness.ts';
+import { LABELS } from '../../agent/workloads/container-spec.ts';
+import { freePort } from '../../scripts/local/ports.ts';
+import { freePorts, type Launched, launch } from '../integration/launcher/launcher.ts';
+import { type Credentials, type Http, httpClient } from './support/http.ts';
+
+/**
+ * The whole system on real components (issue 14): `npm start` (DynamoDB Local, the Exchange on
+ * serverless-offline and its agbot), the built `dist/agent.mjs` and podman. A user publishes a
+ * signed service and a deployment policy binding a secret; the node registers with a matching
+ * policy; the service runs with its secret at /platform-secrets; the secret changes in place; an
+ * agreement cancelled on the node comes back; an agent restart adopts the workload; a badly
+ * signed service never starts; an incompatible node policy ends the agreement; DELETE /node
+ * leaves nothing on the engine. Skipped, with one message, without a container engine.
+ */
+const docker = await reachableEngine();
+const ORG = 'whole';
+const ROOT_PW = 'whole-system-root-pw';
+const NODE = 'node1';
+const NODE_TOKEN = 'whole-node-token';
+const SECRET_VALUE = 'first value';
+
+const signer = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+});
+
+let launched: Launched | undefined;
+let exchange: Http;
+let agent: Http;
+let agentProcess: ChildProcess | undefined;
+let agentPort: number;
+let dataDir: string;
+let admin: Credentials;
+const root: Credentials = { user: 'root/root', secret: ROOT_PW };
+const engine = () => docker as Docker;
+
+async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 90_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(500);
+  }
+}
+
+function startAgent(): Promise<void> {
+  agentProcess = spawn(process.execPath, ['dist/agent.mjs'], {
+    env: {
+      PATH: process.env.PATH,
+      DOCKER_HOST: process.env.DOCKER_HOST,
+      HZN_AGENT_PORT: String(agentPort),
+      HZN_AGENT_DATA_DIR: join(dataDir, 'agent'),
+      HZN_EXCHANGE_URL: exchangeUrl,
+      HZN_AGENT_POLL_SECONDS: '1',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return eventually('the agent', async () => (await agent('GET', '/status')).status === 200, 30_000).then(
+    () => undefined,
+  );
+}
+
+async function stopAgent(): Promise<void> {
+  const child = agentProcess;
+  agentProcess = undefined;
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+let exchangeUrl = '';
+const must = async (
+  http: Http,
+  method: string,
+  path: string,
+  auth: Credentials | undefined,
+  body?: unknown,
+) => {
+  const result = await http(method, path, {
+    ...(auth ? { auth } : {}),
+    ...(body === undefined ? {} : { body }),
+  });
+  if (result.status >= 300) throw new Error(`${method} ${path}: ${result.status} ${result.text}`);
+  return result;
+};
+
+/** A signed service whose one container prints its secret; `badSignature` signs something else. */
+async function publish(url: string, image: string, options: { badSignature?: boolean } = {}) {
+  const deployment = deploymentString({
+    services: {
+      hello: {
+        image,
+        command: ['sh', '-c', 'while true; do cat /platform-secrets/app_secret; sleep 2; done'],
+        secrets: { app_secret: { description: 'printed' } },
+      },
+    },
+  });
+  const signature = signDeployment(options.badSignature ? `${deployment} ` : deployment, signer.privateKey);
+  await must(exchange, 'POST', `/v1/orgs/${ORG}/services`, admin, {
+    label: url,
+    url,
+    version: '1.0.0',
+    arch: HOST.arch,
+    sharable: 'multiple',
+    deployment,
+    deploymentSignature: signature,
+  });
+  await must(exchange, 'POST', `/v1/orgs/${ORG}/business/policies/${url}-pol`, admin, {
+    label: url,
+    service: { name: url, org: ORG, arch: '*', serviceVersions: [{ version: '1.0.0' }] },
+    constraints: ['purpose == demo'],
+    secretBinding: [{ serviceOrgid: ORG, serviceUrl: url, secrets: [{ app_secret: 'greeting' }] }],
+  });
+}
+
+const activeAgreements = async (): Promise<
+  { current_agreement_id: string; workload_to_run: { url: string } }[]
+> => (await agent('GET', '/agreement')).body.agreements.active;
+const agreementFor = async (url: string) =>
+  (await activeAgreements()).find((a) => a.workload_to_run.url === url && a.current_agreement_id);
+const containersFor = (agreementId: string) =>
+  engine().listContainers({ all: true, filters: { label: [`${LABELS.agreementId}=${agreementId}`] } });
+const allWorkloadContainers = () =>
+  engine().listContainers({ all: true, filters: { label: [LABELS.agreementId] } });
+
+async function secretInside(containerId: string): Promise<string> {
+  const exec = await engine()
+    .getContainer(containerId)
+    .exec({ Cmd: ['cat', '/platform-secrets/app_secret'], AttachStdout: true, AttachStderr: true });
+  const stream = await exec.start({});
+  const chunks: Buffer[] = [];
+  await new Promise<void>((resolve, reject) => {
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', resolve);
+    stream.on('error', reject);
+  });
+  // The multiplexed stream's 8-byte frame headers are binary; the JSON value is what we want.
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+describe.skipIf(!docker)('the whole system: npm start, dist/agent.mjs, podman', () => {
+  let image: string;
+  let firstAgreement: string;
+  let firstContainer: Docker.ContainerInfo;
+
+  beforeAll(async () => {
+    for (const script of ['build:agent'])
+      expect(spawnSync('npm', ['run', '--silent', script], { encoding: 'utf8' }).status, script).toBe(0);
+    image = await busyboxTestImage();
+    dataDir = mkdtempSync(join(tmpdir(), 'whole-system-'));
+    const ports = await freePorts();
+    agentPort = await freePort();
+    launched = launch({
+      EXCHANGE_DATA_DIR: join(dataDir, 'stack'),
+      EXCHANGE_PORT: String(ports.http),
+      EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
+      EXCHANGE_ROOT_PW: ROOT_PW,
+      HZN_AGBOT_POLL_SECONDS: '1',
+      HZN_AGBOT_PORT: String(await freePort()),
+    });
+    await launched.waitFor(/Press Ctrl-C to stop/, 240_000);
+    exchangeUrl = `http://127.0.0.1:${ports.http}/v1`;
+    exchange = httpClient(`http://127.0.0.1:${ports.http}`);
+    agent = httpClient(`http://127.0.0.1:${agentPort}`);
+    await must(exchange, 'POST', `/v1/orgs/${ORG}`, root, { label: ORG, description: 'whole system' });
+    await must(exchange, 'POST', `/v1/orgs/${ORG}/users/admin`, root, {
+      password: 'admin-pw-whole',
+      admin: true,
+      email: 'admin@example.com',
+    });
+    admin = { user: `${ORG}/admin`, secret: 'admin-pw-whole' };
+    await must(exchange, 'PUT', `/v1/orgs/${ORG}/secrets/greeting`, admin, {
+      key: 'text',
+      value: SECRET_VALUE,
+    });
+    await publish('hello', image);
+    await startAgent();
+  }, 400_000);
+
+  afterAll(async () => {
+    await stopAgent();
+    for (const container of (await allWorkloadContainers().catch(() => [])) ?? [])
+      await engine()
+        .getContainer(container.Id)
+        .remove({ force: true })
+        .catch(() => undefined);
+    if (launched && launched.child.exitCode === null) {
+      launched.child.kill('SIGINT');
+      await launched.exited;
+    }
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }, 120_000);
+
+  it('registers the node; an agreement forms on both sides and the container runs with its secret', async () => {
+    await must(exchange, 'PUT', `/v1/orgs/${ORG}/nodes/${NODE}`, admin, {
+      name: NODE,
+      token: NODE_TOKEN,
+      pattern: '',
+      publicKey: '',
+      arch: HOST.arch,
+    });
+    await must(agent, 'POST', '/node', undefined, {
+      id: NODE,
+      organization: ORG,
+      token: NODE_TOKEN,
+      name: NODE,
+    });
+    await must(agent, 'POST', '/node/policy', undefined, {
+      properties: [{ name: 'purpose', value: 'demo' }],
+      constraints: [],
+    });
+    const trusted = await agent('PUT', '/trust/signer.pem', {
+      body: signer.publicKey,
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(trusted.status).toBe(200);
+    const registeredAt = Date.now();
+    await must(agent, 'PUT', '/node/configstate', undefined, { state: 'configured' });
+    const agreement = await eventually('an agreement', () => agreementFor('hello'));
+    firstAgreement = agreement.current_agreement_id;
+    const [container] = await eventually('a running container', async () => {
+      const found = await containersFor(firstAgreement);
+      return found.length === 1 && found[0]?.State === 'running' ? found : undefined;
+    });
+    firstContainer = container as Docker.ContainerInfo;
+    console.log(`configured → container running: ${((Date.now() - registeredAt) / 1000).toFixed(1)} s`);
+    expect(firstContainer.Names).toEqual([`/${firstAgreement}-hello`]);
+    expect(firstContainer.Labels).toMatchObject({
+      [LABELS.agreementId]: firstAgreement,
+      [LABELS.serviceName]: 'hello',
+    });
+    const inspected = await engine().getContainer(firstContainer.Id).inspect();
+    expect(inspected.Config.Env).toEqual(
+      expect.arrayContaining([`HZN_ORGANIZATION=${ORG}`, `HZN_DEVICE_ID=${NODE}`]),
+    );
+    expect(await secretInside(firstContainer.Id)).toContain(SECRET_VALUE);
+    // Both sides hold the agreement: the node's in the Exchange, the agbot's too.
+    const nodeAgreements = await must(exchange, 'GET', `/v1/orgs/${ORG}/nodes/${NODE}/agreements`, admin);
+    expect(Object.keys(nodeAgreements.body.agreements)).toContain(firstAgreement);
+    const agbotAgreement = await exchange('GET', `/v1/orgs/IBM/agbots/agbot/agreements/${firstAgreement}`, {
+      auth: root,
+    });
+    expect(agbotAgreement.status).toBe(200);
+  }, 180_000);
+
+  it('changes the secret file in place: same container, same start time', async () => {
+    await must(exchange, 'PUT', `/v1/orgs/${ORG}/secrets/greeting`, admin, {
+      key: 'text',
+      value: 'second value',
+    });
+    await eventually('the new value in the file', async () =>
+      (await secretInside(firstContainer.Id)).includes('second value'),
+    );
+    const [after] = await containersFor(firstAgreement);
+    expect(after?.Id).toBe(firstContainer.Id);
+    const inspected = await engine().getContainer(firstContainer.Id).inspect();
+    expect(inspected.State.Running).toBe(true);
+    expect(inspected.RestartCount).toBe(0);
+  }, 120_000);
+
+  it('adopts the running workload after an agent restart instead of starting another', async () => {
+    const before = await engine().getContainer(firstContainer.Id).inspect();
+    await stopAgent();
+    await startAgent();
+    await sleep(5_000);
+    const containers = await allWorkloadContainers();
+    expect(containers.map((c) => c.Id)).toEqual([firstContainer.Id]);
+    const after = await engine().getContainer(firstContainer.Id).inspect();
+    expect(after.State.StartedAt).toBe(before.State.StartedAt);
+  }, 120_000);
+
+  it('never starts a badly signed service', async () => {
+    await publish('badly-signed', image, { badSignature: true });
+    await eventually('the refusal in the event log', async () => {
+      const events = (await agent('GET', '/eventlog')).body as { message: string }[];
+      return events.some((e) => /signature/i.test(e.message)) || undefined;
+    });
+    expect((await allWorkloadContainers()).filter((c) => c.Labels[LABELS.serviceName] !== 'hello')).toEqual(
+      [],
+    );
+    expect(await agreementFor('badly-signed')).toBeUndefined();
+  }, 120_000);
+
+  it('DELETE /agreement removes the container; the agbot forms a new agreement and it comes back', async () => {
+    expect((await agent('DELETE', `/agreement/${firstAgreement}`)).status).toBeLessThan(300);
+    await eventually(
+      'the old container gone',
+      async () => (await containersFor(firstAgreement)).length === 0,
+    );
+    const next = await eventually('a new agreement', async () => {
+      const found = await agreementFor('hello');
+      return found && found.current_agreement_id !== firstAgreement ? found : undefined;
+    });
+    await eventually('its container running', async () => {
+      const found = await containersFor(next.current_agreement_id);
+      return found[0]?.State === 'running' || undefined;
+    });
+  }, 180_000);
+
+  it('an incompatible node policy ends the agreement and removes the containers', async () => {
+    await must(agent, 'POST', '/node/policy', undefined, {
+      properties: [{ name: 'purpose', value: 'something else' }],
+      constraints: [],
+    });
+    await eventually('no active agreement', async () =>
+      (await activeAgreements()).length === 0 ? true : undefined,
+    );
+    await eventually('no workload containers', async () =>
+      (await allWorkloadContainers()).length === 0 ? true : undefined,
+    );
+  }, 180_000);
+
+  it('DELETE /node leaves nothing on the engine', async () => {
+    await must(agent, 'POST', '/node/policy', undefined, {
+      properties: [{ name: 'purpose', value: 'demo' }],
+      constraints: [],
+    });
+    await eventually('the workload back', async () =>
+      (await allWorkloadContainers()).length > 0 ? true : undefined,
+    );
+    expect((await agent('DELETE', '/node')).status).toBeLessThan(300);
+    await eventually('no workload containers', async () =>
+      (await allWorkloadContainers()).length === 0 ? true : undefined,
+    );
+    const networks = await engine().listNetworks();
+    expect(networks.filter((n) => (n.Labels ?? {})[LABELS.agreementId])).toEqual([]);
+  }, 180_000);
+});
