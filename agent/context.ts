@@ -4,8 +4,8 @@ import type { ExchangeClient } from './exchange/client.ts';
 import type { HostFacts } from './host.ts';
 import type { Logger } from './log.ts';
 import type { Mutex } from './mutex.ts';
-import type { PushKind } from './node/local.ts';
 import type { Store } from './store/store.ts';
+import type { PushKind } from './sync/kinds.ts';
 import type { WorkerRegistry } from './workers/registry.ts';
 
 /** What lives only as long as the process. */
