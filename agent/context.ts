@@ -1,11 +1,12 @@
+import type { ContainerInfo } from 'dockerode';
 import type { AgentConfig } from './config.ts';
 import type { EventLog } from './events/eventlog.ts';
 import type { ExchangeClient } from './exchange/client.ts';
 import type { HostFacts } from './host.ts';
 import type { Logger } from './log.ts';
 import type { Mutex } from './mutex.ts';
-import type { PushKind } from './node/local.ts';
 import type { Store } from './store/store.ts';
+import type { PushKind } from './sync/kinds.ts';
 import type { WorkerRegistry } from './workers/registry.ts';
 
 /** What lives only as long as the process. */
@@ -38,7 +39,12 @@ export interface AgentContext {
   /** Asks the sync worker of that kind to push now (set by the workers; a no-op before they start). */
   wake: (kind: PushKind) => void;
   /** The agreement protocol (agent/protocol), set by agent.ts once the context exists. */
-  protocol?: { cancelByUser(agreementId: string): void; endAll(): Promise<void> };
+  protocol?: {
+    cancelByUser(agreementId: string): void;
+    endAll(): Promise<void>;
+    /** The engine's entries for an agreement's containers. */
+    containersOf(agreementId: string): Promise<ContainerInfo[]>;
+  };
 }
 
 export function newRuntime(): Runtime {

@@ -170,6 +170,9 @@ async function main(): Promise<void> {
     step('node agent: memory after start and after 10,000 events, GET load (bench/agent.ts)');
     const { runAgentBench } = await import('./agent.ts');
     const agent = await runAgentBench({ durationSeconds: HTTP_SECONDS });
+    // Workloads need a container engine; their section sits below the marker (kept), printed here.
+    const workloads = await import('./agent-workloads.ts');
+    await workloads.printWhenEngine(step);
 
     const figures: Figures = {
       http: {

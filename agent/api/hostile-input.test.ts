@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_CONSTRAINT_DEPTH, MAX_CONSTRAINT_LENGTH } from '../../lib/policy/constraints.ts';
 import type { Agent } from '../agent.ts';
 import { newAgreement, saveAgreement } from '../agreements/store.ts';
-import { pollExchange } from '../node/changes.ts';
+import { pollExchange } from '../sync/poll.ts';
 import type { FakeExchange } from '../test-support/fake-exchange.ts';
 import {
   nodeKey,

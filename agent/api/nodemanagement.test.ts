@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.ts';
-import { pushManagement } from '../nmp/sync.ts';
-import { pollExchange } from '../node/changes.ts';
+import { pollExchange } from '../sync/poll.ts';
+import { pushPending } from '../sync/write-through.ts';
 import type { FakeExchange } from '../test-support/fake-exchange.ts';
 import {
   NODE,
@@ -210,7 +210,7 @@ describe('/nodemanagement/status', () => {
     });
     await pollExchange(agent.ctx);
     expect((await local()).status).toBe('downloaded');
-    await pushManagement(agent.ctx);
+    await pushPending(agent.ctx, 'management');
     expect(agent.ctx.store.isPending('management')).toBe(false);
     expect(exchangeStatus()).toMatchObject({ status: 'downloaded' });
     await pollExchange(agent.ctx);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.ts';
-import { pollExchange } from '../node/changes.ts';
-import { pushPending } from '../node/sync.ts';
+import { pollExchange } from '../sync/poll.ts';
+import { pushPending } from '../sync/write-through.ts';
 import type { FakeExchange } from '../test-support/fake-exchange.ts';
 import {
   NODE,
@@ -343,5 +343,93 @@ describe('/service/configstate', () => {
     await registerNode(agent, fake);
     expect((await inject('GET', '/service')).json().config).toEqual([]);
     expect((await inject('GET', '/service/configstate')).json()).toEqual({ configstates: [] });
+  });
+});
+
+describe('GET /service definitions and instances', () => {
+  const SECRET = 'definitely-secret-value';
+  const deployment = JSON.stringify({ services: { web: { image: 'example/web:1' } } });
+  const terms = (name: string) =>
+    JSON.stringify({
+      header: { name, version: '2.0' },
+      workloads: [
+        { deployment, deployment_signature: 'c2ln', workloadUrl: 'svc.web', organization: NODE.org },
+      ],
+      // Stored proposals hold masked values; a clear one here proves the view never reads them.
+      secretDetails: [
+        {
+          serviceOrgid: NODE.org,
+          serviceUrl: 'svc.web',
+          enableNodeLevelSecrets: false,
+          secrets: [{ token: SECRET }],
+        },
+      ],
+    });
+  const workload = { url: 'svc.web', org: NODE.org, version: '1.0.0', arch: 'amd64' };
+
+  it('shows one definition and one instance per accepted agreement, archived apart, no secret', async () => {
+    await registerNode(agent, fake);
+    const store = agent.ctx.store;
+    const { newAgreement, saveAgreement } = await import('../agreements/store.ts');
+    saveAgreement(
+      store,
+      newAgreement('ag-run', {
+        agreement_creation_time: 10,
+        agreement_accepted_time: 11,
+        agreement_execution_start_time: 12,
+        proposal: JSON.stringify({ tsandcs: terms('a') }),
+        workload_to_run: workload,
+      }),
+    );
+    saveAgreement(
+      store,
+      newAgreement('ag-gone', {
+        agreement_creation_time: 5,
+        agreement_accepted_time: 6,
+        agreement_terminated_time: 9,
+        terminated_reason: 105,
+        archived: true,
+        proposal: JSON.stringify({ tsandcs: terms('b') }),
+        workload_to_run: workload,
+      }),
+    );
+    // Never accepted: no instance, no definition.
+    saveAgreement(store, newAgreement('ag-new', { agreement_creation_time: 20, workload_to_run: workload }));
+
+    const res = await inject('GET', '/service');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.definitions.active).toHaveLength(1);
+    expect(body.definitions.active[0]).toMatchObject({
+      record_id: 'ag-run',
+      specRef: 'svc.web',
+      organization: NODE.org,
+      version: '1.0.0',
+      arch: 'amd64',
+      deployment,
+      deployment_signature: 'c2ln',
+      archived: false,
+      workloads: null,
+      upgrade_version_range: ANY,
+    });
+    expect(body.definitions.archived.map((d: { record_id: string }) => d.record_id)).toEqual(['ag-gone']);
+    expect(body.instances.active).toEqual([
+      expect.objectContaining({
+        instance_id: 'ag-run',
+        ref_url: 'svc.web',
+        archived: false,
+        instance_creation_time: 11,
+        execution_start_time: 12,
+        associated_agreements: ['ag-run'],
+        microservicedef_id: 'ag-run',
+        service_instance_path: [[{ url: 'svc.web', org: NODE.org, version: '1.0.0' }]],
+        // No engine answers in this test: the instance is shown without containers.
+        containers: [],
+      }),
+    ]);
+    expect(body.instances.archived).toEqual([
+      expect.objectContaining({ instance_id: 'ag-gone', archived: true, cleanup_start_time: 9 }),
+    ]);
+    expect(res.body).not.toContain(SECRET);
   });
 });

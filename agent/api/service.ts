@@ -12,7 +12,7 @@ import { parseBody } from './validation.ts';
 export const serviceRoutes: RoutesPlugin = async (app, { ctx }) => {
   requireNodeRecord(app, ctx);
 
-  app.get('/service', async () => serviceView(ctx.store));
+  app.get('/service', async () => serviceView(ctx));
 
   app.get('/service/config', async () => ({ config: serviceConfigView(ctx.store) }));
 

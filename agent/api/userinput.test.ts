@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.ts';
-import { pollExchange } from '../node/changes.ts';
-import { pushPending } from '../node/sync.ts';
+import { pollExchange } from '../sync/poll.ts';
+import { pushPending } from '../sync/write-through.ts';
 import type { FakeExchange } from '../test-support/fake-exchange.ts';
 import {
   nodeKey,

@@ -1,6 +1,6 @@
 import type { Agent } from '../agent.ts';
 import { newAgreement, saveAgreement } from '../agreements/store.ts';
-import { pollExchange } from '../node/changes.ts';
+import { pollExchange } from '../sync/poll.ts';
 import { makeCert, rsaKey } from '../test-support/certs.ts';
 import { type FakeExchange, startFakeExchange } from '../test-support/fake-exchange.ts';
 import { newAgent, tempDir } from '../test-support/harness.ts';

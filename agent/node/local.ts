@@ -5,12 +5,9 @@ import { SERVICE_CONFIG_KEY } from '../services/config-store.ts';
 import type { Store } from '../store/store.ts';
 
 /**
- * The documents kept in sync with the Exchange, and the sync bookkeeping beside them: user input
- * and registered services are attributes of the Exchange node, the policy its own resource.
+ * Where the synced documents (agent/sync) and their bookkeeping are stored: user input and
+ * registered services are attributes of the Exchange node, the policy its own resource.
  */
-export type SyncKind = 'userInput' | 'policy' | 'services';
-/** What the sync workers push: the documents above, and the node management statuses. */
-export type PushKind = SyncKind | 'management';
 
 const KEYS = {
   userInput: 'node.userInput',
@@ -46,24 +43,6 @@ export const loadRegisteredServices = (store: Store): RegisteredService[] =>
 
 export function saveRegisteredServices(store: Store, services: RegisteredService[]): void {
   store.set(KEYS.services, services);
-}
-
-export type SyncValue<K extends SyncKind> = K extends 'userInput'
-  ? UserInputEntry[]
-  : K extends 'policy'
-    ? NodePolicy | undefined
-    : RegisteredService[];
-
-export function loadLocal<K extends SyncKind>(store: Store, kind: K): SyncValue<K> {
-  if (kind === 'userInput') return loadUserInput(store) as SyncValue<K>;
-  if (kind === 'policy') return loadPolicy(store) as SyncValue<K>;
-  return loadRegisteredServices(store) as SyncValue<K>;
-}
-
-export function saveLocal<K extends SyncKind>(store: Store, kind: K, value: SyncValue<K>): void {
-  if (kind === 'userInput') saveUserInput(store, value as UserInputEntry[]);
-  else if (kind === 'policy') savePolicy(store, value as NodePolicy | undefined);
-  else saveRegisteredServices(store, value as RegisteredService[]);
 }
 
 /** Forgets everything about the registration (node record aside). */

@@ -4,19 +4,13 @@ import { type Credentials, ExchangeHttpError, ExchangeUnavailableError } from '.
 import type { ExchangeNode } from '../exchange/types.ts';
 import { defaultPolicy, enforceBuiltins, normalizePolicy, samePolicy } from '../policy/policy.ts';
 import { normalizeRegistered } from '../services/registered.ts';
+import type { SyncValue } from '../sync/documents.ts';
+import type { SyncKind } from '../sync/kinds.ts';
+import { pushValue, refusedCode } from '../sync/write-through.ts';
 import { AGENT_VERSION, REQUIRED_EXCHANGE_VERSION } from '../version.ts';
 import { asAgentError, versionAtLeast } from './exchange-errors.ts';
-import {
-  clearLocal,
-  SEEN,
-  type SyncKind,
-  type SyncValue,
-  savePolicy,
-  saveRegisteredServices,
-  saveUserInput,
-} from './local.ts';
+import { clearLocal, SEEN, savePolicy, saveRegisteredServices, saveUserInput } from './local.ts';
 import { credentials, loadNode, type NodeRecord, nodeSource, saveNode } from './record.ts';
-import { pushValue, REFUSED_CODE } from './sync.ts';
 import { normalizeUserInput } from './userinput.ts';
 
 export interface Registration {
@@ -153,7 +147,7 @@ async function pushOrKeep<K extends SyncKind>(
     }
     ctx.events.node(
       'error',
-      REFUSED_CODE[kind],
+      refusedCode(kind),
       `Error in node configuration/registration for node ${node.id}. ${String(err)}`,
       nodeSource(node),
     );

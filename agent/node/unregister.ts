@@ -5,7 +5,8 @@ import type { AgentContext } from '../context.ts';
 import { AgentError } from '../errors.ts';
 import { LAST_UNREGISTRATION_KEY } from '../events/eventlog.ts';
 import { ExchangeHttpError, ExchangeUnavailableError } from '../exchange/client.ts';
-import { clearLocal, type PushKind } from './local.ts';
+import type { PushKind } from '../sync/kinds.ts';
+import { clearLocal } from './local.ts';
 import {
   credentials,
   deleteNode,

@@ -128,20 +128,64 @@ export async function deleteNodeAgreement(
 
 const declaredInputSchema = z.object({
   name: z.string(),
+  label: z.string().optional(),
   type: z.string().optional(),
   defaultValue: z.string().optional(),
 });
 export type DeclaredInput = z.infer<typeof declaredInputSchema>;
 
+/** The parts of the Exchange's service record that `GET /service` shows as its definition. */
+const serviceRecordSchema = z
+  .object({
+    owner: z.string().optional(),
+    label: z.string().optional(),
+    description: z.string().optional(),
+    public: z.boolean().optional(),
+    documentation: z.string().optional(),
+    url: z.string().optional(),
+    version: z.string(),
+    arch: z.string().optional(),
+    sharable: z.string().optional(),
+    matchHardware: z.record(z.string(), z.unknown()).nullish(),
+    requiredServices: z
+      .array(
+        z
+          .object({
+            url: z.string(),
+            org: z.string(),
+            version: z.string().optional(),
+            arch: z.string().optional(),
+          })
+          .loose(),
+      )
+      .nullish(),
+    userInput: z.array(z.unknown()).nullish(),
+    lastUpdated: z.string().optional(),
+  })
+  .loose();
+
+export interface ServiceRecord {
+  owner: string;
+  label: string;
+  description: string;
+  public: boolean;
+  sharable: string;
+  matchHardware: Record<string, unknown>;
+  requiredServices: { url: string; org: string; version: string; arch: string }[];
+  userInput: DeclaredInput[];
+  lastUpdated: string;
+}
+
 /**
- * The `userInput` a service declares (for the proposal's user-input check and the defaults of
- * its environment), from `GET /orgs/{org}/services?url=&arch=`; [] when the service is not found.
+ * The service's record in the Exchange (`GET /orgs/{org}/services?url=&arch=`, the version the
+ * proposal names): its declared user input (for the user-input check and the environment's
+ * defaults) and what `GET /service` shows. Undefined when not found or not readable.
  */
-export async function declaredUserInput(
+export async function serviceRecord(
   ctx: AgentContext,
   creds: Credentials,
   service: { org: string; url: string; version: string; arch: string },
-): Promise<DeclaredInput[]> {
+): Promise<ServiceRecord | undefined> {
   const query = new URLSearchParams({ url: service.url, ...(service.arch ? { arch: service.arch } : {}) });
   let body: { services?: Record<string, unknown> } | undefined;
   try {
@@ -154,19 +198,32 @@ export async function declaredUserInput(
     );
   } catch (error) {
     // Another org's private service is not readable by the node: no declared input to check.
-    if (error instanceof ExchangeHttpError && error.status === 403) return [];
+    if (error instanceof ExchangeHttpError && error.status === 403) return undefined;
     throw error;
   }
   for (const record of Object.values(body?.services ?? {})) {
-    const parsed = z
-      .object({ version: z.string(), userInput: z.array(z.unknown()).nullish() })
-      .loose()
-      .safeParse(record);
+    const parsed = serviceRecordSchema.safeParse(record);
     if (!parsed.success || parsed.data.version !== service.version) continue;
-    return (parsed.data.userInput ?? []).flatMap((entry) => {
-      const input = declaredInputSchema.safeParse(entry);
-      return input.success ? [input.data] : [];
-    });
+    const r = parsed.data;
+    return {
+      owner: r.owner ?? '',
+      label: r.label ?? '',
+      description: r.description ?? '',
+      public: r.public ?? false,
+      sharable: r.sharable ?? 'multiple',
+      matchHardware: r.matchHardware ?? {},
+      requiredServices: (r.requiredServices ?? []).map((s) => ({
+        url: s.url,
+        org: s.org,
+        version: s.version ?? '',
+        arch: s.arch ?? '',
+      })),
+      userInput: (r.userInput ?? []).flatMap((entry) => {
+        const input = declaredInputSchema.safeParse(entry);
+        return input.success ? [input.data] : [];
+      }),
+      lastUpdated: r.lastUpdated ?? '',
+    };
   }
-  return [];
+  return undefined;
 }

@@ -24,6 +24,7 @@ export const PROTOCOL_WORKER = 'AgreementProtocol';
 export interface NodeProtocol {
   /** DELETE /agreement/{id}: cancel 105; 404 when no active agreement has that id. */
   cancelByUser(agreementId: string): void;
+  containersOf(agreementId: string): ReturnType<WorkloadRunner['containers']>;
   /** Starts the worker (agent start). */
   start(): void;
   /** Stops the worker, then waits for the work it started. */
@@ -67,6 +68,7 @@ export function createNodeProtocol(ctx: AgentContext, timings: Partial<ProtocolT
   const clock = { lastMailboxRead: 0, lastContainerCheck: ctx.now() };
   return {
     parts: p,
+    containersOf: (agreementId) => p.runner.containers(agreementId),
     cancelByUser(agreementId) {
       const found = findAgreement(ctx.store, agreementId);
       if (!found || found.archived || found.agreement_terminated_time > 0)

@@ -25,7 +25,7 @@ import { loadPolicy, loadUserInput } from '../node/local.ts';
 import type { NodeRecord } from '../node/record.ts';
 import { type Deployment, parseDeployment } from '../workloads/deployment.ts';
 import type { SecretValue } from '../workloads/secret-files.ts';
-import { declaredUserInput, type NodeMessage } from './exchange-calls.ts';
+import { type DeclaredInput, type NodeMessage, serviceRecord } from './exchange-calls.ts';
 import type { Protocol } from './protocol.ts';
 import { activeAgreements, findAgreement, nowSeconds, recordSecrets } from './records.ts';
 import { sendMessage } from './send.ts';
@@ -89,7 +89,8 @@ export async function handleProposal(
   if (!pre.ok) return void refuse(pre.reason);
   const { deployment } = pre;
 
-  const declared = await declaredUserInput(ctx, creds, service);
+  const record = await serviceRecord(ctx, creds, service);
+  const declared = record?.userInput ?? [];
   const secrets = secretValues(terms, service, deployment);
   const decision = decide(p, terms, producerPolicy, service, deployment, declared, secrets);
   const keyOfAgbot = message.agbotPubKey;
@@ -133,6 +134,7 @@ export async function handleProposal(
         agbot_public_key: keyOfAgbot,
         secret_names: names,
         declared_inputs: declared,
+        ...(record ? { service_record: record } : {}),
       }),
     );
     recordSecrets(ctx.store, id, names, service, now);
@@ -187,7 +189,7 @@ function decide(
   producerPolicy: PolicyDocument,
   service: ServiceRef,
   deployment: Deployment,
-  declared: Awaited<ReturnType<typeof declaredUserInput>>,
+  declared: DeclaredInput[],
   secrets: SecretCheck,
 ): Check {
   const policy = loadPolicy(p.ctx.store);

@@ -8,7 +8,7 @@ import { type PolicyDocument, policyDocumentSchema } from '#lib/protocol/policy-
 import type { Agreement } from '../agreements/store.ts';
 import { isArchived, loadAgreements, saveAgreement } from '../agreements/store.ts';
 import type { Store } from '../store/store.ts';
-import type { DeclaredInput } from './exchange-calls.ts';
+import type { DeclaredInput, ServiceRecord } from './exchange-calls.ts';
 
 export interface ProtocolFields {
   /** The agbot that sent the proposal (`org/id` as the Exchange recorded it): replies go there. */
@@ -19,6 +19,8 @@ export interface ProtocolFields {
   secret_names: string[];
   /** The service's declared user input (defaults for the environment). */
   declared_inputs: DeclaredInput[];
+  /** The service's Exchange record when the proposal came (GET /service's definition). */
+  service_record: ServiceRecord;
 }
 
 export type ProtocolAgreement = Agreement & Partial<ProtocolFields>;

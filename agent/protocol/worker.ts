@@ -2,7 +2,8 @@
  * One round of the AgreementProtocol worker. With a configured node: publish the messaging key
  * (once per registration and key), heartbeat through the change feed (`POST /orgs/{org}/changes`,
  * the cursor kept in the store), read the mailbox when the feed shows a `nodemsgs` change for
- * this node (or every fallback interval), then govern the agreements. Cleanup of ended
+ * this node (or every fallback interval), cancel the agreements the node policy no longer
+ * matches (101), then govern the agreements. Cleanup of ended
  * agreements runs in any state, so an unregistration leaves nothing on the engine.
  */
 import { exchangePublicKey } from '#lib/protocol/keys';
@@ -11,6 +12,7 @@ import { credentials, loadNode, type NodeRecord } from '../node/record.ts';
 import { postChanges } from './exchange-calls.ts';
 import { cleanUp, governAgreements } from './governance.ts';
 import { readMailbox } from './messages.ts';
+import { cancelIncompatible } from './policy-check.ts';
 import type { Protocol } from './protocol.ts';
 
 const PUBLISHED = 'protocol.publishedKey';
@@ -39,6 +41,7 @@ export async function protocolRound(p: Protocol, clock: WorkerClock): Promise<vo
     }
     const checkContainers = now - clock.lastContainerCheck >= p.timings.containerCheckMs;
     if (checkContainers) clock.lastContainerCheck = now;
+    cancelIncompatible(p, node);
     await governAgreements(p, node, creds, checkContainers);
   }
   await cleanUp(p);

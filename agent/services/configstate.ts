@@ -2,7 +2,7 @@ import type { AgentContext } from '../context.ts';
 import { badInput } from '../errors.ts';
 import type { RegisteredService } from '../exchange/types.ts';
 import { loadRegisteredServices } from '../node/local.ts';
-import { writeThrough } from '../node/sync.ts';
+import { writeThrough } from '../sync/write-through.ts';
 import { serviceEvent } from './events.ts';
 import { splitServiceUrl } from './registered.ts';
 

@@ -1,8 +1,10 @@
 import { type Attribute, appliesTo, loadAttributes } from '../attributes/store.ts';
 import { attributeInConfig } from '../attributes/view.ts';
+import type { AgentContext } from '../context.ts';
 import { loadUserInput } from '../node/local.ts';
 import type { Store } from '../store/store.ts';
 import { loadServiceConfigs, type ServiceConfig } from './config-store.ts';
+import { workloadViews } from './instances.ts';
 
 /** One `config` entry: the service and every attribute that applies to it (secrets masked). */
 function configEntry(config: ServiceConfig, attributes: Attribute[], store: Store) {
@@ -35,16 +37,9 @@ export function serviceConfigView(store: Store) {
   return loadServiceConfigs(store).map((config) => configEntry(config, attributes, store));
 }
 
-/**
- * GET /service: definitions and instances stay empty until workloads are deployed (a later
- * issue); the shape is already the final one.
- */
-export function serviceView(store: Store) {
-  return {
-    config: serviceConfigView(store),
-    definitions: { active: [], archived: [] },
-    instances: { active: [], archived: [] },
-  };
+/** GET /service: the configured services, and the definitions and instances of the agreements. */
+export async function serviceView(ctx: AgentContext) {
+  return { config: serviceConfigView(ctx.store), ...(await workloadViews(ctx)) };
 }
 
 /** GET /service/policy: the policy generated for each configured service, by name. */

@@ -75,6 +75,11 @@ export class WorkloadRunner {
     return running < Object.keys(deployment.services).length ? 'failed' : 'running';
   }
 
+  /** The engine's list entries of an agreement's containers (GET /service's instances). */
+  containers(agreementId: string): Promise<Docker.ContainerInfo[]> {
+    return containersOf(this.docker, agreementId);
+  }
+
   /** Agreement ids that have containers on the engine (to adopt them after a restart). */
   agreementsOnEngine(): Promise<string[]> {
     return workloadKeys(this.docker);

@@ -314,6 +314,41 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     const allEvents = JSON.stringify((await agentCall('GET', '/eventlog/all')).body);
     expect(allEvents).not.toContain('second-value');
 
+    // GET /service: the definition from the proposal, the instance with its containers from the engine.
+    const services = (await agentCall('GET', '/service')).body;
+    const instance = services.instances.active.find(
+      (i: { instance_id: string }) => i.instance_id === agreementId,
+    );
+    expect(instance).toMatchObject({
+      ref_url: SERVICE.url,
+      organization: ORG,
+      version: SERVICE.version,
+      archived: false,
+      associated_agreements: [agreementId],
+      microservicedef_id: agreementId,
+    });
+    expect(instance.execution_start_time).toBeGreaterThan(0);
+    expect(instance.containers).toHaveLength(1);
+    expect(instance.containers[0]).toMatchObject({
+      Id: container.Id,
+      State: 'running',
+      Names: [`/${agreementId}-hello`],
+      Labels: expect.objectContaining({ 'openhorizon.anax.agreement_id': agreementId }),
+    });
+    expect(instance.containers[0].Mounts.map((m: { Destination: string }) => m.Destination)).toEqual(
+      expect.arrayContaining(['/platform-secrets', '/open-horizon-secrets']),
+    );
+    const definition = services.definitions.active.find(
+      (d: { record_id: string }) => d.record_id === agreementId,
+    );
+    expect(definition).toMatchObject({ specRef: SERVICE.url, organization: ORG, archived: false });
+    expect(JSON.parse(definition.deployment).services.hello.image).toBe(image);
+    expect(definition.deployment_signature).not.toBe('');
+    const servicesText = JSON.stringify(services);
+    for (const value of ['first-value', 'second-value'])
+      for (const form of [value, encodeSecretValue({ key: 'user', value })])
+        expect(servicesText).not.toContain(form);
+
     // The agbot cancels (204): containers, secret files and the Exchange row go; archived locally.
     await toNode(buildCancel(agreementId, 204));
     await vi.waitFor(async () => expect(await containersOf(engine(), agreementId)).toEqual([]), {
@@ -364,6 +399,60 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
       timeout: 10_000,
     });
     await vi.waitFor(() => expect(existsSync(join(dataDir, 'secrets', agreementId))).toBe(false));
+  }, 120_000);
+
+  it('a node policy change the agreement no longer matches cancels it (101): containers, node agreement gone, event', async () => {
+    const { agreementId, message } = proposal('p', { policyName: 'policy-change' });
+    started.push(agreementId);
+    await toNode(message);
+    expect(await fromNode()).toMatchObject({ type: 'reply', decision: true });
+    await toNode(buildReplyAck(agreementId, true));
+    const container = await runningContainer(agreementId);
+    await vi.waitFor(
+      async () => expect((await nodeAgreement(agreementId))?.state).toBe('Finalized Agreement'),
+      { timeout: 10_000 },
+    );
+    const setPolicy = async (purpose: string, extra: { name: string; value: string }[] = []) =>
+      expect(
+        (
+          await agentCall('PUT', '/node/policy', {
+            properties: [{ name: 'purpose', value: purpose }, ...extra],
+            constraints: [],
+          })
+        ).status,
+      ).toBe(201);
+    // A change the T&C do not care about keeps the agreement.
+    await setPolicy('demo', [{ name: 'colour', value: 'blue' }]);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await containersOf(engine(), agreementId))[0]?.Id).toBe(container.Id);
+
+    await setPolicy('other');
+    await vi.waitFor(async () => expect(await containersOf(engine(), agreementId)).toEqual([]), {
+      timeout: 20_000,
+      interval: 100,
+    });
+    expect(await fromNode()).toMatchObject({ type: 'cancel', agreementId, reason: 101 });
+    await vi.waitFor(async () => expect(await nodeAgreement(agreementId)).toBeUndefined(), {
+      timeout: 10_000,
+    });
+    await vi.waitFor(async () => {
+      const archived = (await agreementsView()).archived.find(
+        (a: { current_agreement_id: string }) => a.current_agreement_id === agreementId,
+      );
+      expect(archived).toMatchObject({
+        archived: true,
+        terminated_reason: 101,
+        terminated_description: 'node policy changed',
+      });
+    });
+    expect(await eventCodes(agreementId)).toEqual(
+      expect.arrayContaining(['cancel_agreement', 'agreement_canceled', 'container_stopped']),
+    );
+    const archivedInstance = (await agentCall('GET', '/service')).body.instances.archived.find(
+      (i: { instance_id: string }) => i.instance_id === agreementId,
+    );
+    expect(archivedInstance).toMatchObject({ archived: true, containers: [] });
+    await setPolicy('demo');
   }, 120_000);
 
   it('an incompatible proposal is answered decision:false; a bad signature gets no reply and never runs', async () => {

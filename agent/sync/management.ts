@@ -3,8 +3,8 @@ import { canonical } from '../attributes/attributes.ts';
 import type { AgentContext } from '../context.ts';
 import { AgentError, exchangeFailed } from '../errors.ts';
 import { type Credentials, ExchangeHttpError, ExchangeUnavailableError } from '../exchange/client.ts';
-import { credentials, isActive, loadNode, type NodeRecord, nodeSource } from '../node/record.ts';
-import { fromExchange, toExchange } from './exchange-copy.ts';
+import type { ExchangeManagementStatus } from '../exchange/types.ts';
+import { fromExchange, toExchange } from '../nmp/exchange-copy.ts';
 import {
   loadDirty,
   loadSeen,
@@ -13,20 +13,38 @@ import {
   saveDirty,
   saveSeen,
   saveStatuses,
-} from './store.ts';
+} from '../nmp/store.ts';
+import { credentials, isActive, loadNode, type NodeRecord, nodeSource } from '../node/record.ts';
+import type { PollRound, SyncedDocument } from './document.ts';
+
+type ExchangeManagementStatuses = Record<string, ExchangeManagementStatus>;
 
 /** Where upgrade jobs would read and write their files. */
 export const workingDirectory = (ctx: AgentContext) => join(ctx.config.dataDir, 'nmp');
+
+/**
+ * The node management statuses (`.../managementStatus/{nmp}`), written back one by one: a status
+ * changed locally stays marked dirty until the Exchange has it.
+ */
+export const managementDocument: SyncedDocument<ExchangeManagementStatuses> = {
+  kind: 'management',
+  worker: 'NodeManagement',
+  resources: ['nodemgmtpolstatus'],
+  pull: (round) => round.ctx.exchange.getManagementStatuses(round.creds),
+  apply: applyManagement,
+  pushPending: pushManagement,
+};
 
 /**
  * Poll step: statuses created or changed in the Exchange (`lastUpdated` moved) become the local
  * ones; statuses gone from the Exchange are dropped. A status changed locally and not yet written
  * back wins, and nothing is applied when a local change happened while the poll was reading.
  */
-export async function pollManagement(ctx: AgentContext, node: NodeRecord, revision: number): Promise<void> {
-  const remote = await ctx.exchange.getManagementStatuses(credentials(node));
+function applyManagement(round: PollRound, remote: ExchangeManagementStatuses): void {
+  const { ctx, node } = round;
   const now = loadNode(ctx.store);
-  if (!isActive(now) || now.id !== node.id || ctx.runtime.revision.management !== revision) return;
+  if (!isActive(now) || now.id !== node.id || ctx.runtime.revision.management !== round.revision.management)
+    return;
   const dirty = new Set(loadDirty(ctx.store));
   const seen = loadSeen(ctx.store);
   const statuses = loadStatuses(ctx.store);
@@ -102,7 +120,7 @@ export function writeStatuses(
  * Unreachable → throws (the worker backs off); refused → that change is dropped with an error
  * event and the Exchange's copy comes back at the next poll.
  */
-export function pushManagement(ctx: AgentContext): Promise<void> {
+function pushManagement(ctx: AgentContext): Promise<void> {
   return ctx.writes.run(async () => {
     const node = loadNode(ctx.store);
     if (!isActive(node) || !ctx.store.isPending('management')) return;
