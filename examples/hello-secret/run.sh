@@ -11,8 +11,10 @@ cd "$root"
 export HZN_EXCHANGE_URL=${HZN_EXCHANGE_URL:-http://localhost:3090/v1}
 export HZN_ORG_ID=${HZN_ORG_ID:-hello}
 export HORIZON_URL=${HORIZON_URL:-http://localhost:8510}
-work=.data/hello-secret
+agent_port=$(echo "$HORIZON_URL" | sed -E 's#.*:([0-9]+)/?$#\1#')
+work=${HELLO_SECRET_DIR:-.data/hello-secret}
 mkdir -p "$work"
+work=$(cd "$work" && pwd)
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 hzn() { npx --no-install hzn "$@"; }
 
@@ -31,7 +33,7 @@ export HZN_EXCHANGE_USER_AUTH="admin:$admin_pw"
 
 say "a container engine and the image"
 if [ -z "${DOCKER_HOST:-}" ]; then
-  export "$(scripts/containers/podman-service.sh start "$root/$work/engine")"
+  export "$(scripts/containers/podman-service.sh start "$work/engine")"
   started_engine=1
 fi
 "$here/build-image.sh"
@@ -41,13 +43,14 @@ say "the node agent, dist/agent.mjs (log: $work/agent.log)"
 curl -s -o /dev/null -u "$HZN_ORG_ID/$HZN_EXCHANGE_USER_AUTH" -X DELETE "$HZN_EXCHANGE_URL/orgs/$HZN_ORG_ID/nodes/hello-node"
 rm -rf "$work/agent"
 npm run --silent build:agent >/dev/null 2>&1
-HZN_AGENT_DATA_DIR="$work/agent" HZN_AGENT_POLL_SECONDS=1 node_modules/.bin/node dist/agent.mjs >"$work/agent.log" 2>&1 &
+HZN_AGENT_PORT=$agent_port HZN_AGENT_DATA_DIR="$work/agent" HZN_AGENT_POLL_SECONDS=1 \
+  node_modules/.bin/node dist/agent.mjs >"$work/agent.log" 2>&1 &
 agent_pid=$!
 cleanup() {
   hzn unregister -f -r >/dev/null 2>&1 || true
   kill "$agent_pid" 2>/dev/null || true
   wait "$agent_pid" 2>/dev/null || true
-  if [ -n "${started_engine:-}" ]; then scripts/containers/podman-service.sh stop "$root/$work/engine" || true; fi
+  if [ -n "${started_engine:-}" ]; then scripts/containers/podman-service.sh stop "$work/engine" || true; fi
 }
 trap cleanup EXIT
 for _ in $(seq 1 50); do curl -sf "$HORIZON_URL/status" >/dev/null && break; sleep 0.2; done
@@ -67,7 +70,7 @@ say "register the node; wait for the service (the agbot proposes within a round)
 hzn register -n "hello-node:$(openssl rand -hex 8)" --policy "$here/node-policy.json" -s hello-secret -t 180
 hzn agreement list
 
-container=$(podman ps --filter label=openhorizon.anax.service_name=hello --format "{{.ID}}" | head -1)
+container=$(podman ps --filter label=openhorizon.anax.service_name=hello-secret --format "{{.ID}}" | head -1)
 say "inside container $container: /platform-secrets/app_secret"
 podman exec "$container" cat /platform-secrets/app_secret; echo
 

@@ -106,7 +106,7 @@ const must = async (
 async function publish(url: string, image: string, options: { badSignature?: boolean } = {}) {
   const deployment = deploymentString({
     services: {
-      hello: {
+      'whole-hello': {
         image,
         command: ['sh', '-c', 'while true; do cat /platform-secrets/app_secret; sleep 2; done'],
         secrets: { app_secret: { description: 'printed' } },
@@ -138,8 +138,11 @@ const agreementFor = async (url: string) =>
   (await activeAgreements()).find((a) => a.workload_to_run.url === url && a.current_agreement_id);
 const containersFor = (agreementId: string) =>
   engine().listContainers({ all: true, filters: { label: [`${LABELS.agreementId}=${agreementId}`] } });
-const allWorkloadContainers = () =>
-  engine().listContainers({ all: true, filters: { label: [LABELS.agreementId] } });
+/** This test's workload containers (other test files may run containers on the same engine at once). */
+const allWorkloadContainers = async () =>
+  (await engine().listContainers({ all: true, filters: { label: [LABELS.agreementId] } })).filter(
+    (c) => c.Labels[LABELS.serviceName] === 'whole-hello',
+  );
 
 async function secretInside(containerId: string): Promise<string> {
   const exec = await engine()
@@ -242,10 +245,10 @@ describe.skipIf(!docker)('the whole system: npm start, dist/agent.mjs, podman', 
     });
     firstContainer = container as Docker.ContainerInfo;
     console.log(`configured → container running: ${((Date.now() - registeredAt) / 1000).toFixed(1)} s`);
-    expect(firstContainer.Names).toEqual([`/${firstAgreement}-hello`]);
+    expect(firstContainer.Names).toEqual([`/${firstAgreement}-whole-hello`]);
     expect(firstContainer.Labels).toMatchObject({
       [LABELS.agreementId]: firstAgreement,
-      [LABELS.serviceName]: 'hello',
+      [LABELS.serviceName]: 'whole-hello',
     });
     const inspected = await engine().getContainer(firstContainer.Id).inspect();
     expect(inspected.Config.Env).toEqual(
@@ -293,9 +296,7 @@ describe.skipIf(!docker)('the whole system: npm start, dist/agent.mjs, podman', 
       const events = (await agent('GET', '/eventlog')).body as { message: string }[];
       return events.some((e) => /signature/i.test(e.message)) || undefined;
     });
-    expect((await allWorkloadContainers()).filter((c) => c.Labels[LABELS.serviceName] !== 'hello')).toEqual(
-      [],
-    );
+    expect((await allWorkloadContainers()).map((c) => c.Id)).toEqual([firstContainer.Id]);
     expect(await agreementFor('badly-signed')).toBeUndefined();
   }, 120_000);
 
@@ -336,11 +337,18 @@ describe.skipIf(!docker)('the whole system: npm start, dist/agent.mjs, podman', 
     await eventually('the workload back', async () =>
       (await allWorkloadContainers()).length > 0 ? true : undefined,
     );
+    const listed = (await agent('GET', '/agreement')).body.agreements;
+    const ours = new Set(
+      [...listed.active, ...listed.archived].map(
+        (a: { current_agreement_id: string }) => a.current_agreement_id,
+      ),
+    );
     expect((await agent('DELETE', '/node')).status).toBeLessThan(300);
     await eventually('no workload containers', async () =>
       (await allWorkloadContainers()).length === 0 ? true : undefined,
     );
+    // Nor networks of its agreements (other test files may have theirs on the same engine).
     const networks = await engine().listNetworks();
-    expect(networks.filter((n) => (n.Labels ?? {})[LABELS.agreementId])).toEqual([]);
+    expect(networks.filter((n) => [...ours].some((id) => n.Name.includes(id)))).toEqual([]);
   }, 180_000);
 });

@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reachableEngine } from '../../agent/test-support/engine.ts';
+import { LABELS } from '../../agent/workloads/container-spec.ts';
+import { freePort } from '../../scripts/local/ports.ts';
+import { freePorts, type Launched, launch } from '../integration/launcher/launcher.ts';
+
+/**
+ * The README's "Deploy your first service", run as a newcomer would (issues 14 and 16): `npm start`
+ * (here on free ports and its own data dir) and `examples/hello-secret/run.sh`, which drives the
+ * real `hzn` (key create, signed publish the agent verifies, deployment policy, secret add,
+ * register, agreement list, secret change, eventlog, unregister -f). Skipped without an engine.
+ */
+const docker = await reachableEngine();
+const ROOT_PW = 'hello-example-root-pw';
+let launched: Launched | undefined;
+let dataDir: string;
+let exchangePort: number;
+
+describe.skipIf(!docker)('examples/hello-secret/run.sh against npm start', () => {
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'hello-example-'));
+    const ports = await freePorts();
+    exchangePort = ports.http;
+    launched = launch({
+      EXCHANGE_DATA_DIR: join(dataDir, 'stack'),
+      EXCHANGE_PORT: String(ports.http),
+      EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
+      EXCHANGE_ROOT_PW: ROOT_PW,
+      HZN_AGBOT_POLL_SECONDS: '1',
+      HZN_AGBOT_PORT: String(await freePort()),
+    });
+    await launched.waitFor(/Press Ctrl-C to stop/, 240_000);
+  }, 300_000);
+
+  afterAll(async () => {
+    if (launched && launched.child.exitCode === null) {
+      launched.child.kill('SIGINT');
+      await launched.exited;
+    }
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }, 120_000);
+
+  it('deploys the service, shows the secret, changes it, and leaves nothing running', async () => {
+    const run = spawnSync('examples/hello-secret/run.sh', [], {
+      encoding: 'utf8',
+      timeout: 400_000,
+      env: {
+        ...process.env,
+        HZN_EXCHANGE_URL: `http://127.0.0.1:${exchangePort}/v1`,
+        EXCHANGE_ROOT_PW: ROOT_PW,
+        HORIZON_URL: `http://127.0.0.1:${await freePort()}`,
+        HELLO_SECRET_DIR: join(dataDir, 'example'),
+        HZN_ORG_ID: 'hello',
+      },
+    });
+    const output = `${run.stdout}\n${run.stderr}`;
+    expect(run.status, output).toBe(0);
+    expect(output).toContain('"value":"hello from the secrets manager"');
+    expect(output).toContain('"value":"a new greeting"');
+    expect(output).toMatch(/"current_agreement_id": "[0-9a-f]{64}"/);
+    expect(output).toContain('Workload service containers for hello/hello-secret are up and running.');
+    // Nothing of its agreements is left (other test files may run containers on the same engine).
+    const ours = new Set(output.match(/[0-9a-f]{64}/g) ?? []);
+    expect(ours.size).toBeGreaterThan(0);
+    const left =
+      (await docker?.listContainers({ all: true, filters: { label: [LABELS.agreementId] } })) ?? [];
+    expect(left.filter((c) => ours.has(c.Labels[LABELS.agreementId] ?? ''))).toEqual([]);
+  }, 480_000);
+});
