@@ -244,10 +244,15 @@ describe('agbot rounds against the real Exchange', () => {
     const cancel = await node.waitFor((m) => m.type === 'cancel' && m.agreementId === proposal.agreementId);
     expect(cancel.message).toMatchObject({ reason: 204 });
     await vi.waitFor(async () => expect(await agbotAgreement(proposal.agreementId)).toBeUndefined());
-    expect(await archived(proposal.agreementId)).toMatchObject({
-      terminatedReason: 204,
-      terminatedDescription: 'agreement bot policy changed',
-    });
+    // The node is told first; the row goes and the archive follows (cancel.ts).
+    await vi.waitFor(
+      async () =>
+        expect(await archived(proposal.agreementId)).toMatchObject({
+          terminatedReason: 204,
+          terminatedDescription: 'agreement bot policy changed',
+        }),
+      { timeout: 10_000, interval: 200 },
+    );
   }, 30_000);
 
   it('reject → cancel 202 to the node, the agbot agreement row deleted, archived with 202', async () => {
@@ -257,8 +262,13 @@ describe('agbot rounds against the real Exchange', () => {
     await node.send({ agbotId, agbotPubKey }, buildReply(proposal.agreementId, false, node.creds.user));
     const cancel = await node.waitFor((m) => m.type === 'cancel' && m.agreementId === proposal.agreementId);
     expect(cancel.message).toMatchObject({ reason: 202 });
-    expect(await agbotAgreement(proposal.agreementId)).toBeUndefined();
-    expect(await archived(proposal.agreementId)).toMatchObject({ terminatedReason: 202 });
+    await vi.waitFor(
+      async () => {
+        expect(await agbotAgreement(proposal.agreementId)).toBeUndefined();
+        expect(await archived(proposal.agreementId)).toMatchObject({ terminatedReason: 202 });
+      },
+      { timeout: 10_000, interval: 200 },
+    );
   }, 30_000);
 
   it('no reply within the protocol timeout (shortened to 2 s) → cancel 201, archived with 201', async () => {
@@ -269,10 +279,15 @@ describe('agbot rounds against the real Exchange', () => {
     const { message: proposal } = await proposalOf(node);
     const cancel = await node.waitFor((m) => m.type === 'cancel' && m.agreementId === proposal.agreementId);
     expect(cancel.message).toMatchObject({ reason: 201 });
-    expect(await archived(proposal.agreementId)).toMatchObject({
-      terminatedReason: 201,
-      terminatedDescription: 'agreement bot never received reply to proposal',
-    });
+    // The cancel goes out before the agreement is archived: wait for the archive.
+    await vi.waitFor(
+      async () =>
+        expect(await archived(proposal.agreementId)).toMatchObject({
+          terminatedReason: 201,
+          terminatedDescription: 'agreement bot never received reply to proposal',
+        }),
+      { timeout: 10_000, interval: 200 },
+    );
     await agbot.stop();
     await startAgbot();
   }, 30_000);
