@@ -17,6 +17,8 @@ export interface Figures {
     version: LoadResult;
     /** Raw GetItem of a node per second with the same number of concurrent clients. */
     rawGetItemRate: number;
+    /** CPU ms per request of each process (bench/process-cpu.ts) during those three loads. */
+    cpu?: Record<'get' | 'version' | 'raw', Record<string, number | undefined>>;
     durationSeconds: number;
     connections: number;
   };
@@ -237,6 +239,35 @@ function nodeMessagesSection(f: Figures): string[] {
   ];
 }
 
+const difference = (a: number | undefined, b: number | undefined) =>
+  a === undefined || b === undefined ? undefined : a - b;
+
+/** Where each request's CPU went: the processes share the machine's cores, so this caps the HTTP rates. */
+function cpuLines(cpu: Figures['http']['cpu']): string[] {
+  if (!cpu) return [];
+  const ms = (value: number | undefined) => (value === undefined ? 'n/a' : `${round(value)} ms`);
+  const row = (what: string, c: Record<string, number | undefined>) =>
+    `| ${what} | ${ms(c.offline)} | ${ms(c.dynamo)} | ${ms(c.bench)} |`;
+  return [
+    '',
+    'CPU time per request of each process during those loads (/proc; user + system):',
+    '',
+    '| Load | serverless-offline (HTTP layer + handler) | DynamoDB Local | this process (load generator / raw calls) |',
+    '|---|---:|---:|---:|',
+    row('`GET /v1/admin/version` over HTTP', cpu.version),
+    row('GET node over HTTP', cpu.get),
+    row('Raw GetItem', cpu.raw),
+    '',
+    'All three processes share the same cores, so the HTTP rate of GET node is bounded by the sum of its row,',
+    'while the raw rate pays only its own row. The handler itself is close to its raw call in-process (see',
+    '"Handler in-process vs its raw DynamoDB calls"); over HTTP, the serverless-offline process spends on each',
+    `GET node ${ms(difference(cpu.get.offline, cpu.version.offline))} more than on a request that makes no DynamoDB call: the SDK's`,
+    'request and response on a loopback socket, and serverless-offline resolving and importing the handler, copying',
+    'the environment and logging two lines on every invocation. On a 2-core machine shared with DynamoDB Local that',
+    'is the ceiling; on Lambda, API Gateway and the function have cores of their own.',
+  ];
+}
+
 /** The limits in one run at the same concurrency: HTTP with no DynamoDB, GET node, raw GetItem; calls per request. */
 function limitsSection(f: Figures): string[] {
   const { version, get, rawGetItemRate, connections } = f.http;
@@ -254,6 +285,7 @@ function limitsSection(f: Figures): string[] {
     `| Raw GetItem of the node (what a warm GET node needs) | ${round(rawGetItemRate, 0)} |`,
     '',
     `GET node over HTTP ÷ raw GetItem: ${round(ratio)} (target ≥ 0.5: ${mark(ratio >= 0.5)}).`,
+    ...cpuLines(f.http.cpu),
     `DynamoDB calls of a warm GET node: ${getCalls} (target 1: ${mark(getCalls <= 1)}); of a GET node whose caller's`,
     `identity cache missed: ${coldCalls} (one GetItem of the principal item, then the node); of a warm POST message:`,
     `${postCalls} (target ≤ 3: ${mark(postCalls <= 3)}).`,

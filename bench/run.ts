@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DynamoDbLocal } from '../scripts/local/dynamodb-local.ts';
 import { BENCH_TABLE, ROOT_PASSWORD, startBenchDynamo } from './env.ts';
+import type { LoadResult } from './http-load.ts';
 import type { Figures } from './report.ts';
 
 /**
@@ -127,15 +128,26 @@ async function main(): Promise<void> {
     });
     stopOffline = offline.stop;
     step(`HTTP load: ${CONNECTIONS} clients, ${HTTP_SECONDS} s per request type (after a 1 s warm-up)`);
+    const { cpuPerRequest } = await import('./process-cpu.ts');
+    const pids = { offline: offline.pid, dynamo: dynamo.pid, bench: process.pid };
+    const counted = (result: LoadResult) => ({ result, requests: result.requests });
     await load(offline.baseUrl, alice, 'GET', 1);
-    const httpGet = await load(offline.baseUrl, alice, 'GET', HTTP_SECONDS);
+    const httpGet = await cpuPerRequest(pids, async () =>
+      counted(await load(offline.baseUrl, alice, 'GET', HTTP_SECONDS)),
+    );
     await load(offline.baseUrl, alice, 'PUT', 1);
     const httpPut = await load(offline.baseUrl, alice, 'PUT', HTTP_SECONDS);
     await loadVersion(offline.baseUrl, alice, 1);
-    const httpVersion = await loadVersion(offline.baseUrl, alice, HTTP_SECONDS);
-    const rawGetItemRate = await inProcess.rawGetRate(node, HTTP_SECONDS, CONNECTIONS);
+    const httpVersion = await cpuPerRequest(pids, async () =>
+      counted(await loadVersion(offline.baseUrl, alice, HTTP_SECONDS)),
+    );
+    const rawGet = await cpuPerRequest(pids, async () => {
+      const rate = await inProcess.rawGetRate(node, HTTP_SECONDS, CONNECTIONS);
+      return { result: rate, requests: Math.round(rate * HTTP_SECONDS) };
+    });
+    const rawGetItemRate = rawGet.result;
     step(
-      `version ${Math.round(httpVersion.requestsPerSecond)}/s, raw GetItem ${Math.round(rawGetItemRate)}/s`,
+      `version ${Math.round(httpVersion.result.requestsPerSecond)}/s, raw GetItem ${Math.round(rawGetItemRate)}/s`,
     );
     const mailboxHttp = await mailbox.httpLoad(offline.baseUrl, cast, HTTP_SECONDS);
     const nodeMessageHttp = await nodeMessages.httpLoad(offline.baseUrl, cast, HTTP_SECONDS);
@@ -176,10 +188,15 @@ async function main(): Promise<void> {
 
     const figures: Figures = {
       http: {
-        get: httpGet,
+        get: httpGet.result,
         put: httpPut,
-        version: httpVersion,
+        version: httpVersion.result,
         rawGetItemRate,
+        cpu: {
+          get: httpGet.cpuMsPerRequest,
+          version: httpVersion.cpuMsPerRequest,
+          raw: rawGet.cpuMsPerRequest,
+        },
         durationSeconds: HTTP_SECONDS,
         connections: CONNECTIONS,
       },

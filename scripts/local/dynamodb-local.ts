@@ -10,6 +10,8 @@ import { isPortFree, waitForPort } from './ports.ts';
 export interface DynamoDbLocal {
   endpoint: string;
   port: number;
+  /** The Java process (the benchmark reads its CPU time). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -75,7 +77,7 @@ export async function startDynamoDbLocal(options: {
       `DynamoDB Local did not start:\n${output.trim().split('\n').slice(-5).join('\n')}`,
     );
   }
-  return { endpoint: `http://127.0.0.1:${port}`, port, stop: () => stopChild(child, exited) };
+  return { endpoint: `http://127.0.0.1:${port}`, port, pid: child.pid, stop: () => stopChild(child, exited) };
 }
 
 export async function stopChild(child: ChildProcess, exited: Promise<unknown>): Promise<void> {

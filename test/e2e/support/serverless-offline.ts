@@ -22,6 +22,8 @@ export interface OfflineOptions {
 
 export interface OfflineServer {
   baseUrl: string;
+  /** The serverless-offline process, which also runs every handler (`useInProcess`). */
+  pid: number | undefined;
   /** Everything the child printed so far (for failure messages). */
   output(): string;
   stop(): Promise<void>;
@@ -66,6 +68,7 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
   process.once('exit', killOnExit);
   const server: OfflineServer = {
     baseUrl: `http://127.0.0.1:${httpPort}`,
+    pid: child.pid,
     output: () => output,
     stop: async () => {
       process.removeListener('exit', killOnExit);
