@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildReply } from '#lib/protocol/build-message';
 import { signDeployment } from '#lib/protocol/deployment-signature';
-import type { Proposal, ProtocolMessage } from '#lib/protocol/messages';
+import type { Proposal, ProtocolMessage, SecretUpdate } from '#lib/protocol/messages';
 import { readProposal } from '#lib/protocol/parse-message';
 import { decodeSecretValue } from '#lib/protocol/secret-binding';
 import { createAgbot as createAgbotRecord } from '#test/support/identities';
@@ -197,6 +197,20 @@ describe('pattern agreements against the real Exchange', () => {
     });
   }, 60_000);
 
+  it('a secret bound by the pattern changes → basicagreementupdatesecret with the new value', async () => {
+    expectStatus(
+      await call(admin, 'PUT', `/v1/orgs/${ORG}/secrets/patsecret`, { key: 'user', value: 'new-value' }),
+      201,
+      'PUT secret',
+    );
+    const update = (await node.waitFor((m) => m.type === 'basicagreementupdate')).message as SecretUpdate;
+    expect(update).toMatchObject({ agreementId: first, updateType: 'basicagreementupdatesecret' });
+    expect(decodeSecretValue(update.metadata[0]?.secrets?.[0]?.token as string)).toEqual({
+      key: 'user',
+      value: 'new-value',
+    });
+  }, 30_000);
+
   it('a node with another pattern (agreement-less service) or with no pattern gets no proposal', async () => {
     const other = await newNode('n-other', `${ORG}/other`);
     const none = await newNode('n-none', '');
@@ -209,6 +223,12 @@ describe('pattern agreements against the real Exchange', () => {
     // The first node still has exactly one proposal.
     await node.poll();
     expect(node.received.filter((r) => r.message.type === 'proposal')).toHaveLength(1);
+    // Idle rounds read nothing again: the feed (POST /changes) is their only request.
+    const before = { requests: agbot.exchangeRequests(), rounds: agbot.status().rounds };
+    await new Promise((r) => setTimeout(r, 1_500));
+    const rounds = agbot.status().rounds - before.rounds;
+    expect(rounds).toBeGreaterThanOrEqual(3);
+    expect(agbot.exchangeRequests() - before.requests).toBeLessThanOrEqual(rounds + 1);
   }, 30_000);
 
   it('the service removed from the pattern → cancel 204, row deleted, archived; the pattern’s new service is proposed', async () => {
