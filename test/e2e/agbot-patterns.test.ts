@@ -261,4 +261,55 @@ describe('pattern agreements against the real Exchange', () => {
       },
     );
   }, 30_000);
+
+  it('serve-all (IBM agbot of npm start): the pattern of an org created after the start finds its node', async () => {
+    const root = { user: 'root/root', secret: server.rootPassword };
+    await createAgbotRecord('IBM', 'mt-pat', 'root/root', { token: 'mt-pat-token' });
+    const mtDir = mkdtempSync(join(tmpdir(), 'agbot-mt-pat-'));
+    const config = loadAgbotConfig({
+      HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
+      HZN_AGBOT_ID: 'IBM/mt-pat',
+      HZN_AGBOT_TOKEN: 'mt-pat-token',
+      HZN_AGBOT_DATA_DIR: mtDir,
+      HZN_AGBOT_POLL_SECONDS: '0.3',
+      HZN_AGBOT_PORT: '0',
+      HZN_AGBOT_SERVE_ALL: 'true',
+    });
+    const mt = createAgbot({ config, log: silentLogger });
+    await mt.start();
+    try {
+      const LATE = 'agbot-patterns-late';
+      await createOrg({ http: server.http, root }, LATE);
+      const lateUser = await createUser({ http: server.http, root }, LATE, 'owner');
+      const late = { ...SECOND, org: LATE, url: 'late.pattern' };
+      const body = {
+        label: late.url,
+        url: late.url,
+        version: late.version,
+        arch: late.arch,
+        sharable: 'multiple',
+        deployment: plain,
+        deploymentSignature: signDeployment(plain, signer.privateKey),
+      };
+      expectStatus(await call(lateUser, 'POST', `/v1/orgs/${LATE}/services`, body), 201, 'POST late service');
+      const pattern = { label: 'late', services: [patternService(late)] };
+      expectStatus(
+        await call(lateUser, 'POST', `/v1/orgs/${LATE}/patterns/late-pat`, pattern),
+        201,
+        'POST late pattern',
+      );
+      const lateNode = new ScriptedNode(server.baseUrl, LATE, 'late-node');
+      await lateNode.register(lateUser, undefined, 'amd64', `${LATE}/late-pat`);
+      const { message, agbotId } = await proposalTo(lateNode, late.url);
+      expect(agbotId).toBe('IBM/mt-pat');
+      expect(readProposal(message).terms.patternId).toBe(`${LATE}/late-pat`);
+      const served = await call(root, 'GET', '/v1/orgs/IBM/agbots/mt-pat/patterns');
+      expect(Object.values(served.body.patterns)).toContainEqual(
+        expect.objectContaining({ patternOrgid: LATE, pattern: '*', nodeOrgid: LATE }),
+      );
+    } finally {
+      await mt.stop();
+      rmSync(mtDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
