@@ -92,6 +92,13 @@ export function agbotExchange(options: {
       const path = `/orgs/${enc(org)}/business/policies/${enc(name)}/search`;
       return call('POST', path, body, [200, 201, 404, 409]);
     },
+    patterns: (org: string) => read(`/orgs/${enc(org)}/patterns`),
+    pattern: (org: string, name: string) => read(`/orgs/${enc(org)}/patterns/${enc(name)}`),
+    /** The pattern search; 404 (no nodes) and 400 (pattern or service gone) answer "no nodes". */
+    searchPattern: async (org: string, name: string, body: Record<string, unknown>) => {
+      const path = `/orgs/${enc(org)}/patterns/${enc(name)}/search`;
+      return call('POST', path, body, [200, 201, 400, 404]);
+    },
     node: (org: string, node: string) => read(nodePath(org, node)),
     nodePolicy: (org: string, node: string) => read(`${nodePath(org, node)}/policy`),
     services: (org: string, query: Record<string, string>) =>

@@ -50,6 +50,22 @@ describe('AgbotStore', () => {
     second.close();
   });
 
+  it('keeps the pattern of a pattern agreement (a column added by migration 3)', () => {
+    const store = AgbotStore.open(dir);
+    const ofPattern = {
+      ...agreement,
+      agreementId: 'a-pat',
+      policy: 'acme/pat_svc_acme_amd64',
+      pattern: 'acme/pat',
+    };
+    store.saveAgreement(ofPattern);
+    store.close();
+    const again = AgbotStore.open(dir);
+    expect(again.getAgreement('a-pat')).toEqual(ofPattern);
+    expect(again.getAgreement('a1')).not.toHaveProperty('pattern');
+    again.close();
+  });
+
   it('publishes the public key as base64 DER SubjectPublicKeyInfo of an RSA-2048 key', () => {
     const store = AgbotStore.open(dir);
     const keys = messagingKeys(store);

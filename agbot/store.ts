@@ -8,8 +8,10 @@ export interface AgbotAgreement {
   agreementId: string;
   nodeOrg: string;
   nodeId: string;
-  /** `<org>/<name>` of the deployment policy or pattern that led to it. */
+  /** `<org>/<name>` of the deployment policy, or `<pattern org>/<internal name>` of the pattern service, that led to it. */
   policy: string;
+  /** `<org>/<pattern>` for a pattern agreement (governance finds it by this); absent for a policy's. */
+  pattern?: string;
   service: { org: string; url: string; version: string; arch: string };
   state: string;
   createdAt: number;
@@ -69,6 +71,8 @@ const MIGRATIONS = [
      session TEXT,
      full_scan_at INTEGER NOT NULL
    ) STRICT;`,
+  // Pattern agreements (docs/agbot.md "Patterns"): NULL for a deployment policy's.
+  `ALTER TABLE agreements ADD COLUMN pattern TEXT;`,
 ];
 
 interface AgreementRow {
@@ -84,6 +88,7 @@ interface AgreementRow {
   terminated_reason: number | null;
   terminated_description: string | null;
   details: string | null;
+  pattern: string | null;
 }
 
 /**
@@ -128,8 +133,8 @@ export class AgbotStore {
     this.db
       .prepare(
         `INSERT INTO agreements (agreement_id, node_org, node_id, policy, service, state, created_at, updated_at,
-           archived, terminated_reason, terminated_description, details)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           archived, terminated_reason, terminated_description, details, pattern)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (agreement_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at,
            archived = excluded.archived, terminated_reason = excluded.terminated_reason,
            terminated_description = excluded.terminated_description, details = excluded.details`,
@@ -147,6 +152,7 @@ export class AgbotStore {
         agreement.terminatedReason ?? null,
         agreement.terminatedDescription ?? null,
         agreement.details ? JSON.stringify(agreement.details) : null,
+        agreement.pattern ?? null,
       );
   }
 
@@ -217,5 +223,6 @@ function fromRow(row: AgreementRow): AgbotAgreement {
     ...(row.terminated_reason === null ? {} : { terminatedReason: row.terminated_reason }),
     ...(row.terminated_description === null ? {} : { terminatedDescription: row.terminated_description }),
     ...(row.details === null ? {} : { details: JSON.parse(row.details) }),
+    ...(row.pattern === null ? {} : { pattern: row.pattern }),
   };
 }

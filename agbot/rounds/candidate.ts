@@ -34,7 +34,7 @@ import {
 /** Reads shared by every node of a round (services, service policies), each made once. */
 export type RoundCache = Map<string, Promise<unknown>>;
 
-const cached = <T>(cache: RoundCache, key: string, read: () => Promise<T>): Promise<T> => {
+export const cached = <T>(cache: RoundCache, key: string, read: () => Promise<T>): Promise<T> => {
   let hit = cache.get(key) as Promise<T> | undefined;
   if (!hit) {
     hit = read();
@@ -183,7 +183,7 @@ async function checkVersion(
 }
 
 /** The service definition for this version and arch: `org/<service id>` and the record. */
-async function readService(
+export async function readService(
   ctx: RoundContext,
   org: string,
   url: string,

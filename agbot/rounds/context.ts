@@ -16,12 +16,16 @@ export interface RoundSettings {
   concurrency: number;
   /** Serve every org's policies and patterns (`*`), including orgs that appear later. */
   serveAll: boolean;
+  /** The pattern search's `secondsStale` (upstream ActiveDeviceTimeoutS; 0 = no staleness filter). */
+  activeDeviceTimeoutS: number;
 }
 
 /** What the agbot keeps in memory between rounds; all of it can be rebuilt after a restart. */
 export interface RoundMemory {
   /** The served policies `org/name` → node orgs, and when they were last read. */
   served?: { policies: Map<string, string[]>; readAt: number };
+  /** The served patterns `org/pattern` → node orgs, and when they were last read. */
+  servedPatterns?: { patterns: Map<string, string[]>; readAt: number };
   /** Orgs already served by serve-all (read from the Exchange once, then kept). */
   servedOrgs: Set<string>;
   servedOrgsLoaded: boolean;
@@ -45,6 +49,7 @@ export const DEFAULT_SETTINGS: RoundSettings = {
   mailboxFallbackMs: 60_000,
   concurrency: 8,
   serveAll: false,
+  activeDeviceTimeoutS: 180,
 };
 
 /** `org/id` of a node, as messages and searches name it. */

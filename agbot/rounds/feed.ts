@@ -6,7 +6,7 @@ const PAGE = 1000;
 /** Pages read in one round at most; the rest is read next round. */
 const MAX_PAGES = 10;
 
-/** Resources (besides nodes and policies, tracked one by one) whose change can unblock a node for any policy. */
+/** Resources (besides nodes, policies and patterns, tracked one by one) whose change can unblock a node for any policy or pattern. */
 const CATALOG_INPUTS = new Set([
   'nodeagreements',
   'service',
@@ -22,6 +22,8 @@ export interface FeedSummary {
   mailbox: boolean;
   /** `org/name` of deployment policies changed or deleted. */
   policies: Set<string>;
+  /** `org/name` of deployment patterns changed or deleted. */
+  patterns: Set<string>;
   /** `org/id` of nodes whose record or policy changed. */
   nodes: Set<string>;
   nodesDeleted: Set<string>;
@@ -48,6 +50,7 @@ export async function readFeed(ctx: RoundContext): Promise<FeedSummary> {
   const summary: FeedSummary = {
     mailbox: false,
     policies: new Set(),
+    patterns: new Set(),
     nodes: new Set(),
     nodesDeleted: new Set(),
     secrets: new Set(),
@@ -84,6 +87,9 @@ function note(ctx: RoundContext, summary: FeedSummary, change: FeedChange): void
       break;
     case 'policy':
       summary.policies.add(key);
+      break;
+    case 'pattern':
+      summary.patterns.add(key);
       break;
     case 'node':
     case 'nodepolicies':

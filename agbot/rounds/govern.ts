@@ -2,26 +2,47 @@
  * Governance of live agreements after changes the feed reported (reference §3.4, §3.3): a
  * deployment policy deleted, no longer served, or changed so that the node no longer matches →
  * cancel 204; a node policy change that breaks the match → 204; a node deleted from the Exchange
- * → 209 (its agreement rows went with it). A policy change that keeps the match keeps the
- * agreement (upstream would send a policy-change update; this agbot does not, see docs/agbot.md).
+ * → 209 (its agreement rows went with it); a pattern agreement is judged by pattern-govern.ts.
+ * A policy change that keeps the match keeps the agreement (upstream would send a policy-change
+ * update; this agbot does not, see docs/agbot.md).
  */
 import { REASON } from '#lib/protocol/reason-codes';
 import { cancelAgreement } from './cancel.ts';
 import { stillCompatible } from './candidate.ts';
 import { type RoundContext, splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
+import { type PatternReads, patternAgreementHolds } from './pattern-govern.ts';
 import { deploymentPolicy, oneOf } from './wire.ts';
 
 export async function governChanges(
   ctx: RoundContext,
   feed: FeedSummary,
   served: Map<string, string[]>,
+  servedPatterns: Map<string, string[]> = new Map(),
 ): Promise<number> {
   let cancelled = 0;
+  const patternReads: PatternReads = new Map();
   for (const agreement of ctx.store.listAgreements(false)) {
     const node = `${agreement.nodeOrg}/${agreement.nodeId}`;
     if (feed.nodesDeleted.has(node)) {
       await cancelAgreement(ctx, agreement, REASON.agbotAgreementMissingOnNode, { tellNode: false });
+      cancelled += 1;
+      continue;
+    }
+    if (agreement.pattern) {
+      const check = await patternAgreementHolds(
+        ctx,
+        { ...agreement, pattern: agreement.pattern },
+        feed,
+        servedPatterns,
+        patternReads,
+      );
+      if (!check || check.ok) continue;
+      ctx.log.info('pattern agreement no longer valid', {
+        agreement: agreement.agreementId,
+        reason: check.reason,
+      });
+      await cancelAgreement(ctx, agreement, REASON.agbotPolicyChanged);
       cancelled += 1;
       continue;
     }

@@ -4,18 +4,20 @@ import { buildProposal } from '#lib/protocol/build-message';
 import { protocolTimeoutS } from '#lib/protocol/timeouts';
 import type { AgbotAgreement } from '../store.ts';
 import type { ProposalPlan } from './candidate.ts';
-import type { RoundContext } from './context.ts';
+import { type RoundContext, splitId } from './context.ts';
 import { sendToNode } from './send.ts';
 
-/** The agbot agreement row of §1.10: the policy's org, no pattern, the service URL without its org. */
-export const agreementRow = (agreement: AgbotAgreement, state: string) => ({
-  service: {
-    orgid: agreement.policy.slice(0, agreement.policy.indexOf('/')),
-    pattern: '',
-    url: agreement.service.url,
-  },
-  state,
-});
+/**
+ * The agbot agreement row of §1.10: the policy's (or pattern's) org, the pattern name without its
+ * org ('' for a policy), the service URL without its org.
+ */
+export const agreementRow = (agreement: AgbotAgreement, state: string) => {
+  const [org, pattern] = agreement.pattern ? splitId(agreement.pattern) : splitId(agreement.policy);
+  return {
+    service: { orgid: org, pattern: agreement.pattern ? pattern : '', url: agreement.service.url },
+    state,
+  };
+};
 
 /**
  * Sends a proposal (reference §1.4 "On success"): the agreement is stored first, so a restart at
@@ -26,6 +28,8 @@ export async function propose(
   ctx: RoundContext,
   policy: string,
   plan: ProposalPlan,
+  /** `<org>/<pattern>` when the proposal is for a pattern's service. */
+  pattern?: string,
 ): Promise<AgbotAgreement> {
   const now = ctx.now();
   const agreementId = newAgreementId();
@@ -34,6 +38,7 @@ export async function propose(
     nodeOrg: plan.node.org,
     nodeId: plan.node.id,
     policy,
+    ...(pattern ? { pattern } : {}),
     service: plan.service,
     state: AGBOT_STATES.formedProposal,
     createdAt: now,
@@ -59,6 +64,7 @@ export async function propose(
     agreement: agreementId,
     node: `${plan.node.org}/${plan.node.id}`,
     policy,
+    ...(pattern ? { pattern } : {}),
     service: `${plan.service.org}/${plan.service.url}@${plan.service.version}`,
   });
   return sent;

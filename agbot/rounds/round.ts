@@ -1,7 +1,8 @@
 /**
  * One round of the agbot (docs/agbot.md "A round"): the feed (also the heartbeat), the mailbox,
  * governance (timeouts 201, policy and node changes 204, nodes gone, secret updates), then the
- * searches of served policies whose inputs changed and the proposals to the nodes they return.
+ * searches of served policies and patterns whose inputs changed and the proposals to the nodes
+ * they return.
  * The feed cursor is stored last, so a round that fails is redone from the same changes.
  */
 import { servedOrgs, serveNewOrgs } from '../serve-all.ts';
@@ -9,9 +10,10 @@ import type { RoundContext } from './context.ts';
 import { readFeed } from './feed.ts';
 import { governChanges } from './govern.ts';
 import { readMailbox } from './mailbox.ts';
+import { searchAndProposePatterns } from './pattern-search.ts';
 import { searchAndPropose } from './search-round.ts';
 import { sendSecretUpdates } from './secrets-updates.ts';
-import { servedPolicies } from './served.ts';
+import { servedPatterns, servedPolicies } from './served.ts';
 import { cancelTimedOut } from './timeouts.ts';
 
 export async function protocolRound(ctx: RoundContext): Promise<void> {
@@ -31,11 +33,20 @@ export async function protocolRound(ctx: RoundContext): Promise<void> {
     ctx,
     newOrgs || feed.served || feed.policies.size > 0 || ctx.now() - readAt >= ctx.settings.fullRescanMs,
   );
+  const patternsReadAt = ctx.memory.servedPatterns?.readAt ?? 0;
+  const patterns = await servedPatterns(
+    ctx,
+    newOrgs ||
+      feed.served ||
+      feed.patterns.size > 0 ||
+      ctx.now() - patternsReadAt >= ctx.settings.fullRescanMs,
+  );
   if (feed.mailbox || ctx.now() - ctx.memory.lastMailboxAt >= ctx.settings.mailboxFallbackMs)
     await readMailbox(ctx);
   await cancelTimedOut(ctx);
-  await governChanges(ctx, feed, served);
+  await governChanges(ctx, feed, served, patterns);
   await sendSecretUpdates(ctx, feed);
   await searchAndPropose(ctx, feed, served);
+  await searchAndProposePatterns(ctx, feed, patterns);
   feed.commit();
 }

@@ -2,13 +2,17 @@
  * Secret updates (reference §4): when the feed shows a secret written, every live agreement
  * whose service binds it gets `basicagreementupdatesecret` with the new values of the changed
  * secrets only, in the same round. Values are read from the secrets API for the message and
- * never kept. No cancel for a rejected or unanswered update (upstream logs it only).
+ * never kept. Pattern agreements take the bindings of their pattern (in the pattern's org, the
+ * org part of their `policy`). No cancel for a rejected or unanswered update (upstream logs it only).
  */
 import { AGBOT_STATES } from '#lib/protocol/agreement-states';
 import { buildSecretUpdate } from '#lib/protocol/build-message';
+import type { SecretBinding } from '#lib/protocol/secret-binding';
+import type { AgbotAgreement } from '../store.ts';
 import type { RoundContext } from './context.ts';
 import { splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
+import { readPattern } from './pattern-services.ts';
 import { secretsWithValues } from './secret-values.ts';
 import { sendAbout } from './send.ts';
 import { deploymentPolicy, oneOf } from './wire.ts';
@@ -23,14 +27,9 @@ export async function sendSecretUpdates(ctx: RoundContext, feed: FeedSummary): P
       s.candidates.some((candidate) => feed.secrets.has(`${org}/${candidate}`)),
     );
     if (changed.length === 0) continue;
-    const policy = oneOf(
-      await ctx.exchange.deploymentPolicy(org, name),
-      'businessPolicy',
-      agreement.policy,
-      deploymentPolicy,
-    );
-    if (!policy) continue; // governance cancels it
-    const metadata = await secretsWithValues(ctx, org, policy.secretBinding, changed);
+    const bindings = await secretBindingsOf(ctx, agreement, org, name);
+    if (!bindings) continue; // governance cancels it
+    const metadata = await secretsWithValues(ctx, org, bindings, changed);
     if (!metadata) {
       ctx.log.warn('a changed secret cannot be read: no update sent', { agreement: agreement.agreementId });
       continue;
@@ -48,4 +47,21 @@ export async function sendSecretUpdates(ctx: RoundContext, feed: FeedSummary): P
     sent += 1;
   }
   return sent;
+}
+
+/** The bindings the agreement was made with: its deployment policy's, or its pattern's. */
+async function secretBindingsOf(
+  ctx: RoundContext,
+  agreement: AgbotAgreement,
+  org: string,
+  name: string,
+): Promise<SecretBinding[] | undefined> {
+  if (agreement.pattern) return (await readPattern(ctx, agreement.pattern))?.secretBinding;
+  const policy = oneOf(
+    await ctx.exchange.deploymentPolicy(org, name),
+    'businessPolicy',
+    agreement.policy,
+    deploymentPolicy,
+  );
+  return policy?.secretBinding;
 }

@@ -1,5 +1,39 @@
 import type { RoundContext } from './context.ts';
-import { deploymentPoliciesAnswer, servedPoliciesAnswer } from './wire.ts';
+import {
+  deploymentPoliciesAnswer,
+  patternsAnswer,
+  servedPatternsAnswer,
+  servedPoliciesAnswer,
+} from './wire.ts';
+
+/** A served row: `name` may be upstream's `*` (every one of that org). */
+interface ServedRow {
+  org: string;
+  name: string;
+  nodeOrg: string;
+}
+
+/** `org/name` → node orgs, with `*` expanded through `listAll` (the org's ids, `org/name`). */
+async function expand(
+  rows: ServedRow[],
+  listAll: (org: string) => Promise<string[]>,
+): Promise<Map<string, string[]>> {
+  const served = new Map<string, string[]>();
+  const add = (id: string, nodeOrg: string) => {
+    const orgs = served.get(id) ?? [];
+    if (!orgs.includes(nodeOrg)) orgs.push(nodeOrg);
+    served.set(id, orgs);
+  };
+  const wildcards = new Map<string, string[]>();
+  for (const row of rows) {
+    if (row.name === '*') wildcards.set(row.org, [...(wildcards.get(row.org) ?? []), row.nodeOrg]);
+    else add(`${row.org}/${row.name}`, row.nodeOrg);
+  }
+  for (const [org, nodeOrgs] of wildcards) {
+    for (const id of await listAll(org)) for (const nodeOrg of nodeOrgs) add(id, nodeOrg);
+  }
+  return served;
+}
 
 /**
  * The deployment policies this agbot serves (reference §1.3 "What the agbot serves"): its served
@@ -10,24 +44,40 @@ export async function servedPolicies(ctx: RoundContext, refresh: boolean): Promi
   const kept = ctx.memory.served;
   if (kept && !refresh) return kept.policies;
   const rows = servedPoliciesAnswer.safeParse(await ctx.exchange.servedPolicies());
-  const policies = new Map<string, string[]>();
-  const add = (id: string, nodeOrg: string) => {
-    const orgs = policies.get(id) ?? [];
-    if (!orgs.includes(nodeOrg)) orgs.push(nodeOrg);
-    policies.set(id, orgs);
-  };
-  const wildcards = new Map<string, string[]>();
-  for (const row of rows.success ? Object.values(rows.data.businessPols) : []) {
-    if (row.businessPol === '*')
-      wildcards.set(row.businessPolOrgid, [...(wildcards.get(row.businessPolOrgid) ?? []), row.nodeOrgid]);
-    else add(`${row.businessPolOrgid}/${row.businessPol}`, row.nodeOrgid);
-  }
-  for (const [org, nodeOrgs] of wildcards) {
-    const all = deploymentPoliciesAnswer.safeParse(await ctx.exchange.deploymentPolicies(org));
-    for (const id of all.success ? Object.keys(all.data.businessPolicy) : []) {
-      for (const nodeOrg of nodeOrgs) add(id, nodeOrg);
-    }
-  }
+  const policies = await expand(
+    Object.values(rows.success ? rows.data.businessPols : {}).map((r) => ({
+      org: r.businessPolOrgid,
+      name: r.businessPol,
+      nodeOrg: r.nodeOrgid,
+    })),
+    async (org) => {
+      const all = deploymentPoliciesAnswer.safeParse(await ctx.exchange.deploymentPolicies(org));
+      return all.success ? Object.keys(all.data.businessPolicy) : [];
+    },
+  );
   ctx.memory.served = { policies, readAt: ctx.now() };
   return policies;
+}
+
+/**
+ * The deployment patterns this agbot serves (§1.3): its served-pattern rows, `*` expanded to
+ * every pattern of that org, each with the node orgs it may search. Kept like the policies.
+ */
+export async function servedPatterns(ctx: RoundContext, refresh: boolean): Promise<Map<string, string[]>> {
+  const kept = ctx.memory.servedPatterns;
+  if (kept && !refresh) return kept.patterns;
+  const rows = servedPatternsAnswer.safeParse(await ctx.exchange.servedPatterns());
+  const patterns = await expand(
+    Object.values(rows.success ? rows.data.patterns : {}).map((r) => ({
+      org: r.patternOrgid,
+      name: r.pattern,
+      nodeOrg: r.nodeOrgid,
+    })),
+    async (org) => {
+      const all = patternsAnswer.safeParse(await ctx.exchange.patterns(org));
+      return all.success ? Object.keys(all.data.patterns) : [];
+    },
+  );
+  ctx.memory.servedPatterns = { patterns, readAt: ctx.now() };
+  return patterns;
 }

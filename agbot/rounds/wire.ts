@@ -48,18 +48,20 @@ const serviceVersion = z.object({
   priority: z.object({ priority_value: z.number().int().optional() }).loose().nullish(),
 });
 
+const nodeHealth = z
+  .object({
+    missing_heartbeat_interval: z.number().int().optional(),
+    check_agreement_status: z.number().int().optional(),
+  })
+  .nullish();
+
 export const deploymentPolicy = z.object({
   service: z.object({
     name: z.string(),
     org: z.string(),
     arch: z.string(),
     serviceVersions: list(serviceVersion),
-    nodeHealth: z
-      .object({
-        missing_heartbeat_interval: z.number().int().optional(),
-        check_agreement_status: z.number().int().optional(),
-      })
-      .nullish(),
+    nodeHealth,
   }),
   properties: list(propertySchema),
   constraints: list(z.string()),
@@ -69,6 +71,26 @@ export const deploymentPolicy = z.object({
 });
 export type DeploymentPolicy = z.infer<typeof deploymentPolicy>;
 export const deploymentPoliciesAnswer = z.object({ businessPolicy: z.record(z.string(), z.unknown()) });
+
+/** One service of a pattern (catalog §3.1 PService). */
+export const patternService = z.object({
+  serviceUrl: z.string(),
+  serviceOrgid: z.string(),
+  serviceArch: z.string(),
+  agreementLess: z.boolean().nullish(),
+  serviceVersions: list(serviceVersion),
+  nodeHealth,
+});
+export type PatternService = z.infer<typeof patternService>;
+
+export const patternRecord = z.object({
+  services: list(patternService),
+  userInput: list(userInputSchema),
+  secretBinding: list(secretBindingSchema),
+  lastUpdated: z.string().optional(),
+});
+export type PatternRecord = z.infer<typeof patternRecord>;
+export const patternsAnswer = z.object({ patterns: z.record(z.string(), z.unknown()) });
 
 export const searchAnswer = z.object({
   nodes: list(

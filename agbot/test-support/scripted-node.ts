@@ -78,15 +78,19 @@ export class ScriptedNode {
     return answer;
   }
 
-  /** Node record (by its owner), node policy, a heartbeat, then the key: the node is findable. */
+  /**
+   * Node record (by its owner), node policy, a heartbeat, then the key: the node is findable.
+   * A pattern node (`pattern` = `org/name`) may have no policy (`policy` undefined).
+   */
   async register(
     owner: Credentials,
-    policy: { properties: { name: string; value: unknown }[]; constraints?: string[] },
+    policy: { properties: { name: string; value: unknown }[]; constraints?: string[] } | undefined,
     arch = 'amd64',
+    pattern = '',
   ): Promise<void> {
-    const record = { name: this.id, token: this.creds.secret, pattern: '', publicKey: '', arch };
+    const record = { name: this.id, token: this.creds.secret, pattern, publicKey: '', arch };
     await this.must(owner, 'PUT', this.path, record, [201]);
-    await this.setPolicy(policy);
+    if (policy) await this.setPolicy(policy);
     await this.must(this.creds, 'POST', `${this.path}/heartbeat`, undefined, [200, 201]);
     await this.must(
       this.creds,
@@ -159,9 +163,10 @@ export class ScriptedNode {
     agreementId: string,
     service: { org: string; url: string },
     state: string = NODE_STATES.agreed,
+    pattern = '',
   ) {
     const body = {
-      agreementService: { orgid: this.org, pattern: '', url: `${service.org}/${service.url}` },
+      agreementService: { orgid: this.org, pattern, url: `${service.org}/${service.url}` },
       state,
     };
     await this.must(

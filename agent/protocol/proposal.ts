@@ -1,9 +1,10 @@
 /**
  * A proposal on the node (reference §1.6): pre-checks whose failure gets no reply (duplicate,
  * unreadable T&C, pattern or type mismatch, arch, a deployment signature no trusted key
- * verifies), then the decision, answered either way: the node's current policy both ways, the
- * privilege the service needs, complete user input, and a value for every bound secret. On
- * acceptance the secrets are written to the agreement's files and the agreement is recorded.
+ * verifies), then the decision, answered either way (proposal-checks.ts): the node's current
+ * policy both ways (not for a pattern proposal), the privilege the service needs, complete user
+ * input, and a value for every bound secret. On acceptance the secrets are written to the
+ * agreement's files and the agreement is recorded.
  */
 import { archMatches } from '#lib/protocol/arch';
 import { buildReply } from '#lib/protocol/build-message';
@@ -13,12 +14,9 @@ import type { Proposal } from '#lib/protocol/messages';
 import { type ProposalContents, readProposal } from '#lib/protocol/parse-message';
 import type { NodePolicyDocument } from '#lib/protocol/policy-compatibility';
 import type { PolicyDocument } from '#lib/protocol/policy-document';
-import { deploymentNeedsPrivilege, nodeAllowsPrivilege } from '#lib/protocol/privileged';
-import { nodeAcceptsTerms } from '#lib/protocol/proposal-decision';
 import { decodeSecretValue, maskSecretValues } from '#lib/protocol/secret-binding';
 import { resolveSecretBindings, secretsNamedBy } from '#lib/protocol/secret-binding-check';
 import { findFor, type ServiceRef } from '#lib/protocol/service-match';
-import { checkUserInput } from '#lib/protocol/user-input-check';
 import { newAgreement, saveAgreement } from '../agreements/store.ts';
 import type { Credentials } from '../exchange/client.ts';
 import { loadPolicy, loadUserInput } from '../node/local.ts';
@@ -26,6 +24,7 @@ import type { NodeRecord } from '../node/record.ts';
 import { type Deployment, parseDeployment } from '../workloads/deployment.ts';
 import type { SecretValue } from '../workloads/secret-files.ts';
 import { type DeclaredInput, type NodeMessage, serviceRecord } from './exchange-calls.ts';
+import { decideOnProposal, patternMatches } from './proposal-checks.ts';
 import type { Protocol } from './protocol.ts';
 import { activeAgreements, findAgreement, nowSeconds, recordSecrets } from './records.ts';
 import { sendMessage } from './send.ts';
@@ -147,8 +146,8 @@ type PreCheck = { ok: true; deployment: Deployment } | { ok: false; reason: stri
 function preChecks(p: Protocol, node: NodeRecord, terms: PolicyDocument): PreCheck {
   const workload = terms.workloads?.[0] ?? {};
   if (!workload.deployment) return { ok: false, reason: 'the workload has no deployment for a device node' };
-  if ((terms.patternId ?? '') !== node.pattern)
-    return { ok: false, reason: `pattern ${terms.patternId ?? '""'} is not the node's pattern` };
+  const pattern = patternMatches(terms, node.pattern);
+  if (!pattern.ok) return pattern;
   if (activeAgreements(p.ctx.store).some((a) => a.name === terms.header.name))
     return { ok: false, reason: `an agreement named ${terms.header.name} is already active` };
   if (!archMatches(workload.arch, p.ctx.host.arch))
@@ -182,7 +181,7 @@ function secretValues(terms: PolicyDocument, service: ServiceRef, deployment: De
   return { ok: true, values };
 }
 
-/** Step E: answered with `decision:false` when it fails. */
+/** Step E (proposal-checks.ts) with the node's current policy and user input. */
 function decide(
   p: Protocol,
   terms: PolicyDocument,
@@ -192,13 +191,14 @@ function decide(
   declared: DeclaredInput[],
   secrets: SecretCheck,
 ): Check {
-  const policy = loadPolicy(p.ctx.store);
-  if (!policy) return { ok: false, reason: 'the node has no policy' };
-  const compatible = nodeAcceptsTerms(terms, producerPolicy, policy as NodePolicyDocument);
-  if (!compatible.ok) return compatible;
-  if (deploymentNeedsPrivilege(deployment) && !nodeAllowsPrivilege(policy.properties))
-    return { ok: false, reason: 'the service needs privileged mode, which the node policy does not allow' };
-  const input = checkUserInput(service, declared, terms.userInput, loadUserInput(p.ctx.store));
-  if (!input.ok) return input;
-  return secrets.ok ? { ok: true } : secrets;
+  return decideOnProposal({
+    terms,
+    producerPolicy,
+    nodePolicy: loadPolicy(p.ctx.store) as NodePolicyDocument | undefined,
+    nodeUserInput: loadUserInput(p.ctx.store),
+    service,
+    deployment,
+    declared,
+    secrets: secrets.ok ? { ok: true } : secrets,
+  });
 }

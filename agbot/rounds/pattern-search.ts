@@ -1,0 +1,89 @@
+/**
+ * The pattern half of the search round (reference §1.3 "Pattern search"): each served pattern
+ * whose inputs changed (its record, a node of its node orgs, a service, secret, served row or
+ * deleted node agreement), or whose full rescan is due, is read once; each of its services is
+ * searched (`POST /orgs/{o}/patterns/{p}/search`, no paging: every matching node at once) and
+ * the nodes found with no live agreement for that service are checked and proposed to. An
+ * unchanged pattern is not read again until its rescan is due.
+ */
+import type { RoundCache } from './candidate.ts';
+import { mapLimit, type RoundContext, splitId } from './context.ts';
+import type { FeedSummary } from './feed.ts';
+import { evaluatePattern } from './pattern-candidate.ts';
+import { type PatternTarget, patternTargets, readPattern } from './pattern-services.ts';
+import { propose } from './propose.ts';
+import { searchDue } from './search.ts';
+import { searchAnswer } from './wire.ts';
+
+export async function searchAndProposePatterns(
+  ctx: RoundContext,
+  feed: FeedSummary,
+  served: Map<string, string[]>,
+  cache: RoundCache = new Map(),
+): Promise<number> {
+  let proposed = 0;
+  const changedNodeOrgs = new Set([...feed.nodes].map((n) => splitId(n)[0]));
+  for (const [patternId, nodeOrgs] of served) {
+    const stateKey = `pattern ${patternId}`;
+    const due =
+      feed.patterns.has(patternId) ||
+      feed.catalogChanged ||
+      nodeOrgs.some((o) => changedNodeOrgs.has(o)) ||
+      searchDue(ctx, stateKey);
+    if (!due) continue;
+    const pattern = await readPattern(ctx, patternId);
+    // Searched now (even if gone: governance cancels its agreements; the next look is at its rescan).
+    ctx.store.setSearch(stateKey, { changedSince: 0, fullScanAt: ctx.now() });
+    if (!pattern) continue;
+    for (const target of patternTargets(patternId, pattern)) {
+      const nodes = await searchPattern(ctx, target, nodeOrgs);
+      let failed = false;
+      await mapLimit(nodes, ctx.settings.concurrency, async (nodeFull) => {
+        const [nodeOrg, nodeId] = splitId(nodeFull);
+        if (ctx.store.activeAgreementWith(nodeOrg, nodeId, target.policyId)) return;
+        try {
+          const result = await evaluatePattern(ctx, cache, target, nodeOrg, nodeId);
+          if (!result.ok) {
+            ctx.log.debug('node not proposed to', {
+              node: nodeFull,
+              pattern: target.policyId,
+              reason: result.reason,
+            });
+            return;
+          }
+          await propose(ctx, target.policyId, result.plan, patternId);
+          proposed += 1;
+        } catch (error) {
+          failed = true;
+          ctx.log.warn('proposal failed', {
+            node: nodeFull,
+            pattern: target.policyId,
+            error: (error as Error).message,
+          });
+        }
+      });
+      // The next round searches this pattern again.
+      if (failed) ctx.store.setSearch(stateKey, { changedSince: 0, fullScanAt: 0 });
+    }
+  }
+  return proposed;
+}
+
+/** The nodes registered with the pattern that have no agreement for this service yet. */
+async function searchPattern(
+  ctx: RoundContext,
+  target: PatternTarget,
+  nodeOrgids: string[],
+): Promise<string[]> {
+  const [org, name] = splitId(target.patternId);
+  const { serviceOrgid, serviceUrl, serviceArch } = target.service;
+  const body = {
+    serviceUrl: `${serviceOrgid}/${serviceUrl}`,
+    ...(serviceArch === '' || serviceArch === '*' ? {} : { arch: serviceArch }),
+    nodeOrgids,
+    secondsStale: ctx.settings.activeDeviceTimeoutS,
+    numEntries: 0,
+  };
+  const answer = searchAnswer.safeParse(await ctx.exchange.searchPattern(org, name, body));
+  return answer.success ? answer.data.nodes.map((n) => n.id) : [];
+}

@@ -1,0 +1,315 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildReply } from '#lib/protocol/build-message';
+import { signDeployment } from '#lib/protocol/deployment-signature';
+import type { Proposal, ProtocolMessage, SecretUpdate } from '#lib/protocol/messages';
+import { readProposal } from '#lib/protocol/parse-message';
+import { decodeSecretValue } from '#lib/protocol/secret-binding';
+import { createAgbot as createAgbotRecord } from '#test/support/identities';
+import { type Agbot, createAgbot } from '../../agbot/agbot.ts';
+import { loadAgbotConfig } from '../../agbot/config.ts';
+import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
+import { silentLogger } from '../../agent/log.ts';
+import type { Credentials } from './support/http.ts';
+import { useOffline } from './support/offline.ts';
+import { createOrg, createUser, expectStatus } from './support/world.ts';
+
+/**
+ * Pattern agreements (reference §1.3 "Pattern search", §1.4 pattern case, §1.5, §1.10, §3.4):
+ * the agbot against the real Exchange (serverless-offline over DynamoDB Local), serving every
+ * pattern of its org (`*`), and scripted nodes registered with a pattern and no node policy.
+ */
+const server = useOffline();
+const ORG = 'agbot-patterns';
+const AGBOT = 'ab';
+const AGBOT_TOKEN = 'ab-patterns-token';
+const HELLO = { org: ORG, url: 'hello.pattern', version: '1.0.0', arch: 'amd64' };
+const SECOND = { org: ORG, url: 'second.pattern', version: '2.0.0', arch: 'amd64' };
+
+const signer = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+});
+const withSecret = JSON.stringify({
+  services: { hello: { image: 'busybox:latest', command: ['sleep', '600'], secrets: { token: {} } } },
+});
+const plain = JSON.stringify({ services: { second: { image: 'busybox:latest' } } });
+
+let owner: Credentials;
+let admin: Credentials;
+let dataDir: string;
+let agbot: Agbot;
+
+const call = (
+  auth: Credentials,
+  method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+) => server.http(method, path, { auth, ...(body === undefined ? {} : { body }) });
+
+const patternService = (s: typeof HELLO, extra: Record<string, unknown> = {}) => ({
+  serviceUrl: s.url,
+  serviceOrgid: s.org,
+  serviceArch: s.arch,
+  serviceVersions: [{ version: s.version, priority: { priority_value: 1 } }],
+  nodeHealth: { missing_heartbeat_interval: 600, check_agreement_status: 120 },
+  ...extra,
+});
+const binding = (s: typeof HELLO) => ({
+  serviceOrgid: s.org,
+  serviceUrl: s.url,
+  enableNodeLevelSecrets: false,
+  secrets: [{ token: 'patsecret' }],
+});
+
+async function postService(s: typeof HELLO, deployment: string): Promise<void> {
+  const body = {
+    label: s.url,
+    url: s.url,
+    version: s.version,
+    arch: s.arch,
+    sharable: 'multiple',
+    deployment,
+    deploymentSignature: signDeployment(deployment, signer.privateKey),
+  };
+  expectStatus(await call(owner, 'POST', `/v1/orgs/${ORG}/services`, body), 201, `POST ${s.url}`);
+}
+
+async function newNode(id: string, pattern: string): Promise<ScriptedNode> {
+  const node = new ScriptedNode(server.baseUrl, ORG, id);
+  await node.register(owner, pattern ? undefined : { properties: [] }, 'amd64', pattern);
+  return node;
+}
+
+const proposalTo = async (node: ScriptedNode, url: string): Promise<Received & { message: Proposal }> =>
+  (await node.waitFor(
+    (m: ProtocolMessage) =>
+      m.type === 'proposal' && readProposal(m as Proposal).terms.workloads?.[0]?.workloadUrl === url,
+  )) as Received & { message: Proposal };
+const agbotRow = async (agreementId: string) => {
+  const res = await call(admin, 'GET', `/v1/orgs/${ORG}/agbots/${AGBOT}/agreements/${agreementId}`);
+  return res.status === 200 ? res.body.agreements[agreementId] : undefined;
+};
+const archived = async (agreementId: string) => {
+  const res = await fetch(`http://127.0.0.1:${agbot.port()}/agreement`);
+  const body = (await res.json()) as {
+    agreements: { archived: { agreementId: string; terminatedReason: number; pattern?: string }[] };
+  };
+  return body.agreements.archived.find((a) => a.agreementId === agreementId);
+};
+const cancelOf = (node: ScriptedNode, agreementId: string) =>
+  node.waitFor((m) => m.type === 'cancel' && m.agreementId === agreementId);
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'agbot-patterns-'));
+  const root = { user: 'root/root', secret: server.rootPassword };
+  await createOrg({ http: server.http, root }, ORG);
+  admin = await createUser({ http: server.http, root }, ORG, 'admin', { admin: true });
+  owner = await createUser({ http: server.http, root }, ORG, 'owner');
+  await createAgbotRecord(ORG, AGBOT, owner.user, { token: AGBOT_TOKEN });
+  const agbotCreds = { user: `${ORG}/${AGBOT}`, secret: AGBOT_TOKEN };
+  const served = { patternOrgid: ORG, pattern: '*', nodeOrgid: ORG };
+  expectStatus(
+    await call(agbotCreds, 'POST', `/v1/orgs/${ORG}/agbots/${AGBOT}/patterns`, served),
+    201,
+    'serve patterns *',
+  );
+  await postService(HELLO, withSecret);
+  await postService(SECOND, plain);
+  const pat = {
+    label: 'pat',
+    services: [patternService(HELLO)],
+    secretBinding: [binding(HELLO)],
+  };
+  expectStatus(await call(owner, 'POST', `/v1/orgs/${ORG}/patterns/pat`, pat), 201, 'POST pat');
+  // Another pattern whose only service runs without an agreement: no proposal ever.
+  const other = { label: 'other', services: [patternService(SECOND, { agreementLess: true })] };
+  expectStatus(await call(owner, 'POST', `/v1/orgs/${ORG}/patterns/other`, other), 201, 'POST other');
+  expectStatus(
+    await call(admin, 'PUT', `/v1/orgs/${ORG}/secrets/patsecret`, { key: 'user', value: 'pattern-value' }),
+    201,
+    'PUT secret',
+  );
+  const config = loadAgbotConfig({
+    HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
+    HZN_AGBOT_ID: `${ORG}/${AGBOT}`,
+    HZN_AGBOT_TOKEN: AGBOT_TOKEN,
+    HZN_AGBOT_DATA_DIR: dataDir,
+    HZN_AGBOT_POLL_SECONDS: '0.3',
+    HZN_AGBOT_PORT: '0',
+  });
+  agbot = createAgbot({ config, log: silentLogger });
+  await agbot.start();
+}, 240_000);
+
+afterAll(async () => {
+  await agbot?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('pattern agreements against the real Exchange', () => {
+  let node: ScriptedNode;
+  let first: string;
+
+  it('a node registered with the pattern (no node policy) gets a proposal with patternId; accept → both rows carry the pattern', async () => {
+    node = await newNode('n-pat', `${ORG}/pat`);
+    const { message: proposal, agbotId, agbotPubKey } = await proposalTo(node, HELLO.url);
+    first = proposal.agreementId;
+    const { terms } = readProposal(proposal);
+    expect(terms.patternId).toBe(`${ORG}/pat`);
+    expect(terms.header.name).toBe(
+      `Policy for ${ORG}/n-pat merged with ${ORG}/pat_hello.pattern_${ORG}_amd64`,
+    );
+    expect(terms.workloads?.[0]).toMatchObject({
+      workloadUrl: HELLO.url,
+      organization: ORG,
+      version: '1.0.0',
+    });
+    expect(terms.nodeHealth).toEqual({ missing_heartbeat_interval: 600, check_agreement_status: 120 });
+    expect(terms.secretBinding).toEqual([binding(HELLO)]);
+    const carried = terms.secretDetails?.[0]?.secrets?.[0]?.token as string;
+    expect(decodeSecretValue(carried)).toEqual({ key: 'user', value: 'pattern-value' });
+    expect(await agbotRow(first)).toMatchObject({
+      service: { orgid: ORG, pattern: 'pat', url: HELLO.url },
+      state: 'Formed Proposal',
+    });
+
+    await node.send({ agbotId, agbotPubKey }, buildReply(first, true, node.creds.user));
+    expect((await node.waitFor((m) => m.type === 'replyack')).message).toMatchObject({ decision: true });
+    await node.putAgreement(first, HELLO, 'Agree to proposal', `${ORG}/pat`);
+    await vi.waitFor(async () => expect((await agbotRow(first))?.state).toBe('Finalized Agreement'));
+    const nodeRow = await call(owner, 'GET', `/v1/orgs/${ORG}/nodes/n-pat/agreements/${first}`);
+    expect(nodeRow.body.agreements[first].agrService).toEqual({
+      orgid: ORG,
+      pattern: `${ORG}/pat`,
+      url: `${ORG}/${HELLO.url}`,
+    });
+    const local = (await (await fetch(`http://127.0.0.1:${agbot.port()}/agreement`)).json()) as {
+      agreements: { active: { agreementId: string; pattern?: string; policy: string }[] };
+    };
+    expect(local.agreements.active.find((a) => a.agreementId === first)).toMatchObject({
+      pattern: `${ORG}/pat`,
+      policy: `${ORG}/pat_hello.pattern_${ORG}_amd64`,
+    });
+  }, 60_000);
+
+  it('a secret bound by the pattern changes → basicagreementupdatesecret with the new value', async () => {
+    expectStatus(
+      await call(admin, 'PUT', `/v1/orgs/${ORG}/secrets/patsecret`, { key: 'user', value: 'new-value' }),
+      201,
+      'PUT secret',
+    );
+    const update = (await node.waitFor((m) => m.type === 'basicagreementupdate')).message as SecretUpdate;
+    expect(update).toMatchObject({ agreementId: first, updateType: 'basicagreementupdatesecret' });
+    expect(decodeSecretValue(update.metadata[0]?.secrets?.[0]?.token as string)).toEqual({
+      key: 'user',
+      value: 'new-value',
+    });
+  }, 30_000);
+
+  it('a node with another pattern (agreement-less service) or with no pattern gets no proposal', async () => {
+    const other = await newNode('n-other', `${ORG}/other`);
+    const none = await newNode('n-none', '');
+    // Several rounds after both became findable (the feed shows them; the rescan would not).
+    await new Promise((r) => setTimeout(r, 2_500));
+    await other.poll();
+    await none.poll();
+    expect(other.received).toEqual([]);
+    expect(none.received).toEqual([]);
+    // The first node still has exactly one proposal.
+    await node.poll();
+    expect(node.received.filter((r) => r.message.type === 'proposal')).toHaveLength(1);
+    // Idle rounds read nothing again: the feed (POST /changes) is their only request.
+    const before = { requests: agbot.exchangeRequests(), rounds: agbot.status().rounds };
+    await new Promise((r) => setTimeout(r, 1_500));
+    const rounds = agbot.status().rounds - before.rounds;
+    expect(rounds).toBeGreaterThanOrEqual(3);
+    expect(agbot.exchangeRequests() - before.requests).toBeLessThanOrEqual(rounds + 1);
+  }, 30_000);
+
+  it('the service removed from the pattern → cancel 204, row deleted, archived; the pattern’s new service is proposed', async () => {
+    const patch = { services: [patternService(SECOND)] };
+    expectStatus(await call(owner, 'PATCH', `/v1/orgs/${ORG}/patterns/pat`, patch), 201, 'PATCH pat');
+    expect((await cancelOf(node, first)).message).toMatchObject({ reason: 204 });
+    await vi.waitFor(
+      async () => {
+        expect(await agbotRow(first)).toBeUndefined();
+        expect(await archived(first)).toMatchObject({ terminatedReason: 204, pattern: `${ORG}/pat` });
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+    // The node row would be removed by the agent on cancel; the scripted node does it here.
+    await call(node.creds, 'DELETE', `/v1/orgs/${ORG}/nodes/n-pat/agreements/${first}`);
+    const { message } = await proposalTo(node, SECOND.url);
+    expect(readProposal(message).terms).toMatchObject({ patternId: `${ORG}/pat` });
+    expect(readProposal(message).terms.secretDetails).toBeUndefined();
+  }, 30_000);
+
+  it('the pattern deleted → its live agreement is cancelled with 204', async () => {
+    const { message } = await proposalTo(node, SECOND.url);
+    expectStatus(await call(owner, 'DELETE', `/v1/orgs/${ORG}/patterns/pat`), 204, 'DELETE pat');
+    expect((await cancelOf(node, message.agreementId)).message).toMatchObject({ reason: 204 });
+    await vi.waitFor(
+      async () => expect(await archived(message.agreementId)).toMatchObject({ terminatedReason: 204 }),
+      {
+        timeout: 10_000,
+        interval: 200,
+      },
+    );
+  }, 30_000);
+
+  it('serve-all (IBM agbot of npm start): the pattern of an org created after the start finds its node', async () => {
+    const root = { user: 'root/root', secret: server.rootPassword };
+    await createAgbotRecord('IBM', 'mt-pat', 'root/root', { token: 'mt-pat-token' });
+    const mtDir = mkdtempSync(join(tmpdir(), 'agbot-mt-pat-'));
+    const config = loadAgbotConfig({
+      HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
+      HZN_AGBOT_ID: 'IBM/mt-pat',
+      HZN_AGBOT_TOKEN: 'mt-pat-token',
+      HZN_AGBOT_DATA_DIR: mtDir,
+      HZN_AGBOT_POLL_SECONDS: '0.3',
+      HZN_AGBOT_PORT: '0',
+      HZN_AGBOT_SERVE_ALL: 'true',
+    });
+    const mt = createAgbot({ config, log: silentLogger });
+    await mt.start();
+    try {
+      const LATE = 'agbot-patterns-late';
+      await createOrg({ http: server.http, root }, LATE);
+      const lateUser = await createUser({ http: server.http, root }, LATE, 'owner');
+      const late = { ...SECOND, org: LATE, url: 'late.pattern' };
+      const body = {
+        label: late.url,
+        url: late.url,
+        version: late.version,
+        arch: late.arch,
+        sharable: 'multiple',
+        deployment: plain,
+        deploymentSignature: signDeployment(plain, signer.privateKey),
+      };
+      expectStatus(await call(lateUser, 'POST', `/v1/orgs/${LATE}/services`, body), 201, 'POST late service');
+      const pattern = { label: 'late', services: [patternService(late)] };
+      expectStatus(
+        await call(lateUser, 'POST', `/v1/orgs/${LATE}/patterns/late-pat`, pattern),
+        201,
+        'POST late pattern',
+      );
+      const lateNode = new ScriptedNode(server.baseUrl, LATE, 'late-node');
+      await lateNode.register(lateUser, undefined, 'amd64', `${LATE}/late-pat`);
+      const { message, agbotId } = await proposalTo(lateNode, late.url);
+      expect(agbotId).toBe('IBM/mt-pat');
+      expect(readProposal(message).terms.patternId).toBe(`${LATE}/late-pat`);
+      const served = await call(root, 'GET', '/v1/orgs/IBM/agbots/mt-pat/patterns');
+      expect(Object.values(served.body.patterns)).toContainEqual(
+        expect.objectContaining({ patternOrgid: LATE, pattern: '*', nodeOrgid: LATE }),
+      );
+    } finally {
+      await mt.stop();
+      rmSync(mtDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
