@@ -6,8 +6,10 @@
  * user input (pattern ⊕ node) and readable values for the pattern's secret bindings. There is no
  * policy-compatibility check: a pattern node agrees to its pattern, not to constraints.
  */
+
 import { parseDeployment } from '#agent/workloads/deployment';
 import { archMatches, isAnyArch } from '#lib/protocol/arch';
+import { versionsByPriority } from '#lib/protocol/catalog-records';
 import { consumerPolicy, deploymentView } from '#lib/protocol/policy-compatibility';
 import { nodePolicyName } from '#lib/protocol/policy-document';
 import { deploymentNeedsPrivilege, nodeAllowsPrivilege } from '#lib/protocol/privileged';
@@ -17,7 +19,7 @@ import { buildTerms } from '#lib/protocol/terms';
 import { checkUserInput } from '#lib/protocol/user-input-check';
 import { cached, type Evaluation, type RoundCache, readService } from './candidate.ts';
 import type { RoundContext } from './context.ts';
-import { type PatternTarget, versionsByPriority } from './pattern-services.ts';
+import type { PatternTarget } from './pattern-services.ts';
 import { secretCandidates, secretsWithValues } from './secret-values.ts';
 import { type NodeRecord, nodePolicy, nodeRecord, oneOf } from './wire.ts';
 

@@ -5,12 +5,13 @@
  * the node's own cancel 121; the agbot also does it so the agreement goes even when the node
  * does not notice, see docs/agbot.md). Anything else keeps the agreement.
  */
+
+import type { PatternRecord } from '#lib/protocol/catalog-records';
 import type { Check } from '#lib/protocol/constraint-eval';
 import type { AgbotAgreement } from '../store.ts';
 import type { RoundContext } from './context.ts';
 import type { FeedSummary } from './feed.ts';
 import { patternTargets, readPattern } from './pattern-services.ts';
-import type { PatternRecord } from './wire.ts';
 import { nodeRecord, oneOf } from './wire.ts';
 
 /** Patterns read during one governance pass (several agreements share one). */

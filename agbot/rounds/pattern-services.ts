@@ -6,9 +6,10 @@
  * get none (upstream runs them without an agreement; this agent does not, see docs/agbot.md).
  */
 
+import { type PatternRecord, type PatternService, patternRecord } from '#lib/protocol/catalog-records';
 import type { RoundContext } from './context.ts';
 import { splitId } from './context.ts';
-import { oneOf, type PatternRecord, type PatternService, patternRecord } from './wire.ts';
+import { oneOf } from './wire.ts';
 
 export interface PatternTarget {
   /** `<org>/<pattern>`. */
@@ -35,14 +36,3 @@ export function patternTargets(patternId: string, pattern: PatternRecord): Patte
     .filter((s) => !s.agreementLess && s.serviceVersions.length > 0)
     .map((service) => ({ patternId, policyId: `${org}/${internalName(name, service)}`, service, pattern }));
 }
-
-/** The versions to try, highest priority (lowest priority_value) first, then as listed. */
-export const versionsByPriority = (service: PatternService): string[] =>
-  service.serviceVersions
-    .map((v, index) => ({
-      version: v.version,
-      rank: v.priority?.priority_value ?? Number.MAX_SAFE_INTEGER,
-      index,
-    }))
-    .sort((a, b) => a.rank - b.rank || a.index - b.index)
-    .map((v) => v.version);

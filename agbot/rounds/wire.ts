@@ -3,14 +3,11 @@
  * never trusted (the Exchange is a peer, and upstream's may differ in fields we do not use).
  */
 import * as z from 'zod';
+import { lenientList, nodeHealth, serviceVersion } from '#lib/protocol/catalog-records';
 import { propertySchema, userInputSchema } from '#lib/protocol/policy-document';
 import { secretBindingSchema } from '#lib/protocol/secret-binding';
 
-const list = <T extends z.ZodType>(item: T) =>
-  z
-    .array(z.unknown())
-    .nullish()
-    .transform((items) => (items ?? []).flatMap((i) => (item.safeParse(i).success ? [item.parse(i)] : [])));
+const list = lenientList;
 
 export const changesAnswer = z.object({
   changes: z.array(
@@ -43,18 +40,6 @@ export const servedPatternsAnswer = z.object({
   ),
 });
 
-const serviceVersion = z.object({
-  version: z.string(),
-  priority: z.object({ priority_value: z.number().int().optional() }).loose().nullish(),
-});
-
-const nodeHealth = z
-  .object({
-    missing_heartbeat_interval: z.number().int().optional(),
-    check_agreement_status: z.number().int().optional(),
-  })
-  .nullish();
-
 export const deploymentPolicy = z.object({
   service: z.object({
     name: z.string(),
@@ -72,24 +57,6 @@ export const deploymentPolicy = z.object({
 export type DeploymentPolicy = z.infer<typeof deploymentPolicy>;
 export const deploymentPoliciesAnswer = z.object({ businessPolicy: z.record(z.string(), z.unknown()) });
 
-/** One service of a pattern (catalog §3.1 PService). */
-export const patternService = z.object({
-  serviceUrl: z.string(),
-  serviceOrgid: z.string(),
-  serviceArch: z.string(),
-  agreementLess: z.boolean().nullish(),
-  serviceVersions: list(serviceVersion),
-  nodeHealth,
-});
-export type PatternService = z.infer<typeof patternService>;
-
-export const patternRecord = z.object({
-  services: list(patternService),
-  userInput: list(userInputSchema),
-  secretBinding: list(secretBindingSchema),
-  lastUpdated: z.string().optional(),
-});
-export type PatternRecord = z.infer<typeof patternRecord>;
 export const patternsAnswer = z.object({ patterns: z.record(z.string(), z.unknown()) });
 
 export const searchAnswer = z.object({

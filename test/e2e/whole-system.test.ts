@@ -21,7 +21,8 @@ import { type Credentials, type Http, httpClient } from './support/http.ts';
  * policy; the service runs with its secret at /platform-secrets; the secret changes in place; an
  * agreement cancelled on the node comes back; an agent restart adopts the workload; a badly
  * signed service never starts; an incompatible node policy ends the agreement; DELETE /node
- * leaves nothing on the engine. Skipped, with one message, without a container engine.
+ * leaves nothing on the engine; a node registered with a deployment pattern runs the pattern's
+ * service once its user input is complete. Skipped, with one message, without a container engine.
  */
 const docker = await reachableEngine();
 const ORG = 'whole';
@@ -103,7 +104,11 @@ const must = async (
 };
 
 /** A signed service whose one container prints its secret; `badSignature` signs something else. */
-async function publish(url: string, image: string, options: { badSignature?: boolean } = {}) {
+async function publishService(
+  url: string,
+  image: string,
+  options: { badSignature?: boolean; userInput?: { name: string; type: string }[] } = {},
+) {
   const deployment = deploymentString({
     services: {
       'whole-hello': {
@@ -122,7 +127,13 @@ async function publish(url: string, image: string, options: { badSignature?: boo
     sharable: 'multiple',
     deployment,
     deploymentSignature: signature,
+    ...(options.userInput ? { userInput: options.userInput } : {}),
   });
+}
+
+/** The service and a deployment policy for nodes whose purpose is demo, binding its secret. */
+async function publish(url: string, image: string, options: { badSignature?: boolean } = {}) {
+  await publishService(url, image, options);
   await must(exchange, 'POST', `/v1/orgs/${ORG}/business/policies/${url}-pol`, admin, {
     label: url,
     service: { name: url, org: ORG, arch: '*', serviceVersions: [{ version: '1.0.0' }] },
@@ -351,4 +362,75 @@ describe.skipIf(!docker)('the whole system: npm start, dist/agent.mjs, podman', 
     const networks = await engine().listNetworks();
     expect(networks.filter((n) => [...ours].some((id) => n.Name.includes(id)))).toEqual([]);
   }, 180_000);
+
+  it('a node with a deployment pattern is configured once its user input is complete and runs the pattern service', async () => {
+    await publishService('hello-pat', image, { userInput: [{ name: 'GREETING', type: 'string' }] });
+    await must(exchange, 'POST', `/v1/orgs/${ORG}/patterns/pat`, admin, {
+      label: 'pattern',
+      services: [
+        {
+          serviceUrl: 'hello-pat',
+          serviceOrgid: ORG,
+          serviceArch: HOST.arch,
+          serviceVersions: [{ version: '1.0.0' }],
+        },
+      ],
+      secretBinding: [{ serviceOrgid: ORG, serviceUrl: 'hello-pat', secrets: [{ app_secret: 'greeting' }] }],
+    });
+    await must(exchange, 'PUT', `/v1/orgs/${ORG}/nodes/node2`, admin, {
+      name: 'node2',
+      token: NODE_TOKEN,
+      pattern: `${ORG}/pat`,
+      publicKey: '',
+      arch: HOST.arch,
+    });
+    // The agent may still be finishing the previous unregistration (it restarts itself after one).
+    await eventually('the node registered', async () => {
+      const registered = await agent('POST', '/node', {
+        body: { id: 'node2', organization: ORG, token: NODE_TOKEN, name: 'node2' },
+      });
+      return registered.status < 300 || undefined;
+    });
+    const refused = await agent('PUT', '/node/configstate', { body: { state: 'configured' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      error: `service ${ORG}/hello-pat version 1.0.0: no user input found for the service.`,
+      input: 'configstate.state',
+    });
+    await must(agent, 'POST', '/node/userinput', undefined, [
+      {
+        serviceOrgid: ORG,
+        serviceUrl: 'hello-pat',
+        serviceVersionRange: '[0.0.0,INFINITY)',
+        inputs: [{ name: 'GREETING', value: 'from the node' }],
+      },
+    ]);
+    await must(agent, 'PUT', '/node/configstate', undefined, { state: 'configured' });
+    const agreement = await eventually('a pattern agreement', () => agreementFor('hello-pat'));
+    const [container] = await eventually('its container running', async () => {
+      const found = await containersFor(agreement.current_agreement_id);
+      return found[0]?.State === 'running' ? found : undefined;
+    });
+    const inspected = await engine()
+      .getContainer((container as Docker.ContainerInfo).Id)
+      .inspect();
+    expect(inspected.Config.Env).toEqual(
+      expect.arrayContaining([`HZN_PATTERN=${ORG}/pat`, 'GREETING=from the node', 'HZN_DEVICE_ID=node2']),
+    );
+    expect(await secretInside((container as Docker.ContainerInfo).Id)).toContain('second value');
+    const agbotAgreement = await must(
+      exchange,
+      'GET',
+      `/v1/orgs/IBM/agbots/agbot/agreements/${agreement.current_agreement_id}`,
+      root,
+    );
+    expect(Object.values(agbotAgreement.body.agreements)[0]).toMatchObject({
+      service: { orgid: ORG, pattern: 'pat', url: 'hello-pat' },
+      state: 'Finalized Agreement',
+    });
+    expect((await agent('DELETE', '/node')).status).toBeLessThan(300);
+    await eventually('no workload containers', async () =>
+      (await allWorkloadContainers()).length === 0 ? true : undefined,
+    );
+  }, 240_000);
 });

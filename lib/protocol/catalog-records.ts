@@ -1,0 +1,56 @@
+/**
+ * Catalog records as the agbot and the agent read them from the Exchange (a peer: a record of
+ * another shape is skipped, never trusted). One reading of a pattern for both sides.
+ */
+import * as z from 'zod';
+import { userInputSchema } from './policy-document.ts';
+import { secretBindingSchema } from './secret-binding.ts';
+
+/** A list whose malformed entries are dropped (upstream may hold entries we cannot use). */
+export const lenientList = <T extends z.ZodType>(item: T) =>
+  z
+    .array(z.unknown())
+    .nullish()
+    .transform((items) => (items ?? []).flatMap((i) => (item.safeParse(i).success ? [item.parse(i)] : [])));
+
+export const serviceVersion = z.object({
+  version: z.string(),
+  priority: z.object({ priority_value: z.number().int().optional() }).loose().nullish(),
+});
+
+export const nodeHealth = z
+  .object({
+    missing_heartbeat_interval: z.number().int().optional(),
+    check_agreement_status: z.number().int().optional(),
+  })
+  .nullish();
+
+/** One service of a pattern (catalog §3.1 PService). */
+export const patternService = z.object({
+  serviceUrl: z.string(),
+  serviceOrgid: z.string(),
+  serviceArch: z.string(),
+  agreementLess: z.boolean().nullish(),
+  serviceVersions: lenientList(serviceVersion),
+  nodeHealth,
+});
+export type PatternService = z.infer<typeof patternService>;
+
+export const patternRecord = z.object({
+  services: lenientList(patternService),
+  userInput: lenientList(userInputSchema),
+  secretBinding: lenientList(secretBindingSchema),
+  lastUpdated: z.string().optional(),
+});
+export type PatternRecord = z.infer<typeof patternRecord>;
+
+/** The versions to try, highest priority (lowest priority_value) first, then as listed. */
+export const versionsByPriority = (service: PatternService): string[] =>
+  service.serviceVersions
+    .map((v, index) => ({
+      version: v.version,
+      rank: v.priority?.priority_value ?? Number.MAX_SAFE_INTEGER,
+      index,
+    }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map((v) => v.version);
