@@ -132,7 +132,9 @@ async function main(): Promise<void> {
       rootPassword: ROOT_PASSWORD,
     });
     stopOffline = offline.stop;
-    step(`HTTP load: ${CONNECTIONS} clients, ${HTTP_SECONDS} s per request type (after a ${WARM_UP_SECONDS} s warm-up)`);
+    step(
+      `HTTP load: ${CONNECTIONS} clients, ${HTTP_SECONDS} s per request type (after a ${WARM_UP_SECONDS} s warm-up)`,
+    );
     const { cpuPerRequest } = await import('./process-cpu.ts');
     const pids = { offline: offline.pid, dynamo: dynamo.pid, bench: process.pid };
     const counted = (result: LoadResult) => ({ result, requests: result.requests });
