@@ -24,9 +24,10 @@ const required = z.array(
     .object({
       org: z.string(),
       url: z.string(),
-      version: z.string().optional(),
-      versionRange: z.string().optional(),
-      arch: z.string().optional(),
+      // The Exchange sends `version: null` when only a range was given.
+      version: z.string().nullish(),
+      versionRange: z.string().nullish(),
+      arch: z.string().nullish(),
     })
     .loose(),
 );

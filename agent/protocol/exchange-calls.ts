@@ -153,9 +153,10 @@ const serviceRecordSchema = z
           .object({
             url: z.string(),
             org: z.string(),
-            version: z.string().optional(),
-            versionRange: z.string().optional(),
-            arch: z.string().optional(),
+            // The Exchange sends `version: null` when only a range was given.
+            version: z.string().nullish(),
+            versionRange: z.string().nullish(),
+            arch: z.string().nullish(),
           })
           .loose(),
       )

@@ -8,13 +8,13 @@
 import { compareVersions, versionInRange } from '#lib/catalog/version-range';
 import { archMatches, isAnyArch } from './arch.ts';
 
-/** One `requiredServices` entry of a service definition. */
+/** One `requiredServices` entry of a service definition (the Exchange sends absent fields as null). */
 export interface RequiredService {
   org: string;
   url: string;
-  versionRange?: string;
-  version?: string;
-  arch?: string;
+  versionRange?: string | null;
+  version?: string | null;
+  arch?: string | null;
 }
 
 /** One definition of a required service as the Exchange lists it. */
@@ -72,9 +72,10 @@ export async function resolveDependencies<D extends DependencyDefinition>(
     if (chain.includes(name)) throw new DependencyError(`dependency cycle: ${[...chain, name].join(' -> ')}`);
     if (chain.length >= MAX_DEPTH) throw new DependencyError(`dependencies of ${name} are nested too deep`);
     const range = rangeOf(entry);
-    if (!isAnyArch(entry.arch) && !archMatches(entry.arch, nodeArch))
+    const wanted = entry.arch ?? undefined;
+    if (!isAnyArch(wanted) && !archMatches(wanted, nodeArch))
       throw new DependencyError(`required service ${name} is for arch ${entry.arch}, not ${nodeArch}`);
-    const arch = isAnyArch(entry.arch) ? nodeArch : (entry.arch as string);
+    const arch = isAnyArch(wanted) ? nodeArch : (wanted as string);
     const best = [...(await list(entry.org, entry.url, arch))]
       .filter((d) => archMatches(d.arch, nodeArch) && versionInRange(d.version, range))
       .sort((a, b) => compareVersions(b.version, a.version))[0];

@@ -382,17 +382,19 @@ describe('agbot rounds against the real Exchange', () => {
   }, 30_000);
 
   it('a service whose dependency has no version in range for the node arch → the node is never proposed to', async () => {
-    const dep = { label: 'dep', url: 'dep.rounds', version: '2.0.0', arch: 'amd64', sharable: 'singleton' };
+    const dep = { label: 'dep', url: 'dep.rounds', arch: 'amd64', sharable: 'singleton' };
     const depDeployment = JSON.stringify({ services: { dep: { image: 'busybox:latest' } } });
     const signed = {
       deployment: depDeployment,
       deploymentSignature: signDeployment(depDeployment, signer.privateKey),
     };
-    expectStatus(
-      await call(owner, 'POST', `/v1/orgs/${ORG}/services`, { ...dep, ...signed }),
-      201,
-      'POST dep',
-    );
+    // The Exchange wants a version in range when the parent is published: 1.0.0, deleted after.
+    for (const version of ['1.0.0', '2.0.0'])
+      expectStatus(
+        await call(owner, 'POST', `/v1/orgs/${ORG}/services`, { ...dep, version, ...signed }),
+        201,
+        `POST dep ${version}`,
+      );
     const parent = {
       label: 'needs-dep',
       url: 'needs-dep.rounds',
@@ -403,6 +405,11 @@ describe('agbot rounds against the real Exchange', () => {
       ...signed,
     };
     expectStatus(await call(owner, 'POST', `/v1/orgs/${ORG}/services`, parent), 201, 'POST parent');
+    expectStatus(
+      await call(owner, 'DELETE', `/v1/orgs/${ORG}/services/${dep.url}_1.0.0_amd64`),
+      204,
+      'DELETE dep 1.0.0',
+    );
     const body = {
       label: 'p-deps',
       service: { name: parent.url, org: ORG, arch: 'amd64', serviceVersions: [{ version: '1.0.0' }] },

@@ -50,6 +50,13 @@ describe('service dependencies: resolution (reference §1.4 check 8, §2.1 step 
     expect(old[0]?.version).toBe('3.0.0');
     const any = await resolveDependencies([{ org: 'o', url: 'dep' }], 'amd64', list);
     expect(any[0]?.version).toBe('3.0.0');
+    // As the Exchange lists an entry given only a range: `version: null`.
+    const nulls = await resolveDependencies(
+      [{ org: 'o', url: 'dep', version: null, versionRange: '[0.1.0,1.0.0)', arch: null }],
+      'amd64',
+      list,
+    );
+    expect(nulls[0]?.version).toBe('0.5.0');
   });
 
   it('applies arch synonyms both to the entry and to the definitions (x86_64 = amd64)', async () => {
