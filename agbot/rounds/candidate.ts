@@ -2,12 +2,14 @@
  * The agbot's checks of one node against one deployment policy (reference §1.4, policy case) and
  * the T&C they lead to (§1.5): the node policy (deployment view) against the consumer side
  * (deployment policy ⊕ service policy ⊕ built-ins) both ways, the service's arch and versions in
- * priority order, complete user input, and resolvable secret bindings with readable values. Every
+ * priority order, its dependencies (dependencies.ts), complete user input, and resolvable secret
+ * bindings with readable values. Every
  * rule is lib/protocol's, shared with the node agent; this file only gathers the inputs.
  */
 import { parseDeployment } from '#agent/workloads/deployment';
 import { archMatches, isAnyArch } from '#lib/protocol/arch';
 import type { Check } from '#lib/protocol/constraint-eval';
+import type { RequiredService } from '#lib/protocol/dependencies';
 import { compatible, consumerPolicy, deploymentView } from '#lib/protocol/policy-compatibility';
 import { nodePolicyName, type PolicyDocument } from '#lib/protocol/policy-document';
 import { deploymentNeedsPrivilege } from '#lib/protocol/privileged';
@@ -17,6 +19,7 @@ import { buildTerms } from '#lib/protocol/terms';
 import { checkUserInput } from '#lib/protocol/user-input-check';
 import type { AgreementDetails } from '../store.ts';
 import type { RoundContext } from './context.ts';
+import { checkDependencies, requiredServicesOf } from './dependencies.ts';
 import { secretCandidates, secretsWithValues } from './secret-values.ts';
 import {
   type DeploymentPolicy,
@@ -126,6 +129,15 @@ async function checkVersion(
     return { ok: false, reason: `the service deployment: ${(error as Error).message}` };
   }
   const service: ServiceRef = { org: svcOrg, url, version, arch: record.arch || arch };
+  const dependencies = await checkDependencies(
+    ctx,
+    (key, read) => cached(cache, key, read),
+    { org: svcOrg, url, requiredServices: definition.requiredServices },
+    node.arch,
+    { policy: policy.userInput, node: node.userInput },
+    policy.secretBinding,
+  );
+  if (!dependencies.ok) return dependencies;
   const svcPolicy = await cached(cache, `service policy ${serviceKey}`, async () => {
     const parsed = servicePolicy.safeParse(
       await ctx.exchange.servicePolicy(svcOrg, serviceKey.slice(svcOrg.length + 1)),
@@ -189,7 +201,7 @@ export async function readService(
   url: string,
   version: string,
   arch: string,
-): Promise<{ id: string; record: ServiceRecord } | undefined> {
+): Promise<{ id: string; record: ServiceRecord; requiredServices: RequiredService[] } | undefined> {
   const answer = servicesAnswer.safeParse(await ctx.exchange.services(org, { url, version, arch }));
   if (!answer.success) return undefined;
   for (const [id, value] of Object.entries(answer.data.services)) {
@@ -200,7 +212,7 @@ export async function readService(
       record.data.version === version &&
       record.data.arch === arch
     )
-      return { id, record: record.data };
+      return { id, record: record.data, requiredServices: requiredServicesOf(value) };
   }
   return undefined;
 }

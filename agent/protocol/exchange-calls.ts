@@ -153,13 +153,17 @@ const serviceRecordSchema = z
           .object({
             url: z.string(),
             org: z.string(),
-            version: z.string().optional(),
-            arch: z.string().optional(),
+            // The Exchange sends `version: null` when only a range was given.
+            version: z.string().nullish(),
+            versionRange: z.string().nullish(),
+            arch: z.string().nullish(),
           })
           .loose(),
       )
       .nullish(),
     userInput: z.array(z.unknown()).nullish(),
+    deployment: z.string().optional(),
+    deploymentSignature: z.string().optional(),
     lastUpdated: z.string().optional(),
   })
   .loose();
@@ -171,9 +175,19 @@ export interface ServiceRecord {
   public: boolean;
   sharable: string;
   matchHardware: Record<string, unknown>;
-  requiredServices: { url: string; org: string; version: string; arch: string }[];
+  requiredServices: { url: string; org: string; version: string; versionRange?: string; arch: string }[];
   userInput: DeclaredInput[];
   lastUpdated: string;
+}
+
+/** A definition as a dependency runs it: the record plus what identifies it and its signed deployment. */
+export interface ServiceDefinition extends ServiceRecord {
+  org: string;
+  url: string;
+  version: string;
+  arch: string;
+  deployment: string;
+  deploymentSignature: string;
 }
 
 /**
@@ -186,44 +200,71 @@ export async function serviceRecord(
   creds: Credentials,
   service: { org: string; url: string; version: string; arch: string },
 ): Promise<ServiceRecord | undefined> {
-  const query = new URLSearchParams({ url: service.url, ...(service.arch ? { arch: service.arch } : {}) });
+  const all = await serviceDefinitions(ctx, creds, service.org, service.url, service.arch);
+  const found = all.find((d) => d.version === service.version);
+  if (!found) return undefined;
+  const {
+    org: _o,
+    url: _u,
+    version: _v,
+    arch: _a,
+    deployment: _d,
+    deploymentSignature: _s,
+    ...record
+  } = found;
+  return record;
+}
+
+/**
+ * Every definition of `org/url` the node may read (`GET /orgs/{org}/services?url=[&arch=]`);
+ * empty when none or not readable (another org's private service answers 403).
+ */
+export async function serviceDefinitions(
+  ctx: AgentContext,
+  creds: Credentials,
+  org: string,
+  url: string,
+  arch = '',
+): Promise<ServiceDefinition[]> {
+  const query = new URLSearchParams({ url, ...(arch ? { arch } : {}) });
   let body: { services?: Record<string, unknown> } | undefined;
   try {
-    body = await ctx.exchange.request(
-      'GET',
-      `/orgs/${enc(service.org)}/services?${query}`,
-      creds,
-      undefined,
-      true,
-    );
+    body = await ctx.exchange.request('GET', `/orgs/${enc(org)}/services?${query}`, creds, undefined, true);
   } catch (error) {
-    // Another org's private service is not readable by the node: no declared input to check.
-    if (error instanceof ExchangeHttpError && error.status === 403) return undefined;
+    if (error instanceof ExchangeHttpError && error.status === 403) return [];
     throw error;
   }
-  for (const record of Object.values(body?.services ?? {})) {
+  return Object.values(body?.services ?? {}).flatMap((record) => {
     const parsed = serviceRecordSchema.safeParse(record);
-    if (!parsed.success || parsed.data.version !== service.version) continue;
+    if (!parsed.success) return [];
     const r = parsed.data;
-    return {
-      owner: r.owner ?? '',
-      label: r.label ?? '',
-      description: r.description ?? '',
-      public: r.public ?? false,
-      sharable: r.sharable ?? 'multiple',
-      matchHardware: r.matchHardware ?? {},
-      requiredServices: (r.requiredServices ?? []).map((s) => ({
-        url: s.url,
-        org: s.org,
-        version: s.version ?? '',
-        arch: s.arch ?? '',
-      })),
-      userInput: (r.userInput ?? []).flatMap((entry) => {
-        const input = declaredInputSchema.safeParse(entry);
-        return input.success ? [input.data] : [];
-      }),
-      lastUpdated: r.lastUpdated ?? '',
-    };
-  }
-  return undefined;
+    return [
+      {
+        org,
+        url: r.url ?? url,
+        version: r.version,
+        arch: r.arch ?? '',
+        deployment: r.deployment ?? '',
+        deploymentSignature: r.deploymentSignature ?? '',
+        owner: r.owner ?? '',
+        label: r.label ?? '',
+        description: r.description ?? '',
+        public: r.public ?? false,
+        sharable: r.sharable ?? 'multiple',
+        matchHardware: r.matchHardware ?? {},
+        requiredServices: (r.requiredServices ?? []).map((s) => ({
+          url: s.url,
+          org: s.org,
+          version: s.version ?? '',
+          ...(s.versionRange ? { versionRange: s.versionRange } : {}),
+          arch: s.arch ?? '',
+        })),
+        userInput: (r.userInput ?? []).flatMap((entry) => {
+          const input = declaredInputSchema.safeParse(entry);
+          return input.success ? [input.data] : [];
+        }),
+        lastUpdated: r.lastUpdated ?? '',
+      },
+    ];
+  });
 }

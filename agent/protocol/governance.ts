@@ -5,9 +5,11 @@
  *   timeout → cancel 107;
  * - an accepted agreement whose workload is not running starts it (also after an agent restart);
  *   not started within the prelaunch time → 104;
- * - every container-check interval, a workload with fewer running containers than services → 103;
+ * - every container-check interval, a workload with fewer running containers than services → 103,
+ *   a dependency instance with fewer → 108 for every agreement using it;
  * - terminations cut short (Exchange or engine down, restart) are resumed;
- * - containers of agreements this node has archived are removed (the engine was down at cancel).
+ * - containers of agreements this node has archived, and dependency instances no agreement uses,
+ *   are removed (the engine was down at cancel).
  */
 import { isAgreementId } from '#lib/protocol/agreement-id';
 import { buildVerify } from '#lib/protocol/build-message';
@@ -16,6 +18,7 @@ import { MAX_AGREEMENT_PRELAUNCH_S, NODE_AGREEMENT_TIMEOUT_S } from '#lib/protoc
 import type { Credentials } from '../exchange/client.ts';
 import type { NodeRecord } from '../node/record.ts';
 import { parseDeployment } from '../workloads/deployment.ts';
+import { checkDependencies, removeUnused } from './dependencies.ts';
 import { acceptAndFinalize } from './finalize.ts';
 import type { Protocol } from './protocol.ts';
 import { activeAgreements, findAgreement, nowSeconds, terminatingAgreements, termsOf } from './records.ts';
@@ -30,6 +33,7 @@ export async function governAgreements(
   checkContainers: boolean,
 ): Promise<void> {
   const now = nowSeconds(p.ctx.now);
+  if (checkContainers) await checkDependencies(p, (id, reason) => startTermination(p, id, reason));
   for (const agreement of activeAgreements(p.ctx.store)) {
     const id = agreement.current_agreement_id;
     if (agreement.agreement_accepted_time === 0) {
@@ -79,6 +83,7 @@ export async function cleanUp(p: Protocol): Promise<void> {
     await finishTermination(p, agreement.current_agreement_id);
   let onEngine: string[];
   try {
+    await removeUnused(p);
     onEngine = await p.runner.agreementsOnEngine();
   } catch {
     return; // no engine now: nothing can be removed, nothing of ours can run there either

@@ -8,6 +8,8 @@ import type { MessagingKeys } from '#lib/protocol/keys';
 import { REASON } from '#lib/protocol/reason-codes';
 import type { AgentContext } from '../context.ts';
 import { AgentError } from '../errors.ts';
+import { Mutex } from '../mutex.ts';
+import { findInstance } from '../services/dependency-store.ts';
 import { TrustStore } from '../trust/store.ts';
 import { type Loop, startLoop } from '../workers/loop.ts';
 import { engineAt } from '../workloads/engine.ts';
@@ -63,6 +65,7 @@ export function createNodeProtocol(ctx: AgentContext, timings: Partial<ProtocolT
     starting: new Map(),
     terminating: new Map(),
     imageFailed: new Set(),
+    dependencyLock: new Mutex(),
   };
   let loop: Loop | undefined;
   const clock = { lastMailboxRead: 0, lastContainerCheck: ctx.now() };
@@ -114,9 +117,13 @@ function engine(ctx: AgentContext) {
 /** Workload events in upstream's words (reference §2.1, §2.8); never a secret value. */
 function report(p: Protocol, event: WorkloadEvent): void {
   const agreement = findAgreement(p.ctx.store, event.agreementId);
+  // Events of a dependency instance carry its key: named by the service it runs.
+  const instance = agreement ? undefined : findInstance(p.ctx.store, event.agreementId);
   const service = agreement
     ? `${agreement.workload_to_run.org}/${agreement.workload_to_run.url}`
-    : event.agreementId;
+    : instance
+      ? `${instance.org}/${instance.url}`
+      : event.agreementId;
   const source = agreement ? agreementSource(agreement) : { agreement_id: event.agreementId };
   const add = (severity: 'info' | 'warning' | 'error', code: string, message: string) =>
     p.ctx.events.add(severity, code, message, 'agreement', source);

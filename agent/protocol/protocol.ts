@@ -5,6 +5,7 @@
  */
 import type { MessagingKeys } from '#lib/protocol/keys';
 import type { AgentContext } from '../context.ts';
+import type { Mutex } from '../mutex.ts';
 import type { TrustStore } from '../trust/store.ts';
 import type { WorkloadRunner } from '../workloads/runner.ts';
 import type { SecretFiles } from '../workloads/secret-files.ts';
@@ -29,6 +30,8 @@ export interface Protocol {
   starting: Map<string, Promise<void>>;
   /** Agreements whose termination is being finished. */
   terminating: Map<string, Promise<void>>;
-  /** Agreements whose image could not be loaded (the cancel reason is then 113, not 103). */
+  /** Agreements (or dependency instances) whose image could not be loaded (cancel 113/117, not 103/118). */
   imageFailed: Set<string>;
+  /** Dependency instances are chosen, started and released one at a time (no two starts of one shared instance). */
+  dependencyLock: Mutex;
 }

@@ -8,6 +8,7 @@ import { buildCancel } from '#lib/protocol/build-message';
 import { describeReason } from '#lib/protocol/reason-codes';
 import { ExchangeUnavailableError } from '../exchange/client.ts';
 import { credentials, loadNode } from '../node/record.ts';
+import { releaseDependencies } from './dependencies.ts';
 import { deleteNodeAgreement } from './exchange-calls.ts';
 import type { Protocol } from './protocol.ts';
 import {
@@ -125,6 +126,8 @@ async function finish(p: Protocol, agreementId: string): Promise<void> {
 
   try {
     await p.runner.stop(agreementId);
+    // After the parent's containers and link networks: the dependencies it alone used go too.
+    await releaseDependencies(p, agreementId);
     ctx.events.add('info', 'container_stopped', `Workload destroyed for ${url}`, 'agreement', source);
   } catch (error) {
     // No engine: nothing of ours runs there now; the worker removes leftovers once it answers.
@@ -133,6 +136,8 @@ async function finish(p: Protocol, agreementId: string): Promise<void> {
       reason: error instanceof Error ? error.message : String(error),
     });
     p.secretFiles.remove(agreementId);
+    // Its dependency records let go of it; the cleanup pass removes their containers later.
+    await releaseDependencies(p, agreementId).catch(() => undefined);
   }
   updateAgreement(ctx.store, agreementId, () => ({
     workload_terminated_time: nowSeconds(ctx.now),

@@ -1,8 +1,10 @@
 /**
  * Starting an accepted agreement's service (reference §2.1): the deployment from the proposal
  * (signature checked when the proposal came), the secrets from the agreement's files, the
- * environment in upstream's precedence. Runs in the background, never under a lock; a failure
- * cancels the agreement (113 when the image could not be loaded, else 103), as upstream.
+ * environment in upstream's precedence. Its dependencies start first (dependencies.ts) and its
+ * containers join their link networks. Runs in the background, never under the write lock; a
+ * failure cancels the agreement (113 when the image could not be loaded, else 103; a dependency
+ * that cannot start: 117 or 118), as upstream.
  */
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
@@ -17,6 +19,13 @@ import { parseDeployment } from '../workloads/deployment.ts';
 import type { InputValue } from '../workloads/environment.ts';
 import type { WorkloadRequest } from '../workloads/runner.ts';
 import type { SecretValue } from '../workloads/secret-files.ts';
+import {
+  type DependencyEnvironment,
+  DependencyStartError,
+  releaseDependencies,
+  startDependencies,
+} from './dependencies.ts';
+import type { DeclaredInput } from './exchange-calls.ts';
 import type { Protocol } from './protocol.ts';
 import { findAgreement, nowSeconds, type ProtocolAgreement, termsOf, updateAgreement } from './records.ts';
 import { startTermination } from './terminate.ts';
@@ -51,7 +60,29 @@ async function start(p: Protocol, agreementId: string): Promise<void> {
   try {
     // Leftovers of an attempt cut short (agent restart) would clash with the new containers.
     await p.runner.stop(agreementId);
-    await p.runner.start(request);
+    await releaseDependencies(p, agreementId);
+  } catch {
+    return; // no engine now: the governance pass tries again
+  }
+  let links: string[];
+  try {
+    links = await startDependencies(p, agreement, dependencyEnvironment(p, agreement, request));
+  } catch (error) {
+    if (!(error instanceof DependencyStartError)) {
+      // The Exchange or the engine did not answer: the governance pass tries again (104 bounds it).
+      p.ctx.log.warn('dependent services not started', {
+        agreement: agreementId,
+        reason: (error as Error).message,
+      });
+      return;
+    }
+    startTermination(p, agreementId, error.reason);
+    return;
+  }
+  const current = findAgreement(p.ctx.store, agreementId);
+  if (!current || current.agreement_terminated_time > 0) return;
+  try {
+    await p.runner.start({ ...request, links });
   } catch {
     const reason = p.imageFailed.has(agreementId) ? REASON.imageFetchFailed : REASON.serviceTerminated;
     startTermination(p, agreementId, reason);
@@ -68,6 +99,37 @@ async function start(p: Protocol, agreementId: string): Promise<void> {
         },
   );
 }
+
+/** The environment of the agreement's dependencies: its own, without HZN_AGREEMENTID (§2.5). */
+function dependencyEnvironment(
+  p: Protocol,
+  agreement: ProtocolAgreement,
+  request: WorkloadRequest,
+): DependencyEnvironment {
+  const { agreementId: _none, ...platform } = request.environment.platform;
+  const terms = termsOf(agreement);
+  return {
+    base: { node: request.environment.node, platform },
+    userInputs: (d) => {
+      const ref = { org: d.org, url: d.url, version: d.version, arch: d.arch };
+      return [
+        inputValues(findFor(loadUserInput(p.ctx.store) as UserInput[], ref)),
+        inputValues(findFor(terms?.userInput, ref)),
+        defaults(d.definition.userInput),
+      ];
+    },
+    nodeMemoryMb: request.nodeMemoryMb,
+    allowPrivileged: request.allowPrivileged,
+  };
+}
+
+/** A service's declared defaults (the last user-input layer). */
+const defaults = (declared: readonly DeclaredInput[] | undefined): Record<string, InputValue> =>
+  Object.fromEntries(
+    (declared ?? []).flatMap((d) =>
+      d.defaultValue !== undefined && d.defaultValue !== '' ? [[d.name, d.defaultValue]] : [],
+    ),
+  );
 
 function workloadRequest(p: Protocol, agreement: ProtocolAgreement): WorkloadRequest {
   const { ctx } = p;
@@ -104,11 +166,7 @@ function workloadRequest(p: Protocol, agreement: ProtocolAgreement): WorkloadReq
       userInputs: [
         inputValues(findFor(loadUserInput(ctx.store) as UserInput[], ref)),
         inputValues(findFor(terms.userInput, ref)),
-        Object.fromEntries(
-          (agreement.declared_inputs ?? []).flatMap((d) =>
-            d.defaultValue !== undefined && d.defaultValue !== '' ? [[d.name, d.defaultValue]] : [],
-          ),
-        ),
+        defaults(agreement.declared_inputs),
       ],
     },
     nodeMemoryMb: ctx.host.memoryMb,

@@ -10,6 +10,7 @@ import { isArchived, loadAgreements } from '../agreements/store.ts';
 import type { AgentContext } from '../context.ts';
 import { type ProtocolAgreement, termsOf } from '../protocol/records.ts';
 import { loadServiceConfigs } from './config-store.ts';
+import { type DependencyInstance, findInstance, loadInstances, usersOf } from './dependency-store.ts';
 
 const ANY_VERSION = '[0.0.0,INFINITY)';
 
@@ -121,6 +122,52 @@ async function containersOf(ctx: AgentContext, agreementId: string): Promise<Con
   }
 }
 
+/** A dependency instance (§2.7): keyed by its instance key, with the agreements that use it. */
+function dependencyView(ctx: AgentContext, i: DependencyInstance, containers: ContainerInfo[]) {
+  const users = usersOf(ctx.store, i.instance_key);
+  return {
+    ref_url: i.url,
+    organization: i.org,
+    version: i.version,
+    arch: i.arch,
+    instance_id: i.instance_key,
+    archived: false,
+    instance_creation_time: i.instance_creation_time,
+    execution_start_time: i.execution_start_time,
+    cleanup_start_time: 0,
+    retry_start_time: 0,
+    execution_failure_code: 0,
+    execution_failure_desc: '',
+    associated_agreements: users,
+    microservicedef_id: i.instance_key,
+    service_instance_path: i.parents.map((parent) => [
+      ...pathTo(ctx, parent),
+      { url: i.url, org: i.org, version: i.version },
+    ]),
+    agreement_less: false,
+    max_retries: 0,
+    max_retry_duration: 0,
+    current_retry_count: 0,
+    containers: containers.map(containerView),
+  };
+}
+
+/** The chain of services from the top-level one down to `key` (an agreement id or instance key). */
+function pathTo(ctx: AgentContext, key: string, depth = 0): { url: string; org: string; version: string }[] {
+  const instance = depth < 16 ? findInstance(ctx.store, key) : undefined;
+  if (instance) {
+    const parent = instance.parents[0];
+    const above = parent ? pathTo(ctx, parent, depth + 1) : [];
+    return [...above, { url: instance.url, org: instance.org, version: instance.version }];
+  }
+  const agreement = (loadAgreements(ctx.store) as ProtocolAgreement[]).find(
+    (a) => a.current_agreement_id === key,
+  );
+  if (!agreement) return [];
+  const { url, org, version } = agreement.workload_to_run;
+  return [{ url, org, version }];
+}
+
 export async function workloadViews(ctx: AgentContext) {
   const accepted = (loadAgreements(ctx.store) as ProtocolAgreement[]).filter(
     (a) => a.agreement_accepted_time > 0,
@@ -130,11 +177,16 @@ export async function workloadViews(ctx: AgentContext) {
   const running = await Promise.all(
     active.map(async (a) => instanceView(a, await containersOf(ctx, a.current_agreement_id))),
   );
+  const dependencies = await Promise.all(
+    loadInstances(ctx.store).map(async (i) =>
+      dependencyView(ctx, i, await containersOf(ctx, i.instance_key)),
+    ),
+  );
   return {
     definitions: {
       active: active.map((a) => definitionView(ctx, a)),
       archived: archived.map((a) => definitionView(ctx, a)),
     },
-    instances: { active: running, archived: archived.map((a) => instanceView(a, [])) },
+    instances: { active: [...running, ...dependencies], archived: archived.map((a) => instanceView(a, [])) },
   };
 }

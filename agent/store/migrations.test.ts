@@ -55,7 +55,7 @@ describe('agent store migrations (PRAGMA user_version)', () => {
     store.close();
 
     const raw = openRaw(join(dir, 'agent.db'));
-    expect(version(raw)).toBe(2);
+    expect(version(raw)).toBe(3);
     const active = raw.prepare('SELECT agreement_id FROM agreements WHERE archived = 0').all();
     expect(active).toEqual([{ agreement_id: 'old-active' }]);
     raw.close();
@@ -66,6 +66,18 @@ describe('agent store migrations (PRAGMA user_version)', () => {
     again.close();
   });
 
+  it('adds the dependency tables to a version 2 data dir without touching its agreements', () => {
+    const dir = legacyDataDir();
+    Store.open(dir).close();
+    const raw = openRaw(join(dir, 'agent.db'));
+    raw.exec('DROP TABLE dependency_instances; DROP TABLE dependency_users; PRAGMA user_version = 2');
+    raw.close();
+    const store = Store.open(dir);
+    expect(loadAgreements(store)).toHaveLength(2);
+    expect(store.rows('SELECT * FROM dependency_users')).toEqual([]);
+    store.close();
+  });
+
   it('refuses a data dir written by a newer agent', () => {
     const dir = tempDir();
     dirs.push(dir);
@@ -74,7 +86,7 @@ describe('agent store migrations (PRAGMA user_version)', () => {
     raw.exec('PRAGMA user_version = 99');
     raw.close();
     expect(() => Store.open(dir.path)).toThrow(
-      'database schema version 99 is newer than this program knows (2)',
+      'database schema version 99 is newer than this program knows (3)',
     );
   });
 });

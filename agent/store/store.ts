@@ -16,7 +16,8 @@ export type { EventField, EventFilter } from './event-sql.ts';
  * - `events`: the event log, numbered by an autoincrement id that is never reused (with
  *   `events_text`, a trigram index of the messages: event-text.ts);
  * - `agreements`, `service_instances`, `containers`, `secrets`: one row each (secrets: names and
- *   times only; the values live in the agreement's 0600 secret files).
+ *   times only; the values live in the agreement's 0600 secret files);
+ * - `dependency_instances`, `dependency_users`: running dependencies and the agreements using them.
  * Every call is synchronous, so callers never see a half-applied change. */
 
 export interface NewEvent {
@@ -88,8 +89,32 @@ const WORKLOAD_TABLES = `
   DELETE FROM state WHERE key = 'agreements';
 `;
 
+/**
+ * Version 3: dependency instances (service-dependencies.ts): one row per running dependency
+ * (by instance key) and one per agreement that uses it, the reference count that decides when
+ * its containers go.
+ */
+const DEPENDENCY_TABLES = `
+  CREATE TABLE dependency_instances (
+    instance_key TEXT PRIMARY KEY,
+    org TEXT NOT NULL,
+    url TEXT NOT NULL,
+    version TEXT NOT NULL,
+    sharable TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    record TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX dependency_instances_by_service ON dependency_instances (org, url, version);
+  CREATE TABLE dependency_users (
+    instance_key TEXT NOT NULL,
+    agreement_id TEXT NOT NULL,
+    PRIMARY KEY (instance_key, agreement_id)
+  ) STRICT;
+  CREATE INDEX dependency_users_by_agreement ON dependency_users (agreement_id);
+`;
+
 /** Applied in order by lib/sqlite/migrate.ts; a step is never edited once released, only added. */
-const MIGRATIONS = [FIRST_SCHEMA, WORKLOAD_TABLES];
+const MIGRATIONS = [FIRST_SCHEMA, WORKLOAD_TABLES, DEPENDENCY_TABLES];
 
 interface PageRow {
   n: number;

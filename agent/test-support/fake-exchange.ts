@@ -27,6 +27,8 @@ export interface FakeExchange {
   nodes: Map<string, FakeNode>;
   policies: Map<string, Record<string, unknown>>;
   patterns: Set<string>;
+  /** Service definitions by `org/<id>`, listed by `GET /orgs/{org}/services?url=`. */
+  services: Map<string, Record<string, unknown>>;
   /** Node management statuses: node key → `<org>/<policy>` → status (with `lastUpdated`). */
   managementStatuses: Map<string, Map<string, { agentUpgradePolicyStatus: Record<string, unknown> }>>;
   /** Every request seen, as "METHOD /path". */
@@ -55,6 +57,7 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
     nodes: new Map<string, FakeNode>(),
     policies: new Map<string, Record<string, unknown>>(),
     patterns: new Set<string>(),
+    services: new Map<string, Record<string, unknown>>(),
     managementStatuses: new Map<string, Map<string, { agentUpgradePolicyStatus: Record<string, unknown> }>>(),
     requests: [] as string[],
   };
@@ -82,6 +85,15 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
       const key = `${org}/${id}`;
       return fake.patterns.has(key)
         ? send(200, { patterns: { [key]: { services: [] } } })
+        : send(404, { code: 'not-found', msg: 'not found' });
+    }
+    if (kind === 'services' && id === undefined && req.method === 'GET') {
+      const wanted = url.searchParams.get('url');
+      const found = [...fake.services].filter(
+        ([k, s]) => k.startsWith(`${org}/`) && (wanted === null || s.url === wanted),
+      );
+      return found.length > 0
+        ? send(200, { services: Object.fromEntries(found), lastIndex: 0 })
         : send(404, { code: 'not-found', msg: 'not found' });
     }
     const key = `${org}/${id}`;

@@ -8,6 +8,8 @@ export const LABELS = {
   serviceName: 'openhorizon.anax.service_name',
   descriptionHash: 'openhorizon.anax.deployment_description_hash',
   network: 'openhorizon.anax.network',
+  /** On dependency instances' containers and networks (upstream marks them so). */
+  infrastructure: 'openhorizon.anax.infrastructure',
 } as const;
 
 /** The contract's mount point, and upstream's, for the same read-only secrets directory. */
@@ -25,6 +27,8 @@ export interface ContainerPlan {
   nodeMemoryMb: number;
   /** The node policy's `platform.allowPrivileged`. */
   allowPrivileged: boolean;
+  /** A dependency instance's container (labelled `openhorizon.anax.infrastructure`). */
+  infrastructure?: boolean;
 }
 
 /** Container name `<key>-<service>`, as upstream names them. */
@@ -61,6 +65,7 @@ export function containerSpec(plan: ContainerPlan): Docker.ContainerCreateOption
       [LABELS.agreementId]: plan.key,
       [LABELS.serviceName]: plan.serviceName,
       [LABELS.descriptionHash]: descriptionHash(service),
+      ...(plan.infrastructure ? { [LABELS.infrastructure]: '' } : {}),
     },
     ExposedPorts: exposed,
     HostConfig: {

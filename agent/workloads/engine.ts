@@ -59,15 +59,42 @@ async function pullError(docker: Docker, image: string): Promise<string | undefi
   }
 }
 
-/** The agreement's bridge network (named after its key), created when missing. */
-export async function ensureNetwork(docker: Docker, key: string): Promise<void> {
-  const existing = await docker.listNetworks({ filters: { name: [key] } });
-  if (existing.some((network) => network.Name === key)) return;
+/**
+ * A bridge network, created when missing: an instance's own network is named after its key; a
+ * dependency's link network `<dependency>_<parent>` belongs to the parent (`owner`), so it goes
+ * when the parent's workload is removed.
+ */
+export async function ensureNetwork(
+  docker: Docker,
+  name: string,
+  owner: string = name,
+  infrastructure = false,
+): Promise<void> {
+  const existing = await docker.listNetworks({ filters: { name: [name] } });
+  if (existing.some((network) => network.Name === name)) return;
   await docker.createNetwork({
-    Name: key,
+    Name: name,
     Driver: 'bridge',
-    Labels: { [LABELS.network]: '', [LABELS.agreementId]: key },
+    Labels: {
+      [LABELS.network]: '',
+      [LABELS.agreementId]: owner,
+      ...(infrastructure ? { [LABELS.infrastructure]: '' } : {}),
+    },
   });
+}
+
+/** Connects a container to a network under `aliases`; one already connected is left as it is. */
+export async function connectToNetwork(
+  docker: Docker,
+  network: string,
+  container: string,
+  aliases: string[],
+): Promise<void> {
+  const info = (await docker.getNetwork(network).inspect()) as {
+    Containers?: Record<string, { Name?: string }>;
+  };
+  if (Object.values(info.Containers ?? {}).some((c) => c.Name === container)) return;
+  await docker.getNetwork(network).connect({ Container: container, EndpointConfig: { Aliases: aliases } });
 }
 
 /**
@@ -119,7 +146,16 @@ export async function removeWorkload(docker: Docker, key: string): Promise<void>
     await ignoreMissing(docker.getContainer(info.Id).remove({ force: true }));
   }
   const networks = await docker.listNetworks({ filters: { label: [`${LABELS.agreementId}=${key}`] } });
-  for (const network of networks) await ignoreMissing(docker.getNetwork(network.Id).remove());
+  for (const network of networks) {
+    // A link network still holds the dependency's containers, which outlive this parent.
+    const info = (await docker
+      .getNetwork(network.Id)
+      .inspect()
+      .catch(() => ({}))) as { Containers?: Record<string, unknown> };
+    for (const id of Object.keys(info.Containers ?? {}))
+      await ignoreMissing(docker.getNetwork(network.Id).disconnect({ Container: id, Force: true }));
+    await ignoreMissing(docker.getNetwork(network.Id).remove());
+  }
 }
 
 async function ignoreMissing(operation: Promise<unknown>): Promise<void> {

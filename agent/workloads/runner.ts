@@ -1,7 +1,8 @@
 import type Docker from 'dockerode';
-import type { ContainerPlan } from './container-spec.ts';
+import { type ContainerPlan, containerName } from './container-spec.ts';
 import type { Deployment } from './deployment.ts';
 import {
+  connectToNetwork,
   containersOf,
   type EngineNotice,
   ensureImage,
@@ -11,6 +12,7 @@ import {
   workloadKeys,
 } from './engine.ts';
 import { type EnvironmentSources, serviceEnvironment } from './environment.ts';
+import { linkNetworkName } from './instance-key.ts';
 import type { SecretFiles, SecretValue } from './secret-files.ts';
 
 /** Everything needed to run one agreement's top-level service. */
@@ -23,6 +25,10 @@ export interface WorkloadRequest {
   environment: Omit<EnvironmentSources, 'deploymentEnvironment'>;
   nodeMemoryMb: number;
   allowPrivileged: boolean;
+  /** A dependency instance (`agreementId` is then its instance key): labelled as infrastructure. */
+  infrastructure?: boolean;
+  /** Dependency link networks every container joins once started, with its service name as alias. */
+  links?: string[];
 }
 
 /** What happened, for the event log (agreements-and-workloads §2.8); never carries secret values. */
@@ -52,6 +58,20 @@ export class WorkloadRunner {
   /** Pulls, writes the secrets, creates the network and starts every container; all or nothing. */
   start(request: WorkloadRequest): Promise<void> {
     return this.inOrder(request.agreementId, () => this.startNow(request));
+  }
+
+  /**
+   * Links a running dependency instance to a parent: the network `<key>_<parent>` (removed with
+   * the parent) with each of the instance's containers in it under its service name.
+   */
+  link(key: string, parentKey: string, serviceNames: string[]): Promise<string> {
+    return this.inOrder(key, async () => {
+      const network = linkNetworkName(key, parentKey);
+      await ensureNetwork(this.docker, network, parentKey, true);
+      for (const name of serviceNames)
+        await connectToNetwork(this.docker, network, containerName(key, name), [name]);
+      return network;
+    });
   }
 
   /** Rewrites the secret files in place; the containers keep running. */
@@ -105,7 +125,7 @@ export class WorkloadRunner {
     try {
       const hasSecrets = Object.keys(request.secrets).length > 0;
       if (hasSecrets) this.secretFiles.write(agreementId, request.secrets);
-      await ensureNetwork(this.docker, agreementId);
+      await ensureNetwork(this.docker, agreementId, agreementId, request.infrastructure === true);
       const started: string[] = [];
       for (const [serviceName, service] of Object.entries(deployment.services)) {
         const plan: ContainerPlan = {
@@ -116,9 +136,18 @@ export class WorkloadRunner {
           ...(hasSecrets ? { secretsDir: this.secretFiles.directoryOf(agreementId) } : {}),
           nodeMemoryMb: request.nodeMemoryMb,
           allowPrivileged: request.allowPrivileged,
+          ...(request.infrastructure ? { infrastructure: true } : {}),
         };
         await startContainer(this.docker, plan, notify);
-        started.push(`${agreementId}-${serviceName}`);
+        started.push(containerName(agreementId, serviceName));
+      }
+      // Each container reaches every dependency by its service name (upstream connects after start).
+      for (const network of request.links ?? []) {
+        for (const [serviceName, service] of Object.entries(deployment.services))
+          if (service.network !== 'host')
+            await connectToNetwork(this.docker, network, containerName(agreementId, serviceName), [
+              serviceName,
+            ]);
       }
       this.report({ kind: 'container_running', agreementId, containers: started });
     } catch (error) {

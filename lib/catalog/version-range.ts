@@ -16,6 +16,14 @@ export function parseVersion(text: string): Version | undefined {
 
 export const isValidVersion = (text: string): boolean => parseVersion(text) !== undefined;
 
+/** Orders two valid versions (negative, 0, positive); an invalid one sorts below every valid one. */
+export function compareVersions(a: string, b: string): number {
+  const va = parseVersion(a);
+  const vb = parseVersion(b);
+  if (!va || !vb) return va ? 1 : vb ? -1 : 0;
+  return compare(va, vb);
+}
+
 function compare(a: Version, b: Version): number {
   if (a === 'infinity' || b === 'infinity') return a === b ? 0 : a === 'infinity' ? 1 : -1;
   for (let i = 0; i < 3; i++) {

@@ -381,6 +381,58 @@ describe('agbot rounds against the real Exchange', () => {
     expect(await agbotAgreement(proposal.agreementId)).toBeUndefined();
   }, 30_000);
 
+  it('a service whose dependency has no version in range for the node arch → the node is never proposed to', async () => {
+    const dep = { label: 'dep', url: 'dep.rounds', arch: 'amd64', sharable: 'singleton' };
+    const depDeployment = JSON.stringify({ services: { dep: { image: 'busybox:latest' } } });
+    const signed = {
+      deployment: depDeployment,
+      deploymentSignature: signDeployment(depDeployment, signer.privateKey),
+    };
+    // The Exchange wants a version in range when the parent is published: 1.0.0, deleted after.
+    for (const version of ['1.0.0', '2.0.0'])
+      expectStatus(
+        await call(owner, 'POST', `/v1/orgs/${ORG}/services`, { ...dep, version, ...signed }),
+        201,
+        `POST dep ${version}`,
+      );
+    const parent = {
+      label: 'needs-dep',
+      url: 'needs-dep.rounds',
+      version: '1.0.0',
+      arch: 'amd64',
+      sharable: 'multiple',
+      requiredServices: [{ org: ORG, url: dep.url, versionRange: '[1.0.0,2.0.0)', arch: 'amd64' }],
+      ...signed,
+    };
+    expectStatus(await call(owner, 'POST', `/v1/orgs/${ORG}/services`, parent), 201, 'POST parent');
+    expectStatus(
+      await call(owner, 'DELETE', `/v1/orgs/${ORG}/services/${dep.url}_1.0.0_amd64`),
+      204,
+      'DELETE dep 1.0.0',
+    );
+    const body = {
+      label: 'p-deps',
+      service: { name: parent.url, org: ORG, arch: 'amd64', serviceVersions: [{ version: '1.0.0' }] },
+      constraints: ['test == deps'],
+    };
+    expectStatus(
+      await call(owner, 'POST', `/v1/orgs/${ORG}/business/policies/p-deps`, body),
+      201,
+      'POST p-deps',
+    );
+    const node = await newNode('n-deps', 'deps');
+    const skipped = () =>
+      lines.some(
+        (line) =>
+          line.includes('node not proposed to') &&
+          line.includes(`${ORG}/n-deps`) &&
+          line.includes('dep.rounds'),
+      );
+    await vi.waitFor(() => expect(skipped()).toBe(true), { timeout: 15_000, interval: 200 });
+    await node.poll();
+    expect(node.received.filter((r) => r.message.type === 'proposal')).toEqual([]);
+  }, 30_000);
+
   it('serve-all (IBM/agbot of npm start): an org created after the start is served, and its policy finds its nodes', async () => {
     const root = { user: 'root/root', secret: server.rootPassword };
     await createAgbotRecord('IBM', 'mt', 'root/root', { token: 'mt-rounds-token' });
