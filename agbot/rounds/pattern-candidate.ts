@@ -19,6 +19,7 @@ import { buildTerms } from '#lib/protocol/terms';
 import { checkUserInput } from '#lib/protocol/user-input-check';
 import { cached, type Evaluation, type RoundCache, readService } from './candidate.ts';
 import type { RoundContext } from './context.ts';
+import { checkDependencies } from './dependencies.ts';
 import type { PatternTarget } from './pattern-services.ts';
 import { secretCandidates, secretsWithValues } from './secret-values.ts';
 import { type NodeRecord, nodePolicy, nodeRecord, oneOf } from './wire.ts';
@@ -81,6 +82,15 @@ async function checkVersion(
   if (!input.ok) return input;
   const bound = resolveSecretBindings(service, secretsNamedBy(deployment), pattern.secretBinding);
   if (!bound.ok) return bound;
+  const dependencies = await checkDependencies(
+    ctx,
+    (key, read) => cached(cache, key, read),
+    { org: svcOrg, url, requiredServices: definition.requiredServices },
+    node.arch,
+    { policy: pattern.userInput, node: node.userInput },
+    pattern.secretBinding,
+  );
+  if (!dependencies.ok) return dependencies;
   const secrets = (bound.bound ?? []).map((b) => ({
     serviceSecret: b.serviceSecret,
     candidates: secretCandidates(b.managerSecret, nodeId, b.binding.enableNodeLevelSecrets),
