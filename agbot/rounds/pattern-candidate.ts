@@ -7,21 +7,13 @@
  * policy-compatibility check: a pattern node agrees to its pattern, not to constraints.
  */
 
-import { parseDeployment } from '#agent/workloads/deployment';
 import { archMatches, isAnyArch } from '#lib/protocol/arch';
 import { versionsByPriority } from '#lib/protocol/catalog-records';
 import { consumerPolicy, deploymentView } from '#lib/protocol/policy-compatibility';
-import { nodePolicyName } from '#lib/protocol/policy-document';
 import { deploymentNeedsPrivilege, nodeAllowsPrivilege } from '#lib/protocol/privileged';
-import { resolveSecretBindings, secretsNamedBy } from '#lib/protocol/secret-binding-check';
-import type { ServiceRef } from '#lib/protocol/service-match';
-import { buildTerms } from '#lib/protocol/terms';
-import { checkUserInput } from '#lib/protocol/user-input-check';
-import { cached, type Evaluation, type RoundCache, readService } from './candidate.ts';
 import type { RoundContext } from './context.ts';
-import { checkDependencies } from './dependencies.ts';
 import type { PatternTarget } from './pattern-services.ts';
-import { secretCandidates, secretsWithValues } from './secret-values.ts';
+import { completePlan, type Evaluation, type RoundCache, readDeployable } from './proposal-plan.ts';
 import { type NodeRecord, nodePolicy, nodeRecord, oneOf } from './wire.ts';
 
 export async function evaluatePattern(
@@ -59,86 +51,27 @@ async function checkVersion(
 ): Promise<Evaluation> {
   const { serviceOrgid: svcOrg, serviceUrl: url, serviceArch } = target.service;
   const arch = isAnyArch(serviceArch) ? node.arch : serviceArch;
-  const definition = await cached(cache, `service ${svcOrg} ${url} ${version} ${arch}`, () =>
-    readService(ctx, svcOrg, url, version, arch),
-  );
-  if (!definition) return { ok: false, reason: `service ${svcOrg}/${url} ${version} ${arch} not found` };
-  const { record } = definition;
-  if (!record.deployment) return { ok: false, reason: 'the service has no deployment' };
-  let deployment: ReturnType<typeof parseDeployment>;
-  try {
-    deployment = parseDeployment(record.deployment);
-  } catch (error) {
-    return { ok: false, reason: `the service deployment: ${(error as Error).message}` };
-  }
-  const service: ServiceRef = { org: svcOrg, url, version, arch: record.arch || arch };
-  const privileged = deploymentNeedsPrivilege(deployment);
+  const deployable = await readDeployable(ctx, cache, { org: svcOrg, url, version, arch });
+  if (!deployable.ok) return deployable;
+  const privileged = deploymentNeedsPrivilege(deployable.deployment);
   // The node policy is read only when it decides something: a privileged service.
   const view = privileged ? await nodePolicyView(ctx, nodeOrg, nodeId) : undefined;
   if (privileged && !(view && nodeAllowsPrivilege(view.properties)))
     return { ok: false, reason: 'the service needs privileged mode, which the node policy does not allow' };
-  const { pattern } = target;
-  const input = checkUserInput(service, record.userInput, pattern.userInput, node.userInput);
-  if (!input.ok) return input;
-  const bound = resolveSecretBindings(service, secretsNamedBy(deployment), pattern.secretBinding);
-  if (!bound.ok) return bound;
-  const dependencies = await checkDependencies(
-    ctx,
-    (key, read) => cached(cache, key, read),
-    { org: svcOrg, url, requiredServices: definition.requiredServices },
-    node.arch,
-    { policy: pattern.userInput, node: node.userInput },
-    pattern.secretBinding,
-  );
-  if (!dependencies.ok) return dependencies;
-  const secrets = (bound.bound ?? []).map((b) => ({
-    serviceSecret: b.serviceSecret,
-    candidates: secretCandidates(b.managerSecret, nodeId, b.binding.enableNodeLevelSecrets),
-    bindingIndex: pattern.secretBinding.indexOf(b.binding),
-  }));
-  const patternOrg = target.patternId.slice(0, target.patternId.indexOf('/'));
-  const secretDetails = await secretsWithValues(ctx, patternOrg, pattern.secretBinding, secrets);
-  if (!secretDetails) return { ok: false, reason: 'a bound secret cannot be read' };
-  const producerName = nodePolicyName(`${nodeOrg}/${nodeId}`);
-  // The consumer side is the service's built-ins only (no deployment or service policy).
-  const consumer = consumerPolicy({}, undefined, service, privileged);
-  const nodeHealth = target.service.nodeHealth;
-  const terms = buildTerms({
-    producerPolicyName: producerName,
-    consumerPolicyName: target.policyId,
-    patternId: target.patternId,
-    workload: {
-      url,
-      org: svcOrg,
-      version,
-      arch: service.arch,
-      deployment: record.deployment,
-      deploymentSignature: record.deploymentSignature,
-    },
-    ...consumer,
-    ...(nodeHealth ? { nodeHealth } : {}),
+  const { pattern, patternId } = target;
+  return completePlan(ctx, cache, {
+    node: { org: nodeOrg, id: nodeId, record: node },
+    deployable,
+    consumerName: target.policyId,
+    patternId,
+    // The consumer side is the service's built-ins only (no deployment or service policy).
+    consumer: consumerPolicy({}, undefined, deployable.service, privileged),
+    nodeHealth: target.service.nodeHealth,
     userInput: pattern.userInput,
     secretBinding: pattern.secretBinding,
-    secretDetails,
+    secretsOrg: patternId.slice(0, patternId.indexOf('/')),
+    producer: view ?? { properties: [], constraints: [] },
   });
-  return {
-    ok: true,
-    plan: {
-      node: {
-        org: nodeOrg,
-        id: nodeId,
-        publicKey: node.publicKey,
-        maxHeartbeatS: node.heartbeatIntervals?.maxInterval,
-      },
-      service,
-      terms,
-      producerPolicy: {
-        header: { name: producerName, version: '2.0' },
-        ...(view ?? { properties: [], constraints: [] }),
-      },
-      secrets,
-    },
-  };
 }
 
 /** The node policy's deployment view, or undefined when the node has none. */

@@ -6,11 +6,12 @@
  * the nodes found with no live agreement for that service are checked and proposed to. An
  * unchanged pattern is not read again until its rescan is due.
  */
-import type { RoundCache } from './candidate.ts';
+
 import { mapLimit, type RoundContext, splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
 import { evaluatePattern } from './pattern-candidate.ts';
 import { type PatternTarget, patternTargets, readPattern } from './pattern-services.ts';
+import type { RoundCache } from './proposal-plan.ts';
 import { propose } from './propose.ts';
 import { searchDue } from './search.ts';
 import { searchAnswer } from './wire.ts';

@@ -3,8 +3,8 @@ import { AGBOT_STATES } from '#lib/protocol/agreement-states';
 import { buildProposal } from '#lib/protocol/build-message';
 import { protocolTimeoutS } from '#lib/protocol/timeouts';
 import type { AgbotAgreement } from '../store.ts';
-import type { ProposalPlan } from './candidate.ts';
 import { type RoundContext, splitId } from './context.ts';
+import type { ProposalPlan } from './proposal-plan.ts';
 import { sendToNode } from './send.ts';
 
 /**

@@ -1,6 +1,7 @@
-import { evaluate, type RoundCache } from './candidate.ts';
+import { evaluate } from './candidate.ts';
 import { mapLimit, type RoundContext, splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
+import type { RoundCache } from './proposal-plan.ts';
 import { propose } from './propose.ts';
 import { searchDue, searchPolicy } from './search.ts';
 import { deploymentPolicy, oneOf } from './wire.ts';

@@ -44,8 +44,13 @@ export const patternRecord = z.object({
 });
 export type PatternRecord = z.infer<typeof patternRecord>;
 
-/** The versions to try, highest priority (lowest priority_value) first, then as listed. */
-export const versionsByPriority = (service: PatternService): string[] =>
+/**
+ * The versions to try, highest priority (lowest priority_value) first, then as listed: a pattern
+ * service's or a deployment policy's `service`.
+ */
+export const versionsByPriority = (service: {
+  serviceVersions: readonly z.infer<typeof serviceVersion>[];
+}): string[] =>
   service.serviceVersions
     .map((v, index) => ({
       version: v.version,
