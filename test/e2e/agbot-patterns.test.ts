@@ -12,6 +12,7 @@ import { createAgbot as createAgbotRecord } from '#test/support/identities';
 import { type Agbot, createAgbot } from '../../agbot/agbot.ts';
 import { loadAgbotConfig } from '../../agbot/config.ts';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
+import { startServeAllAgbot } from '../../agbot/test-support/serve-all-agbot.ts';
 import { silentLogger } from '../../agent/log.ts';
 import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
@@ -264,19 +265,7 @@ describe('pattern agreements against the real Exchange', () => {
 
   it('serve-all (IBM agbot of npm start): the pattern of an org created after the start finds its node', async () => {
     const root = { user: 'root/root', secret: server.rootPassword };
-    await createAgbotRecord('IBM', 'mt-pat', 'root/root', { token: 'mt-pat-token' });
-    const mtDir = mkdtempSync(join(tmpdir(), 'agbot-mt-pat-'));
-    const config = loadAgbotConfig({
-      HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
-      HZN_AGBOT_ID: 'IBM/mt-pat',
-      HZN_AGBOT_TOKEN: 'mt-pat-token',
-      HZN_AGBOT_DATA_DIR: mtDir,
-      HZN_AGBOT_POLL_SECONDS: '0.3',
-      HZN_AGBOT_PORT: '0',
-      HZN_AGBOT_SERVE_ALL: 'true',
-    });
-    const mt = createAgbot({ config, log: silentLogger });
-    await mt.start();
+    const mt = await startServeAllAgbot(server.baseUrl, 'mt-pat', silentLogger);
     try {
       const LATE = 'agbot-patterns-late';
       await createOrg({ http: server.http, root }, LATE);
@@ -309,7 +298,6 @@ describe('pattern agreements against the real Exchange', () => {
       );
     } finally {
       await mt.stop();
-      rmSync(mtDir, { recursive: true, force: true });
     }
   }, 60_000);
 });

@@ -14,6 +14,7 @@ import { createAgbot as createAgbotRecord } from '#test/support/identities';
 import { type Agbot, createAgbot } from '../../agbot/agbot.ts';
 import { loadAgbotConfig } from '../../agbot/config.ts';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
+import { startServeAllAgbot } from '../../agbot/test-support/serve-all-agbot.ts';
 import type { Logger } from '../../agent/log.ts';
 import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
@@ -435,19 +436,7 @@ describe('agbot rounds against the real Exchange', () => {
 
   it('serve-all (IBM/agbot of npm start): an org created after the start is served, and its policy finds its nodes', async () => {
     const root = { user: 'root/root', secret: server.rootPassword };
-    await createAgbotRecord('IBM', 'mt', 'root/root', { token: 'mt-rounds-token' });
-    const mtDir = mkdtempSync(join(tmpdir(), 'agbot-mt-'));
-    const config = loadAgbotConfig({
-      HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
-      HZN_AGBOT_ID: 'IBM/mt',
-      HZN_AGBOT_TOKEN: 'mt-rounds-token',
-      HZN_AGBOT_DATA_DIR: mtDir,
-      HZN_AGBOT_POLL_SECONDS: '0.3',
-      HZN_AGBOT_PORT: '0',
-      HZN_AGBOT_SERVE_ALL: 'true',
-    });
-    const mt = createAgbot({ config, log: captureLog });
-    await mt.start();
+    const mt = await startServeAllAgbot(server.baseUrl, 'mt', captureLog);
     try {
       const LATE = 'agbot-rounds-late';
       await createOrg({ http: server.http, root }, LATE);
@@ -491,7 +480,6 @@ describe('agbot rounds against the real Exchange', () => {
       });
     } finally {
       await mt.stop();
-      rmSync(mtDir, { recursive: true, force: true });
     }
   }, 60_000);
 });
