@@ -18,6 +18,7 @@ import {
   cached,
   completePlan,
   type Evaluation,
+  firstPassing,
   type RoundCache,
   readDeployable,
   readService,
@@ -57,13 +58,9 @@ export async function evaluate(
   const { node } = found;
   if (!node.publicKey) return { ok: false, reason: 'the node has no public key' };
   if (node.pattern) return { ok: false, reason: 'the node runs a pattern' };
-  let last = 'no service version';
-  for (const version of versionsByPriority(policy.service)) {
-    const check = await checkVersion(ctx, cache, policyId, policy, nodeOrg, nodeId, found, version);
-    if (check.ok) return check;
-    last = check.reason;
-  }
-  return { ok: false, reason: last };
+  return firstPassing(versionsByPriority(policy.service), (version) =>
+    checkVersion(ctx, cache, policyId, policy, nodeOrg, nodeId, found, version),
+  );
 }
 
 async function checkVersion(

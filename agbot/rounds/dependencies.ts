@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { parseDeployment } from '#agent/workloads/deployment';
+import { requiredServicesSchema } from '#lib/protocol/catalog-records';
 import type { Check } from '#lib/protocol/constraint-eval';
 import {
   DependencyError,
@@ -19,19 +20,6 @@ import { resolveSecretBindings, secretsNamedBy } from '#lib/protocol/secret-bind
 import { checkUserInput } from '#lib/protocol/user-input-check';
 import type { RoundContext } from './context.ts';
 
-const required = z.array(
-  z
-    .object({
-      org: z.string(),
-      url: z.string(),
-      // The Exchange sends `version: null` when only a range was given.
-      version: z.string().nullish(),
-      versionRange: z.string().nullish(),
-      arch: z.string().nullish(),
-    })
-    .loose(),
-);
-
 const definition = z
   .object({
     version: z.string(),
@@ -40,14 +28,16 @@ const definition = z
     userInput: z
       .array(z.object({ name: z.string(), type: z.string().optional(), defaultValue: z.string().optional() }))
       .nullish(),
-    requiredServices: required.nullish(),
+    requiredServices: requiredServicesSchema.nullish(),
   })
   .loose();
 type Definition = z.infer<typeof definition>;
 
 /** The `requiredServices` of a service record as the Exchange sends it (none when malformed). */
 export const requiredServicesOf = (record: unknown): RequiredService[] => {
-  const parsed = required.safeParse((record as { requiredServices?: unknown } | undefined)?.requiredServices);
+  const parsed = requiredServicesSchema.safeParse(
+    (record as { requiredServices?: unknown } | undefined)?.requiredServices,
+  );
   return parsed.success ? parsed.data : [];
 };
 

@@ -13,7 +13,13 @@ import { consumerPolicy, deploymentView } from '#lib/protocol/policy-compatibili
 import { deploymentNeedsPrivilege, nodeAllowsPrivilege } from '#lib/protocol/privileged';
 import type { RoundContext } from './context.ts';
 import type { PatternTarget } from './pattern-services.ts';
-import { completePlan, type Evaluation, type RoundCache, readDeployable } from './proposal-plan.ts';
+import {
+  completePlan,
+  type Evaluation,
+  firstPassing,
+  type RoundCache,
+  readDeployable,
+} from './proposal-plan.ts';
 import { type NodeRecord, nodePolicy, nodeRecord, oneOf } from './wire.ts';
 
 export async function evaluatePattern(
@@ -31,13 +37,9 @@ export async function evaluatePattern(
   const wanted = target.service.serviceArch;
   if (!archMatches(wanted, node.arch))
     return { ok: false, reason: `service arch ${wanted} is not ${node.arch}` };
-  let last = 'no service version';
-  for (const version of versionsByPriority(target.service)) {
-    const check = await checkVersion(ctx, cache, target, nodeOrg, nodeId, node, version);
-    if (check.ok) return check;
-    last = check.reason;
-  }
-  return { ok: false, reason: last };
+  return firstPassing(versionsByPriority(target.service), (version) =>
+    checkVersion(ctx, cache, target, nodeOrg, nodeId, node, version),
+  );
 }
 
 async function checkVersion(

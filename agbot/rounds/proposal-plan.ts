@@ -68,6 +68,20 @@ export async function readService(
 
 type ServiceDefinition = NonNullable<Awaited<ReturnType<typeof readService>>>;
 
+/** The first version (given in priority order) whose checks pass, else the last reason. */
+export async function firstPassing(
+  versions: string[],
+  check: (version: string) => Promise<Evaluation>,
+): Promise<Evaluation> {
+  let last = 'no service version';
+  for (const version of versions) {
+    const result = await check(version);
+    if (result.ok) return result;
+    last = result.reason;
+  }
+  return { ok: false, reason: last };
+}
+
 export type Deployable =
   | { ok: true; definition: ServiceDefinition; deployment: Deployment; service: ServiceRef }
   | { ok: false; reason: string };

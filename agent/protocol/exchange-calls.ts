@@ -5,6 +5,7 @@
  * Answers are checked with zod: a record of another shape is skipped, never trusted.
  */
 import * as z from 'zod';
+import { requiredServicesSchema } from '#lib/protocol/catalog-records';
 import type { AgentContext } from '../context.ts';
 import { type Credentials, ExchangeHttpError } from '../exchange/client.ts';
 
@@ -147,20 +148,7 @@ const serviceRecordSchema = z
     arch: z.string().optional(),
     sharable: z.string().optional(),
     matchHardware: z.record(z.string(), z.unknown()).nullish(),
-    requiredServices: z
-      .array(
-        z
-          .object({
-            url: z.string(),
-            org: z.string(),
-            // The Exchange sends `version: null` when only a range was given.
-            version: z.string().nullish(),
-            versionRange: z.string().nullish(),
-            arch: z.string().nullish(),
-          })
-          .loose(),
-      )
-      .nullish(),
+    requiredServices: requiredServicesSchema.nullish(),
     userInput: z.array(z.unknown()).nullish(),
     deployment: z.string().optional(),
     deploymentSignature: z.string().optional(),

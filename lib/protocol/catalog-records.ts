@@ -25,6 +25,20 @@ export const nodeHealth = z
   })
   .nullish();
 
+/** The `requiredServices` of a service definition, as the Exchange lists them. */
+export const requiredServicesSchema = z.array(
+  z
+    .object({
+      org: z.string(),
+      url: z.string(),
+      // The Exchange sends `version: null` when only a range was given.
+      version: z.string().nullish(),
+      versionRange: z.string().nullish(),
+      arch: z.string().nullish(),
+    })
+    .loose(),
+);
+
 /** One service of a pattern (catalog §3.1 PService). */
 export const patternService = z.object({
   serviceUrl: z.string(),
