@@ -2,6 +2,7 @@ import { cpus } from 'node:os';
 import type { AgentBenchFigures } from './agent.ts';
 import { agentMarkdown } from './agent-report.ts';
 import type { ColdImport, FunctionBundle } from './bundles.ts';
+import type { FloorFigures } from './floor/measure.ts';
 import type { LoadResult } from './http-load.ts';
 import type { Comparison } from './in-process.ts';
 import type { DeleteFigures } from './messages.ts';
@@ -17,6 +18,8 @@ export interface Figures {
     version: LoadResult;
     /** Raw GetItem of a node per second with the same number of concurrent clients. */
     rawGetItemRate: number;
+    /** That GetItem alone behind serverless-offline and behind node:http (bench/floor). */
+    floors?: FloorFigures;
     /** CPU ms per request of each process (bench/process-cpu.ts) during those three loads. */
     cpu?: Record<'get' | 'version' | 'raw', Record<string, number | undefined>>;
     durationSeconds: number;
@@ -239,11 +242,8 @@ function nodeMessagesSection(f: Figures): string[] {
   ];
 }
 
-const difference = (a: number | undefined, b: number | undefined) =>
-  a === undefined || b === undefined ? undefined : a - b;
-
 /** Where each request's CPU went: the processes share the machine's cores, so this caps the HTTP rates. */
-function cpuLines(cpu: Figures['http']['cpu']): string[] {
+function cpuLines(cpu: Figures['http']['cpu'], floors: FloorFigures | undefined): string[] {
   if (!cpu) return [];
   const ms = (value: number | undefined) => (value === undefined ? 'n/a' : `${round(value)} ms`);
   const row = (what: string, c: Record<string, number | undefined>) =>
@@ -252,19 +252,41 @@ function cpuLines(cpu: Figures['http']['cpu']): string[] {
     '',
     'CPU time per request of each process during those loads (/proc; user + system):',
     '',
-    '| Load | serverless-offline (HTTP layer + handler) | DynamoDB Local | this process (load generator / raw calls) |',
+    '| Load | HTTP server (serverless-offline, or node:http on the last row; runs the handler) | DynamoDB Local | this process (load generator / raw calls) |',
     '|---|---:|---:|---:|',
     row('`GET /v1/admin/version` over HTTP', cpu.version),
     row('GET node over HTTP', cpu.get),
     row('Raw GetItem', cpu.raw),
+    ...(floors
+      ? [
+          row('Floor over serverless-offline', floors.offline.cpu),
+          row('Floor over node:http', floors.nodeHttp.cpu),
+        ]
+      : []),
     '',
-    'All three processes share the same cores, so the HTTP rate of GET node is bounded by the sum of its row,',
-    'while the raw rate pays only its own row. The handler itself is close to its raw call in-process (see',
-    '"Handler in-process vs its raw DynamoDB calls"); over HTTP, the serverless-offline process spends on each',
-    `GET node ${ms(difference(cpu.get.offline, cpu.version.offline))} more than on a request that makes no DynamoDB call: the SDK's`,
-    'request and response on a loopback socket, and serverless-offline resolving and importing the handler, copying',
-    'the environment and logging two lines on every invocation. On a 2-core machine shared with DynamoDB Local that',
-    'is the ceiling; on Lambda, API Gateway and the function have cores of their own.',
+    'All these processes share the same cores, so the HTTP rate of GET node is bounded by the sum of its row,',
+    'while the raw rate pays only its own row. On Lambda, API Gateway and the function have cores of their own.',
+  ];
+}
+
+/**
+ * What the floors say: the best rate any handler making GET node's GetItem reaches over
+ * serverless-offline, how close GET node is to it, and what HTTP alone allows (node:http).
+ */
+function floorLines(f: Figures): string[] {
+  const { floors, get, rawGetItemRate } = f.http;
+  if (!floors) return [];
+  const offlineFloor = floors.offline.requestsPerSecond / rawGetItemRate;
+  const nodeHttpFloor = floors.nodeHttp.requestsPerSecond / rawGetItemRate;
+  return [
+    '',
+    `The floor over serverless-offline ÷ raw GetItem: ${round(offlineFloor)}. A function that makes only this`,
+    'GetItem (bench/floor/get-item-function.ts: no authentication, routing, validation or entity formatting)',
+    `gets no closer on the decided local stack, so the target ${offlineFloor >= 0.5 ? 'is' : 'is **not**'} reachable here by any handler.`,
+    `GET node reaches ${round(get.requestsPerSecond / floors.offline.requestsPerSecond)} of that floor. The same`,
+    `function behind a bare node:http server reaches ${round(nodeHttpFloor)} of the raw rate: the gap is serverless-offline's`,
+    'per-invocation work (it resolves and imports the handler, builds the event, copies the environment and logs',
+    'two lines on every request), not HTTP or DynamoDB.',
   ];
 }
 
@@ -283,9 +305,16 @@ function limitsSection(f: Figures): string[] {
     `| \`GET /v1/admin/version\` over HTTP (no DynamoDB) | ${round(version.requestsPerSecond, 0)} |`,
     `| GET node over HTTP | ${round(get.requestsPerSecond, 0)} |`,
     `| Raw GetItem of the node (what a warm GET node needs) | ${round(rawGetItemRate, 0)} |`,
+    ...(f.http.floors
+      ? [
+          `| Floor: that GetItem alone in a function, over serverless-offline | ${round(f.http.floors.offline.requestsPerSecond, 0)} |`,
+          `| Floor: the same function behind a bare node:http server | ${round(f.http.floors.nodeHttp.requestsPerSecond, 0)} |`,
+        ]
+      : []),
     '',
     `GET node over HTTP ÷ raw GetItem: ${round(ratio)} (target ≥ 0.5: ${mark(ratio >= 0.5)}).`,
-    ...cpuLines(f.http.cpu),
+    ...floorLines(f),
+    ...cpuLines(f.http.cpu, f.http.floors),
     `DynamoDB calls of a warm GET node: ${getCalls} (target 1: ${mark(getCalls <= 1)}); of a GET node whose caller's`,
     `identity cache missed: ${coldCalls} (one GetItem of the principal item, then the node); of a warm POST message:`,
     `${postCalls} (target ≤ 3: ${mark(postCalls <= 3)}).`,

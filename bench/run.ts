@@ -161,6 +161,21 @@ async function main(): Promise<void> {
     stopOffline = undefined;
     await offline.stop();
 
+    step('the floors of GET node: its one GetItem alone behind serverless-offline and behind node:http');
+    const { measureFloors } = await import('./floor/measure.ts');
+    const floors = await measureFloors({
+      root,
+      dynamo: { endpoint: dynamo.endpoint, pid: dynamo.pid },
+      table: BENCH_TABLE,
+      rootPassword: ROOT_PASSWORD,
+      auth: alice,
+      warmUpSeconds: WARM_UP_SECONDS,
+      seconds: HTTP_SECONDS,
+    });
+    step(
+      `floor over serverless-offline ${Math.round(floors.offline.requestsPerSecond)}/s, over node:http ${Math.round(floors.nodeHttp.requestsPerSecond)}/s`,
+    );
+
     step('DELETE of agbots with 1,000 messages each');
     const mailboxDeletes = await mailbox.deletes(alice);
 
@@ -199,6 +214,7 @@ async function main(): Promise<void> {
         put: httpPut,
         version: httpVersion.result,
         rawGetItemRate,
+        floors,
         cpu: {
           get: httpGet.cpuMsPerRequest,
           version: httpVersion.cpuMsPerRequest,

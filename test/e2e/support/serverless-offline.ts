@@ -17,6 +17,8 @@ export interface OfflineOptions {
   rootPassword: string;
   /** More environment for the functions (e.g. EXCHANGE_CONFIG_FILE). */
   env?: Record<string, string>;
+  /** Another serverless config in the project root instead of serverless.yml (the benchmark's floor). */
+  config?: string;
   startTimeoutMs?: number;
 }
 
@@ -40,6 +42,7 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
   // A build folder of its own (under the git-ignored .esbuild/): concurrent servers never share bundles.
   const buildDir = join('.esbuild', `offline-${process.pid}-${randomBytes(4).toString('hex')}`);
   const args = ['offline', 'start', '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort)];
+  if (options.config) args.push('--config', options.config);
   const child = spawn(process.execPath, [serverlessBin, ...args, '--host', '127.0.0.1'], {
     cwd: projectRoot,
     detached: true,
