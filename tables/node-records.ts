@@ -1,14 +1,15 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand as RawQueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
+import { GetCommand, QueryCommand as RawQueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
-import { isRegistered, NodeEntity, nodeRepository } from './nodes.ts';
+import { isRegistered, NodeEntity } from './nodes.ts';
 import { dropEmptyPrincipal, ownedEntry, principalRemove, principalSet } from './principal-records.ts';
 import { changingIdentity } from './principals.ts';
 import { deleteNodeSecrets } from './secret-records.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
+import { storedItemReader } from './stored-item.ts';
 import { ExchangeTable } from './table.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
@@ -16,10 +17,16 @@ export type NodeRecord = FormattedItem<typeof NodeEntity>;
 /** What PUT, PATCH, heartbeats and policy writes change; keys, owner and ha_group never change here. */
 export type NodeChanges = Partial<Omit<NodeRecord, 'org' | 'id' | 'owner' | 'ha_group'>>;
 
-/** Consistent, so a write's own optimistic check (and a client's read after its write) sees the latest. */
+const readStoredNode = storedItemReader(NodeEntity);
+
+/**
+ * Consistent, so a write's own optimistic check (and a client's read after its write) sees the
+ * latest. Every node request makes this read: the item is picked as stored (tables/stored-item.ts).
+ */
 export async function getNode(org: string, id: string): Promise<NodeRecord | undefined> {
-  const { Item } = await nodeRepository.get({ org, id }, { consistent: true });
-  return Item;
+  const params = NodeEntity.build(GetItemCommand).key({ org, id }).options({ consistent: true }).params();
+  const { Item } = await documentClient.send(new GetCommand(params));
+  return Item && readStoredNode(Item);
 }
 
 /** An org's nodes (gsi1 `ORG#<org>#NODES`, all pages), optionally only those `owner` owns. */
