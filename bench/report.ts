@@ -2,29 +2,23 @@ import { cpus } from 'node:os';
 import type { AgentBenchFigures } from './agent.ts';
 import { agentMarkdown } from './agent-report.ts';
 import type { ColdImport, FunctionBundle } from './bundles.ts';
-import type { FloorFigures } from './floor/measure.ts';
 import type { LoadResult } from './http-load.ts';
 import type { Comparison } from './in-process.ts';
+import { LIMIT_LOADS, type LimitFigures, type LimitLoad } from './limits.ts';
 import type { DeleteFigures } from './messages.ts';
 import type { NodeMessageFigures } from './node-messages.ts';
-import { round } from './stats.ts';
+import { median, round } from './stats.ts';
 
 /** The figures as markdown (docs/benchmarks.md) and as console lines. */
 export interface Figures {
   http: {
     get: LoadResult;
     put: LoadResult;
-    /** GET /v1/admin/version: no DynamoDB call. */
-    version: LoadResult;
-    /** Raw GetItem of a node per second with the same number of concurrent clients. */
-    rawGetItemRate: number;
-    /** That GetItem alone behind serverless-offline and behind node:http (bench/floor). */
-    floors?: FloorFigures;
-    /** CPU ms per request of each process (bench/process-cpu.ts) during those three loads. */
-    cpu?: Record<'get' | 'version' | 'raw', Record<string, number | undefined>>;
     durationSeconds: number;
     connections: number;
   };
+  /** GET node against the no-DynamoDB endpoint, its floors and the raw GetItem (bench/limits.ts). */
+  limits: LimitFigures;
   inProcess: { get: Comparison; put: Comparison };
   /** `getCold`: GET node with the identity cache emptied before each request (one GetItem authenticates). */
   calls: { nodes: number; get: number; getCold: number; put: number }[];
@@ -152,8 +146,6 @@ function perEndpointLines(f: Figures): string[] {
   ];
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
 /** POST a message, GET a mailbox of 100, DELETE an agbot with 1,000 messages. */
 function messagesSection(f: Figures): string[] {
   const m = f.messages;
@@ -242,27 +234,47 @@ function nodeMessagesSection(f: Figures): string[] {
   ];
 }
 
+const LIMIT_NAMES: Record<LimitLoad, string> = {
+  version: '`GET /v1/admin/version` over HTTP (no DynamoDB)',
+  get: 'GET node over HTTP',
+  floorOffline: 'Floor: that GetItem alone in a function, over serverless-offline',
+  floorNodeHttp: 'Floor: the same function behind a bare node:http server',
+  raw: 'Raw GetItem of the node (what a warm GET node needs)',
+};
+
+/** Medians over the interleaved rounds: of a load's rate, of one process's CPU, of a ratio of two loads. */
+function limitStats(limits: LimitFigures) {
+  const { rounds } = limits;
+  const ratios = (a: LimitLoad, b: LimitLoad) =>
+    rounds.map((r) => r[a].requestsPerSecond / r[b].requestsPerSecond);
+  return {
+    rate: (load: LimitLoad) => median(rounds.map((r) => r[load].requestsPerSecond)),
+    cpu: (load: LimitLoad, process: string) => {
+      const values = rounds.map((r) => r[load].cpu[process]).filter((v): v is number => v !== undefined);
+      return values.length > 0 ? median(values) : undefined;
+    },
+    ratio: (a: LimitLoad, b: LimitLoad) => median(ratios(a, b)),
+    eachRound: (a: LimitLoad, b: LimitLoad) =>
+      ratios(a, b)
+        .map((v) => round(v))
+        .join(', '),
+  };
+}
+
 /** Where each request's CPU went: the processes share the machine's cores, so this caps the HTTP rates. */
-function cpuLines(cpu: Figures['http']['cpu'], floors: FloorFigures | undefined): string[] {
-  if (!cpu) return [];
-  const ms = (value: number | undefined) => (value === undefined ? 'n/a' : `${round(value)} ms`);
-  const row = (what: string, c: Record<string, number | undefined>) =>
-    `| ${what} | ${ms(c.offline)} | ${ms(c.dynamo)} | ${ms(c.bench)} |`;
+function cpuLines(limits: LimitFigures): string[] {
+  const stats = limitStats(limits);
+  const ms = (value: number | undefined) => (value === undefined ? '—' : `${round(value)} ms`);
   return [
     '',
-    'CPU time per request of each process during those loads (/proc; user + system):',
+    'CPU time per request of each process during those loads (/proc; user + system; medians of the rounds):',
     '',
-    '| Load | HTTP server (serverless-offline, or node:http on the last row; runs the handler) | DynamoDB Local | this process (load generator / raw calls) |',
+    '| Load | HTTP server (runs the handler) | DynamoDB Local | this process (load generator / raw calls) |',
     '|---|---:|---:|---:|',
-    row('`GET /v1/admin/version` over HTTP', cpu.version),
-    row('GET node over HTTP', cpu.get),
-    row('Raw GetItem', cpu.raw),
-    ...(floors
-      ? [
-          row('Floor over serverless-offline', floors.offline.cpu),
-          row('Floor over node:http', floors.nodeHttp.cpu),
-        ]
-      : []),
+    ...LIMIT_LOADS.map(
+      (load) =>
+        `| ${LIMIT_NAMES[load]} | ${ms(stats.cpu(load, 'server'))} | ${ms(stats.cpu(load, 'dynamo'))} | ${ms(stats.cpu(load, 'bench'))} |`,
+    ),
     '',
     'All these processes share the same cores, so the HTTP rate of GET node is bounded by the sum of its row,',
     'while the raw rate pays only its own row. On Lambda, API Gateway and the function have cores of their own.',
@@ -273,48 +285,42 @@ function cpuLines(cpu: Figures['http']['cpu'], floors: FloorFigures | undefined)
  * What the floors say: the best rate any handler making GET node's GetItem reaches over
  * serverless-offline, how close GET node is to it, and what HTTP alone allows (node:http).
  */
-function floorLines(f: Figures): string[] {
-  const { floors, get, rawGetItemRate } = f.http;
-  if (!floors) return [];
-  const offlineFloor = floors.offline.requestsPerSecond / rawGetItemRate;
-  const nodeHttpFloor = floors.nodeHttp.requestsPerSecond / rawGetItemRate;
+function floorLines(limits: LimitFigures): string[] {
+  const stats = limitStats(limits);
+  const floor = stats.ratio('floorOffline', 'raw');
   return [
     '',
-    `The floor over serverless-offline ÷ raw GetItem: ${round(offlineFloor)}. A function that makes only this`,
-    'GetItem (bench/floor/get-item-function.ts: no authentication, routing, validation or entity formatting)',
-    `gets no closer on the decided local stack, so the target ${offlineFloor >= 0.5 ? 'is' : 'is **not**'} reachable here by any handler.`,
-    `GET node reaches ${round(get.requestsPerSecond / floors.offline.requestsPerSecond)} of that floor. The same`,
-    `function behind a bare node:http server reaches ${round(nodeHttpFloor)} of the raw rate: the gap is serverless-offline's`,
-    'per-invocation work (it resolves and imports the handler, builds the event, copies the environment and logs',
-    'two lines on every request), not HTTP or DynamoDB.',
+    `The floor over serverless-offline ÷ raw GetItem: ${round(floor)} (rounds: ${stats.eachRound('floorOffline', 'raw')}).`,
+    'A function that makes only this GetItem (bench/floor/get-item-function.ts: no authentication, routing,',
+    'validation or entity formatting) gets no closer on the decided local stack, so on this machine',
+    floor >= 0.5
+      ? 'a handler can reach the target.'
+      : '**no handler can reach the target** behind serverless-offline.',
+    `GET node reaches ${round(stats.ratio('get', 'floorOffline'))} of that floor (rounds: ${stats.eachRound('get', 'floorOffline')}).`,
+    `The same function behind a bare node:http server reaches ${round(stats.ratio('floorNodeHttp', 'raw'))} of the raw rate`,
+    `(rounds: ${stats.eachRound('floorNodeHttp', 'raw')}): the gap is serverless-offline's per-invocation work (it resolves`,
+    'and imports the handler, builds the event, copies the environment and logs two lines on every request),',
+    'not HTTP or DynamoDB.',
   ];
 }
 
-/** The limits in one run at the same concurrency: HTTP with no DynamoDB, GET node, raw GetItem; calls per request. */
+/** The limits in one run at the same concurrency: HTTP with no DynamoDB, GET node, its floors, raw GetItem; calls per request. */
 function limitsSection(f: Figures): string[] {
-  const { version, get, rawGetItemRate, connections } = f.http;
-  const ratio = get.requestsPerSecond / rawGetItemRate;
+  const stats = limitStats(f.limits);
+  const ratio = stats.ratio('get', 'raw');
   const getCalls = f.calls[f.calls.length - 1]?.get ?? 0;
   const coldCalls = f.calls[f.calls.length - 1]?.getCold ?? 0;
   const postCalls = f.messages.calls[f.messages.calls.length - 1]?.post ?? 0;
   return [
-    `## Against the limits (one run, ${connections} concurrent clients)`,
+    `## Against the limits (one run, ${f.limits.connections} concurrent clients, ${f.limits.rounds.length} interleaved rounds of ${f.limits.seconds} s per load)`,
     '',
-    '| Measure | Requests/s |',
+    '| Measure | Requests/s (median of the rounds) |',
     '|---|---:|',
-    `| \`GET /v1/admin/version\` over HTTP (no DynamoDB) | ${round(version.requestsPerSecond, 0)} |`,
-    `| GET node over HTTP | ${round(get.requestsPerSecond, 0)} |`,
-    `| Raw GetItem of the node (what a warm GET node needs) | ${round(rawGetItemRate, 0)} |`,
-    ...(f.http.floors
-      ? [
-          `| Floor: that GetItem alone in a function, over serverless-offline | ${round(f.http.floors.offline.requestsPerSecond, 0)} |`,
-          `| Floor: the same function behind a bare node:http server | ${round(f.http.floors.nodeHttp.requestsPerSecond, 0)} |`,
-        ]
-      : []),
+    ...LIMIT_LOADS.map((load) => `| ${LIMIT_NAMES[load]} | ${round(stats.rate(load), 0)} |`),
     '',
-    `GET node over HTTP ÷ raw GetItem: ${round(ratio)} (target ≥ 0.5: ${mark(ratio >= 0.5)}).`,
-    ...floorLines(f),
-    ...cpuLines(f.http.cpu, f.http.floors),
+    `GET node over HTTP ÷ raw GetItem: ${round(ratio)} (rounds: ${stats.eachRound('get', 'raw')}; target ≥ 0.5: ${mark(ratio >= 0.5)}).`,
+    ...floorLines(f.limits),
+    ...cpuLines(f.limits),
     `DynamoDB calls of a warm GET node: ${getCalls} (target 1: ${mark(getCalls <= 1)}); of a GET node whose caller's`,
     `identity cache missed: ${coldCalls} (one GetItem of the principal item, then the node); of a warm POST message:`,
     `${postCalls} (target ≤ 3: ${mark(postCalls <= 3)}).`,

@@ -5,7 +5,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DynamoDbLocal } from '../scripts/local/dynamodb-local.ts';
 import { BENCH_TABLE, ROOT_PASSWORD, startBenchDynamo } from './env.ts';
-import type { LoadResult } from './http-load.ts';
 import type { Figures } from './report.ts';
 
 /**
@@ -21,6 +20,8 @@ const HTTP_SECONDS = 5;
  * concurrent request, the JIT of each bundle, the file watcher's first scan): measured after these.
  */
 const WARM_UP_SECONDS = 5;
+/** Interleaved rounds of the loads GET node is compared with (bench/limits.ts). */
+const LIMIT_ROUNDS = 3;
 const BIG = 10_000;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const step = (text: string) => console.log(`[bench] ${text}`);
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     // Only now: these modules read the environment set above when they load.
     const seed = await import('./seed.ts');
     const inProcess = await import('./in-process.ts');
-    const { load, loadVersion, CONNECTIONS } = await import('./http-load.ts');
+    const { load, CONNECTIONS } = await import('./http-load.ts');
     const bundles = await import('./bundles.ts');
     const { markdown } = await import('./report.ts');
     const { startOffline } = await import('../test/e2e/support/serverless-offline.ts');
@@ -135,46 +136,30 @@ async function main(): Promise<void> {
     step(
       `HTTP load: ${CONNECTIONS} clients, ${HTTP_SECONDS} s per request type (after a ${WARM_UP_SECONDS} s warm-up)`,
     );
-    const { cpuPerRequest } = await import('./process-cpu.ts');
-    const pids = { offline: offline.pid, dynamo: dynamo.pid, bench: process.pid };
-    const counted = (result: LoadResult) => ({ result, requests: result.requests });
     await load(offline.baseUrl, alice, 'GET', WARM_UP_SECONDS);
-    const httpGet = await cpuPerRequest(pids, async () =>
-      counted(await load(offline.baseUrl, alice, 'GET', HTTP_SECONDS)),
-    );
+    const httpGet = await load(offline.baseUrl, alice, 'GET', HTTP_SECONDS);
     await load(offline.baseUrl, alice, 'PUT', WARM_UP_SECONDS);
     const httpPut = await load(offline.baseUrl, alice, 'PUT', HTTP_SECONDS);
-    await loadVersion(offline.baseUrl, alice, WARM_UP_SECONDS);
-    const httpVersion = await cpuPerRequest(pids, async () =>
-      counted(await loadVersion(offline.baseUrl, alice, HTTP_SECONDS)),
-    );
-    const rawGet = await cpuPerRequest(pids, async () => {
-      const rate = await inProcess.rawGetRate(node, HTTP_SECONDS, CONNECTIONS);
-      return { result: rate, requests: Math.round(rate * HTTP_SECONDS) };
-    });
-    const rawGetItemRate = rawGet.result;
     step(
-      `version ${Math.round(httpVersion.result.requestsPerSecond)}/s, raw GetItem ${Math.round(rawGetItemRate)}/s`,
+      `against the limits: ${LIMIT_ROUNDS} interleaved rounds of version, GET node, its GetItem alone behind serverless-offline and node:http, raw GetItem`,
     );
-    const mailboxHttp = await mailbox.httpLoad(offline.baseUrl, cast, HTTP_SECONDS);
-    const nodeMessageHttp = await nodeMessages.httpLoad(offline.baseUrl, cast, HTTP_SECONDS);
-    stopOffline = undefined;
-    await offline.stop();
-
-    step('the floors of GET node: its one GetItem alone behind serverless-offline and behind node:http');
-    const { measureFloors } = await import('./floor/measure.ts');
-    const floors = await measureFloors({
+    const { measureLimits } = await import('./limits.ts');
+    const limits = await measureLimits({
       root,
+      offline: { baseUrl: offline.baseUrl, pid: offline.pid },
       dynamo: { endpoint: dynamo.endpoint, pid: dynamo.pid },
       table: BENCH_TABLE,
       rootPassword: ROOT_PASSWORD,
       auth: alice,
-      warmUpSeconds: WARM_UP_SECONDS,
+      node,
+      rounds: LIMIT_ROUNDS,
       seconds: HTTP_SECONDS,
+      warmUpSeconds: WARM_UP_SECONDS,
     });
-    step(
-      `floor over serverless-offline ${Math.round(floors.offline.requestsPerSecond)}/s, over node:http ${Math.round(floors.nodeHttp.requestsPerSecond)}/s`,
-    );
+    const mailboxHttp = await mailbox.httpLoad(offline.baseUrl, cast, HTTP_SECONDS);
+    const nodeMessageHttp = await nodeMessages.httpLoad(offline.baseUrl, cast, HTTP_SECONDS);
+    stopOffline = undefined;
+    await offline.stop();
 
     step('DELETE of agbots with 1,000 messages each');
     const mailboxDeletes = await mailbox.deletes(alice);
@@ -210,19 +195,12 @@ async function main(): Promise<void> {
 
     const figures: Figures = {
       http: {
-        get: httpGet.result,
+        get: httpGet,
         put: httpPut,
-        version: httpVersion.result,
-        rawGetItemRate,
-        floors,
-        cpu: {
-          get: httpGet.cpuMsPerRequest,
-          version: httpVersion.cpuMsPerRequest,
-          raw: rawGet.cpuMsPerRequest,
-        },
         durationSeconds: HTTP_SECONDS,
         connections: CONNECTIONS,
       },
+      limits,
       inProcess: { get: getComparison, put: putComparison },
       calls,
       messages: {
