@@ -1,11 +1,12 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as getNode } from '#functions/nodes/get-node';
 import { handler as putNode } from '#functions/nodes/put-node';
 import { documentClient, dynamoCallCount, tableName } from '#tables/client';
-import { keys } from '#tables/keys';
+import { changeRowKeys, indexKeys, keys } from '#tables/keys';
 import { principalCache } from '#tables/principals';
 import { invoke } from '#test/support/invoke';
-import { ORG, USER } from './seed.ts';
+import { ORG } from './seed.ts';
 import { median, timed } from './stats.ts';
 
 /**
@@ -28,13 +29,6 @@ export async function handlerGet(auth: Credentials, node: string): Promise<void>
 export async function handlerPut(auth: Credentials, node: string): Promise<void> {
   const result = await invoke(putNode, { auth, path: path(node), body: putBody(node) });
   if (result.status !== 201) throw new Error(`PUT node → ${result.status}: ${result.text}`);
-}
-
-/** Authentication when the identity cache misses: one consistent GetItem of the principal item of `org/id`. */
-export async function rawAuth(org = ORG, id = USER): Promise<void> {
-  await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: keys.principal(org, id), ConsistentRead: true }),
-  );
 }
 
 async function rawNode(node: string): Promise<Record<string, unknown> | undefined> {
@@ -63,9 +57,12 @@ export async function rawGetRate(node: string, seconds: number, clients = 10): P
   return done / seconds;
 }
 
-/** What a PUT of an existing node does: auth, read the node, one conditional UpdateItem. */
+/**
+ * What a warm PUT of an existing node needs (the identity is cached, as for GET): read the node,
+ * then one transaction of the conditional node update (with its search-index sort key, which
+ * follows `lastUpdated`) and the change row agbots read (tables/changes.ts).
+ */
 export async function rawPut(node: string): Promise<void> {
-  await rawAuth();
   const current = await rawNode(node);
   const now = new Date().toISOString();
   const fields: Record<string, unknown> = {
@@ -81,19 +78,37 @@ export async function rawPut(node: string): Promise<void> {
     isNamespaceScoped: false,
     lastUpdated: now,
     lastHeartbeat: now,
+    gsi2sk: indexKeys.nodeSearchSort(now, node),
   };
   const names = Object.fromEntries(Object.keys(fields).map((name) => [`#${name}`, name]));
   const values = Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:${name}`, value]));
+  const change = {
+    ...changeRowKeys.pending(`${now}#${randomUUID()}#000`),
+    org: ORG,
+    id: node,
+    resource: 'node',
+    operation: 'created/modified',
+    public: false,
+    lastUpdated: now,
+    ttl: Math.floor(Date.now() / 1000) + 86_400,
+  };
   await documentClient.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.node(ORG, node),
-      UpdateExpression: `SET ${Object.keys(fields)
-        .map((name) => `#${name} = :${name}`)
-        .join(', ')}`,
-      ConditionExpression: 'attribute_exists(pk) AND #read = :read',
-      ExpressionAttributeNames: { ...names, '#read': 'lastUpdated' },
-      ExpressionAttributeValues: { ...values, ':read': current?.lastUpdated },
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.node(ORG, node),
+            UpdateExpression: `SET ${Object.keys(fields)
+              .map((name) => `#${name} = :${name}`)
+              .join(', ')}`,
+            ConditionExpression: 'attribute_exists(pk) AND #read = :read',
+            ExpressionAttributeNames: { ...names, '#read': 'lastUpdated' },
+            ExpressionAttributeValues: { ...values, ':read': current?.lastUpdated },
+          },
+        },
+        { Put: { TableName: tableName(), Item: change } },
+      ],
     }),
   );
 }

@@ -11,7 +11,7 @@ import { handler as deleteAgbot } from '#functions/agbots/delete-agbot';
 import { documentClient, dynamoCallCount, tableName } from '#tables/client';
 import { keys } from '#tables/keys';
 import { invoke } from '#test/support/invoke';
-import { type Credentials, rawAuth } from './in-process.ts';
+import type { Credentials } from './in-process.ts';
 import { agbotId, WAITING } from './messages-seed.ts';
 import { ORG } from './seed.ts';
 
@@ -23,10 +23,7 @@ export const POST_TARGET = agbotId(1);
 export const MESSAGE = { message: `an encrypted reply: ${'x'.repeat(200)}`, ttl: 3600 };
 
 const path = (agbot: string) => ({ organization: ORG, agreementbot: agbot });
-const [orgOf, idOf] = [
-  (c: Credentials) => c.user.split('/')[0] ?? '',
-  (c: Credentials) => c.user.split('/')[1] ?? '',
-];
+const idOf = (c: Credentials) => c.user.split('/')[1] ?? '';
 
 export async function handlerPost(sender: Credentials): Promise<void> {
   const result = await invoke(postMessage, { auth: sender, path: path(POST_TARGET), body: MESSAGE });
@@ -46,12 +43,11 @@ const get = (key: { pk: string; sk: string }) =>
 let rawSeq = 1_000_000_000;
 
 /**
- * What a POST does: authenticate the node; read the agbot, the node and the mailbox state in one
- * BatchGetItem; one transaction (mailbox state, the message, the agbot still there, the change
+ * What a warm POST does (the sender's identity cached): read the agbot, the node and the mailbox
+ * state in one BatchGetItem; one transaction (mailbox state, the message, the agbot still there, the change
  * sequence and its row); count it in the org's STATS.
  */
 export async function rawPost(sender: Credentials): Promise<void> {
-  await rawAuth(orgOf(sender), idOf(sender));
   const state = keys.agbotMessageSeq(ORG, 'raw-bench');
   await documentClient.send(
     new BatchGetCommand({
@@ -136,9 +132,8 @@ export async function rawPost(sender: Credentials): Promise<void> {
   );
 }
 
-/** What a GET does: authenticate the agbot, read it, Query its mailbox (consistent). */
+/** What a warm GET does (the agbot's identity cached): read the agbot, Query its mailbox (consistent). */
 export async function rawGet(reader: Credentials): Promise<void> {
-  await rawAuth(orgOf(reader), idOf(reader));
   await get(keys.agbot(ORG, idOf(reader)));
   const { pk } = keys.agbot(ORG, idOf(reader));
   const { Items = [] } = await documentClient.send(
