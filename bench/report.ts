@@ -298,9 +298,9 @@ function floorLines(limits: LimitFigures): string[] {
       : '**no handler can reach the target** behind serverless-offline.',
     `GET node reaches ${round(stats.ratio('get', 'floorOffline'))} of that floor (rounds: ${stats.eachRound('get', 'floorOffline')}).`,
     `The same function behind a bare node:http server reaches ${round(stats.ratio('floorNodeHttp', 'raw'))} of the raw rate`,
-    `(rounds: ${stats.eachRound('floorNodeHttp', 'raw')}): the gap is serverless-offline's per-invocation work (it resolves`,
-    'and imports the handler, builds the event, copies the environment and logs two lines on every request),',
-    'not HTTP or DynamoDB.',
+    `(rounds: ${stats.eachRound('floorNodeHttp', 'raw')}). The two floors run the same function against the same`,
+    "DynamoDB Local, so what separates them is serverless-offline's per-invocation work (it resolves and imports",
+    'the handler, builds the event, copies the environment and logs two lines on every request).',
   ];
 }
 

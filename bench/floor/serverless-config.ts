@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * A serverless config for the floor function: the project's own serverless.yml (same provider,
  * esbuild and serverless-offline options), with its functions replaced by the one floor function
  * and without the AWS resources. Written next to serverless.yml (serverless v3 reads `--config`
- * from the service directory only) under a git-ignored name; `remove()` deletes it.
+ * from the service directory only) under a git-ignored name; `remove()` (or this process's exit) deletes it.
  */
 // A serverless variable, not a template: its `${` is literal.
 const FUNCTIONS_LINE = ['functions: $', '{file(./functions/serverless-functions.cjs):functions}'].join('');
@@ -26,5 +26,11 @@ export function writeFloorConfig(root: string): { file: string; remove(): void }
   const file = `serverless.bench-floor-${process.pid}.yml`;
   const path = join(root, file);
   writeFileSync(path, `${source.slice(0, resourcesAt).replace(FUNCTIONS_LINE, FLOOR_FUNCTIONS)}\n`);
-  return { file, remove: () => rmSync(path, { force: true }) };
+  // Also gone when the benchmark is interrupted before it stops the floor servers.
+  const remove = () => {
+    process.removeListener('exit', remove);
+    rmSync(path, { force: true });
+  };
+  process.once('exit', remove);
+  return { file, remove };
 }
