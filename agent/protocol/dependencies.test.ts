@@ -12,7 +12,7 @@ import { deploymentString, signDeployment } from '#lib/protocol/deployment-signa
 import { REASON } from '#lib/protocol/reason-codes';
 import { newAgreement, saveAgreement } from '../agreements/store.ts';
 import { instancesOf, loadInstances, usersOf } from '../services/dependency-store.ts';
-import { busyboxTestImage, reachableEngine } from '../test-support/engine.ts';
+import { busyboxTestImage, execOutput, reachableEngine } from '../test-support/engine.ts';
 import {
   type AgentUnderTest,
   registerNode,
@@ -33,20 +33,6 @@ const tag = `oedeps${process.pid}`;
 const ORG = 'org1';
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const { privateKey: strangerKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-
-/** Output of a command run inside a container (the attach stream's frames, headers removed). */
-async function run(engine: Docker, name: string, cmd: string[]): Promise<string> {
-  const exec = await engine.getContainer(name).exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true });
-  const stream = await exec.start({});
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  await new Promise((resolve) => stream.on('end', resolve));
-  const raw = Buffer.concat(chunks);
-  let text = '';
-  for (let at = 0; at + 8 <= raw.length; at += 8 + raw.readUInt32BE(at + 4))
-    text += raw.subarray(at + 8, at + 8 + raw.readUInt32BE(at + 4)).toString();
-  return text;
-}
 
 describe.skipIf(!docker)('service dependencies on the engine', () => {
   const engine = docker as Docker;
@@ -164,9 +150,9 @@ describe.skipIf(!docker)('service dependencies on the engine', () => {
     expect(await networksOf(key)).toEqual([key, `${key}_${a1}`].sort());
     const parent = await engine.getContainer(`${a1}-${tag}web`).inspect();
     expect(Object.keys(parent.NetworkSettings.Networks)).toContain(`${key}_${a1}`);
-    expect(await run(engine, `${a1}-${tag}web`, ['ping', '-c', '1', '-W', '2', `${tag}dep`])).toMatch(
-      /1 packets received/,
-    );
+    expect(
+      await execOutput(engine.getContainer(`${a1}-${tag}web`), ['ping', '-c', '1', '-W', '2', `${tag}dep`]),
+    ).toMatch(/1 packets received/);
     const codes = t.agent.ctx.store.events(0).map((e) => e.event_code);
     expect(codes.indexOf('complete_dependent_service')).toBeLessThan(codes.lastIndexOf('container_running'));
 
@@ -176,9 +162,9 @@ describe.skipIf(!docker)('service dependencies on the engine', () => {
     expect(instancesOf(t.agent.ctx.store, a2).map((i) => i.instance_key)).toEqual([key]);
     expect(usersOf(t.agent.ctx.store, key)).toEqual([a1, a2].sort());
     expect((await ours()).filter((c) => c.Labels[LABELS.serviceName] === `${tag}dep`)).toHaveLength(1);
-    expect(await run(engine, `${a2}-${tag}web`, ['ping', '-c', '1', '-W', '2', `${tag}dep`])).toMatch(
-      /1 packets received/,
-    );
+    expect(
+      await execOutput(engine.getContainer(`${a2}-${tag}web`), ['ping', '-c', '1', '-W', '2', `${tag}dep`]),
+    ).toMatch(/1 packets received/);
 
     // GET /service lists the dependency instance with both agreements.
     const view = (await t.agent.app.inject({ method: 'GET', url: '/service' })).json();

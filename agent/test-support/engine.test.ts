@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
 import { engineSocketPath } from '../workloads/engine.ts';
-import { busyboxTestImage, reachableEngine } from './engine.ts';
+import { busyboxTestImage, execOutput, reachableEngine } from './engine.ts';
 
 const docker = await reachableEngine();
 
@@ -15,24 +15,6 @@ describe('engineSocketPath', () => {
     expect(() => engineSocketPath('tcp://127.0.0.1:2375')).toThrow(/unix:\/\//);
   });
 });
-
-/** Reads a file inside a running container through the engine's exec API. */
-async function readInside(container: Docker.Container, path: string): Promise<string> {
-  const exec = await container.exec({ Cmd: ['cat', path], AttachStdout: true, AttachStderr: true });
-  const stream = await exec.start({});
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  await new Promise((resolve) => stream.on('end', resolve));
-  // The attach stream is multiplexed: an 8-byte header before each frame.
-  const raw = Buffer.concat(chunks);
-  let text = '';
-  for (let at = 0; at + 8 <= raw.length; ) {
-    const size = raw.readUInt32BE(at + 4);
-    text += raw.subarray(at + 8, at + 8 + size).toString();
-    at += 8 + size;
-  }
-  return text;
-}
 
 describe.skipIf(!docker)('the container test fixture (busybox image on the engine)', () => {
   const created: Docker.Container[] = [];
@@ -54,9 +36,9 @@ describe.skipIf(!docker)('the container test fixture (busybox image on the engin
     });
     created.push(container);
     await container.start();
-    expect(await readInside(container, '/platform-secrets/s1')).toBe('first');
+    expect(await execOutput(container, ['cat', '/platform-secrets/s1'])).toBe('first');
     writeFileSync(join(secrets, 's1.tmp'), 'second');
     renameSync(join(secrets, 's1.tmp'), join(secrets, 's1'));
-    expect(await readInside(container, '/platform-secrets/s1')).toBe('second');
+    expect(await execOutput(container, ['cat', '/platform-secrets/s1'])).toBe('second');
   });
 });

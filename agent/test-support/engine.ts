@@ -51,3 +51,21 @@ export function busyboxTestImage(): Promise<string> {
   })();
   return built;
 }
+
+/** What a command printed inside a running container, through the engine's exec API. */
+export async function execOutput(container: Docker.Container, cmd: string[]): Promise<string> {
+  const exec = await container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true });
+  const stream = await exec.start({});
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  await new Promise((resolve) => stream.on('end', resolve));
+  // The attach stream is multiplexed: an 8-byte header (stream, size) before each frame.
+  const raw = Buffer.concat(chunks);
+  let text = '';
+  for (let at = 0; at + 8 <= raw.length; ) {
+    const size = raw.readUInt32BE(at + 4);
+    text += raw.subarray(at + 8, at + 8 + size).toString();
+    at += 8 + size;
+  }
+  return text;
+}

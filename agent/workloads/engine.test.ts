@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
-import { busyboxTestImage, reachableEngine } from '../test-support/engine.ts';
+import { busyboxTestImage, execOutput, reachableEngine } from '../test-support/engine.ts';
 import type { ContainerPlan } from './container-spec.ts';
 import { parseDeployment } from './deployment.ts';
 import {
@@ -20,21 +20,6 @@ import { SecretFiles } from './secret-files.ts';
 const docker = await reachableEngine();
 const key = `oeengine${process.pid}`;
 const secretsRoot = mkdtempSync(join(tmpdir(), 'oe-engine-'));
-
-/** Output of a command run inside a container (the attach stream's frames, headers removed). */
-async function run(container: Docker.Container, cmd: string[]): Promise<string> {
-  const exec = await container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true });
-  const stream = await exec.start({});
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  await new Promise((resolve) => stream.on('end', resolve));
-  const raw = Buffer.concat(chunks);
-  let text = '';
-  for (let at = 0; at + 8 <= raw.length; at += 8 + raw.readUInt32BE(at + 4)) {
-    text += raw.subarray(at + 8, at + 8 + raw.readUInt32BE(at + 4)).toString();
-  }
-  return text;
-}
 
 describe.skipIf(!docker)('workloads on the engine (podman or Docker through the Docker Engine API)', () => {
   const engine = docker as Docker;
@@ -83,17 +68,17 @@ describe.skipIf(!docker)('workloads on the engine (podman or Docker through the 
     expect(listed.every((c) => c.State === 'running')).toBe(true);
     expect(await workloadKeys(engine)).toContain(key);
 
-    expect(await run(web, ['sh', '-c', 'echo $GREETING $HZN_AGREEMENTID'])).toBe(`hello ${key}\n`);
-    expect(await run(web, ['ping', '-c', '1', '-W', '2', 'db'])).toMatch(/1 packets received/);
-    expect(JSON.parse(await run(web, ['cat', '/platform-secrets/token']))).toEqual({
+    expect(await execOutput(web, ['sh', '-c', 'echo $GREETING $HZN_AGREEMENTID'])).toBe(`hello ${key}\n`);
+    expect(await execOutput(web, ['ping', '-c', '1', '-W', '2', 'db'])).toMatch(/1 packets received/);
+    expect(JSON.parse(await execOutput(web, ['cat', '/platform-secrets/token']))).toEqual({
       key: 'user',
       value: 'first',
     });
-    expect(JSON.parse(await run(web, ['cat', '/open-horizon-secrets/token'])).value).toBe('first');
+    expect(JSON.parse(await execOutput(web, ['cat', '/open-horizon-secrets/token'])).value).toBe('first');
 
     const started = (await web.inspect()).State.StartedAt;
     secrets.write(key, { token: { key: 'user', value: 'second' } });
-    expect(JSON.parse(await run(web, ['cat', '/platform-secrets/token'])).value).toBe('second');
+    expect(JSON.parse(await execOutput(web, ['cat', '/platform-secrets/token'])).value).toBe('second');
     expect((await web.inspect()).State.StartedAt).toBe(started);
   });
 

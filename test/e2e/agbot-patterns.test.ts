@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,12 +7,18 @@ import { signDeployment } from '#lib/protocol/deployment-signature';
 import type { Proposal, ProtocolMessage, SecretUpdate } from '#lib/protocol/messages';
 import { readProposal } from '#lib/protocol/parse-message';
 import { decodeSecretValue } from '#lib/protocol/secret-binding';
-import { createAgbot as createAgbotRecord } from '#test/support/identities';
-import { type Agbot, createAgbot } from '../../agbot/agbot.ts';
-import { loadAgbotConfig } from '../../agbot/config.ts';
+import type { Agbot } from '../../agbot/agbot.ts';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
 import { startServeAllAgbot } from '../../agbot/test-support/serve-all-agbot.ts';
 import { silentLogger } from '../../agent/log.ts';
+import {
+  callerOf,
+  exchangeAgbotAgreement,
+  localAgreements,
+  setUpAgbotOrg,
+  startOrgAgbot,
+  testSigner,
+} from './support/agbot-org.ts';
 import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
 import { createOrg, createUser, expectStatus } from './support/world.ts';
@@ -30,11 +35,7 @@ const AGBOT_TOKEN = 'ab-patterns-token';
 const HELLO = { org: ORG, url: 'hello.pattern', version: '1.0.0', arch: 'amd64' };
 const SECOND = { org: ORG, url: 'second.pattern', version: '2.0.0', arch: 'amd64' };
 
-const signer = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
-});
+const signer = testSigner();
 const withSecret = JSON.stringify({
   services: { hello: { image: 'busybox:latest', command: ['sleep', '600'], secrets: { token: {} } } },
 });
@@ -45,12 +46,7 @@ let admin: Credentials;
 let dataDir: string;
 let agbot: Agbot;
 
-const call = (
-  auth: Credentials,
-  method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE',
-  path: string,
-  body?: unknown,
-) => server.http(method, path, { auth, ...(body === undefined ? {} : { body }) });
+const call = callerOf(server);
 
 const patternService = (s: typeof HELLO, extra: Record<string, unknown> = {}) => ({
   serviceUrl: s.url,
@@ -91,34 +87,16 @@ const proposalTo = async (node: ScriptedNode, url: string): Promise<Received & {
     (m: ProtocolMessage) =>
       m.type === 'proposal' && readProposal(m as Proposal).terms.workloads?.[0]?.workloadUrl === url,
   )) as Received & { message: Proposal };
-const agbotRow = async (agreementId: string) => {
-  const res = await call(admin, 'GET', `/v1/orgs/${ORG}/agbots/${AGBOT}/agreements/${agreementId}`);
-  return res.status === 200 ? res.body.agreements[agreementId] : undefined;
-};
-const archived = async (agreementId: string) => {
-  const res = await fetch(`http://127.0.0.1:${agbot.port()}/agreement`);
-  const body = (await res.json()) as {
-    agreements: { archived: { agreementId: string; terminatedReason: number; pattern?: string }[] };
-  };
-  return body.agreements.archived.find((a) => a.agreementId === agreementId);
-};
+const agbotRow = (agreementId: string) => exchangeAgbotAgreement(server, admin, AGBOT, agreementId);
+const archived = async (agreementId: string) =>
+  (await localAgreements(agbot)).archived.find((a) => a.agreementId === agreementId);
 const cancelOf = (node: ScriptedNode, agreementId: string) =>
   node.waitFor((m) => m.type === 'cancel' && m.agreementId === agreementId);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'agbot-patterns-'));
-  const root = { user: 'root/root', secret: server.rootPassword };
-  await createOrg({ http: server.http, root }, ORG);
-  admin = await createUser({ http: server.http, root }, ORG, 'admin', { admin: true });
-  owner = await createUser({ http: server.http, root }, ORG, 'owner');
-  await createAgbotRecord(ORG, AGBOT, owner.user, { token: AGBOT_TOKEN });
-  const agbotCreds = { user: `${ORG}/${AGBOT}`, secret: AGBOT_TOKEN };
-  const served = { patternOrgid: ORG, pattern: '*', nodeOrgid: ORG };
-  expectStatus(
-    await call(agbotCreds, 'POST', `/v1/orgs/${ORG}/agbots/${AGBOT}/patterns`, served),
-    201,
-    'serve patterns *',
-  );
+  const serve = { kind: 'patterns' as const, row: { patternOrgid: ORG, pattern: '*', nodeOrgid: ORG } };
+  ({ admin, owner } = await setUpAgbotOrg(server, { org: ORG, agbot: AGBOT, token: AGBOT_TOKEN, serve }));
   await postService(HELLO, withSecret);
   await postService(SECOND, plain);
   const pat = {
@@ -135,16 +113,13 @@ beforeAll(async () => {
     201,
     'PUT secret',
   );
-  const config = loadAgbotConfig({
-    HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
-    HZN_AGBOT_ID: `${ORG}/${AGBOT}`,
-    HZN_AGBOT_TOKEN: AGBOT_TOKEN,
-    HZN_AGBOT_DATA_DIR: dataDir,
-    HZN_AGBOT_POLL_SECONDS: '0.3',
-    HZN_AGBOT_PORT: '0',
+  agbot = await startOrgAgbot(server, {
+    org: ORG,
+    agbot: AGBOT,
+    token: AGBOT_TOKEN,
+    dataDir,
+    log: silentLogger,
   });
-  agbot = createAgbot({ config, log: silentLogger });
-  await agbot.start();
 }, 240_000);
 
 afterAll(async () => {

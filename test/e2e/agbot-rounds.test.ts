@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,12 +9,18 @@ import { generateMessagingKeys, parseExchangePublicKey } from '#lib/protocol/key
 import type { Proposal, ProtocolMessage, SecretUpdate } from '#lib/protocol/messages';
 import { readProposal } from '#lib/protocol/parse-message';
 import { decodeSecretValue } from '#lib/protocol/secret-binding';
-import { createAgbot as createAgbotRecord } from '#test/support/identities';
-import { type Agbot, createAgbot } from '../../agbot/agbot.ts';
-import { loadAgbotConfig } from '../../agbot/config.ts';
+import type { Agbot } from '../../agbot/agbot.ts';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
 import { startServeAllAgbot } from '../../agbot/test-support/serve-all-agbot.ts';
 import type { Logger } from '../../agent/log.ts';
+import {
+  callerOf,
+  exchangeAgbotAgreement,
+  localAgreements,
+  setUpAgbotOrg,
+  startOrgAgbot,
+  testSigner,
+} from './support/agbot-org.ts';
 import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
 import { createOrg, createUser, expectStatus } from './support/world.ts';
@@ -33,11 +38,7 @@ const AGBOT_TOKEN = 'ab-rounds-token';
 const SERVICE = { org: ORG, url: 'hello.rounds', version: '1.0.0', arch: 'amd64' };
 const SECRET_PATH = `/v1/orgs/${ORG}/secrets/mysecret`;
 
-const signer = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
-});
+const signer = testSigner();
 const deployment = JSON.stringify({
   services: { hello: { image: 'busybox:latest', command: ['sleep', '600'], secrets: { token: {} } } },
 });
@@ -57,26 +58,12 @@ const captureLog: Logger = Object.fromEntries(
   ]),
 ) as unknown as Logger;
 
-function startAgbot(env: Record<string, string> = {}): Promise<void> {
-  const config = loadAgbotConfig({
-    HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
-    HZN_AGBOT_ID: `${ORG}/${AGBOT}`,
-    HZN_AGBOT_TOKEN: AGBOT_TOKEN,
-    HZN_AGBOT_DATA_DIR: dataDir,
-    HZN_AGBOT_POLL_SECONDS: '0.3',
-    HZN_AGBOT_PORT: '0',
-    ...env,
-  });
-  agbot = createAgbot({ config, log: captureLog });
-  return agbot.start();
+async function startAgbot(env: Record<string, string> = {}): Promise<void> {
+  const options = { org: ORG, agbot: AGBOT, token: AGBOT_TOKEN, dataDir, log: captureLog, env };
+  agbot = await startOrgAgbot(server, options);
 }
 
-const call = (
-  auth: Credentials,
-  method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE',
-  path: string,
-  body?: unknown,
-) => server.http(method, path, { auth, ...(body === undefined ? {} : { body }) });
+const call = callerOf(server);
 
 async function createPolicy(name: string, constraints: string[]): Promise<void> {
   const body = {
@@ -110,37 +97,18 @@ const isType = (type: string) => (m: ProtocolMessage) => m.type === type;
 const proposalOf = async (node: ScriptedNode): Promise<Received & { message: Proposal }> =>
   (await node.waitFor(isType('proposal'))) as Received & { message: Proposal };
 
-const agbotAgreement = async (agreementId: string) => {
-  const res = await call(admin, 'GET', `/v1/orgs/${ORG}/agbots/${AGBOT}/agreements/${agreementId}`);
-  return res.status === 200 ? res.body.agreements[agreementId] : undefined;
-};
-const local = async () => {
-  const res = await fetch(`http://127.0.0.1:${agbot.port()}/agreement`);
-  const body = (await res.json()) as {
-    agreements: {
-      active: { agreementId: string; state: string; nodeId: string }[];
-      archived: { agreementId: string; terminatedReason: number; terminatedDescription: string }[];
-    };
-  };
-  return body.agreements;
-};
+const agbotAgreement = (agreementId: string) => exchangeAgbotAgreement(server, admin, AGBOT, agreementId);
+const local = () => localAgreements(agbot);
 const archived = async (agreementId: string) =>
   (await local()).archived.find((a) => a.agreementId === agreementId);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'agbot-rounds-'));
-  const root = { user: 'root/root', secret: server.rootPassword };
-  await createOrg({ http: server.http, root }, ORG);
-  admin = await createUser({ http: server.http, root }, ORG, 'admin', { admin: true });
-  owner = await createUser({ http: server.http, root }, ORG, 'owner');
-  await createAgbotRecord(ORG, AGBOT, owner.user, { token: AGBOT_TOKEN });
-  const agbotCreds = { user: `${ORG}/${AGBOT}`, secret: AGBOT_TOKEN };
-  const served = { businessPolOrgid: ORG, businessPol: '*', nodeOrgid: ORG };
-  expectStatus(
-    await call(agbotCreds, 'POST', `/v1/orgs/${ORG}/agbots/${AGBOT}/businesspols`, served),
-    201,
-    'serve *',
-  );
+  const serve = {
+    kind: 'businesspols' as const,
+    row: { businessPolOrgid: ORG, businessPol: '*', nodeOrgid: ORG },
+  };
+  ({ admin, owner } = await setUpAgbotOrg(server, { org: ORG, agbot: AGBOT, token: AGBOT_TOKEN, serve }));
   const service = {
     label: SERVICE.url,
     url: SERVICE.url,
