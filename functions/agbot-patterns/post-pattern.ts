@@ -5,18 +5,26 @@ import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { insertAgbotPattern } from '#tables/agbot-pattern-records';
 import { patternsPath, postPatternBody } from './schemas.ts';
+import { checkServeDeclaration } from './serve-rule.ts';
 import { authorizeServedWrite } from './served-access.ts';
 
 /**
  * POST /v1/orgs/{organization}/agbots/{agreementbot}/deployment/patterns: the owning user or the
- * agbot. The id is `<patternOrgid>_<pattern>`; serving it twice is a 409. The pattern itself need
- * not exist (upstream neither checks).
+ * agbot, within what the agbot may serve (serve-rule.ts). The id is `<patternOrgid>_<pattern>`;
+ * serving it twice is a 409.
  */
 export const handler = endpoint({
   path: patternsPath,
   body: postPatternBody,
   authorize: ({ caller, path }) => authorizeServedWrite(caller, path),
-  async handle({ path, body, deps }) {
+  async handle({ caller, path, body, deps, target }) {
+    const nodeOrgid = body.nodeOrgid ?? body.patternOrgid;
+    await checkServeDeclaration(caller, target, {
+      kind: 'pattern',
+      org: body.patternOrgid,
+      name: body.pattern,
+      nodeOrg: nodeOrgid || body.patternOrgid,
+    });
     const patternId = `${body.patternOrgid}_${body.pattern}`;
     const outcome = await insertAgbotPattern({
       org: path.organization,
@@ -24,7 +32,7 @@ export const handler = endpoint({
       patternId,
       patternOrgid: body.patternOrgid,
       pattern: body.pattern,
-      nodeOrgid: body.nodeOrgid ?? body.patternOrgid,
+      nodeOrgid,
       lastUpdated: isoTimestamp(deps.clock),
     });
     if (outcome === 'no-agbot') throw agbotNotFound(path);

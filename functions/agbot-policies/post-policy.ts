@@ -1,3 +1,4 @@
+import { checkServeDeclaration } from '#functions/agbot-patterns/serve-rule';
 import { authorizeServedWrite } from '#functions/agbot-patterns/served-access';
 import { agbotId, agbotNotFound } from '#functions/agbots/access';
 import { endpoint } from '#lib/http/endpoint';
@@ -5,20 +6,26 @@ import { alreadyExists } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { insertAgbotPolicy } from '#tables/agbot-policy-records';
-import { checkPolicyOrgs } from './org-rule.ts';
 import { policiesPath, postPolicyBody } from './schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies: the owning user or the
- * agbot. The id is `<businessPolOrgid>_<businessPol>`; serving it twice is a 409. `nodeOrgid`
- * defaults to the policy's org. The policy itself need not exist.
+ * agbot, within what the agbot may serve (serve-rule.ts). The id is
+ * `<businessPolOrgid>_<businessPol>`; serving it twice is a 409. `nodeOrgid` defaults to the
+ * policy's org.
  */
 export const handler = endpoint({
   path: policiesPath,
   body: postPolicyBody,
   authorize: ({ caller, path }) => authorizeServedWrite(caller, path),
-  async handle({ caller, path, body, deps }) {
-    checkPolicyOrgs(caller, body);
+  async handle({ caller, path, body, deps, target }) {
+    const nodeOrgid = body.nodeOrgid ?? body.businessPolOrgid;
+    await checkServeDeclaration(caller, target, {
+      kind: 'deployment policy',
+      org: body.businessPolOrgid,
+      name: body.businessPol,
+      nodeOrg: nodeOrgid || body.businessPolOrgid,
+    });
     const policyId = `${body.businessPolOrgid}_${body.businessPol}`;
     const outcome = await insertAgbotPolicy({
       org: path.organization,
@@ -26,7 +33,7 @@ export const handler = endpoint({
       policyId,
       businessPolOrgid: body.businessPolOrgid,
       businessPol: body.businessPol,
-      nodeOrgid: body.nodeOrgid ?? body.businessPolOrgid,
+      nodeOrgid,
       lastUpdated: isoTimestamp(deps.clock),
     });
     if (outcome === 'no-agbot') throw agbotNotFound(path);

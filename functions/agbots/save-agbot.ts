@@ -1,8 +1,9 @@
-import { type Caller, isUserType } from '#lib/auth/caller';
+import { type Caller, IBM_ORG, isUserType } from '#lib/auth/caller';
 import { hashSecret } from '#lib/auth/secrets';
 import { accessDenied, HttpError, notFound } from '#lib/http/errors';
 import { type AgbotRecord, createAgbot, updateAgbot } from '#tables/agbot-records';
 import { type AgbotPath, agbotId, agbotNotFound, authorizeAgbot } from './access.ts';
+import { mayManageMultiTenant } from './entitlement.ts';
 import type { PutAgbotBody } from './schemas.ts';
 
 /** PUT /orgs/{org}/agbots/{agbot} once the body parsed: update, or create owned by the calling user. */
@@ -40,6 +41,10 @@ export async function saveAgbot(request: SaveAgbot, first: AgbotRecord | undefin
     } else {
       // Only users create agbots; an agbot calling here was deleted after it authenticated.
       if (!isUserType(caller)) throw agbotNotFound(path);
+      if (path.organization === IBM_ORG && !mayManageMultiTenant(caller))
+        throw accessDenied(
+          `Access denied: only root and hub admins create multi-tenant agbots (org ${IBM_ORG}); '${caller.fullId}' may not`,
+        );
       const record = { ...changes, org: path.organization, id: path.agreementbot, owner: caller.fullId };
       const outcome = await createAgbot({ ...record, agreementCount: 0 }, request.maxAgbots);
       if (outcome === 'created') return;

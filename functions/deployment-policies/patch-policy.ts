@@ -1,3 +1,4 @@
+import { checkSecretBindings } from '#functions/catalog/secret-bindings';
 import { sizeProblem } from '#functions/nodes/rules';
 import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
@@ -18,7 +19,7 @@ export const handler = endpoint({
   path: policyPath,
   body: patchPolicyBody,
   authorize: ({ caller, path }) => authorizePolicy(caller, path, 'WRITE'),
-  async handle({ path, body, deps, target }) {
+  async handle({ caller, path, body, deps, target }) {
     const attribute = PATCHABLE.find((name) => body[name] !== undefined && body[name] !== null);
     if (!attribute) throw badInput('no valid business policy attribute specified');
     if (!target) throw policyNotFound(path);
@@ -27,6 +28,10 @@ export const handler = endpoint({
     const service = attribute === 'service' ? (body.service ?? undefined) : undefined;
     const missing = await missingReference(service, attribute === 'userInput' ? (body.userInput ?? []) : []);
     if (missing) throw badInput(`business policy '${policyId(path)}' not updated: ${missing}`);
+    if (attribute === 'secretBinding') {
+      const refused = `business policy '${policyId(path)}' not updated`;
+      await checkSecretBindings(caller, target.owner, path.organization, body.secretBinding, refused);
+    }
     const value = service ? storedPolicyService(service, false) : body[attribute];
     if (
       !(await patchDeploymentPolicy(

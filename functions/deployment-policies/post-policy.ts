@@ -1,3 +1,4 @@
+import { checkSecretBindings } from '#functions/catalog/secret-bindings';
 import { sizeProblem } from '#functions/nodes/rules';
 import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
@@ -25,6 +26,8 @@ export const handler = endpoint({
     const id = policyId(path);
     const missing = await missingReference(body.service, body.userInput ?? []);
     if (missing) throw badInput(`business policy '${id}' not created: ${missing}`);
+    const refused = `business policy '${id}' not created`;
+    await checkSecretBindings(caller, caller.fullId, path.organization, body.secretBinding, refused);
     const now = isoTimestamp(deps.clock);
     const record = storedPolicy(path.organization, path.policy, caller.fullId, body, {
       created: now,

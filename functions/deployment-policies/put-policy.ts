@@ -1,3 +1,4 @@
+import { checkSecretBindings } from '#functions/catalog/secret-bindings';
 import { sizeProblem } from '#functions/nodes/rules';
 import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
@@ -17,12 +18,14 @@ export const handler = endpoint({
   path: policyPath,
   body: policyBody,
   authorize: ({ caller, path }) => authorizePolicy(caller, path, 'WRITE'),
-  async handle({ path, body, deps, target }) {
+  async handle({ caller, path, body, deps, target }) {
     if (!target) throw policyNotFound(path);
     const problem = policyBodyProblem(body) ?? sizeProblem(body);
     if (problem) throw badInput(problem);
     const missing = await missingReference(body.service, body.userInput ?? []);
     if (missing) throw badInput(`business policy '${policyId(path)}' not updated: ${missing}`);
+    const refused = `business policy '${policyId(path)}' not updated`;
+    await checkSecretBindings(caller, target.owner, path.organization, body.secretBinding, refused);
     const times = { created: target.created, lastUpdated: isoTimestamp(deps.clock) };
     const record = storedPolicy(path.organization, path.policy, target.owner, body, times);
     if (!(await replaceDeploymentPolicy(record))) throw policyNotFound(path);

@@ -1,3 +1,4 @@
+import { checkSecretBindings } from '#functions/catalog/secret-bindings';
 import { sizeProblem } from '#functions/nodes/rules';
 import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
@@ -30,6 +31,10 @@ export const handler = endpoint({
     const services = attribute === 'services' ? (body.services ?? []) : [];
     const missing = await missingReference(services, attribute === 'userInput' ? (body.userInput ?? []) : []);
     if (missing) throw badInput(`pattern '${id}' not updated: ${missing}`);
+    if (attribute === 'secretBinding') {
+      const refused = `pattern '${id}' not updated`;
+      await checkSecretBindings(caller, target.owner, path.organization, body.secretBinding, refused);
+    }
     if (attribute === 'public' && body.public && !(await mayBePublic(path.organization)))
       throw badInput(`pattern '${id}' not updated: only IBM patterns can be made public`);
     const value = attribute === 'services' ? storedServices(services, false) : body[attribute];

@@ -1,3 +1,4 @@
+import { checkSecretBindings } from '#functions/catalog/secret-bindings';
 import { sizeProblem } from '#functions/nodes/rules';
 import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
@@ -25,6 +26,8 @@ export const handler = endpoint({
     const id = patternId(path);
     const missing = await missingReference(body.services, body.userInput ?? []);
     if (missing) throw badInput(`pattern '${id}' not created: ${missing}`);
+    const refused = `pattern '${id}' not created`;
+    await checkSecretBindings(caller, caller.fullId, path.organization, body.secretBinding, refused);
     if (body.public && !(await mayBePublic(path.organization)))
       throw badInput(`pattern '${id}' not created: only IBM patterns can be made public`);
     const record = storedPattern(

@@ -1,3 +1,4 @@
+import { checkSecretBindings } from '#functions/catalog/secret-bindings';
 import { sizeProblem } from '#functions/nodes/rules';
 import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
@@ -24,6 +25,9 @@ export const handler = endpoint({
     const id = patternId(path);
     const missing = await missingReference(body.services, body.userInput ?? []);
     if (missing) throw badInput(`pattern '${id}' not updated: ${missing}`);
+    // The caller becomes the owner, so the caller alone must be entitled to the bindings.
+    const refused = `pattern '${id}' not updated`;
+    await checkSecretBindings(caller, caller.fullId, path.organization, body.secretBinding, refused);
     if ((body.public || target.public) && !(await mayBePublic(path.organization)))
       throw badInput(`pattern '${id}' not updated: only IBM patterns can be made public`);
     const next = storedPattern(

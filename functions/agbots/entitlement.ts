@@ -1,0 +1,53 @@
+import { type Caller, IBM_ORG, ROOT_ORG, roleOf } from '#lib/auth/caller';
+import { getUser, isRootUser } from '#tables/user-records';
+
+/**
+ * What an agbot is entitled to (the README's "Secrets" rule). An agbot serves its own org; only
+ * multi-tenant agbots (org IBM), made by root or a hub admin, serve other orgs. Secrets are
+ * delivered by multi-tenant agbots and by agbots an admin of their org owns; owners' rights are
+ * read now, so an agbot of a demoted or deleted owner delivers nothing.
+ */
+export interface AgbotIdentity {
+  org: string;
+  id: string;
+  owner: string;
+}
+
+const splitOwner = (owner: string): [string, string] => {
+  const slash = owner.indexOf('/');
+  return slash < 0 ? ['', owner] : [owner.slice(0, slash), owner.slice(slash + 1)];
+};
+
+/** Whether a caller may make a multi-tenant agbot or declare what one serves: root and hub admins. */
+export const mayManageMultiTenant = (caller: Caller): boolean => {
+  const role = roleOf(caller);
+  return role === 'SuperUser' || role === 'HubAdmin';
+};
+
+/** Whether `owner` (`org/user`) is root or a hub admin, read now. */
+async function ownerIsHubOperator(owner: string): Promise<boolean> {
+  const [org, id] = splitOwner(owner);
+  if (isRootUser(org, id)) return true;
+  if (org !== ROOT_ORG) return false;
+  return (await getUser(org, id))?.hubAdmin === true;
+}
+
+/** Whether `owner` is root or an admin of `org`, read now. */
+async function ownerAdministers(owner: string, org: string): Promise<boolean> {
+  const [ownerOrg, id] = splitOwner(owner);
+  if (isRootUser(ownerOrg, id)) return true;
+  if (ownerOrg !== org) return false;
+  return (await getUser(ownerOrg, id))?.admin === true;
+}
+
+/** Whether the agbot may serve policies and patterns of `org` (to nodes of `nodeOrg`). */
+export async function mayServe(agbot: AgbotIdentity, org: string, nodeOrg: string): Promise<boolean> {
+  if (agbot.org !== IBM_ORG) return org === agbot.org && nodeOrg === agbot.org;
+  return ownerIsHubOperator(agbot.owner);
+}
+
+/** Whether the agbot may read secret values of `org` at all (what it may read is then per binding). */
+export async function mayDeliverSecrets(agbot: AgbotIdentity, org: string): Promise<boolean> {
+  if (agbot.org === IBM_ORG) return ownerIsHubOperator(agbot.owner);
+  return agbot.org === org && ownerAdministers(agbot.owner, org);
+}
