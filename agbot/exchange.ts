@@ -1,5 +1,12 @@
 import { createHttp } from '../agent/exchange/http.ts';
 
+/** The deployment policy or pattern (of the secrets' org) whose binding a secret is read for. */
+export interface SecretSource {
+  org: string;
+  kind: 'policy' | 'pattern';
+  name: string;
+}
+
 /** The Exchange answered with a status the agbot did not expect. */
 export class AgbotExchangeError extends Error {
   constructor(
@@ -105,9 +112,17 @@ export function agbotExchange(options: {
       read(`/orgs/${enc(org)}/services?${new URLSearchParams(query)}`),
     servicePolicy: (org: string, serviceId: string) =>
       read(`/orgs/${enc(org)}/services/${enc(serviceId)}/policy`),
-    /** `{key, value}` of a secret; undefined when it does not exist. Never logged. */
-    secret: (org: string, name: string) =>
-      read(`/orgs/${enc(org)}/secrets/${name.split('/').map(enc).join('/')}`),
+    /**
+     * `{key, value}` of a secret bound by the deployment policy or pattern `source` (the Exchange
+     * checks the agbot serves it and it binds the name); undefined when it does not exist or the
+     * Exchange refuses it (403). Never logged.
+     */
+    secret: async (source: SecretSource, name: string) => {
+      const path = `/orgs/${enc(source.org)}/secrets/${name.split('/').map(enc).join('/')}`;
+      const query = `?${source.kind}=${enc(source.name)}`;
+      const answer = await call('GET', `${path}${query}`, undefined, [200, 403, 404]);
+      return answer !== null && typeof answer === 'object' && 'code' in answer ? undefined : answer;
+    },
     sendToNode: (org: string, node: string, message: string, ttl: number) =>
       call('POST', `${nodePath(org, node)}/msgs`, { message, ttl }),
     putAgreement: (agreementId: string, body: unknown) =>

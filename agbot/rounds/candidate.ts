@@ -100,7 +100,7 @@ async function checkVersion(
     nodeHealth: policy.service.nodeHealth,
     userInput: policy.userInput,
     secretBinding: policy.secretBinding,
-    secretsOrg: policyId.org,
+    secretsSource: { org: policyId.org, kind: 'policy', name: policyId.name },
     producer: view,
   });
 }

@@ -71,7 +71,11 @@ async function checkVersion(
     nodeHealth: target.service.nodeHealth,
     userInput: pattern.userInput,
     secretBinding: pattern.secretBinding,
-    secretsOrg: patternId.slice(0, patternId.indexOf('/')),
+    secretsSource: {
+      org: patternId.slice(0, patternId.indexOf('/')),
+      kind: 'pattern',
+      name: patternId.slice(patternId.indexOf('/') + 1),
+    },
     producer: view ?? { properties: [], constraints: [] },
   });
 }

@@ -15,6 +15,7 @@ import { resolveSecretBindings, secretsNamedBy } from '#lib/protocol/secret-bind
 import type { ServiceRef } from '#lib/protocol/service-match';
 import { buildTerms } from '#lib/protocol/terms';
 import { checkUserInput } from '#lib/protocol/user-input-check';
+import type { SecretSource } from '../exchange.ts';
 import type { AgreementDetails } from '../store.ts';
 import type { RoundContext } from './context.ts';
 import { checkDependencies, requiredServicesOf } from './dependencies.ts';
@@ -119,10 +120,10 @@ export interface PlanInput {
   patternId?: string;
   consumer: ReturnType<typeof consumerPolicy>;
   nodeHealth?: { missing_heartbeat_interval?: number; check_agreement_status?: number } | null;
-  /** The deployment policy's or pattern's user input and secret bindings, and the org owning the secrets. */
+  /** The deployment policy's or pattern's user input and secret bindings; it is what secrets are read for. */
   userInput: UserInput[];
   secretBinding: SecretBinding[];
-  secretsOrg: string;
+  secretsSource: SecretSource;
   /** The node policy view sent as the producer policy. */
   producer: { properties: Property[]; constraints: string[] };
 }
@@ -150,10 +151,18 @@ export async function completePlan(
   if (!dependencies.ok) return dependencies;
   const secrets = (bound.bound ?? []).map((b) => ({
     serviceSecret: b.serviceSecret,
-    candidates: secretCandidates(b.managerSecret, node.id, b.binding.enableNodeLevelSecrets),
+    candidates: secretCandidates(
+      b.managerSecret,
+      input.secretsSource,
+      node,
+      b.binding.enableNodeLevelSecrets,
+    ),
     bindingIndex: secretBinding.indexOf(b.binding),
   }));
-  const secretDetails = await secretsWithValues(ctx, input.secretsOrg, secretBinding, secrets);
+  const elsewhere = secrets.find((s) => s.candidates.length === 0);
+  if (elsewhere)
+    return { ok: false, reason: `secret ${elsewhere.serviceSecret} is bound to another node's secret` };
+  const secretDetails = await secretsWithValues(ctx, input.secretsSource, secretBinding, secrets);
   if (!secretDetails) return { ok: false, reason: 'a bound secret cannot be read' };
   const producerName = nodePolicyName(`${node.org}/${node.id}`);
   const terms = buildTerms({

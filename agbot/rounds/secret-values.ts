@@ -1,33 +1,40 @@
 /**
  * Bound secret values (reference §1.4 check 13, §4): which secrets-manager names a binding gives
- * a node, read through the Exchange's secrets API (the agbot delivery rule), and the
+ * a node, read through the Exchange's secrets API for the policy or pattern that binds them, and the
  * `secretDetails` / update `metadata` that carry them. Values live only in memory for the time
  * of one message and go straight into the sealed envelope: never logged, never stored.
  */
 import { encodeSecretValue, type SecretBinding } from '#lib/protocol/secret-binding';
+import { nodeLevelCandidates, nodeMayReceive } from '#lib/secrets/binding-rule';
+import type { SecretSource } from '../exchange.ts';
 import type { AgreementDetails } from '../store.ts';
 import type { RoundContext } from './context.ts';
 import { secretValue } from './wire.ts';
 
 /**
- * The names to try for a bound secret, most specific first: with `enableNodeLevelSecrets` the
- * node's own secret (`node/<n>/x`, `user/<u>/node/<n>/x`), then the org or user secret.
+ * The names to try for a bound secret on one node, most specific first (node-level names with
+ * `enableNodeLevelSecrets`), without names of another node's secrets: those are delivered only in
+ * an agreement with their own node (lib/secrets/binding-rule.ts).
  */
-export function secretCandidates(managerSecret: string, nodeId: string, nodeLevel: boolean): string[] {
-  const name = managerSecret.replace(/^\/+/, '');
-  if (!nodeLevel) return [name];
-  const user = /^user\/([^/]+)\/(.+)$/.exec(name);
-  return [user ? `user/${user[1]}/node/${nodeId}/${user[2]}` : `node/${nodeId}/${name}`, name];
+export function secretCandidates(
+  managerSecret: string,
+  source: SecretSource,
+  node: { org: string; id: string },
+  nodeLevel: boolean,
+): string[] {
+  return nodeLevelCandidates(managerSecret, node.id, nodeLevel).filter((name) =>
+    nodeMayReceive(name, source.org, node.org, node.id),
+  );
 }
 
 /** The first candidate that exists, as upstream's `{key, value}`; undefined when none does. */
 export async function readSecret(
   ctx: RoundContext,
-  org: string,
+  source: SecretSource,
   candidates: string[],
 ): Promise<{ key: string; value: string } | undefined> {
   for (const name of candidates) {
-    const parsed = secretValue.safeParse(await ctx.exchange.secret(org, name));
+    const parsed = secretValue.safeParse(await ctx.exchange.secret(source, name));
     if (parsed.success) return parsed.data;
   }
   return undefined;
@@ -39,13 +46,13 @@ export async function readSecret(
  */
 export async function secretsWithValues(
   ctx: RoundContext,
-  org: string,
+  source: SecretSource,
   bindings: SecretBinding[],
   secrets: AgreementDetails['secrets'],
 ): Promise<SecretBinding[] | undefined> {
   const byBinding = new Map<number, Record<string, string>>();
   for (const secret of secrets) {
-    const value = await readSecret(ctx, org, secret.candidates);
+    const value = await readSecret(ctx, source, secret.candidates);
     if (!value) return undefined;
     const entries = byBinding.get(secret.bindingIndex) ?? {};
     entries[secret.serviceSecret] = encodeSecretValue(value);

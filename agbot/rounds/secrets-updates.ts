@@ -8,6 +8,7 @@
 import { AGBOT_STATES } from '#lib/protocol/agreement-states';
 import { buildSecretUpdate } from '#lib/protocol/build-message';
 import type { SecretBinding } from '#lib/protocol/secret-binding';
+import type { SecretSource } from '../exchange.ts';
 import type { AgbotAgreement } from '../store.ts';
 import type { RoundContext } from './context.ts';
 import { splitId } from './context.ts';
@@ -29,7 +30,10 @@ export async function sendSecretUpdates(ctx: RoundContext, feed: FeedSummary): P
     if (changed.length === 0) continue;
     const bindings = await secretBindingsOf(ctx, agreement, org, name);
     if (!bindings) continue; // governance cancels it
-    const metadata = await secretsWithValues(ctx, org, bindings, changed);
+    const source: SecretSource = agreement.pattern
+      ? { org, kind: 'pattern', name: splitId(agreement.pattern)[1] }
+      : { org, kind: 'policy', name };
+    const metadata = await secretsWithValues(ctx, source, bindings, changed);
     if (!metadata) {
       ctx.log.warn('a changed secret cannot be read: no update sent', { agreement: agreement.agreementId });
       continue;

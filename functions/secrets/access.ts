@@ -1,23 +1,13 @@
 import { type Caller, roleOf } from '#lib/auth/caller';
 import { accessDenied } from '#lib/http/errors';
 import type { SecretName, SecretTree } from '#lib/secrets/names';
-import { listAgbotPatterns } from '#tables/agbot-pattern-records';
-import { listAgbotPolicies } from '#tables/agbot-policy-records';
 
 /**
- * Who may do what with an org's secrets: catalog reference §6.4 for users, plus agbots (our
- * addition, for delivery). Root, hub admins, nodes and other orgs' users have no access.
+ * Who may do what with an org's secrets directly: upstream's Vault ACLs for users (the README's
+ * "Secrets" table). Root, hub admins, nodes, agbots and other orgs' users have no direct access;
+ * an agbot reads a value only to deliver a binding (delivery.ts).
  */
 export type SecretAction = 'list' | 'read' | 'write' | 'delete';
-
-/** Whether agbot `caller` serves a deployment policy or pattern of `org` (multi-tenant agbots included). */
-export async function agbotServesOrg(caller: Caller, org: string): Promise<boolean> {
-  const [patterns, policies] = await Promise.all([
-    listAgbotPatterns(caller.org, caller.id),
-    listAgbotPolicies(caller.org, caller.id),
-  ]);
-  return patterns.some((p) => p.patternOrgid === org) || policies.some((p) => p.businessPolOrgid === org);
-}
 
 /** The user's rights on one secret or one tree of `org` (the §6.4 matrix). */
 export function userMay(
@@ -40,17 +30,13 @@ const denied = (caller: Caller, action: SecretAction, org: string, name?: string
     `Access denied: '${caller.fullId}' cannot ${action} ${name === undefined ? 'secrets' : `secret '${name}'`} in organization '${org}'`,
   );
 
-/** Throws 403 unless the caller may `action` the secret or tree; agbots may list and read what they serve. */
-export async function authorizeSecret(
+/** Throws 403 unless the caller may `action` the secret or tree directly. */
+export function authorizeSecret(
   caller: Caller,
   org: string,
   action: SecretAction,
   target: SecretName | SecretTree,
-): Promise<void> {
+): void {
   const name = 'name' in target ? target.name : undefined;
-  if (caller.kind === 'agbot') {
-    if ((action === 'list' || action === 'read') && (await agbotServesOrg(caller, org))) return;
-    throw denied(caller, action, org, name);
-  }
   if (!userMay(caller, org, action, target)) throw denied(caller, action, org, name);
 }

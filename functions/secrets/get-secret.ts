@@ -6,24 +6,29 @@ import { open, SecretIntegrityError } from '#lib/secrets/envelope';
 import { keyProvider } from '#lib/secrets/provider';
 import { getSecret } from '#tables/secret-records';
 import { authorizeSecret } from './access.ts';
-import { secretPath } from './schemas.ts';
+import { authorizeDelivery } from './delivery.ts';
+import { deliveryQuery, secretPath } from './schemas.ts';
 import { secretNameOrThrow } from './secret-name.ts';
 
 export const secretNotFound = (name: string) => notFound(`No secret(s) found under secret name '${name}'`);
 
 /**
- * GET /v1/orgs/{organization}/secrets/{secret}: `{key, value}`, opened from its envelope. A value
+ * GET /v1/orgs/{organization}/secrets/{secret}: `{key, value}`, opened from its envelope, for a
+ * user who may read it, or an agbot delivering it for `?policy=` or `?pattern=` (delivery.ts). A value
  * that fails its integrity check (moved from another item, altered) is logged as such and
  * answered 409, never 500 and never a value.
  */
 export const handler = endpoint({
   path: secretPath,
-  async authorize({ caller, path }) {
+  query: deliveryQuery,
+  authorize({ caller, path }) {
     const name = secretNameOrThrow(path.secret);
-    await authorizeSecret(caller, path.organization, 'read', name);
+    // An agbot's right depends on the policy or pattern its query names: checked once parsed.
+    if (caller.kind !== 'agbot') authorizeSecret(caller, path.organization, 'read', name);
     return name;
   },
-  async handle({ path, target }) {
+  async handle({ caller, path, query, target }) {
+    if (caller.kind === 'agbot') await authorizeDelivery(caller, path.organization, target.name, query);
     const context = { org: path.organization, name: target.name };
     const record = await getSecret(context.org, context.name);
     if (!record) throw secretNotFound(context.name);

@@ -2,14 +2,14 @@ import { isOrgAdmin } from '#lib/auth/caller';
 import { endpoint } from '#lib/http/endpoint';
 import { parseSecretName } from '#lib/secrets/names';
 import { listSecrets } from '#tables/secret-records';
-import { agbotServesOrg, authorizeSecret } from './access.ts';
+import { authorizeSecret } from './access.ts';
 import { listResponse } from './list-view.ts';
 import { listQuery, orgPath } from './schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/allsecrets: every name the caller may list, relative to the org.
  * Trees it may not list are skipped silently: plain users see no `user/` tree (not even their
- * own), org admins and serving agbots see every name.
+ * own), org admins see every name.
  */
 export const handler = endpoint({
   path: orgPath,
@@ -17,11 +17,10 @@ export const handler = endpoint({
   authorize: ({ caller, path }) => authorizeSecret(caller, path.organization, 'list', { kind: 'org' }),
   async handle({ caller, path, query }) {
     const org = path.organization;
-    const everything = caller.kind === 'agbot' && (await agbotServesOrg(caller, org));
     const entries = (await listSecrets(org)).filter((entry) => {
       const name = parseSecretName(entry.name);
       if ('error' in name) return false;
-      if (everything || name.kind === 'org' || name.kind === 'orgNode') return true;
+      if (name.kind === 'org' || name.kind === 'orgNode') return true;
       return isOrgAdmin(caller);
     });
     return listResponse(entries, query);

@@ -2,6 +2,7 @@ import { errorResponse, errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
 import { secretNames, secretValue } from './responses.ts';
 import {
+  deliveryQuery,
   listQuery,
   nodeTreePath,
   orgPath,
@@ -29,7 +30,7 @@ export const secretsRoutes = routeList({
     '/v1/orgs/{organization}/allsecrets',
   ],
   tag: 'secrets',
-  description: 'Secrets for services, encrypted at rest; agbots serving the org read them for delivery',
+  description: 'Secrets for services, encrypted at rest; agbots read bound values for delivery',
   components: { SecretValue: secretValue, SecretNames: secretNames },
   requests: { PutSecretRequest: secretBody },
   routes: [
@@ -39,7 +40,7 @@ export const secretsRoutes = routeList({
       operationId: 'listSecrets',
       handler: 'secrets/list-secrets',
       summary: "The org's secret names (without the user/ and node/ trees)",
-      description: `Users and org admins of the org, agbots serving it. ${LIST_TEXT}`,
+      description: `Users and org admins of the org. ${LIST_TEXT}`,
       request: { path: orgPath, query: listQuery },
       responses: { 200: { description: 'names', schema: secretNames }, ...errors(400, 401, 403) },
     },
@@ -59,7 +60,7 @@ export const secretsRoutes = routeList({
       operationId: 'listNodeSecrets',
       handler: 'secrets/list-node-secrets',
       summary: "A node's org secrets, prefix `node/{node}/` removed",
-      description: `Users and org admins of the org, agbots serving it. ${LIST_TEXT}`,
+      description: `Users and org admins of the org. ${LIST_TEXT}`,
       request: { path: nodeTreePath, query: listQuery },
       responses: { 200: { description: 'names', schema: secretNames }, ...errors(400, 401, 403) },
     },
@@ -69,7 +70,7 @@ export const secretsRoutes = routeList({
       operationId: 'listUserSecrets',
       handler: 'secrets/list-user-secrets',
       summary: "A user's secrets, prefix `user/{user}/` removed",
-      description: `The user itself, org admins, agbots serving the org. ${LIST_TEXT}`,
+      description: `The user itself, org admins. ${LIST_TEXT}`,
       request: { path: userTreePath, query: listQuery },
       responses: { 200: { description: 'names', schema: secretNames }, ...errors(400, 401, 403) },
     },
@@ -79,7 +80,7 @@ export const secretsRoutes = routeList({
       operationId: 'listUserNodeSecrets',
       handler: 'secrets/list-user-node-secrets',
       summary: "A user's secrets for one node, prefix removed",
-      description: `The user itself, org admins, agbots serving the org. ${LIST_TEXT}`,
+      description: `The user itself, org admins. ${LIST_TEXT}`,
       request: { path: userNodeTreePath, query: listQuery },
       responses: { 200: { description: 'names', schema: secretNames }, ...errors(400, 401, 403) },
     },
@@ -89,8 +90,8 @@ export const secretsRoutes = routeList({
       operationId: 'getSecret',
       handler: 'secrets/get-secret',
       summary: 'Read a secret',
-      description: `Org and node secrets: org admins; user secrets: that user only; agbots serving the org. ${NAME_TEXT}`,
-      request: { path: secretPath },
+      description: `Org and node secrets: org admins; user secrets: that user only. An agbot reads a value only to deliver it for the deployment policy or pattern named by \`policy\` or \`pattern\`, which it must serve and which must bind the name (README "Secrets"). ${NAME_TEXT}`,
+      request: { path: secretPath, query: deliveryQuery },
       responses: {
         200: { description: 'the secret', schema: secretValue },
         ...errors(400, 401, 403, 404),

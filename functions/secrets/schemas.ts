@@ -27,6 +27,20 @@ export const listQuery = z.object({
 });
 export type ListQuery = z.infer<typeof listQuery>;
 
+/**
+ * An agbot reads a secret value only to deliver it for one deployment policy or pattern of the
+ * secret's org that it serves: `?policy=<name>` or `?pattern=<name>` says which (users ignore it).
+ */
+export const deliveryQuery = z.object({
+  policy: idSegment
+    .optional()
+    .describe('agbots: the deployment policy of this org the value is delivered for'),
+  pattern: idSegment
+    .optional()
+    .describe('agbots: the deployment pattern of this org the value is delivered for'),
+});
+export type DeliveryQuery = z.infer<typeof deliveryQuery>;
+
 /** Upstream's stored shape: both strings (may be empty); other fields are ignored. */
 export const secretBody = z.object({
   key: z.string(),
