@@ -1,4 +1,6 @@
 import { serviceId } from '#lib/catalog/service-id';
+import { createDeploymentPolicy, type DeploymentPolicyRecord } from '#tables/deployment-policy-records';
+import { createPattern, type PatternRecord } from '#tables/pattern-records';
 import { createService, getService, rewriteService, type ServiceRecord } from '#tables/service-records';
 
 /**
@@ -40,4 +42,58 @@ export async function seedService(
     if (current) await rewriteService(current, { ...record, rev: current.rev }, 'created/modified');
   }
   return id;
+}
+
+/** Stores a deployment policy (no services checked), for tests that need one to exist. */
+export async function seedDeploymentPolicy(
+  org: string,
+  name: string,
+  extra: Partial<DeploymentPolicyRecord> = {},
+): Promise<void> {
+  const now = new Date().toISOString();
+  await createDeploymentPolicy(
+    {
+      org,
+      name,
+      owner: `${org}/admin`,
+      label: name,
+      description: '',
+      service: { name: 'web', org, arch: '', serviceVersions: [], nodeHealth: {}, clusterNamespace: '' },
+      properties: [],
+      constraints: [],
+      userInput: [],
+      secretBinding: [],
+      created: now,
+      lastUpdated: now,
+      ...extra,
+    },
+    0,
+  );
+}
+
+/** Stores a pattern (no services checked), for tests that need one to exist. */
+export async function seedPattern(
+  org: string,
+  name: string,
+  extra: Partial<PatternRecord> = {},
+): Promise<void> {
+  await createPattern(
+    {
+      org,
+      name,
+      owner: `${org}/admin`,
+      public: false,
+      label: name,
+      description: '',
+      services: [],
+      userInput: [],
+      secretBinding: [],
+      agreementProtocols: [],
+      clusterNamespace: '',
+      lastUpdated: new Date().toISOString(),
+      rev: 0,
+      ...extra,
+    },
+    0,
+  );
 }

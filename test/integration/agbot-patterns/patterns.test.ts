@@ -4,7 +4,8 @@ import { handler as deleteAll } from '#functions/agbot-patterns/delete-patterns'
 import { handler as getOne } from '#functions/agbot-patterns/get-pattern';
 import { handler as list } from '#functions/agbot-patterns/list-patterns';
 import { handler as postPattern } from '#functions/agbot-patterns/post-pattern';
-import { listAgbotPatterns } from '#tables/agbot-pattern-records';
+import { insertAgbotPattern, listAgbotPatterns } from '#tables/agbot-pattern-records';
+import { seedPattern } from '#test/support/catalog';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -47,6 +48,8 @@ beforeAll(async () => {
   a1 = await createAgbot('acme', 'a1', 'acme/alice');
   a2 = await createAgbot('acme', 'a2', 'acme/bob');
   node = await createNode('acme', 'n1', 'acme/alice');
+  for (const name of ['p1', 'hub', 'root', 'kept']) await seedPattern('acme', name);
+  await seedPattern('IBM', 'p2');
 });
 
 describe('POST .../agbots/{agreementbot}/deployment/patterns', () => {
@@ -63,16 +66,56 @@ describe('POST .../agbots/{agreementbot}/deployment/patterns', () => {
     });
   });
 
-  it('lets the agbot itself, org admins, hub admins and root add; patterns of other orgs and "*" too', async () => {
-    expect((await add(a1, { patternOrgid: 'other', pattern: '*', nodeOrgid: 'acme' })).status).toBe(201);
-    expect((await add(admin, { patternOrgid: 'IBM', pattern: 'p2', nodeOrgid: '' })).status).toBe(201);
+  it('lets the agbot itself, org admins, hub admins and root add its own org`s patterns (existing, or "*")', async () => {
+    expect((await add(a1, { patternOrgid: 'acme', pattern: '*', nodeOrgid: 'acme' })).status).toBe(201);
     expect((await add(hub, { patternOrgid: 'acme', pattern: 'hub', nodeOrgid: null })).status).toBe(201);
     expect((await add(ROOT, { patternOrgid: 'acme', pattern: 'root' })).status).toBe(201);
-    expect(await stored()).toEqual(['IBM_p2', 'acme_hub', 'acme_p1', 'acme_root', 'other_*']);
+    expect(await stored()).toEqual(['acme_*', 'acme_hub', 'acme_p1', 'acme_root']);
+    expect((await removeOne(a1, 'acme_*')).status).toBe(204);
+  });
+
+  it('refuses, for every caller, another org`s patterns (even public IBM ones) or nodes: only multi-tenant agbots serve other orgs', async () => {
+    for (const caller of [a1, admin, hub, ROOT]) {
+      expect((await add(caller, { patternOrgid: 'other', pattern: '*', nodeOrgid: 'acme' })).status).toBe(
+        403,
+      );
+      expect((await add(caller, { patternOrgid: 'IBM', pattern: 'p2', nodeOrgid: '' })).status).toBe(403);
+      expect((await add(caller, { patternOrgid: 'acme', pattern: 'p1', nodeOrgid: 'other' })).status).toBe(
+        403,
+      );
+    }
+    expect(await stored()).toEqual(['acme_hub', 'acme_p1', 'acme_root']);
+  });
+
+  it('refuses a pattern that does not exist (400 naming it)', async () => {
+    const result = await add(alice, { patternOrgid: 'acme', pattern: 'ghost' });
+    expect(result.status).toBe(400);
+    expect(result.body.msg).toBe("pattern 'acme/ghost' does not exist");
+    expect(await stored()).not.toContain('acme_ghost');
+    // Rows of other orgs, as declarations made before the rule left them, for the reads below.
+    const lastUpdated = at.toISOString();
+    await insertAgbotPattern({
+      org: 'acme',
+      id: 'a1',
+      patternId: 'other_*',
+      patternOrgid: 'other',
+      pattern: '*',
+      nodeOrgid: 'acme',
+      lastUpdated,
+    });
+    await insertAgbotPattern({
+      org: 'acme',
+      id: 'a1',
+      patternId: 'IBM_p2',
+      patternOrgid: 'IBM',
+      pattern: 'p2',
+      nodeOrgid: '',
+      lastUpdated,
+    });
   });
 
   it('answers 409 already-exists for a pattern the agbot serves already, changing nothing', async () => {
-    const again = await add(a1, { patternOrgid: 'acme', pattern: 'p1', nodeOrgid: 'elsewhere' });
+    const again = await add(a1, { patternOrgid: 'acme', pattern: 'p1', nodeOrgid: '' });
     expect(again.status).toBe(409);
     expect(again.body).toEqual({
       code: 'already-exists',

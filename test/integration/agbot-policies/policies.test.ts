@@ -4,7 +4,8 @@ import { handler as deleteOne } from '#functions/agbot-policies/delete-policy';
 import { handler as getOne } from '#functions/agbot-policies/get-policy';
 import { handler as list } from '#functions/agbot-policies/list-policies';
 import { handler as postPolicy } from '#functions/agbot-policies/post-policy';
-import { listAgbotPolicies } from '#tables/agbot-policy-records';
+import { insertAgbotPolicy, listAgbotPolicies } from '#tables/agbot-policy-records';
+import { seedDeploymentPolicy } from '#test/support/catalog';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -34,6 +35,7 @@ let hub: Auth;
 let a1: Auth;
 let a2: Auth;
 let mt: Auth;
+let legacyMt: Auth;
 let node: Auth;
 let stranger: Auth;
 
@@ -48,8 +50,11 @@ beforeAll(async () => {
   await createUser('IBM', 'ibmer');
   a1 = await createAgbot('acme', 'a1', 'acme/alice');
   a2 = await createAgbot('acme', 'a2', 'acme/bob');
-  mt = await createAgbot('IBM', 'mt', 'IBM/ibmer');
+  mt = await createAgbot('IBM', 'mt', 'root/hub');
+  legacyMt = await createAgbot('IBM', 'legacy', 'IBM/ibmer');
   node = await createNode('acme', 'n1', 'acme/alice');
+  const names = ['bp1', 'bp2', 'bp3', 'shared', ...Array.from({ length: 30 }, (_, i) => `bulk${i}`)];
+  for (const name of names) await seedDeploymentPolicy('acme', name);
 });
 
 describe('POST .../agbots/{agreementbot}/deployment/policies', () => {
@@ -71,20 +76,41 @@ describe('POST .../agbots/{agreementbot}/deployment/policies', () => {
     });
   });
 
-  it('lets the agbot itself, org admins, hub admins and root add', async () => {
+  it('lets the agbot itself, org admins, hub admins and root add its own org`s policies, and nothing else', async () => {
     expect((await add(a1, { businessPolOrgid: 'acme', businessPol: 'bp2', nodeOrgid: 'acme' })).status).toBe(
       201,
     );
     expect((await add(admin, { businessPolOrgid: 'acme', businessPol: 'bp3', nodeOrgid: null })).status).toBe(
       201,
     );
+    // Only multi-tenant agbots serve other orgs, whoever declares it.
     expect((await add(hub, { businessPolOrgid: 'other', businessPol: 'hub', nodeOrgid: '' })).status).toBe(
-      201,
+      403,
     );
     expect(
       (await add(ROOT, { businessPolOrgid: 'IBM', businessPol: 'root', nodeOrgid: 'other' })).status,
-    ).toBe(201);
-    expect(await stored()).toEqual(['IBM_root', 'acme_bp1', 'acme_bp2', 'acme_bp3', 'other_hub']);
+    ).toBe(403);
+    const missing = await add(admin, { businessPolOrgid: 'acme', businessPol: 'ghost' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.msg).toBe("deployment policy 'acme/ghost' does not exist");
+    expect(await stored()).toEqual(['acme_bp1', 'acme_bp2', 'acme_bp3']);
+    // Rows of other orgs, as declarations made before the rule left them, for the reads below.
+    const lastUpdated = at.toISOString();
+    const legacy = { org: 'acme', id: 'a1', lastUpdated };
+    await insertAgbotPolicy({
+      ...legacy,
+      policyId: 'other_hub',
+      businessPolOrgid: 'other',
+      businessPol: 'hub',
+      nodeOrgid: '',
+    });
+    await insertAgbotPolicy({
+      ...legacy,
+      policyId: 'IBM_root',
+      businessPolOrgid: 'IBM',
+      businessPol: 'root',
+      nodeOrgid: 'other',
+    });
   });
 
   it("refuses users, org admins and agbots serving another org's policy or to another org's nodes", async () => {
@@ -98,11 +124,14 @@ describe('POST .../agbots/{agreementbot}/deployment/policies', () => {
       expect(result.body.code).toBe('access-denied');
     }
     expect(await stored()).not.toContain('other_x');
-    // A multi-tenant agbot serves any org's policies.
+    // A multi-tenant agbot made by root or a hub admin serves any org's policies; one a plain
+    // IBM user made (before only they could) serves none.
     expect((await add(mt, { businessPolOrgid: 'acme', businessPol: 'shared' }, 'mt', 'IBM')).status).toBe(
       201,
     );
     expect(await stored('mt', 'IBM')).toEqual(['acme_shared']);
+    const legacy = await add(legacyMt, { businessPolOrgid: 'acme', businessPol: 'shared' }, 'legacy', 'IBM');
+    expect(legacy.status).toBe(403);
   });
 
   it('answers 409 already-exists for a policy the agbot serves already', async () => {

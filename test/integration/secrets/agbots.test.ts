@@ -4,8 +4,7 @@ import { handler as servePolicy } from '#functions/agbot-policies/post-policy';
 import { handler as putAgbot } from '#functions/agbots/put-agbot';
 import { handler as postChanges } from '#functions/changes/post-changes';
 import { handler as postPolicy } from '#functions/deployment-policies/post-policy';
-import { createDeploymentPolicy } from '#tables/deployment-policy-records';
-import { seedService } from '#test/support/catalog';
+import { seedDeploymentPolicy, seedService } from '#test/support/catalog';
 import { createAgbot, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -85,23 +84,10 @@ beforeAll(async () => {
     ).status,
   ).toBe(201);
   // Written before the rule existed (straight to the table): alice bound bob's secret.
-  await createDeploymentPolicy(
-    {
-      org: 'sa',
-      name: 'legacypol',
-      owner: 'sa/alice',
-      label: 'legacy',
-      description: '',
-      service: { name: 'web', org: 'svc', arch: 'amd64', serviceVersions: [{ version: '1.0.0' }] },
-      properties: [],
-      constraints: [],
-      userInput: [],
-      secretBinding: binding({ s: 'user/bob/aws', n: 'node/n2/k' }),
-      created: new Date().toISOString(),
-      lastUpdated: new Date().toISOString(),
-    } as unknown as Parameters<typeof createDeploymentPolicy>[0],
-    0,
-  );
+  await seedDeploymentPolicy('sa', 'legacypol', {
+    owner: 'sa/alice',
+    secretBinding: binding({ s: 'user/bob/aws', n: 'node/n2/k' }),
+  });
 
   who.adminBot = await createAgbot('sa', 'adminbot', 'sa/boss');
   who.plainBot = await createAgbot('sa', 'plainbot', 'sa/alice');
