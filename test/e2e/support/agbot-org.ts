@@ -40,7 +40,10 @@ export interface AgbotOrgOptions {
   serve: { kind: 'patterns' | 'businesspols'; row: Record<string, string> };
 }
 
-/** Creates the org, `admin` (org admin), `owner` and the agbot record, and posts its served row. */
+/**
+ * Creates the org, `admin` (org admin, who owns the agbot record: only an admin's agbot delivers
+ * secrets) and `owner` (a plain user, who publishes), and posts the agbot's served row.
+ */
 export async function setUpAgbotOrg(
   server: E2eServer,
   options: AgbotOrgOptions,
@@ -50,7 +53,7 @@ export async function setUpAgbotOrg(
   await createOrg({ http: server.http, root }, org);
   const admin = await createUser({ http: server.http, root }, org, 'admin', { admin: true });
   const owner = await createUser({ http: server.http, root }, org, 'owner');
-  await createAgbotRecord(org, agbot, owner.user, { token });
+  await createAgbotRecord(org, agbot, admin.user, { token });
   const agbotCreds = { user: `${org}/${agbot}`, secret: token };
   const path = `/v1/orgs/${org}/agbots/${agbot}/${serve.kind}`;
   expectStatus(await callerOf(server)(agbotCreds, 'POST', path, serve.row), 201, `serve ${serve.kind}`);
