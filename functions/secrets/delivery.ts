@@ -50,8 +50,6 @@ export async function authorizeDelivery(
   query: DeliveryQuery,
 ): Promise<void> {
   const agbot = { org: caller.org, id: caller.id, owner: caller.owner };
-  const source = await servedSource(caller, org, query);
-  const what = `${source.kind} '${org}/${source.name}'`;
   if (!(await mayDeliverSecrets(agbot, org)))
     throw refused(
       caller,
@@ -59,6 +57,8 @@ export async function authorizeDelivery(
       name,
       'only multi-tenant agbots and agbots owned by an admin of the org deliver secrets',
     );
+  const source = await servedSource(caller, org, query);
+  const what = `${source.kind} '${org}/${source.name}'`;
   const serving = await Promise.all(source.declarations.map((d) => mayServe(agbot, org, d.nodeOrgid || org)));
   if (!serving.includes(true)) throw refused(caller, org, name, `the agbot does not serve ${what}`);
   if (!source.record) throw refused(caller, org, name, `${what} does not exist`);

@@ -155,12 +155,10 @@ const servedCases = (kind: 'patterns' | 'policies', body: (w: World) => unknown)
   ];
 };
 
-export const patternCases = servedCases('patterns', (w) => ({
-  patternOrgid: w.same.org,
-  pattern: freshId('p'),
-}));
-// Served policies must be of the caller's org for users, org admins and agbots (reference §8.10).
+// Each POST goes to a throwaway agbot of the org, serving all of its org's patterns or policies
+// (a named one must exist; what an agbot may serve is tested in test/integration/agbot-*).
+export const patternCases = servedCases('patterns', (w) => ({ patternOrgid: w.same.org, pattern: '*' }));
 export const policyCases = servedCases('policies', (w) => ({
   businessPolOrgid: w.same.org,
-  businessPol: freshId('p'),
+  businessPol: '*',
 }));

@@ -3,8 +3,9 @@ import { expectStatus, freshId } from '../support/world.ts';
 
 /**
  * The secrets manager (issue 12): each row of catalog reference §6.4 × every caller, same org and
- * other org, plus agbots (our delivery rule: the multi-tenant agbot serves `same`, the others
- * serve nothing there). A secret's `/` is sent as `%2F` so the path has the documented shape.
+ * other org, plus agbots (the README's secrets rule: no agbot lists; an agbot that may deliver,
+ * here the multi-tenant one root made, reads only with `?policy=` or `?pattern=`, so a bare read is
+ * 400; test/integration/secrets/agbots.test.ts holds the delivery matrix). A secret's `/` is sent as `%2F` so the path has the documented shape.
  * Each case writes a fresh secret of its own.
  */
 type Kind = 'org' | 'org node' | 'user' | 'user node';
@@ -46,29 +47,29 @@ const NOBODY: Partial<Record<CallerKey, number>> = {
 };
 
 type Row = Partial<Record<CallerKey, number>>;
-/** §6.4: [admin, owner (user), another plain user, serving agbot] per kind and action. */
+/** §6.4: [admin, owner (user), another plain user, multi-tenant agbot] per kind and action. */
 const matrix: Record<Kind, Record<'list' | 'read' | 'write' | 'delete', [number, number, number, number]>> = {
   org: {
-    list: [200, 200, 200, 200],
-    read: [200, 403, 403, 200],
+    list: [200, 200, 200, 403],
+    read: [200, 403, 403, 400],
     write: [201, 403, 403, 403],
     delete: [204, 403, 403, 403],
   },
   'org node': {
-    list: [200, 200, 200, 200],
-    read: [200, 403, 403, 200],
+    list: [200, 200, 200, 403],
+    read: [200, 403, 403, 400],
     write: [201, 403, 403, 403],
     delete: [204, 403, 403, 403],
   },
   user: {
-    list: [200, 200, 403, 200],
-    read: [403, 200, 403, 200],
+    list: [200, 200, 403, 403],
+    read: [403, 200, 403, 400],
     write: [403, 201, 403, 403],
     delete: [204, 204, 403, 403],
   },
   'user node': {
-    list: [200, 200, 403, 200],
-    read: [403, 200, 403, 200],
+    list: [200, 200, 403, 403],
+    read: [403, 200, 403, 400],
     write: [403, 201, 403, 403],
     delete: [204, 204, 403, 403],
   },
@@ -137,9 +138,9 @@ export const secretCases: EndpointCases[] = KINDS.flatMap((kind): EndpointCases[
   },
 ]);
 
-/** allsecrets: every user of the org lists (trees it may not see are skipped), serving agbots too. */
+/** allsecrets: every user of the org lists (trees it may not see are skipped); no agbot. */
 secretCases.push({
   operation: 'GET /v1/orgs/{organization}/allsecrets',
   prepare: (w) => ({ path: `/v1/orgs/${w.same.org}/allsecrets` }),
-  expect: row([200, 200, 200, 200]),
+  expect: row([200, 200, 200, 403]),
 });
