@@ -1,3 +1,4 @@
+import { seedDeploymentPolicy, seedPattern } from '#test/support/catalog';
 import type { Credentials } from '../support/http.ts';
 import type { CallerKey, EndpointCases, Prepared, World } from '../support/matrix.ts';
 import { freshId } from '../support/world.ts';
@@ -10,8 +11,15 @@ import { agbotPath, expectOk, once, ownerOrAgbot, sameAgbot, throwawayAgbot } fr
  */
 const AGREEMENT = { service: { orgid: 'o', pattern: 'p', url: 'u' }, state: 'signed' };
 
+/** The pattern `pat` and deployment policy `pol` the agbots serve (a served one must exist). */
+const servable = once(async (w: World) => {
+  await seedPattern(w.same.org, 'pat');
+  await seedDeploymentPolicy(w.same.org, 'pol');
+});
+
 /** agbot1's agreement, served pattern and served policy, made once by its owner. */
 const agbot1Children = once(async (w: World) => {
+  await servable(w);
   const base = agbotPath(w.same.agbot.user);
   const agreement = freshId('agr');
   await expectOk(w, 'PUT', `${base}/agreements/${agreement}`, AGREEMENT, 201);
@@ -23,6 +31,7 @@ const agbot1Children = once(async (w: World) => {
 
 /** A throwaway agbot with one agreement, one served pattern and one served policy. */
 async function throwawayWithChildren(w: World, caller: CallerKey) {
+  await servable(w);
   const prepared = await throwawayAgbot(w, caller);
   const agreement = freshId('agr');
   await expectOk(w, 'PUT', `${prepared.path}/agreements/${agreement}`, AGREEMENT, 201);
