@@ -1,7 +1,13 @@
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
-import { principalSet, userEntry } from './principal-records.ts';
+import {
+  principalClaim,
+  principalSet,
+  type TakenOutcome,
+  takenOutcome,
+  userEntry,
+} from './principal-records.ts';
 import { changingIdentity } from './principals.ts';
 import { orgCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';
@@ -49,14 +55,14 @@ const principalOfUser = (org: string, username: string, fields: UserFields): Tra
 
 /**
  * Creates the user with the org's counters and its principal entry, in one transaction that also
- * checks the org exists.
+ * checks the org exists and that `org/username` is not already a node or an agbot.
  */
 export const insertUser = (
   org: string,
   username: string,
   fields: UserFields,
   now: string,
-): Promise<'created' | 'exists' | 'no-org'> =>
+): Promise<'created' | 'exists' | 'no-org' | TakenOutcome> =>
   changingIdentity(org, username, () => writeNewUser(org, username, fields, now));
 
 async function writeNewUser(
@@ -64,7 +70,7 @@ async function writeNewUser(
   username: string,
   fields: UserFields,
   now: string,
-): Promise<'created' | 'exists' | 'no-org'> {
+): Promise<'created' | 'exists' | 'no-org' | TakenOutcome> {
   const orgExists: TransactItem = {
     ConditionCheck: {
       TableName: tableName(),
@@ -79,12 +85,13 @@ async function writeNewUser(
         .options({ condition: { attr: 'org', exists: false } })
         .params(),
       orgCounterUpdate(org, { deltas: { users: 1, adminUsers: isAdminish(fields) } }),
-      principalOfUser(org, username, fields),
+      principalClaim(org, username, 'user', userEntry(fields)),
     ]);
     return 'created';
   } catch (error) {
     if (!(error instanceof TransactionFailed)) throw error;
-    return error.failed[0] ? 'no-org' : 'exists';
+    if (error.failed[0]) return 'no-org';
+    return error.failed[1] ? 'exists' : (takenOutcome(error, 3, 'user') ?? 'exists');
   }
 }
 
