@@ -34,9 +34,10 @@ export async function transactWrite(items: TransactItem[]): Promise<void> {
       const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
       if (codes.includes('ConditionalCheckFailed')) {
         const reasons = error.CancellationReasons ?? [];
+        const found = reasons.some((reason) => reason.Item) ? items.map((_, i) => reasons[i]?.Item) : [];
         throw new TransactionFailed(
           items.map((_, i) => codes[i] === 'ConditionalCheckFailed'),
-          items.map((_, i) => reasons[i]?.Item),
+          found,
         );
       }
       const retriable = codes.some((code) => code === 'TransactionConflict');
