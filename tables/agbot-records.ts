@@ -8,6 +8,7 @@ import { deleteAgbotCascade } from './cascade.ts';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
+import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
 import {
   ownedEntry,
   principalClaim,
@@ -32,7 +33,7 @@ export async function getAgbot(org: string, id: string): Promise<AgbotRecord | u
   return Item;
 }
 
-/** An org's agbots (gsi1 `ORG#<org>#AGBOTS`, all pages), optionally only ids starting with `idPrefix`. */
+/** An org's agbots (gsi1 `ORG#<org>#AGBOTS`, within the list ceiling), optionally only ids starting with `idPrefix`. */
 export async function listOrgAgbots(org: string, idPrefix = ''): Promise<AgbotRecord[]> {
   // No id is longer than this, and DynamoDB would refuse the key condition (a 500).
   if (!idFits(idPrefix)) return [];
@@ -40,9 +41,9 @@ export async function listOrgAgbots(org: string, idPrefix = ''): Promise<AgbotRe
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(AgbotEntity)
     .query({ index: 'gsi1', partition, ...(idPrefix ? { range: { beginsWith: idPrefix } } : {}) })
-    .options({ maxPages: Number.POSITIVE_INFINITY })
+    .options({ maxPages: maxPagesFor('capped') })
     .send();
-  return Items;
+  return withinCeiling(Items, 'capped');
 }
 
 export type CreateAgbotOutcome = 'created' | 'exists' | 'no-org' | 'limit' | TakenOutcome;

@@ -4,6 +4,7 @@ import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
+import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
 import { isRegistered, NodeEntity } from './nodes.ts';
 import {
   dropEmptyPrincipal,
@@ -37,14 +38,14 @@ export async function getNode(org: string, id: string): Promise<NodeRecord | und
   return Item && readStoredNode(Item);
 }
 
-/** An org's nodes (gsi1 `ORG#<org>#NODES`, all pages), optionally only those `owner` owns. */
+/** An org's nodes (gsi1 `ORG#<org>#NODES`, within the list ceiling), optionally only those `owner` owns. */
 export async function listOrgNodes(org: string, owner?: string): Promise<NodeRecord[]> {
   const query = ExchangeTable.build(QueryCommand)
     .entities(NodeEntity)
     .query({ index: 'gsi1', partition: indexKeys.orgNodes(org) });
   const filters = owner === undefined ? {} : { filters: { node: { attr: 'owner' as const, eq: owner } } };
-  const { Items = [] } = await query.options({ maxPages: Number.POSITIVE_INFINITY, ...filters }).send();
-  return Items;
+  const { Items = [] } = await query.options({ maxPages: maxPagesFor('capped'), ...filters }).send();
+  return withinCeiling(Items, 'capped');
 }
 
 /** `org/username` → [org, username]. */

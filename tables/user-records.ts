@@ -1,6 +1,7 @@
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
+import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
 import {
   principalClaim,
   principalSet,
@@ -36,14 +37,14 @@ export async function getUser(org: string, username: string): Promise<UserRecord
   return Item;
 }
 
-/** An org's users sorted by username (gsi1 `ORG#<org>#USERS`). */
+/** An org's users sorted by username (gsi1 `ORG#<org>#USERS`), within the list ceiling. */
 export async function listUsers(org: string): Promise<UserRecord[]> {
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(UserEntity)
     .query({ index: 'gsi1', partition: indexKeys.orgUsers(org) })
-    .options({ maxPages: Number.POSITIVE_INFINITY })
+    .options({ maxPages: maxPagesFor('capped') })
     .send();
-  return Items;
+  return withinCeiling(Items, 'capped');
 }
 
 const putUser = (org: string, username: string, fields: UserFields, now: string) =>
