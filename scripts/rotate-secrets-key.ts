@@ -1,3 +1,4 @@
+import { assertMasterKeyPrivate } from '#lib/secrets/local-key-provider';
 import { masterKeyFile } from '#lib/secrets/provider';
 import { startDynamoDbLocal } from './local/dynamodb-local.ts';
 import { readSettings } from './local/settings.ts';
@@ -10,6 +11,9 @@ import { readSettings } from './local/settings.ts';
 async function main(): Promise<number> {
   const settings = readSettings();
   const file = masterKeyFile({ ...process.env, EXCHANGE_DATA_DIR: settings.dataDir });
+  // Before starting anything: a key readable by others is refused with the chmod that fixes it.
+  assertMasterKeyPrivate(file);
+  assertMasterKeyPrivate(`${file}.next`);
   process.env.EXCHANGE_TABLE ??= settings.table;
   let stop: (() => Promise<void>) | undefined;
   if (!process.env.DYNAMODB_ENDPOINT) {

@@ -56,7 +56,8 @@ async function main(signal: AbortSignal): Promise<void> {
     },
   ]);
   const rootPassword = resolveRootPassword(settings.rootPassword, settings.passwordFile);
-  // The secrets manager's local master key: generated on the first start, reused after (mode 0600).
+  // The secrets manager's local master key: generated on the first start, reused after (mode 0600;
+  // a key file readable by group or others stops the start with the chmod that fixes it).
   const secretsKeyFile =
     process.env.EXCHANGE_SECRETS_MASTER_KEY_FILE || join(settings.dataDir, 'secrets-master-key');
   loadOrCreateMasterKey(secretsKeyFile);

@@ -5,6 +5,7 @@ import { AgbotAgreementEntity } from './agbot-agreements.ts';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { agbotChildPrefix, indexKeys, keys } from './keys.ts';
+import { type ListReach, maxPagesFor, withinCeiling } from './list-ceiling.ts';
 import { ExchangeTable } from './table.ts';
 import { type TransactItem, TransactionFailed } from './transact.ts';
 
@@ -24,14 +25,21 @@ export async function getAgreement(
   return Item;
 }
 
-/** Every agreement of the agbot: one Query of its partition's `AGREEMENT#` items (consistent, all pages). */
-export async function listAgreements(org: string, agbot: string): Promise<AgreementRecord[]> {
+/**
+ * The agbot's agreements: one Query of its partition's `AGREEMENT#` items (consistent), within the
+ * list ceiling unless `reach` is `'all'`.
+ */
+export async function listAgreements(
+  org: string,
+  agbot: string,
+  reach: ListReach = 'capped',
+): Promise<AgreementRecord[]> {
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(AgbotAgreementEntity)
     .query({ partition: keys.agbot(org, agbot).pk, range: { beginsWith: agbotChildPrefix.agreement } })
-    .options({ consistent: true, maxPages: Number.POSITIVE_INFINITY })
+    .options({ consistent: true, maxPages: maxPagesFor(reach) })
     .send();
-  return Items;
+  return withinCeiling(Items, reach);
 }
 
 /** Every agreement with this id, under any agbot (gsi1 `AGREEMENT#<id>`; eventually consistent). */
@@ -240,6 +248,8 @@ export async function deleteAgreement(org: string, agbot: string, agreementId: s
 
 /** Deletes every agreement of the agbot; resolves how many there were. */
 export async function deleteAllAgreements(org: string, agbot: string): Promise<number> {
-  const found = (await listAgreements(org, agbot)).map((a) => keys.agbotAgreement(org, agbot, a.agreementId));
+  const found = (await listAgreements(org, agbot, 'all')).map((a) =>
+    keys.agbotAgreement(org, agbot, a.agreementId),
+  );
   return deleteCountedAgreements(org, agbot, found);
 }

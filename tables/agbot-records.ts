@@ -8,7 +8,14 @@ import { deleteAgbotCascade } from './cascade.ts';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
-import { ownedEntry, principalSet } from './principal-records.ts';
+import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
+import {
+  ownedEntry,
+  principalClaim,
+  principalSet,
+  type TakenOutcome,
+  takenOutcome,
+} from './principal-records.ts';
 import { changingIdentity } from './principals.ts';
 import { orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';
@@ -26,7 +33,7 @@ export async function getAgbot(org: string, id: string): Promise<AgbotRecord | u
   return Item;
 }
 
-/** An org's agbots (gsi1 `ORG#<org>#AGBOTS`, all pages), optionally only ids starting with `idPrefix`. */
+/** An org's agbots (gsi1 `ORG#<org>#AGBOTS`, within the list ceiling), optionally only ids starting with `idPrefix`. */
 export async function listOrgAgbots(org: string, idPrefix = ''): Promise<AgbotRecord[]> {
   // No id is longer than this, and DynamoDB would refuse the key condition (a 500).
   if (!idFits(idPrefix)) return [];
@@ -34,16 +41,17 @@ export async function listOrgAgbots(org: string, idPrefix = ''): Promise<AgbotRe
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(AgbotEntity)
     .query({ index: 'gsi1', partition, ...(idPrefix ? { range: { beginsWith: idPrefix } } : {}) })
-    .options({ maxPages: Number.POSITIVE_INFINITY })
+    .options({ maxPages: maxPagesFor('capped') })
     .send();
-  return Items;
+  return withinCeiling(Items, 'capped');
 }
 
-export type CreateAgbotOutcome = 'created' | 'exists' | 'no-org' | 'limit';
+export type CreateAgbotOutcome = 'created' | 'exists' | 'no-org' | 'limit' | TakenOutcome;
 
 /**
  * Creates an agbot and counts it (org and owner) in one transaction that also refuses an agbot
- * already there, a missing org, and an owner past `maxAgbots` (0 = unlimited). An agbot owned
+ * already there, a missing org, an `org/id` that is already a node or a user, and an owner past
+ * `maxAgbots` (0 = unlimited). An agbot owned
  * from another org gets a link beside its owner, so deleting the owner finds it.
  */
 export const createAgbot = (agbot: AgbotRecord, maxAgbots: number): Promise<CreateAgbotOutcome> =>
@@ -73,14 +81,16 @@ async function writeNewAgbot(agbot: AgbotRecord, maxAgbots: number): Promise<Cre
     const link = keys.ownedAgbot(ownerOrg, ownerUser, agbot.org, agbot.id);
     items.push({ Put: { TableName: tableName(), Item: link } });
   }
-  items.push(principalSet(agbot.org, agbot.id, 'agbot', ownedEntry(agbot)));
+  items.push(principalClaim(agbot.org, agbot.id, 'agbot', ownedEntry(agbot)));
   try {
     await transactWriteWithChanges(items, [agbotChange(agbot.org, agbot.id, 'created/modified')]);
     return 'created';
   } catch (error) {
     if (!(error instanceof TransactionFailed)) throw error;
     const [exists, noOrg] = error.failed;
-    return exists ? 'exists' : noOrg ? 'no-org' : 'limit';
+    if (exists) return 'exists';
+    if (noOrg) return 'no-org';
+    return takenOutcome(error, items.length - 1, 'agbot') ?? 'limit';
   }
 }
 

@@ -381,10 +381,10 @@ async function deleteUserAndOwned(
   await forEachLimited(nodes, (node) => deleteNodeSecrets(org, String(node.gsi1sk)));
   await deleteOwnedServices(keys.user(org, username).pk, { recordChanges: true });
   // Deployment policies are only ever in their org: the user's are found among the org's.
-  for (const policy of await listDeploymentPolicies(org))
+  for (const policy of await listDeploymentPolicies(org, 'all'))
     if (policy.owner === owner) await deleteDeploymentPolicy(policy);
   // So are patterns (another org's admin cannot take one over here, docs/compatibility.md).
-  for (const pattern of await listOrgPatterns(org)) {
+  for (const pattern of await listOrgPatterns(org, 'all')) {
     if (pattern.owner !== owner) continue;
     await deletePattern(pattern);
     await sweepPatternKeys(org, pattern.name);
@@ -444,7 +444,7 @@ export async function deleteServiceCascade(
 
 /** An org's patterns with their keys (no change rows: the org's feed goes with it). */
 async function deleteOrgPatterns(org: string): Promise<void> {
-  await forEachLimited(await listOrgPatterns(org), async (pattern) => {
+  await forEachLimited(await listOrgPatterns(org, 'all'), async (pattern) => {
     await deletePattern(pattern, { recordChange: false });
     await sweepPatternKeys(org, pattern.name);
   });

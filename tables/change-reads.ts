@@ -16,41 +16,80 @@ export interface ChangeQuery {
 }
 
 /**
+ * DynamoDB Queries one feed read may make (besides numbering what is pending), whatever the
+ * request asks: a reader whose rows are mostly hidden from it, or whose `lastUpdated` skips most of
+ * the feed, gets what these pages held and a place to continue from (`readUpTo`), not a walk
+ * through the whole feed in one request.
+ */
+export const FEED_PAGES_PER_READ = 8;
+/** Beyond this many org partitions (root's or a multi-tenant agbot's `orgList`), the all-orgs one is read, filtered. */
+const MAX_ORG_PARTITIONS = 3;
+
+export interface ChangeRead {
+  /** The visible rows, oldest first, at most `max`. */
+  rows: ChangeRow[];
+  /**
+   * Set when the page budget ran out before `max` rows were found: every row up to this id was
+   * examined, so the reader continues from `readUpTo + 1` (undefined: nothing left unread).
+   */
+  readUpTo?: number;
+}
+
+/**
  * The caller's next `max` visible change rows, oldest first, after numbering what is pending
- * (tables/changes.ts). Each partition (the orgs' feeds and the public one) is read from `fromId`
- * with strongly consistent Queries until it has given `max` visible rows or ends, so the calls
- * grow with the rows returned (and with rows the caller may not see), never with the table.
+ * (tables/changes.ts). Each partition (the orgs' feeds and the public one, or the all-orgs feed for
+ * a long org list) is read from `fromId` with strongly consistent Queries until it has given `max`
+ * visible rows, ends, or has used its share of FEED_PAGES_PER_READ. So the calls grow with the
+ * rows returned, and never past that budget, whatever the rows the caller may not see.
  * Expired rows are dropped: DynamoDB's TTL deletes them late.
  */
-export async function readChanges(query: ChangeQuery, now: Date = new Date()): Promise<ChangeRow[]> {
+export async function readChanges(query: ChangeQuery, now: Date = new Date()): Promise<ChangeRead> {
   await sequencePendingChanges();
-  if (query.max <= 0) return [];
-  const partitions = query.orgs.includes('*')
+  if (query.max <= 0) return { rows: [] };
+  const orgs = new Set(query.orgs);
+  const readAll = orgs.has('*') || orgs.size > MAX_ORG_PARTITIONS;
+  const partitions = readAll
     ? [changeRowKeys.allPartition]
-    : [...new Set(query.orgs)].map(changeRowKeys.orgPartition).concat(changeRowKeys.publicPartition);
+    : [...orgs].map(changeRowKeys.orgPartition).concat(changeRowKeys.publicPartition);
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const keep = (row: ChangeRow) =>
     row.ttl > nowSeconds &&
+    (!readAll || orgs.has('*') || orgs.has(row.org) || row.public) &&
     (query.since === undefined || row.lastUpdated >= query.since) &&
     query.visible(row);
-  const perPartition = await Promise.all(
-    partitions.map((pk) => readPartition(pk, query.fromId, query.max, keep)),
+  const pages = Math.max(1, Math.floor(FEED_PAGES_PER_READ / partitions.length));
+  const read = await Promise.all(
+    partitions.map((pk) => readPartition(pk, query.fromId, query.max, pages, keep)),
   );
+  // A partition cut short was examined up to its last id: rows of others past it wait for the next read.
+  const cut = read.filter((part) => part.cutAt !== undefined).map((part) => part.cutAt as number);
+  const readUpTo = cut.length > 0 ? Math.min(...cut) : undefined;
   const byId = new Map<number, ChangeRow>();
-  for (const row of perPartition.flat()) byId.set(row.changeId, row);
-  return [...byId.values()].sort((a, b) => a.changeId - b.changeId).slice(0, query.max);
+  for (const row of read.flatMap((part) => part.rows)) {
+    if (readUpTo === undefined || row.changeId <= readUpTo) byId.set(row.changeId, row);
+  }
+  const rows = [...byId.values()].sort((a, b) => a.changeId - b.changeId).slice(0, query.max);
+  return rows.length === query.max || readUpTo === undefined ? { rows } : { rows, readUpTo };
+}
+
+interface PartitionRead {
+  rows: ChangeRow[];
+  /** The last id examined when the page budget ran out with more rows left; else undefined. */
+  cutAt?: number;
 }
 
 async function readPartition(
   pk: string,
   fromId: number,
   max: number,
+  pages: number,
   keep: (row: ChangeRow) => boolean,
-): Promise<ChangeRow[]> {
+): Promise<PartitionRead> {
   const rows: ChangeRow[] = [];
   let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
+  let lastId = fromId - 1;
+  for (let page = 0; page < pages; page++) {
+    const answer = await documentClient.send(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'pk = :pk AND sk >= :from',
@@ -61,11 +100,13 @@ async function readPartition(
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of (page.Items ?? []) as ChangeRow[]) {
+    for (const item of (answer.Items ?? []) as ChangeRow[]) {
+      lastId = item.changeId;
       if (keep(item)) rows.push(item);
-      if (rows.length >= max) return rows;
+      if (rows.length >= max) return { rows };
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return rows;
+    startKey = answer.LastEvaluatedKey;
+    if (!startKey) return { rows };
+  }
+  return { rows, cutAt: lastId };
 }

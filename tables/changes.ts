@@ -56,7 +56,8 @@ export async function transactWriteWithChanges(
   try {
     await transactWrite([...items, ...pending]);
   } catch (error) {
-    if (error instanceof TransactionFailed) throw new TransactionFailed(error.failed.slice(0, items.length));
+    if (error instanceof TransactionFailed)
+      throw new TransactionFailed(error.failed.slice(0, items.length), error.oldItems.slice(0, items.length));
     throw error;
   }
 }

@@ -1,7 +1,8 @@
-import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
+import { type ListReach, queryPages } from './list-ceiling.ts';
 import { ownerCountUpdate } from './owner-counts.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
@@ -73,24 +74,21 @@ export async function getDeploymentPolicy(
   return Item && toRecord(Item);
 }
 
-/** The org's policies, by name (one gsi1 partition, every page). */
-export async function listDeploymentPolicies(org: string): Promise<DeploymentPolicyRecord[]> {
-  const found: DeploymentPolicyRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': indexKeys.orgDeploymentPolicies(org) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    found.push(...(page.Items ?? []).map(toRecord));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+/** The org's policies, by name (one gsi1 partition; within the list ceiling unless `reach` is `'all'`). */
+export async function listDeploymentPolicies(
+  org: string,
+  reach: ListReach = 'capped',
+): Promise<DeploymentPolicyRecord[]> {
+  const items = await queryPages(
+    {
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': indexKeys.orgDeploymentPolicies(org) },
+    },
+    reach,
+  );
+  return items.map(toRecord);
 }
 
 async function writeIfAllHold(items: TransactItem[], change: Change): Promise<boolean> {

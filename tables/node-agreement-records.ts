@@ -4,6 +4,7 @@ import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { keys, nodeChildPrefix } from './keys.ts';
+import { type ListReach, maxPagesFor, withinCeiling } from './list-ceiling.ts';
 import { NodeAgreementEntity } from './node-agreements.ts';
 import { type NodeChanges, setNodeFields } from './node-records.ts';
 import { ExchangeTable } from './table.ts';
@@ -25,14 +26,21 @@ export async function getNodeAgreement(
   return Item;
 }
 
-/** Every agreement of the node: one Query of its partition's `AGREEMENT#` items (consistent, all pages). */
-export async function listNodeAgreements(org: string, node: string): Promise<NodeAgreementRecord[]> {
+/**
+ * The node's agreements: one Query of its partition's `AGREEMENT#` items (consistent), within the
+ * list ceiling unless `reach` is `'all'`.
+ */
+export async function listNodeAgreements(
+  org: string,
+  node: string,
+  reach: ListReach = 'capped',
+): Promise<NodeAgreementRecord[]> {
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(NodeAgreementEntity)
     .query({ partition: keys.node(org, node).pk, range: { beginsWith: nodeChildPrefix.agreement } })
-    .options({ consistent: true, maxPages: Number.POSITIVE_INFINITY })
+    .options({ consistent: true, maxPages: maxPagesFor(reach) })
     .send();
-  return Items;
+  return withinCeiling(Items, reach);
 }
 
 const agreementChange = (org: string, node: string, operation: ChangeOperation): Change => ({

@@ -11,6 +11,7 @@ import {
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { tableName } from './client.ts';
 import { keys, nodeChildPrefix } from './keys.ts';
+import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
 import { ExchangeTable } from './table.ts';
 import { TransactionFailed } from './transact.ts';
 
@@ -48,14 +49,14 @@ export const NodeManagementStatusEntity = new Entity({
 
 export type NodeManagementStatusRecord = FormattedItem<typeof NodeManagementStatusEntity>;
 
-/** A node's statuses, ordered by policy (one Query of the node's partition, consistent). */
+/** A node's statuses, ordered by policy (one Query of the node's partition, consistent; within the list ceiling). */
 export async function listManagementStatuses(org: string, id: string): Promise<NodeManagementStatusRecord[]> {
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(NodeManagementStatusEntity)
     .query({ partition: keys.node(org, id).pk, range: { beginsWith: nodeChildPrefix.managementStatus } })
-    .options({ consistent: true, maxPages: Number.POSITIVE_INFINITY })
+    .options({ consistent: true, maxPages: maxPagesFor('capped') })
     .send();
-  return Items;
+  return withinCeiling(Items, 'capped');
 }
 
 export async function getManagementStatus(

@@ -4,8 +4,17 @@ import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
+import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
 import { isRegistered, NodeEntity } from './nodes.ts';
-import { dropEmptyPrincipal, ownedEntry, principalRemove, principalSet } from './principal-records.ts';
+import {
+  dropEmptyPrincipal,
+  ownedEntry,
+  principalClaim,
+  principalRemove,
+  principalSet,
+  type TakenOutcome,
+  takenOutcome,
+} from './principal-records.ts';
 import { changingIdentity } from './principals.ts';
 import { deleteNodeSecrets } from './secret-records.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
@@ -29,14 +38,14 @@ export async function getNode(org: string, id: string): Promise<NodeRecord | und
   return Item && readStoredNode(Item);
 }
 
-/** An org's nodes (gsi1 `ORG#<org>#NODES`, all pages), optionally only those `owner` owns. */
+/** An org's nodes (gsi1 `ORG#<org>#NODES`, within the list ceiling), optionally only those `owner` owns. */
 export async function listOrgNodes(org: string, owner?: string): Promise<NodeRecord[]> {
   const query = ExchangeTable.build(QueryCommand)
     .entities(NodeEntity)
     .query({ index: 'gsi1', partition: indexKeys.orgNodes(org) });
   const filters = owner === undefined ? {} : { filters: { node: { attr: 'owner' as const, eq: owner } } };
-  const { Items = [] } = await query.options({ maxPages: Number.POSITIVE_INFINITY, ...filters }).send();
-  return Items;
+  const { Items = [] } = await query.options({ maxPages: maxPagesFor('capped'), ...filters }).send();
+  return withinCeiling(Items, 'capped');
 }
 
 /** `org/username` → [org, username]. */
@@ -132,11 +141,12 @@ async function writeUnlessChanged(items: TransactItem[], changes: Change[] = [])
   }
 }
 
-export type CreateOutcome = 'created' | 'exists' | 'no-org' | 'org-limit' | 'user-limit';
+export type CreateOutcome = 'created' | 'exists' | 'no-org' | 'org-limit' | 'user-limit' | TakenOutcome;
 
 /**
  * Creates a node and counts it (org and owner, nodes and registeredNodes) in one transaction that
- * also refuses a node already there, a missing org and a count past either limit (0 = none).
+ * also refuses a node already there, a missing org, an `org/id` that is already a user or an
+ * agbot, and a count past either limit (0 = none).
  */
 export const createNode = (node: NodeRecord, limits: { org: number; user: number }): Promise<CreateOutcome> =>
   changingIdentity(node.org, node.id, () => writeNewNode(node, limits));
@@ -160,7 +170,7 @@ async function writeNewNode(node: NodeRecord, limits: { org: number; user: numbe
         },
         orgCounterUpdate(node.org, { deltas, limit: { counter: 'nodes', max: limits.org } }),
         userCounterUpdate(ownerOrg, ownerUser, { deltas, limit: { counter: 'nodes', max: limits.user } }),
-        principalSet(node.org, node.id, 'node', ownedEntry(node)),
+        principalClaim(node.org, node.id, 'node', ownedEntry(node)),
       ],
       // Upstream records a node PUT as created/modified whether or not the node was there.
       [nodeChange(node.org, node.id, 'created/modified')],
@@ -168,9 +178,13 @@ async function writeNewNode(node: NodeRecord, limits: { org: number; user: numbe
     return 'created';
   } catch (error) {
     if (!(error instanceof TransactionFailed)) throw error;
-    // Items in order: node, org, org counter, user counter; upstream checks the user's limit first.
+    // Items in order: node, org, org counter, user counter, principal; upstream checks the user's limit first.
     const [exists, noOrg, orgLimit] = error.failed;
-    return exists ? 'exists' : noOrg ? 'no-org' : orgLimit && !error.failed[3] ? 'org-limit' : 'user-limit';
+    if (exists) return 'exists';
+    if (noOrg) return 'no-org';
+    const taken = takenOutcome(error, 4, 'node');
+    if (taken) return taken;
+    return orgLimit && !error.failed[3] ? 'org-limit' : 'user-limit';
   }
 }
 

@@ -1,5 +1,6 @@
 import { createNode, type NodeChanges, type NodeRecord, updateNode } from './node-records.ts';
 import { getOrg } from './org-records.ts';
+import { isTaken, type TakenOutcome } from './principal-records.ts';
 import { getOrgCounts, getUserCounts } from './stats.ts';
 
 /**
@@ -35,7 +36,9 @@ export type SaveNodeOutcome =
   | { outcome: 'no-org' }
   | { outcome: 'user-limit'; max: number }
   | { outcome: 'org-limit'; max: number; count: number }
-  | { outcome: 'conflict' };
+  | { outcome: 'conflict' }
+  /** `org/id` is already a user or an agbot: a node there would shadow it. */
+  | { outcome: 'taken'; taken: TakenOutcome };
 
 const ATTEMPTS = 6;
 const pause = (attempt: number) =>
@@ -94,6 +97,7 @@ async function createWithinLimits(
   const outcome = await createNode(record, limits);
   if (outcome === 'exists') return undefined;
   if (outcome === 'no-org') return { outcome: 'no-org' };
+  if (isTaken(outcome)) return { outcome: 'taken', taken: outcome };
   if (outcome === 'user-limit') return { outcome: 'user-limit', max: limits.user };
   if (outcome === 'org-limit') {
     return { outcome: 'org-limit', max: limits.org, count: Math.max(orgCounts.nodes, limits.org) };

@@ -17,7 +17,7 @@ export async function backfillNodeSearch(): Promise<number> {
   for (const { org } of await listOrgs()) {
     for (const node of await nodesWithoutSearchKeys(org)) {
       const summary = Object.fromEntries(
-        (await listNodeAgreements(org, node.id)).map((a) => [
+        (await listNodeAgreements(org, node.id, 'all')).map((a) => [
           a.agreementId,
           { url: a.agrService.url, state: a.state, lastUpdated: a.lastUpdated },
         ]),

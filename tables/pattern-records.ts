@@ -1,7 +1,8 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys, publicPatternsPartition } from './keys.ts';
+import { type ListReach, queryPages } from './list-ceiling.ts';
 import { ownerChange, ownerCountUpdate } from './owner-counts.ts';
 import { type TransactItem, TransactionFailed } from './transact.ts';
 
@@ -73,33 +74,30 @@ export async function getPattern(org: string, name: string): Promise<PatternReco
   return Item && toRecord(Item);
 }
 
-async function queryAll(input: { index?: 'gsi1'; partition: string }): Promise<PatternRecord[]> {
-  const found: PatternRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: input.index,
-        KeyConditionExpression: '#key = :key',
-        ExpressionAttributeNames: { '#key': input.index ? 'gsi1pk' : 'pk' },
-        ExpressionAttributeValues: { ':key': input.partition },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    found.push(...(page.Items ?? []).map(toRecord));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+async function queryAll(
+  input: { index?: 'gsi1'; partition: string },
+  reach: ListReach,
+): Promise<PatternRecord[]> {
+  const items = await queryPages(
+    {
+      TableName: tableName(),
+      IndexName: input.index,
+      KeyConditionExpression: '#key = :key',
+      ExpressionAttributeNames: { '#key': input.index ? 'gsi1pk' : 'pk' },
+      ExpressionAttributeValues: { ':key': input.partition },
+    },
+    reach,
+  );
+  return items.map(toRecord);
 }
 
-/** An org's patterns, by name (one gsi1 partition, every page). */
-export const listOrgPatterns = (org: string): Promise<PatternRecord[]> =>
-  queryAll({ index: 'gsi1', partition: indexKeys.orgPatterns(org) });
+/** An org's patterns, by name (one gsi1 partition; within the list ceiling unless `reach` is `'all'`). */
+export const listOrgPatterns = (org: string, reach: ListReach = 'capped'): Promise<PatternRecord[]> =>
+  queryAll({ index: 'gsi1', partition: indexKeys.orgPatterns(org) }, reach);
 
-/** Every public pattern of every org (the `PUBLICPATTERNS` partition). */
+/** Every public pattern of every org (the `PUBLICPATTERNS` partition), within the list ceiling. */
 export const listPublicPatterns = (): Promise<PatternRecord[]> =>
-  queryAll({ partition: publicPatternsPartition });
+  queryAll({ partition: publicPatternsPartition }, 'capped');
 
 /**
  * What the catalog shows (§3.6): the given orgs' patterns (one Query each), plus every public one
@@ -110,7 +108,7 @@ export async function listCatalogPatterns(
 ): Promise<PatternRecord[]> {
   const orgs = 'allOrgs' in scope ? scope.allOrgs : scope.orgs;
   const lists = await Promise.all([
-    ...[...new Set(orgs)].map(listOrgPatterns),
+    ...[...new Set(orgs)].map((org) => listOrgPatterns(org)),
     ...('allOrgs' in scope ? [] : [listPublicPatterns()]),
   ]);
   const byId = new Map<string, PatternRecord>();

@@ -4,7 +4,9 @@ import type { Principal } from './principals.ts';
  * Resolved identities (kind, flags, owner, secret hash) by `org/id`, per function instance, for at
  * most `ttlMs`: a warm request authenticates without a DynamoDB call. Writes on this instance
  * forget the entry at once (tables/principals.ts `changingIdentity`); other instances see a change
- * when their entry expires. Unknown ids are never remembered, so a new identity works at once.
+ * when their entry expires. Unknown ids are never remembered, so a new identity works at once, and
+ * a secret that fails against a remembered entry is checked once more against a fresh read
+ * (lib/auth/authenticate.ts), so a re-created identity or a new secret works at once too.
  */
 export class PrincipalCache {
   /** Map order is insertion order: a hit re-inserts its entry, so the first key is the least recent. */
@@ -20,13 +22,29 @@ export class PrincipalCache {
   ) {}
 
   async get(org: string, id: string): Promise<Principal | undefined> {
+    return (await this.lookup(org, id)).principal;
+  }
+
+  /** `get`, saying whether the answer was remembered (true) or read just now (false). */
+  async lookup(org: string, id: string): Promise<{ principal: Principal | undefined; remembered: boolean }> {
     const key = `${org}/${id}`;
     const entry = this.entries.get(key);
     this.entries.delete(key);
     if (entry && entry.expiresAt > this.now()) {
       this.entries.set(key, entry);
-      return entry.principal;
+      return { principal: entry.principal, remembered: true };
     }
+    return { principal: await this.read(org, id, key), remembered: false };
+  }
+
+  /** Reads `org/id` again, whatever is remembered, and remembers what it read. */
+  reread(org: string, id: string): Promise<Principal | undefined> {
+    const key = `${org}/${id}`;
+    this.entries.delete(key);
+    return this.read(org, id, key);
+  }
+
+  private async read(org: string, id: string, key: string): Promise<Principal | undefined> {
     const generation = this.generation;
     const principal = await this.load(org, id);
     const ttl = this.ttlMs();

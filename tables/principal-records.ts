@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import type { Principal, PrincipalKind } from './principals.ts';
+import { PRINCIPAL_PRIORITY, type Principal, type PrincipalKind } from './principals.ts';
 import type { TransactItem } from './transact.ts';
 
 /**
@@ -37,6 +37,63 @@ export function principalSet<K extends PrincipalKind>(
       ExpressionAttributeValues: { ':entry': entry },
     },
   };
+}
+
+/**
+ * SETs the entry of `kind` for a record being created, only while `org/id` is no other kind's
+ * identity: authentication resolves node > agbot > user, so a second kind would shadow the first
+ * (a user could lock out its org admin with a node of the admin's name). In the create's own
+ * transaction, so two creates of different kinds cannot both pass. On failure the reason carries
+ * the item (ALL_OLD): `takenBy` names the kind already there.
+ */
+export function principalClaim<K extends PrincipalKind>(
+  org: string,
+  id: string,
+  kind: K,
+  entry: PrincipalEntry<K>,
+): TransactItem {
+  const others = PRINCIPAL_PRIORITY.filter((other) => other !== kind);
+  const set = principalSet(org, id, kind, entry).Update as NonNullable<TransactItem['Update']>;
+  return {
+    Update: {
+      ...set,
+      ConditionExpression: others.map((other) => `attribute_not_exists(#${other})`).join(' AND '),
+      ExpressionAttributeNames: {
+        ...set.ExpressionAttributeNames,
+        ...Object.fromEntries(others.map((other) => [`#${other}`, other])),
+      },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/**
+ * The kind (by upstream's priority) that a principal item returned by a failed `principalClaim`
+ * holds besides `kind`. Raw attribute values or plain ones: only the attribute names are read.
+ */
+export function takenBy(
+  item: Record<string, unknown> | undefined,
+  kind: PrincipalKind,
+): PrincipalKind | undefined {
+  return PRINCIPAL_PRIORITY.find((other) => other !== kind && item?.[other] !== undefined);
+}
+
+/** A create refused because `org/id` is already the identity of another kind (named). */
+export type TakenOutcome = `taken-by-${PrincipalKind}`;
+
+export const isTaken = (outcome: string): outcome is TakenOutcome => outcome.startsWith('taken-by-');
+
+/**
+ * The outcome of a create whose transaction failed, when its `principalClaim` (item `index`) is
+ * what failed; undefined otherwise.
+ */
+export function takenOutcome(
+  failed: { failed: boolean[]; oldItems: (Record<string, unknown> | undefined)[] },
+  index: number,
+  kind: PrincipalKind,
+): TakenOutcome | undefined {
+  const other = failed.failed[index] ? takenBy(failed.oldItems[index], kind) : undefined;
+  return other && `taken-by-${other}`;
 }
 
 /** REMOVEs the entry of `kind` (the item may stay behind empty: `dropEmptyPrincipal` removes it). */

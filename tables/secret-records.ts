@@ -1,8 +1,9 @@
-import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SealedValue } from '#lib/secrets/envelope';
 import { type Change, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
+import { type ListReach, queryPages } from './list-ceiling.ts';
 import { type TransactItem, TransactionFailed } from './transact.ts';
 
 /**
@@ -81,40 +82,35 @@ export async function deleteSecret(org: string, name: string): Promise<boolean> 
   }
 }
 
-async function queryAll(input: {
-  index?: 'gsi1';
-  partition: string;
-  prefix?: string;
-}): Promise<Record<string, unknown>[]> {
+async function queryAll(
+  input: { index?: 'gsi1'; partition: string; prefix?: string },
+  reach: ListReach,
+): Promise<Record<string, unknown>[]> {
   const key = input.index ? 'gsi1pk' : 'pk';
   const sort = input.index ? 'gsi1sk' : 'sk';
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: input.index,
-        KeyConditionExpression: `${key} = :pk${input.prefix ? ` AND begins_with(${sort}, :prefix)` : ''}`,
-        ExpressionAttributeValues: {
-          ':pk': input.partition,
-          ...(input.prefix ? { ':prefix': input.prefix } : {}),
-        },
-        // Names and times only: a list never reads a sealed value.
-        ProjectionExpression: 'pk, sk, lastUpdated',
-        ConsistentRead: input.index ? undefined : true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return queryPages(
+    {
+      TableName: tableName(),
+      IndexName: input.index,
+      KeyConditionExpression: `${key} = :pk${input.prefix ? ` AND begins_with(${sort}, :prefix)` : ''}`,
+      ExpressionAttributeValues: {
+        ':pk': input.partition,
+        ...(input.prefix ? { ':prefix': input.prefix } : {}),
+      },
+      // Names and times only: a list never reads a sealed value.
+      ProjectionExpression: 'pk, sk, lastUpdated',
+      ConsistentRead: input.index ? undefined : true,
+    },
+    reach,
+  );
 }
 
-/** The org's secret names starting with `prefix` (all when empty), sorted, with their update times. */
+/**
+ * The org's secret names starting with `prefix` (all when empty), sorted, with their update times;
+ * within the list ceiling.
+ */
 export async function listSecrets(org: string, prefix = ''): Promise<SecretSummary[]> {
-  const items = await queryAll({ partition: keys.secret(org, '').pk, prefix: prefix || undefined });
+  const items = await queryAll({ partition: keys.secret(org, '').pk, prefix: prefix || undefined }, 'capped');
   return items.map((item) => ({ name: String(item.sk), lastUpdated: String(item.lastUpdated) }));
 }
 
@@ -135,10 +131,10 @@ async function deleteKeys(found: Record<string, unknown>[]): Promise<void> {
 
 /** Cascades (no Scan): every secret of an org, of a user (`user/<U>/…`), of a node (gsi1). */
 export const deleteOrgSecrets = async (org: string): Promise<void> =>
-  deleteKeys(await queryAll({ partition: keys.secret(org, '').pk }));
+  deleteKeys(await queryAll({ partition: keys.secret(org, '').pk }, 'all'));
 
 export const deleteUserSecrets = async (org: string, user: string): Promise<void> =>
-  deleteKeys(await queryAll({ partition: keys.secret(org, '').pk, prefix: `user/${user}/` }));
+  deleteKeys(await queryAll({ partition: keys.secret(org, '').pk, prefix: `user/${user}/` }, 'all'));
 
 export const deleteNodeSecrets = async (org: string, node: string): Promise<void> =>
-  deleteKeys(await queryAll({ index: 'gsi1', partition: indexKeys.nodeSecrets(org, node) }));
+  deleteKeys(await queryAll({ index: 'gsi1', partition: indexKeys.nodeSecrets(org, node) }, 'all'));

@@ -1,8 +1,9 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { splitOwner } from './agbot-counts.ts';
 import { type Change, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys, publicServicesPartition } from './keys.ts';
+import { queryPages } from './list-ceiling.ts';
 import { ownerCountUpdate } from './owner-counts.ts';
 import { type TransactItem, TransactionFailed } from './transact.ts';
 
@@ -83,24 +84,19 @@ export async function getService(org: string, id: string): Promise<ServiceRecord
   return Item ? toServiceRecord(Item) : undefined;
 }
 
+/** A partition of services, within the list ceiling. */
 async function queryAllItems(input: { index?: 'gsi1'; partition: string }): Promise<ServiceRecord[]> {
-  const records: ServiceRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: input.index,
-        KeyConditionExpression: '#key = :key',
-        ExpressionAttributeNames: { '#key': input.index ? 'gsi1pk' : 'pk' },
-        ExpressionAttributeValues: { ':key': input.partition },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    records.push(...(page.Items ?? []).map(toServiceRecord));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return records;
+  const items = await queryPages(
+    {
+      TableName: tableName(),
+      IndexName: input.index,
+      KeyConditionExpression: '#key = :key',
+      ExpressionAttributeNames: { '#key': input.index ? 'gsi1pk' : 'pk' },
+      ExpressionAttributeValues: { ':key': input.partition },
+    },
+    'capped',
+  );
+  return items.map(toServiceRecord);
 }
 
 /** An org's services, sorted by id (gsi1 `ORG#<org>#SERVICES`). */

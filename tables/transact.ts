@@ -4,9 +4,15 @@ import { documentClient } from './client.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** A transaction DynamoDB refused; `failed[i]` is true where item i's condition did not hold. */
+/**
+ * A transaction DynamoDB refused; `failed[i]` is true where item i's condition did not hold, and
+ * `oldItems[i]` is what item i found (raw attribute values) when it asked for ALL_OLD.
+ */
 export class TransactionFailed extends Error {
-  constructor(readonly failed: boolean[]) {
+  constructor(
+    readonly failed: boolean[],
+    readonly oldItems: (Record<string, unknown> | undefined)[] = [],
+  ) {
     super('transaction condition failed');
     this.name = 'TransactionFailed';
   }
@@ -27,7 +33,12 @@ export async function transactWrite(items: TransactItem[]): Promise<void> {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
       if (codes.includes('ConditionalCheckFailed')) {
-        throw new TransactionFailed(items.map((_, i) => codes[i] === 'ConditionalCheckFailed'));
+        const reasons = error.CancellationReasons ?? [];
+        const found = reasons.some((reason) => reason.Item) ? items.map((_, i) => reasons[i]?.Item) : [];
+        throw new TransactionFailed(
+          items.map((_, i) => codes[i] === 'ConditionalCheckFailed'),
+          found,
+        );
       }
       const retriable = codes.some((code) => code === 'TransactionConflict');
       if (!retriable || attempt >= MAX_CONFLICT_RETRIES) throw error;

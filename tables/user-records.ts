@@ -1,7 +1,14 @@
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
-import { principalSet, userEntry } from './principal-records.ts';
+import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
+import {
+  principalClaim,
+  principalSet,
+  type TakenOutcome,
+  takenOutcome,
+  userEntry,
+} from './principal-records.ts';
 import { changingIdentity } from './principals.ts';
 import { orgCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';
@@ -30,14 +37,14 @@ export async function getUser(org: string, username: string): Promise<UserRecord
   return Item;
 }
 
-/** An org's users sorted by username (gsi1 `ORG#<org>#USERS`). */
+/** An org's users sorted by username (gsi1 `ORG#<org>#USERS`), within the list ceiling. */
 export async function listUsers(org: string): Promise<UserRecord[]> {
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(UserEntity)
     .query({ index: 'gsi1', partition: indexKeys.orgUsers(org) })
-    .options({ maxPages: Number.POSITIVE_INFINITY })
+    .options({ maxPages: maxPagesFor('capped') })
     .send();
-  return Items;
+  return withinCeiling(Items, 'capped');
 }
 
 const putUser = (org: string, username: string, fields: UserFields, now: string) =>
@@ -49,14 +56,14 @@ const principalOfUser = (org: string, username: string, fields: UserFields): Tra
 
 /**
  * Creates the user with the org's counters and its principal entry, in one transaction that also
- * checks the org exists.
+ * checks the org exists and that `org/username` is not already a node or an agbot.
  */
 export const insertUser = (
   org: string,
   username: string,
   fields: UserFields,
   now: string,
-): Promise<'created' | 'exists' | 'no-org'> =>
+): Promise<'created' | 'exists' | 'no-org' | TakenOutcome> =>
   changingIdentity(org, username, () => writeNewUser(org, username, fields, now));
 
 async function writeNewUser(
@@ -64,7 +71,7 @@ async function writeNewUser(
   username: string,
   fields: UserFields,
   now: string,
-): Promise<'created' | 'exists' | 'no-org'> {
+): Promise<'created' | 'exists' | 'no-org' | TakenOutcome> {
   const orgExists: TransactItem = {
     ConditionCheck: {
       TableName: tableName(),
@@ -79,12 +86,13 @@ async function writeNewUser(
         .options({ condition: { attr: 'org', exists: false } })
         .params(),
       orgCounterUpdate(org, { deltas: { users: 1, adminUsers: isAdminish(fields) } }),
-      principalOfUser(org, username, fields),
+      principalClaim(org, username, 'user', userEntry(fields)),
     ]);
     return 'created';
   } catch (error) {
     if (!(error instanceof TransactionFailed)) throw error;
-    return error.failed[0] ? 'no-org' : 'exists';
+    if (error.failed[0]) return 'no-org';
+    return error.failed[1] ? 'exists' : (takenOutcome(error, 3, 'user') ?? 'exists');
   }
 }
 

@@ -1,4 +1,5 @@
 import { type Caller, IBM_ORG, isUserType } from '#lib/auth/caller';
+import { identityTaken, isTaken } from '#lib/auth/identity-taken';
 import { hashSecret } from '#lib/auth/secrets';
 import { accessDenied, HttpError, notFound } from '#lib/http/errors';
 import { type AgbotRecord, createAgbot, updateAgbot } from '#tables/agbot-records';
@@ -48,6 +49,7 @@ export async function saveAgbot(request: SaveAgbot, first: AgbotRecord | undefin
       const record = { ...changes, org: path.organization, id: path.agreementbot, owner: caller.fullId };
       const outcome = await createAgbot({ ...record, agreementCount: 0 }, request.maxAgbots);
       if (outcome === 'created') return;
+      if (isTaken(outcome)) throw identityTaken(path.organization, path.agreementbot, 'agbot', outcome);
       if (outcome === 'no-org') throw notFound(`org '${path.organization}' not found`);
       if (outcome === 'limit')
         throw accessDenied(`Access Denied: you are over the limit of ${request.maxAgbots} agbots`);

@@ -22,7 +22,9 @@ const LAST_UPDATED_SLACK_MS = 10_000;
 /**
  * POST /v1/orgs/{organization}/changes: what changed since the caller's `changeId` (or
  * `lastUpdated`), grouped per resource. Anyone who may read the org; a node or agbot caller's
- * lastHeartbeat is set as a side effect (exchange-behavior §12).
+ * lastHeartbeat is set as a side effect (exchange-behavior §12). One request reads a bounded number
+ * of feed pages (tables/change-reads.ts): when they run out first, `hitMaxRecords` is true and
+ * `mostRecentChangeId` is where the reader continues (`changeId` = it + 1), as after a full page.
  */
 export const handler = endpoint({
   path: orgPath,
@@ -36,7 +38,11 @@ export const handler = endpoint({
       !byId && body.lastUpdated
         ? new Date(Date.parse(body.lastUpdated.replace(/\[.*\]$/, '')) - LAST_UPDATED_SLACK_MS).toISOString()
         : undefined;
-    const rows = await readChanges(
+    const now = deps.clock.now();
+    // A lastUpdated still to come matches no row: answer at once (pending rows will be numbered
+    // above the newest id, so a reader continuing from it misses nothing).
+    if (since !== undefined && Date.parse(since) > now.getTime()) return json(201, await nothingYet());
+    const { rows, readUpTo } = await readChanges(
       {
         orgs: readableOrgs(caller, path.organization, body.orgList),
         fromId: byId ? (body.changeId as number) : 0,
@@ -44,18 +50,29 @@ export const handler = endpoint({
         visible: visibleTo(caller),
         max,
       },
-      deps.clock.now(),
+      now,
     );
     const answer: z.infer<typeof changesResponse> = {
       changes: groupChanges(rows),
-      // readChanges numbered what was pending: the sequence is the newest id.
-      mostRecentChangeId: rows.length > 0 ? (rows.at(-1)?.changeId as number) : await numberedUpTo(),
-      hitMaxRecords: max > 0 && rows.length === max,
+      // Cut short by the page budget: continue after what was examined. Else readChanges numbered
+      // what was pending, so with no rows the sequence is the newest id.
+      mostRecentChangeId:
+        readUpTo ?? (rows.length > 0 ? (rows.at(-1)?.changeId as number) : await numberedUpTo()),
+      hitMaxRecords: (max > 0 && rows.length === max) || readUpTo !== undefined,
       exchangeVersion: EXCHANGE_VERSION,
     };
     return json(201, answer);
   },
 });
+
+async function nothingYet(): Promise<z.infer<typeof changesResponse>> {
+  return {
+    changes: [],
+    mostRecentChangeId: await numberedUpTo(),
+    hitMaxRecords: false,
+    exchangeVersion: EXCHANGE_VERSION,
+  };
+}
 
 /** `{org}` (and public rows); root and multi-tenant agbots may add other orgs, `*` for all. */
 function readableOrgs(caller: Caller, org: string, orgList: string[] | undefined): string[] {

@@ -1,4 +1,5 @@
 import { type Caller, isSuperUser } from '#lib/auth/caller';
+import { identityTaken } from '#lib/auth/identity-taken';
 import { hashSecret } from '#lib/auth/secrets';
 import type { ExchangeConfig } from '#lib/config';
 import { accessDenied, badInput, notFound } from '#lib/http/errors';
@@ -77,5 +78,7 @@ function answer(saved: SaveNodeOutcome, path: NodePath): string {
       throw nodeNotFound(path);
     case 'conflict':
       throw nodeConflict(path);
+    case 'taken':
+      throw identityTaken(path.organization, path.node, 'node', saved.taken);
   }
 }

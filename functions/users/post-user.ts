@@ -1,4 +1,5 @@
 import { authorize } from '#lib/auth/access';
+import { identityTaken, isTaken } from '#lib/auth/identity-taken';
 import { hashSecret } from '#lib/auth/secrets';
 import { endpoint } from '#lib/http/endpoint';
 import { badInput, notFound } from '#lib/http/errors';
@@ -32,6 +33,7 @@ export const handler = endpoint({
       isoTimestamp(deps.clock),
     );
     if (result === 'no-org') throw notFound(`org '${org}' not found`);
+    if (isTaken(result)) throw identityTaken(org, username, 'user', result);
     if (result === 'exists') throw badInput(`user not added or updated: ${org}/${username}`);
     return ok(`${org}/${username} user added successfully`);
   },

@@ -1,3 +1,4 @@
+import { identityTaken, isTaken } from '#lib/auth/identity-taken';
 import { hashSecret } from '#lib/auth/secrets';
 import { endpoint } from '#lib/http/endpoint';
 import { badInput, notFound } from '#lib/http/errors';
@@ -38,6 +39,7 @@ export const handler = endpoint({
     if (updated === 'updated') return ok('user updated successfully');
     const created = await insertUser(org, username, fields, now);
     if (created === 'no-org') throw notFound(`org '${org}' not found`);
+    if (isTaken(created)) throw identityTaken(org, username, 'user', created);
     if (created === 'exists') throw badInput(`user not added or updated: ${org}/${username}`);
     return ok(`${org}/${username} user added successfully`);
   },

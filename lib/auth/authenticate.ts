@@ -39,9 +39,7 @@ export async function authenticate(
     return ROOT_CALLER;
   }
   // The identity may be remembered; the secret is checked against its hash on every request.
-  const principal = await caches.principals.get(org, id);
-  if (!principal) throw unauthorized('unauthorized');
-  if (!(await caches.verified.verify(principal.secretHash, secret))) throw unauthorized(INVALID);
+  const principal = await verifiedPrincipal(org, id, secret, caches);
   const fullId = `${org}/${id}`;
   switch (principal.kind) {
     case 'user':
@@ -51,4 +49,23 @@ export async function authenticate(
     case 'agbot':
       return { kind: 'agbot', org, id, fullId, owner: principal.owner };
   }
+}
+
+/**
+ * The principal `org/id` whose hash `secret` matches, or a 401. A secret that fails against a
+ * remembered record is checked once more against a fresh read: the record may have been replaced
+ * on another instance (deleted and re-created, or given a new secret), which this instance would
+ * otherwise refuse until its entry expires. A wrong secret costs at most that one extra read, and
+ * no second hash when the record read is unchanged.
+ */
+async function verifiedPrincipal(org: string, id: string, secret: string, caches: AuthCaches) {
+  const { principal, remembered } = await caches.principals.lookup(org, id);
+  if (!principal) throw unauthorized('unauthorized');
+  if (await caches.verified.verify(principal.secretHash, secret)) return principal;
+  if (!remembered) throw unauthorized(INVALID);
+  const fresh = await caches.principals.reread(org, id);
+  if (!fresh) throw unauthorized('unauthorized');
+  if (fresh.secretHash === principal.secretHash) throw unauthorized(INVALID);
+  if (await caches.verified.verify(fresh.secretHash, secret)) return fresh;
+  throw unauthorized(INVALID);
 }

@@ -100,6 +100,8 @@ async function send(request: FuzzRequest): Promise<Outcome> {
   const answer = `${response.status} ${response.text.slice(0, 200)}`;
   const problems = answerProblems(response, elapsed, world.secrets);
   if (request.writes && response.status < 300) problems.push('a generated write succeeded');
+  if (request.expectStatus !== undefined && response.status !== request.expectStatus)
+    problems.push(`expected ${request.expectStatus}, got ${response.status}`);
   return { problems, status: response.status, answer };
 }
 

@@ -25,6 +25,8 @@ export interface FuzzRequest {
   body?: string;
   /** Who calls: a role of the seeded world, or `hostile`. */
   caller: string;
+  /** The one status a named attack must get (e.g. 409 for a shadowing create). */
+  expectStatus?: number;
 }
 
 const enc = encodeURIComponent;
@@ -165,5 +167,88 @@ export function namedAttacks(operations: Operation[], world: MaxWorld): FuzzRequ
       .filter((op) => !op.writes)
       .flatMap((op) => op.queryParams.map((name) => request(op, [[name, enc(value)]], 'root', rootHeader))),
   );
-  return [...identities, ...byValue.flat()];
+  return [...identities, ...byValue.flat(), ...issue23Attacks(world)];
+}
+
+/**
+ * Issue 23's attacks on identities and bounded work: creates that would shadow another kind's
+ * identity (409, nothing written), and change-feed reads that would walk the whole feed (a future
+ * or a far past `lastUpdated`, an org list of 1,000 orgs; root reads, so nothing is written).
+ */
+function issue23Attacks(world: MaxWorld): FuzzRequest[] {
+  const header = (c: { user: string; secret: string }) => basicAuthHeader(c.user, c.secret);
+  const idOf = (c: { user: string }) => c.user.split('/')[1] ?? '';
+  const org = enc(world.org);
+  const nodeBody = { token: 'shadow-token', name: 'n', pattern: '', publicKey: '', arch: 'amd64' };
+  const json = (
+    operation: string,
+    rawPath: string,
+    caller: [string, { user: string; secret: string }],
+    body: unknown,
+    extra: Partial<FuzzRequest>,
+  ): FuzzRequest => ({
+    operation,
+    method: operation.split(' ')[0] ?? 'POST',
+    writes: true,
+    rawPath,
+    headers: { authorization: header(caller[1]), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    caller: caller[0],
+    ...extra,
+  });
+  const shadow = { expectStatus: 409 };
+  const changes = 'POST /v1/orgs/{organization}/changes';
+  // Reads of the feed store nothing for root (no heartbeat): they may succeed.
+  const feed = { writes: false };
+  return [
+    json(
+      'PUT /v1/orgs/{organization}/nodes/{node}',
+      `/v1/orgs/${org}/nodes/${enc(idOf(world.admin))}`,
+      ['user', world.user],
+      nodeBody,
+      shadow,
+    ),
+    json(
+      'PUT /v1/orgs/{organization}/nodes/{node}',
+      `/v1/orgs/${org}/nodes/${enc(idOf(world.agbot))}`,
+      ['org admin', world.admin],
+      nodeBody,
+      shadow,
+    ),
+    json(
+      'PUT /v1/orgs/{organization}/agbots/{agreementbot}',
+      `/v1/orgs/${org}/agbots/${enc(idOf(world.admin))}`,
+      ['user', world.user],
+      { token: 'shadow-token', name: 'a', publicKey: 'k' },
+      shadow,
+    ),
+    json(
+      'POST /v1/orgs/{organization}/users/{username}',
+      `/v1/orgs/${org}/users/${enc(idOf(world.node))}`,
+      ['org admin', world.admin],
+      { password: 'shadow-pw', email: 'x@example.com', admin: false },
+      shadow,
+    ),
+    json(
+      changes,
+      `/v1/orgs/${org}/changes`,
+      ['root', world.root],
+      { lastUpdated: '2999-01-01T00:00:00Z', maxRecords: 1 },
+      feed,
+    ),
+    json(
+      changes,
+      `/v1/orgs/${org}/changes`,
+      ['root', world.root],
+      { lastUpdated: '1970-01-01T00:00:00Z', maxRecords: 1 },
+      feed,
+    ),
+    json(
+      changes,
+      `/v1/orgs/${org}/changes`,
+      ['root', world.root],
+      { changeId: 1, maxRecords: 10_000, orgList: Array.from({ length: 1000 }, (_, i) => `o${i}`) },
+      feed,
+    ),
+  ];
 }

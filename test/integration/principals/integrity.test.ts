@@ -12,7 +12,7 @@ import { handler as postUser } from '#functions/users/post-user';
 import { handler as putUser } from '#functions/users/put-user';
 import { authenticate } from '#lib/auth/authenticate';
 import { basicAuthHeader } from '#lib/auth/basic';
-import { createOrg, createUser, ROOT } from '#test/support/identities';
+import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
 import { type Auth, expectPrincipalMatches, principalItem } from './support.ts';
@@ -110,18 +110,12 @@ describe('principal items follow their records', () => {
     await expectPrincipalMatches('acme', 'b1');
   });
 
-  it('one org/id as node, agbot and user: an entry each, node > agbot > user, each delete takes only its own', async () => {
-    const user = { password: 'user-pw', email: 's@example.com', admin: false };
-    await expectStatus(invoke(postUser, { auth: ROOT, path: userPath('same'), body: user }), 201);
-    await expectStatus(
-      invoke(putAgbot, { auth: admin, path: agbotPath('same'), body: agbotBody('agbot-t') }),
-      200,
-    );
-    expect(await kindOf('acme/same', 'agbot-t')).toBe('agbot');
-    await expectStatus(
-      invoke(putNode, { auth: admin, path: nodePath('same'), body: nodeBody('node-t') }),
-      201,
-    );
+  it('one org/id as node, agbot and user (data from before the 409): an entry each, node > agbot > user, each delete takes only its own', async () => {
+    // The API refuses a second kind for one org/id (shadowing.test.ts); a table written before
+    // that rule may still hold all three, written here as fixtures.
+    await createUser('acme', 'same', { password: 'user-pw' });
+    await createAgbot('acme', 'same', 'acme/admin', { token: 'agbot-t' });
+    await createNode('acme', 'same', 'acme/admin', { token: 'node-t' });
     await expectPrincipalMatches('acme', 'same');
     expect(Object.keys((await principalItem('acme', 'same')) ?? {}).sort()).toEqual([
       'agbot',

@@ -3,13 +3,14 @@ import { handler as deleteNode } from '#functions/nodes/delete-node';
 import { handler as patchNode } from '#functions/nodes/patch-node';
 import { handler as deleteUser } from '#functions/users/delete-user';
 import { handler as patchUser } from '#functions/users/patch-user';
+import { handler as postUser } from '#functions/users/post-user';
 import { type AuthCaches, authenticate } from '#lib/auth/authenticate';
 import { basicAuthHeader } from '#lib/auth/basic';
 import { VerificationCache } from '#lib/auth/secrets';
 import { dynamoCallCount } from '#tables/client';
 import { PrincipalCache } from '#tables/principal-cache';
 import { loadPrincipal } from '#tables/principals';
-import { createNode, createOrg, createUser } from '#test/support/identities';
+import { createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
 
@@ -109,6 +110,46 @@ describe('remembered identities (authCacheSeconds)', () => {
     for (const auth of [node, dave, davesNode]) expect(await statusOf(auth)).toBe(401);
     other.clock.now += TTL_MS;
     for (const auth of [node, dave, davesNode]) expect(await statusOf(auth, other.caches)).toBe(401);
+  });
+
+  it('a user deleted and re-created with a new password is accepted at once on another instance', async () => {
+    const u4 = await createUser('acme', 'u4', { password: 'first-pw' });
+    const other = otherInstance();
+    expect(await statusOf(u4, other.caches)).toBe(200);
+    const path = { organization: 'acme', username: 'u4' };
+    expect((await invoke(deleteUser, { auth: ROOT, path })).status).toBe(204);
+    const body = { password: 'second-pw', email: 'u4@example.com', admin: false };
+    expect((await invoke(postUser, { auth: ROOT, path, body })).status).toBe(201);
+    // The other instance still remembers the old record: the new password fails against it, so
+    // the record is read once more and the new password is accepted on the first try.
+    const renewed = { ...u4, secret: 'second-pw' };
+    const before = dynamoCallCount();
+    expect(await statusOf(renewed, other.caches)).toBe(200);
+    expect(dynamoCallCount() - before).toBe(1);
+    // What it read is remembered: the next request makes no call, and the old password is refused.
+    const after = dynamoCallCount();
+    expect(await statusOf(renewed, other.caches)).toBe(200);
+    expect(dynamoCallCount() - after).toBe(0);
+    expect(await statusOf(u4, other.caches)).toBe(401);
+    // A wrong password against the remembered record is still 401, for at most one read each.
+    for (let i = 0; i < 3; i++) {
+      const calls = dynamoCallCount();
+      expect(await statusOf({ ...u4, secret: `wrong-${i}` }, other.caches)).toBe(401);
+      expect(dynamoCallCount() - calls).toBeLessThanOrEqual(1);
+    }
+    expect(await statusOf(renewed, other.caches)).toBe(200);
+  });
+
+  it('a new node token set on another instance is accepted at once; the old one only within the bound', async () => {
+    const node = await createNode('acme', 'retok', 'acme/alice');
+    const other = otherInstance();
+    expect(await statusOf(node, other.caches)).toBe(200);
+    const path = { organization: 'acme', node: 'retok' };
+    expect((await invoke(patchNode, { auth: alice, path, body: { token: 'next-token' } })).status).toBe(201);
+    // Until its entry expires the other instance still accepts the old token (authCacheSeconds)...
+    expect(await statusOf(node, other.caches)).toBe(200);
+    // ...and the new one at once.
+    expect(await statusOf({ ...node, secret: 'next-token' }, other.caches)).toBe(200);
   });
 
   it('never remembers a wrong password as valid, and a failed attempt locks nobody out', async () => {

@@ -135,16 +135,18 @@ describe('oversized ids never reach DynamoDB', () => {
       path: { ...agbot, deploymentpattern: `${widest}_${widest}` },
     });
     expect(read.status, read.text).toBe(200);
+    // As wide, but not the agbot's id: one org/id is one identity (a node there would shadow it).
+    const widestNode = `${widest.slice(1)}国`;
     const node = await invoke(putNode, {
       auth: ROOT,
-      path: { organization: widest, node: widest },
+      path: { organization: widest, node: widestNode },
       query: { noheartbeat: 'true' },
       body: { name: 'n', token: 'abcdefgh1', pattern: '', publicKey: '' },
     });
     expect(node.status, node.text).toBe(201);
     const status = await invoke(putStatus, {
       auth: ROOT,
-      path: { organization: widest, node: widest, mgmtpolicy: widest },
+      path: { organization: widest, node: widestNode, mgmtpolicy: widest },
       body: { agentUpgradePolicyStatus: { scheduledTime: 't' } },
     });
     expect(status.status, status.text).toBe(201);

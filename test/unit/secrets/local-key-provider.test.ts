@@ -1,9 +1,14 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { open, SecretIntegrityError, seal } from '#lib/secrets/envelope';
-import { loadOrCreateMasterKey, localKeyProvider } from '#lib/secrets/local-key-provider';
+import {
+  assertMasterKeyPrivate,
+  loadOrCreateMasterKey,
+  localKeyProvider,
+  MasterKeyModeError,
+} from '#lib/secrets/local-key-provider';
 import { providerFromEnv } from '#lib/secrets/provider';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'master-key-')), 'sub', 'secrets-master-key');
@@ -24,6 +29,26 @@ describe('the local master key', () => {
     writeFileSync(file, 'short');
     expect(() => loadOrCreateMasterKey(file)).toThrow('does not hold a 256-bit base64 master key');
     expect(readFileSync(file, 'utf8')).toBe('short');
+  });
+
+  it('refuses a key file readable by group or others, naming the file and the chmod that fixes it', () => {
+    const file = tempFile();
+    const key = loadOrCreateMasterKey(file);
+    for (const mode of [0o640, 0o604, 0o644, 0o660, 0o606, 0o610, 0o601]) {
+      chmodSync(file, mode);
+      const octal = mode.toString(8);
+      const line = `${file} is readable by group or others (mode ${octal}); fix it with: chmod 600 ${file}`;
+      expect(() => loadOrCreateMasterKey(file), octal).toThrow(new MasterKeyModeError(file, mode));
+      expect(() => loadOrCreateMasterKey(file), octal).toThrow(line);
+      expect(() => assertMasterKeyPrivate(file), octal).toThrow(line);
+    }
+    for (const mode of [0o600, 0o400]) {
+      chmodSync(file, mode);
+      expect(loadOrCreateMasterKey(file)).toEqual(key);
+      expect(() => assertMasterKeyPrivate(file)).not.toThrow();
+    }
+    // No file yet: nothing to refuse (the key is generated 0600 on first use).
+    expect(() => assertMasterKeyPrivate(tempFile())).not.toThrow();
   });
 
   it('is what the environment picks unless EXCHANGE_SECRETS_PROVIDER=kms (and never under serverless-offline)', () => {
