@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MAX_ID_LENGTH } from '#lib/ids';
+import { seedDeploymentPolicy, seedPattern } from '#test/support/catalog';
 import type { Credentials, Http } from '../support/http.ts';
 import { createUser, expectStatus, type Fixtures } from '../support/world.ts';
 
@@ -86,7 +87,10 @@ export async function seedMaxWorld(http: Http, root: Credentials): Promise<MaxWo
     { service, state: 'negotiating' },
     201,
   );
-  // Served pattern and policy ids are `<org>_<name>_<nodeOrg>`: 3 × 256 + 2 characters.
+  // Served pattern and policy ids are `<org>_<name>_<nodeOrg>`: 3 × 256 + 2 characters; a served
+  // pattern or policy must exist.
+  await seedPattern(org, maxId('pattern'));
+  await seedDeploymentPolicy(org, maxId('policy'));
   await ok(
     http,
     'POST',
