@@ -171,9 +171,10 @@ export function namedAttacks(operations: Operation[], world: MaxWorld): FuzzRequ
 }
 
 /**
- * Issue 23's attacks on identities and bounded work: creates that would shadow another kind's
- * identity (409, nothing written), and change-feed reads that would walk the whole feed (a future
- * or a far past `lastUpdated`, an org list of 1,000 orgs; root reads, so nothing is written).
+ * Issue 23's attacks: a plain user's agbot serving another org and reading secrets through it
+ * (403, nothing written); creates that would shadow another kind's identity (409, nothing
+ * written); change-feed reads that would walk the whole feed (a future or a far past
+ * `lastUpdated`, an org list of 1,000 orgs; root reads, so nothing is written).
  */
 function issue23Attacks(world: MaxWorld): FuzzRequest[] {
   const header = (c: { user: string; secret: string }) => basicAuthHeader(c.user, c.secret);
@@ -200,7 +201,34 @@ function issue23Attacks(world: MaxWorld): FuzzRequest[] {
   const changes = 'POST /v1/orgs/{organization}/changes';
   // Reads of the feed store nothing for root (no heartbeat): they may succeed.
   const feed = { writes: false };
+  const agbotPath = `/v1/orgs/${org}/agbots/${enc(idOf(world.agbot))}`;
+  const get = (operation: string, rawPath: string, caller: [string, { user: string; secret: string }]) => ({
+    operation,
+    method: 'GET',
+    writes: false,
+    rawPath,
+    headers: { authorization: header(caller[1]) },
+    caller: caller[0],
+    expectStatus: 403,
+  });
   return [
+    // A plain user's agbot declares another org's pattern, then reads secrets through it.
+    json(
+      'POST /v1/orgs/{organization}/agbots/{agreementbot}/deployment/patterns',
+      `${agbotPath}/deployment/patterns`,
+      ['user', world.user],
+      { patternOrgid: 'IBM', pattern: 'z', nodeOrgid: 'IBM' },
+      { expectStatus: 403 },
+    ),
+    get('GET /v1/orgs/{organization}/allsecrets', `/v1/orgs/${org}/allsecrets?details=true`, [
+      'agbot',
+      world.agbot,
+    ]),
+    get(
+      'GET /v1/orgs/{organization}/secrets/{secret}',
+      `/v1/orgs/${org}/secrets/user/${enc(idOf(world.admin))}/x?policy=p`,
+      ['agbot', world.agbot],
+    ),
     json(
       'PUT /v1/orgs/{organization}/nodes/{node}',
       `/v1/orgs/${org}/nodes/${enc(idOf(world.admin))}`,
