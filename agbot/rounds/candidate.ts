@@ -6,10 +6,11 @@
  * dependencies, secret values, the T&C). Every rule is lib/protocol's, shared with the node agent;
  * this file only gathers the inputs.
  */
-import { parseDeployment } from '#agent/workloads/deployment';
+
 import { archMatches, isAnyArch } from '#lib/protocol/arch';
 import { versionsByPriority } from '#lib/protocol/catalog-records';
 import type { Check } from '#lib/protocol/constraint-eval';
+import { parseDeployment } from '#lib/protocol/deployment';
 import { compatible, consumerPolicy, deploymentView } from '#lib/protocol/policy-compatibility';
 import { deploymentNeedsPrivilege } from '#lib/protocol/privileged';
 import type { ServiceRef } from '#lib/protocol/service-match';

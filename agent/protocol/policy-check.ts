@@ -7,6 +7,7 @@
  */
 
 import type { Check } from '#lib/protocol/constraint-eval';
+import { parseDeployment } from '#lib/protocol/deployment';
 import type { Proposal } from '#lib/protocol/messages';
 import { type ProposalContents, readProposal } from '#lib/protocol/parse-message';
 import { compatible, deploymentView, type NodePolicyDocument } from '#lib/protocol/policy-compatibility';
@@ -15,7 +16,6 @@ import { REASON } from '#lib/protocol/reason-codes';
 import type { NodePolicy } from '../exchange/types.ts';
 import { loadPolicy } from '../node/local.ts';
 import type { NodeRecord } from '../node/record.ts';
-import { parseDeployment } from '../workloads/deployment.ts';
 import type { Protocol } from './protocol.ts';
 import { activeAgreements, type ProtocolAgreement } from './records.ts';
 import { startTermination } from './terminate.ts';

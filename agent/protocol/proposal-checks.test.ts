@@ -4,10 +4,10 @@
  * for a pattern node, no node policy.
  */
 import { describe, expect, it } from 'vitest';
+import { parseDeployment } from '#lib/protocol/deployment';
 import { consumerPolicy } from '#lib/protocol/policy-compatibility';
 import { nodePolicyName, type PolicyDocument } from '#lib/protocol/policy-document';
 import { buildTerms } from '#lib/protocol/terms';
-import { parseDeployment } from '../workloads/deployment.ts';
 import { type DecisionInput, decideOnProposal, patternMatches } from './proposal-checks.ts';
 
 const SERVICE = { org: 'org1', url: 'hello.pattern', version: '1.0.0', arch: 'amd64' };

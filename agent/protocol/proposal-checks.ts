@@ -7,13 +7,13 @@
  * input and secret values are checked either way; without a node policy privilege is refused.
  */
 import type { Check } from '#lib/protocol/constraint-eval';
+import type { Deployment } from '#lib/protocol/deployment';
 import type { NodePolicyDocument } from '#lib/protocol/policy-compatibility';
 import type { PolicyDocument, UserInput } from '#lib/protocol/policy-document';
 import { deploymentNeedsPrivilege, nodeAllowsPrivilege } from '#lib/protocol/privileged';
 import { nodeAcceptsTerms } from '#lib/protocol/proposal-decision';
 import type { ServiceRef } from '#lib/protocol/service-match';
 import { checkUserInput } from '#lib/protocol/user-input-check';
-import type { Deployment } from '../workloads/deployment.ts';
 import type { DeclaredInput } from './exchange-calls.ts';
 
 /** Step D's pattern rule. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DeploymentError, parseDeployment } from '#lib/protocol/deployment';
 import { type ContainerPlan, containerSpec, LABELS } from './container-spec.ts';
-import { DeploymentError, parseDeployment } from './deployment.ts';
 
 const deployment = parseDeployment(
   JSON.stringify({

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type Docker from 'dockerode';
-import { DeploymentError, type DeploymentService } from './deployment.ts';
+import { DeploymentError, type DeploymentService } from '#lib/protocol/deployment';
 
 /** Upstream's labels, so tools written for anax find our containers (agreements-and-workloads §2.4). */
 export const LABELS = {

@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
+import type { Deployment } from '#lib/protocol/deployment';
 import { type ContainerPlan, containerName } from './container-spec.ts';
-import type { Deployment } from './deployment.ts';
 import {
   connectToNetwork,
   containersOf,

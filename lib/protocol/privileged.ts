@@ -4,8 +4,7 @@
  * allows it. Upstream nodes publish `openhorizon.allowPrivileged`, ours `platform.allowPrivileged`
  * (spec: built-in node properties are `platform.*`); both are honoured so either agent can accept.
  */
-// MERGE NOTE: the deployment parser is the agent's; it belongs with lib/protocol in time.
-import type { Deployment } from '#agent/workloads/deployment';
+import type { Deployment } from './deployment.ts';
 import type { Property } from './policy-document.ts';
 
 export const UPSTREAM_ALLOW_PRIVILEGED = 'openhorizon.allowPrivileged';
