@@ -22,6 +22,7 @@ import { newAgreement, saveAgreement } from '../agreements/store.ts';
 import type { Credentials } from '../exchange/client.ts';
 import { loadPolicy, loadUserInput } from '../node/local.ts';
 import type { NodeRecord } from '../node/record.ts';
+import { agentHostAccess } from '../workloads/host-guard.ts';
 import type { SecretValue } from '../workloads/secret-files.ts';
 import { type DeclaredInput, type NodeMessage, serviceRecord } from './exchange-calls.ts';
 import { decideOnProposal, patternMatches } from './proposal-checks.ts';
@@ -200,5 +201,6 @@ function decide(
     deployment,
     declared,
     secrets: secrets.ok ? { ok: true } : secrets,
+    hostAccess: agentHostAccess(p.ctx.config),
   });
 }
