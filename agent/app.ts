@@ -35,7 +35,7 @@ export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
     forceCloseConnections: true,
     // A path the router cannot decode (e.g. `%ZZ`) is a 400 in our JSON shape too.
     frameworkErrors: (err, req, reply) => {
-      const refused = refusal(req);
+      const refused = refusal(req, { body: false });
       if (refused) return void (reply as unknown as FastifyReply).code(refused.status).send(refused.body());
       void (reply as unknown as FastifyReply).code(400).send({ error: err.message, input: 'path' });
     },

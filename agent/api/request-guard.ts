@@ -38,12 +38,13 @@ export function hostName(host: string): string {
 const shown = (value: string) => JSON.stringify(value.slice(0, 100));
 
 /** The refusal of a request a web page could have sent, or undefined when it may be served. */
-export type RequestGuard = (req: FastifyRequest) => AgentError | undefined;
+export type RequestGuard = (req: FastifyRequest, options?: { body: boolean }) => AgentError | undefined;
 
 export function requestGuard(allowedHosts: readonly string[] = []): RequestGuard {
   const allowed = new Set([...LOOPBACK_HOSTS, ...allowedHosts.map(hostName)]);
   const hint = 'this agent serves only loopback names and HZN_AGENT_ALLOWED_HOSTS';
-  return (req) => {
+  // `body: false` where no route was found (a path the router cannot decode): which body it takes is unknown.
+  return (req, { body } = { body: true }) => {
     const host = req.headers.host ?? '';
     if (!allowed.has(hostName(host)))
       return new AgentError(403, `Host ${shown(host)} is refused: ${hint}`, 'host');
@@ -54,7 +55,7 @@ export function requestGuard(allowedHosts: readonly string[] = []): RequestGuard
         `Origin ${shown(origin)} is refused: cross-site requests are not served`,
         'origin',
       );
-    if (!hasBody(req)) return undefined;
+    if (!body || !hasBody(req)) return undefined;
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     const text = (req.routeOptions?.config as BodyConfig | undefined)?.textBody === true;
     if (text ? !FORM_TYPES.has(type) : type === 'application/json') return undefined;
