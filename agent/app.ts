@@ -7,6 +7,7 @@ import { parseJsonBody } from './api/json-body.ts';
 import { nodeRoutes } from './api/node.ts';
 import { nodeManagementRoutes } from './api/nodemanagement.ts';
 import { policyRoutes } from './api/policy.ts';
+import { requestGuard } from './api/request-guard.ts';
 import { serviceRoutes } from './api/service.ts';
 import { statusRoutes } from './api/status.ts';
 import { trustRoutes } from './api/trust.ts';
@@ -26,13 +27,18 @@ export const routesOf = (app: FastifyInstance): ReadonlyMap<string, ReadonlySet<
   routeTables.get(app) ?? new Map();
 
 export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
+  // What a web page on the host could send is refused first (request-guard.ts).
+  const refusal = requestGuard(ctx.config.allowedHosts);
   const app = Fastify({
     logger: false,
     return503OnClosing: true,
     forceCloseConnections: true,
     // A path the router cannot decode (e.g. `%ZZ`) is a 400 in our JSON shape too.
-    frameworkErrors: (err, _req, reply) =>
-      void (reply as unknown as FastifyReply).code(400).send({ error: err.message, input: 'path' }),
+    frameworkErrors: (err, req, reply) => {
+      const refused = refusal(req, { body: false });
+      if (refused) return void (reply as unknown as FastifyReply).code(refused.status).send(refused.body());
+      void (reply as unknown as FastifyReply).code(400).send({ error: err.message, input: 'path' });
+    },
   });
   const known = new Map<string, Set<string>>();
   routeTables.set(app, known);
@@ -56,7 +62,11 @@ export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
     return undefined;
   };
 
-  // One JSON parser for every content type (json-body.ts).
+  app.addHook('onRequest', async (req) => {
+    const refused = refusal(req);
+    if (refused) throw refused;
+  });
+  // One JSON parser (json-body.ts); the guard lets only application/json bodies reach it.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     try {

@@ -2,6 +2,8 @@
 export interface AgentConfig {
   /** Local API address: always loopback, the local API has no authentication. */
   host: string;
+  /** Host names the local API answers besides loopback's (HZN_AGENT_ALLOWED_HOSTS; api/request-guard.ts). */
+  allowedHosts?: string[];
   port: number;
   /** Exchange base URL without a trailing slash, e.g. http://localhost:3090/v1 */
   exchangeUrl: string;
@@ -33,6 +35,7 @@ export function loadConfig(env: Env = process.env): AgentConfig {
   if (!URL.canParse(exchangeUrl)) throw new ConfigError(`HZN_EXCHANGE_URL is not a URL: "${exchangeUrl}"`);
   return {
     host: '127.0.0.1',
+    allowedHosts: hostList(env, 'HZN_AGENT_ALLOWED_HOSTS'),
     port: integer(env, 'HZN_AGENT_PORT', 8510, 0, 65535),
     exchangeUrl,
     dataDir: env.HZN_AGENT_DATA_DIR || '.data/agent',
@@ -44,6 +47,26 @@ export function loadConfig(env: Env = process.env): AgentConfig {
     defaultNodeId: env.HZN_NODE_ID || env.HZN_DEVICE_ID || '',
     logLevel: logLevel as AgentConfig['logLevel'],
   };
+}
+
+/**
+ * Comma-separated host names or IP addresses (no port, no wildcard): each one a name that a
+ * browser page could not make resolve to this host, e.g. the node's own name on a private network.
+ */
+function hostList(env: Env, name: string): string[] {
+  const names = (env[name] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of names)
+    if (
+      !/^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f.]*:[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\]?$/.test(entry) ||
+      !/[A-Za-z0-9]/.test(entry)
+    )
+      throw new ConfigError(
+        `${name} takes comma-separated host names or addresses (no port, no wildcard), not "${entry}"`,
+      );
+  return names;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

@@ -6,12 +6,18 @@
  * dependencies, secret values, the T&C). Every rule is lib/protocol's, shared with the node agent;
  * this file only gathers the inputs.
  */
-import { parseDeployment } from '#agent/workloads/deployment';
+
 import { archMatches, isAnyArch } from '#lib/protocol/arch';
 import { versionsByPriority } from '#lib/protocol/catalog-records';
 import type { Check } from '#lib/protocol/constraint-eval';
+import { parseDeployment } from '#lib/protocol/deployment';
 import { compatible, consumerPolicy, deploymentView } from '#lib/protocol/policy-compatibility';
-import { deploymentNeedsPrivilege } from '#lib/protocol/privileged';
+import {
+  deploymentNeedsPrivilege,
+  hostAccessOf,
+  nodeAllowsPrivilege,
+  privilegeRefusal,
+} from '#lib/protocol/privileged';
 import type { ServiceRef } from '#lib/protocol/service-match';
 import type { RoundContext } from './context.ts';
 import {
@@ -88,8 +94,12 @@ async function checkVersion(
     );
     return parsed.success ? parsed.data : undefined;
   });
-  const consumer = consumerPolicy(policy, svcPolicy, service, deploymentNeedsPrivilege(deployment));
+  const hostAccess = hostAccessOf(deployment)[0];
   const view = deploymentView(nodePol);
+  // The privileged constraint below would refuse this node too; checked first for a reason that names the field.
+  if (hostAccess && !nodeAllowsPrivilege(view.properties))
+    return { ok: false, reason: privilegeRefusal(hostAccess) };
+  const consumer = consumerPolicy(policy, svcPolicy, service, hostAccess !== undefined);
   const matched: Check = compatible(consumer, view);
   if (!matched.ok) return matched;
   return completePlan(ctx, cache, {

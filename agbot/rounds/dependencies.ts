@@ -5,7 +5,6 @@
  * service itself. Dependencies are not put in the T&C (upstream leaves apiSpec empty for policies).
  */
 import * as z from 'zod';
-import { parseDeployment } from '#agent/workloads/deployment';
 import { requiredServicesSchema } from '#lib/protocol/catalog-records';
 import type { Check } from '#lib/protocol/constraint-eval';
 import {
@@ -14,6 +13,7 @@ import {
   type RequiredService,
   resolveDependencies,
 } from '#lib/protocol/dependencies';
+import { parseDeployment } from '#lib/protocol/deployment';
 import type { UserInput } from '#lib/protocol/policy-document';
 import type { SecretBinding } from '#lib/protocol/secret-binding';
 import { resolveSecretBindings, secretsNamedBy } from '#lib/protocol/secret-binding-check';

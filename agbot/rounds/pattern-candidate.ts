@@ -10,7 +10,7 @@
 import { archMatches, isAnyArch } from '#lib/protocol/arch';
 import { versionsByPriority } from '#lib/protocol/catalog-records';
 import { consumerPolicy, deploymentView } from '#lib/protocol/policy-compatibility';
-import { deploymentNeedsPrivilege, nodeAllowsPrivilege } from '#lib/protocol/privileged';
+import { hostAccessOf, nodeAllowsPrivilege, privilegeRefusal } from '#lib/protocol/privileged';
 import type { RoundContext } from './context.ts';
 import type { PatternTarget } from './pattern-services.ts';
 import {
@@ -55,11 +55,12 @@ async function checkVersion(
   const arch = isAnyArch(serviceArch) ? node.arch : serviceArch;
   const deployable = await readDeployable(ctx, cache, { org: svcOrg, url, version, arch });
   if (!deployable.ok) return deployable;
-  const privileged = deploymentNeedsPrivilege(deployable.deployment);
+  const hostAccess = hostAccessOf(deployable.deployment)[0];
+  const privileged = hostAccess !== undefined;
   // The node policy is read only when it decides something: a privileged service.
   const view = privileged ? await nodePolicyView(ctx, nodeOrg, nodeId) : undefined;
-  if (privileged && !(view && nodeAllowsPrivilege(view.properties)))
-    return { ok: false, reason: 'the service needs privileged mode, which the node policy does not allow' };
+  if (hostAccess && !(view && nodeAllowsPrivilege(view.properties)))
+    return { ok: false, reason: privilegeRefusal(hostAccess) };
   const { pattern, patternId } = target;
   return completePlan(ctx, cache, {
     node: { org: nodeOrg, id: nodeId, record: node },

@@ -5,8 +5,9 @@
  * bindings, resolvable dependencies (dependencies.ts), the bound secret values, and the T&C with
  * the proposal plan.
  */
-import { type Deployment, parseDeployment } from '#agent/workloads/deployment';
+
 import type { RequiredService } from '#lib/protocol/dependencies';
+import { type Deployment, parseDeployment } from '#lib/protocol/deployment';
 import type { consumerPolicy } from '#lib/protocol/policy-compatibility';
 import type { PolicyDocument } from '#lib/protocol/policy-document';
 import { nodePolicyName, type Property, type UserInput } from '#lib/protocol/policy-document';

@@ -21,7 +21,14 @@ afterEach(() => stopAgentUnderTest({ fake, dir, agent }));
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 const inject = (method: Method, url: string, payload?: unknown) =>
-  agent.app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }) });
+  agent.app.inject({
+    method,
+    url,
+    // As hzn sends them: a body is application/json (api/request-guard.ts).
+    ...(payload === undefined
+      ? {}
+      : { payload: payload as object, headers: { 'content-type': 'application/json' } }),
+  });
 
 const userInput = {
   type: 'UserInputAttributes',

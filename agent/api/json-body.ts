@@ -1,7 +1,7 @@
 /**
- * Request bodies are JSON whatever their content type (upstream never checks it). A `__proto__`
- * key is refused, as Fastify's own parser does, but for every content type and with a message
- * that says why: copied by assignment it would replace an object's prototype.
+ * Request bodies are JSON (request-guard.ts refuses any other content type before parsing). A
+ * `__proto__` key is refused, as Fastify's own parser does, but with a message that says why:
+ * copied by assignment it would replace an object's prototype.
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;

@@ -26,7 +26,14 @@ beforeEach(async () => {
 afterEach(() => stopAgentUnderTest({ fake, dir, agent }));
 
 const inject = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: unknown) =>
-  agent.app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }) });
+  agent.app.inject({
+    method,
+    url,
+    // As hzn sends them: a body is application/json (api/request-guard.ts).
+    ...(payload === undefined
+      ? {}
+      : { payload: payload as object, headers: { 'content-type': 'application/json' } }),
+  });
 const KEY = `${NODE.org}/upgrade1`;
 const exchangeStatus = (key = KEY) =>
   fake.managementStatuses.get(nodeKey)?.get(key)?.agentUpgradePolicyStatus as

@@ -10,7 +10,8 @@ type Named = { Params: { filename: string } };
 
 /**
  * /trust (upstream alias /publickey is not served): trusted certificates and RSA public keys that
- * verify service deployments. PUT takes the PEM text as the body, whatever its content type.
+ * verify service deployments. PUT takes the PEM text as the body with any content type but the
+ * form encodings (request-guard.ts; upstream's hzn sends none, ours text/plain).
  */
 export const trustRoutes: RoutesPlugin = async (app, { ctx }) => {
   const trust = new TrustStore(ctx.config.trustDir ?? join(ctx.config.dataDir, 'trust'), ctx.now);
@@ -32,7 +33,7 @@ export const trustRoutes: RoutesPlugin = async (app, { ctx }) => {
   });
 
   // Contract: 200 and no body.
-  app.put<Named>('/trust/:filename', async (req, reply) => {
+  app.put<Named>('/trust/:filename', { config: { textBody: true } }, async (req, reply) => {
     const name = req.params.filename;
     try {
       trust.write(name, typeof req.body === 'string' ? req.body : '');

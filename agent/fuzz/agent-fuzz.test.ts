@@ -6,6 +6,8 @@
  * Every request: no 5xx; a 4xx answers JSON `{"error", ...}`; no secret (the node token, registry
  * tokens, passwords, agreement secrets) in any body; under 1 s. A refused request leaves the state
  * (the GET views, world.ts) as it was, and after the always-hostile walk the state is unchanged.
+ * What a web page on the node's host could send (a rebinding Host, a foreign Origin, a form body)
+ * is refused on every route, input-free writes included (api/request-guard.ts).
  *
  * Environment:
  * - `FUZZ_SEED` (default 20261123): the seed, printed at the start; a failure prints the seed and
@@ -17,7 +19,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.ts';
 import { routesOf } from '../app.ts';
-import { anyBody, type FuzzRequest, hostileBody, requestTo } from './hostile.ts';
+import { anyBody, type FuzzRequest, hostileBody, requestTo, webPageRequestTo } from './hostile.ts';
 import { snapshot, startWorld, stopWorld, type World } from './world.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -134,6 +136,30 @@ describe('agent local API under hostile input (fuzz)', () => {
             if (WRITES.has(req.method)) expect(await snapshot(world.agent), show(req)).toBe(before);
           }),
           { seed: SEED + index, numRuns: perRoute },
+        );
+      }
+      expect(await snapshot(world.agent)).toBe(before);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'refuses what a web page on the host could send on every route, input-free writes included: a rebinding Host, a foreign Origin, a form body (403/415, no trace)',
+    async () => {
+      const before = await snapshot(world.agent);
+      const perRoute = Math.max(1, Math.ceil(RUNS / all.length));
+      for (const [index, route] of all.entries()) {
+        await fc.assert(
+          fc.asyncProperty(webPageRequestTo(route.pattern, route.method, anyBody), async (req) => {
+            const { res, ms } = await send(world.agent, req);
+            checkAnswer(world, req, res, ms);
+            expect(
+              [403, 415],
+              `served a web page's request: ${show(req)} ${JSON.stringify(req.headers)}`,
+            ).toContain(res.statusCode);
+            if (WRITES.has(req.method)) expect(await snapshot(world.agent), show(req)).toBe(before);
+          }),
+          { seed: SEED + 2000 + index, numRuns: perRoute },
         );
       }
       expect(await snapshot(world.agent)).toBe(before);

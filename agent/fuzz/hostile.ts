@@ -341,3 +341,55 @@ export function requestTo(
       return { method, url: `${path}${search}`, headers, ...(hasBody ? { body: payload } : {}) };
     });
 }
+
+/** Names a page's DNS can make resolve to 127.0.0.1 (DNS rebinding): never loopback's own. */
+const foreignHost = fc
+  .oneof(
+    fc.constantFrom(
+      'evil.example',
+      'localhost.evil.example',
+      '127.0.0.1.nip.io',
+      'localtest.me',
+      '0.0.0.0',
+      '10.0.0.5',
+    ),
+    fc.domain(),
+  )
+  .chain((name) => fc.constantFrom(name, `${name}:8510`, `${name}:80`));
+
+/** Origins of pages that are not this host's (`null` is a sandboxed frame or a file). */
+const foreignOrigin = fc.oneof(
+  fc.constantFrom('null', 'https://evil.example', 'http://localhost.evil.example:8510', 'file://', ''),
+  fc.domain().map((name) => `https://${name}`),
+);
+
+/** What an HTML form posts without a preflight (text/plain: not to a route that takes text). */
+const formType = (textBody: boolean) =>
+  fc.constantFrom(
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=----x',
+    ...(textBody ? [] : ['text/plain', 'text/plain;charset=UTF-8']),
+  );
+
+/**
+ * A request a web page in a browser on the node's host could make (api/request-guard.ts): a
+ * rebinding Host, a foreign Origin, or (for a write) a form's body; every one must be refused.
+ */
+export function webPageRequestTo(
+  pattern: string,
+  method: string,
+  body: fc.Arbitrary<string>,
+): fc.Arbitrary<FuzzRequest> {
+  const hasBody = method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
+  const textBody = pattern.startsWith('/trust/');
+  const attack = fc.oneof(
+    foreignHost.map((host) => ({ host, 'content-type': 'application/json' })),
+    foreignOrigin.map((origin) => ({ origin, 'content-type': 'application/json' })),
+    ...(hasBody ? [formType(textBody).map((type) => ({ 'content-type': type }))] : []),
+  );
+  return fc.tuple(requestTo(pattern, method, body), attack).map(([req, headers]) => ({
+    ...req,
+    headers,
+    ...(hasBody ? { body: req.body || 'a=1' } : {}),
+  }));
+}

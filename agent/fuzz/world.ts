@@ -45,7 +45,8 @@ export async function startWorld(): Promise<World> {
       method,
       url,
       payload: body,
-      headers: { 'content-type': 'text/plain' },
+      // As hzn sends them: JSON as application/json, the PEM of /trust as text.
+      headers: { 'content-type': url.startsWith('/trust/') ? 'text/plain' : 'application/json' },
     });
     if (res.statusCode !== expected)
       throw new Error(`seeding ${method} ${url}: ${res.statusCode} ${res.body}`);

@@ -8,6 +8,7 @@
  */
 
 import { DependencyError, type ResolvedDependency, resolveDependencies } from '#lib/protocol/dependencies';
+import { parseDeployment } from '#lib/protocol/deployment';
 import { verifyDeployment } from '#lib/protocol/deployment-signature';
 import { REASON } from '#lib/protocol/reason-codes';
 import { credentials, loadNode } from '../node/record.ts';
@@ -23,7 +24,6 @@ import {
   unusedInstances,
   usersOf,
 } from '../services/dependency-store.ts';
-import { parseDeployment } from '../workloads/deployment.ts';
 import type { EnvironmentSources } from '../workloads/environment.ts';
 import { instanceKey } from '../workloads/instance-key.ts';
 import { type ServiceDefinition, serviceDefinitions } from './exchange-calls.ts';

@@ -13,11 +13,11 @@
  */
 import { isAgreementId } from '#lib/protocol/agreement-id';
 import { buildVerify } from '#lib/protocol/build-message';
+import { parseDeployment } from '#lib/protocol/deployment';
 import { REASON } from '#lib/protocol/reason-codes';
 import { MAX_AGREEMENT_PRELAUNCH_S, NODE_AGREEMENT_TIMEOUT_S } from '#lib/protocol/timeouts';
 import type { Credentials } from '../exchange/client.ts';
 import type { NodeRecord } from '../node/record.ts';
-import { parseDeployment } from '../workloads/deployment.ts';
 import { checkDependencies, removeUnused } from './dependencies.ts';
 import { acceptAndFinalize } from './finalize.ts';
 import type { Protocol } from './protocol.ts';

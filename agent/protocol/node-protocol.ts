@@ -13,6 +13,7 @@ import { findInstance } from '../services/dependency-store.ts';
 import { TrustStore } from '../trust/store.ts';
 import { type Loop, startLoop } from '../workers/loop.ts';
 import { engineAt } from '../workloads/engine.ts';
+import { agentHostAccess } from '../workloads/host-guard.ts';
 import { type WorkloadEvent, WorkloadRunner } from '../workloads/runner.ts';
 import { SecretFiles } from '../workloads/secret-files.ts';
 import { loadOrCreateKeys } from './keys.ts';
@@ -51,7 +52,7 @@ export function createNodeProtocol(ctx: AgentContext, timings: Partial<ProtocolT
   let keys: Promise<MessagingKeys> | undefined;
   const p: Protocol = {
     ctx,
-    runner: new WorkloadRunner(engine(ctx), secretFiles, (e) => report(p, e)),
+    runner: new WorkloadRunner(engine(ctx), secretFiles, (e) => report(p, e), agentHostAccess(ctx.config)),
     secretFiles,
     trust: new TrustStore(ctx.config.trustDir ?? join(ctx.config.dataDir, 'trust'), ctx.now),
     keys: () => {

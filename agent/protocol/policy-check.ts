@@ -7,15 +7,15 @@
  */
 
 import type { Check } from '#lib/protocol/constraint-eval';
+import { parseDeployment } from '#lib/protocol/deployment';
 import type { Proposal } from '#lib/protocol/messages';
 import { type ProposalContents, readProposal } from '#lib/protocol/parse-message';
 import { compatible, deploymentView, type NodePolicyDocument } from '#lib/protocol/policy-compatibility';
-import { deploymentNeedsPrivilege, nodeAllowsPrivilege } from '#lib/protocol/privileged';
+import { describeHostAccess, hostAccessOf, nodeAllowsPrivilege } from '#lib/protocol/privileged';
 import { REASON } from '#lib/protocol/reason-codes';
 import type { NodePolicy } from '../exchange/types.ts';
 import { loadPolicy } from '../node/local.ts';
 import type { NodeRecord } from '../node/record.ts';
-import { parseDeployment } from '../workloads/deployment.ts';
 import type { Protocol } from './protocol.ts';
 import { activeAgreements, type ProtocolAgreement } from './records.ts';
 import { startTermination } from './terminate.ts';
@@ -51,8 +51,12 @@ function stillCompatible(agreement: ProtocolAgreement, policy: NodePolicy | unde
   const deployment = terms.workloads?.[0]?.deployment;
   if (deployment && !nodeAllowsPrivilege(policy.properties)) {
     try {
-      if (deploymentNeedsPrivilege(parseDeployment(deployment)))
-        return { ok: false, reason: 'the node policy no longer allows privileged mode' };
+      const access = hostAccessOf(parseDeployment(deployment))[0];
+      if (access)
+        return {
+          ok: false,
+          reason: `the node policy no longer allows privileged mode (${describeHostAccess(access)})`,
+        };
     } catch {
       // Checked when the proposal came; nothing to judge here.
     }

@@ -4,10 +4,10 @@
  * for a pattern node, no node policy.
  */
 import { describe, expect, it } from 'vitest';
+import { parseDeployment } from '#lib/protocol/deployment';
 import { consumerPolicy } from '#lib/protocol/policy-compatibility';
 import { nodePolicyName, type PolicyDocument } from '#lib/protocol/policy-document';
 import { buildTerms } from '#lib/protocol/terms';
-import { parseDeployment } from '../workloads/deployment.ts';
 import { type DecisionInput, decideOnProposal, patternMatches } from './proposal-checks.ts';
 
 const SERVICE = { org: 'org1', url: 'hello.pattern', version: '1.0.0', arch: 'amd64' };
@@ -69,7 +69,8 @@ describe('pattern proposals on the node', () => {
     const t = terms(privileged, 'org1/pat');
     expect(decideOnProposal(input(t, privileged))).toEqual({
       ok: false,
-      reason: 'the service needs privileged mode, which the node policy does not allow',
+      reason:
+        'the service needs privileged mode, which the node policy does not allow (container hello: privileged "true" runs with every device and capability)',
     });
     const allows = { properties: [{ name: 'platform.allowPrivileged', value: true }], constraints: [] };
     expect(decideOnProposal(input(t, privileged, { nodePolicy: allows }))).toEqual({ ok: true });
@@ -85,5 +86,59 @@ describe('pattern proposals on the node', () => {
 
     const missing = { ok: false as const, reason: 'no value was sent for secret token' };
     expect(decideOnProposal(input(terms(plain, 'org1/pat'), plain, { secrets: missing }))).toEqual(missing);
+  });
+});
+
+describe('deployments that hand over the host (lib/protocol/privileged.ts)', () => {
+  const allows = { properties: [{ name: 'platform.allowPrivileged', value: true }], constraints: [] };
+  const closed = { properties: [{ name: 'platform.allowPrivileged', value: false }], constraints: [] };
+  const asking: Array<[string, Record<string, unknown>]> = [
+    ['privileged', { privileged: true }],
+    ['network host', { network: 'host' }],
+    ['pid host', { pid: 'host' }],
+    ['ipc host', { ipc: 'host' }],
+    ['the host’s /', { binds: ['/:/host'] }],
+    ['/etc through ..', { binds: ['/srv/../etc:/etc'] }],
+    ['the engine socket', { binds: ['/var/run/docker.sock:/var/run/docker.sock'] }],
+    ['/proc/1/root', { binds: ['/proc/1/root:/host'] }],
+    ['SYS_ADMIN', { cap_add: ['SYS_ADMIN'] }],
+    ['a device', { devices: ['/dev/sda'] }],
+    ['unconfined seccomp', { security_opt: ['seccomp=unconfined'] }],
+  ];
+
+  it.each(asking)('%s: refused without platform.allowPrivileged, accepted with it', (_name, fields) => {
+    const text = JSON.stringify({ services: { hello: { image: 'busybox:latest', ...fields } } });
+    const t = terms(text, 'org1/pat');
+    for (const nodePolicy of [undefined, closed]) {
+      const decision = decideOnProposal(input(t, text, { nodePolicy }));
+      expect(decision.ok).toBe(false);
+      expect(!decision.ok && decision.reason).toMatch(
+        /^the service needs privileged mode, which the node policy does not allow \(container hello: /,
+      );
+    }
+    expect(decideOnProposal(input(t, text, { nodePolicy: allows }))).toEqual({ ok: true });
+  });
+
+  it('the node’s own paths (its data directory) are protected too', () => {
+    const text = JSON.stringify({
+      services: { hello: { image: 'busybox:latest', binds: ['/data/agent/secrets:/s'] } },
+    });
+    const t = terms(text, 'org1/pat');
+    expect(decideOnProposal(input(t, text))).toEqual({ ok: true });
+    const hostAccess = { protectedPaths: ['/data/agent'] };
+    expect(decideOnProposal(input(t, text, { hostAccess })).ok).toBe(false);
+  });
+
+  it('a bind that stays with the container is accepted without privilege', () => {
+    const text = JSON.stringify({
+      services: {
+        hello: {
+          image: 'busybox:latest',
+          binds: ['cache:/cache', '/srv/app:/app'],
+          cap_add: ['NET_BIND_SERVICE'],
+        },
+      },
+    });
+    expect(decideOnProposal(input(terms(text, 'org1/pat'), text))).toEqual({ ok: true });
   });
 });

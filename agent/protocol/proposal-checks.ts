@@ -7,13 +7,18 @@
  * input and secret values are checked either way; without a node policy privilege is refused.
  */
 import type { Check } from '#lib/protocol/constraint-eval';
+import type { Deployment } from '#lib/protocol/deployment';
 import type { NodePolicyDocument } from '#lib/protocol/policy-compatibility';
 import type { PolicyDocument, UserInput } from '#lib/protocol/policy-document';
-import { deploymentNeedsPrivilege, nodeAllowsPrivilege } from '#lib/protocol/privileged';
+import {
+  type HostAccessOptions,
+  hostAccessOf,
+  nodeAllowsPrivilege,
+  privilegeRefusal,
+} from '#lib/protocol/privileged';
 import { nodeAcceptsTerms } from '#lib/protocol/proposal-decision';
 import type { ServiceRef } from '#lib/protocol/service-match';
 import { checkUserInput } from '#lib/protocol/user-input-check';
-import type { Deployment } from '../workloads/deployment.ts';
 import type { DeclaredInput } from './exchange-calls.ts';
 
 /** Step D's pattern rule. */
@@ -34,6 +39,8 @@ export interface DecisionInput {
   declared: readonly DeclaredInput[];
   /** Whether every bound secret has a value (checked by the caller, which keeps the values). */
   secrets: Check;
+  /** The node's own host paths (data directory, engine socket) and its link resolver. */
+  hostAccess?: HostAccessOptions;
 }
 
 /** Step E: answered with `decision:false` when it fails. */
@@ -44,8 +51,9 @@ export function decideOnProposal(input: DecisionInput): Check {
     const compatible = nodeAcceptsTerms(terms, input.producerPolicy, nodePolicy);
     if (!compatible.ok) return compatible;
   }
-  if (deploymentNeedsPrivilege(input.deployment) && !nodeAllowsPrivilege(nodePolicy?.properties ?? []))
-    return { ok: false, reason: 'the service needs privileged mode, which the node policy does not allow' };
+  const hostAccess = hostAccessOf(input.deployment, input.hostAccess)[0];
+  if (hostAccess && !nodeAllowsPrivilege(nodePolicy?.properties ?? []))
+    return { ok: false, reason: privilegeRefusal(hostAccess) };
   const userInput = checkUserInput(input.service, input.declared, terms.userInput, input.nodeUserInput);
   if (!userInput.ok) return userInput;
   return input.secrets;

@@ -9,6 +9,7 @@
 import { archMatches } from '#lib/protocol/arch';
 import { buildReply } from '#lib/protocol/build-message';
 import type { Check } from '#lib/protocol/constraint-eval';
+import { type Deployment, parseDeployment } from '#lib/protocol/deployment';
 import { verifyDeployment } from '#lib/protocol/deployment-signature';
 import type { Proposal } from '#lib/protocol/messages';
 import { type ProposalContents, readProposal } from '#lib/protocol/parse-message';
@@ -21,7 +22,7 @@ import { newAgreement, saveAgreement } from '../agreements/store.ts';
 import type { Credentials } from '../exchange/client.ts';
 import { loadPolicy, loadUserInput } from '../node/local.ts';
 import type { NodeRecord } from '../node/record.ts';
-import { type Deployment, parseDeployment } from '../workloads/deployment.ts';
+import { agentHostAccess } from '../workloads/host-guard.ts';
 import type { SecretValue } from '../workloads/secret-files.ts';
 import { type DeclaredInput, type NodeMessage, serviceRecord } from './exchange-calls.ts';
 import { decideOnProposal, patternMatches } from './proposal-checks.ts';
@@ -200,5 +201,6 @@ function decide(
     deployment,
     declared,
     secrets: secrets.ok ? { ok: true } : secrets,
+    hostAccess: agentHostAccess(p.ctx.config),
   });
 }

@@ -9,13 +9,13 @@
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
+import { parseDeployment } from '#lib/protocol/deployment';
 import type { UserInput } from '#lib/protocol/policy-document';
 import { nodeAllowsPrivilege } from '#lib/protocol/privileged';
 import { REASON } from '#lib/protocol/reason-codes';
 import { findFor } from '#lib/protocol/service-match';
 import { loadPolicy, loadUserInput } from '../node/local.ts';
 import { loadNode } from '../node/record.ts';
-import { parseDeployment } from '../workloads/deployment.ts';
 import type { InputValue } from '../workloads/environment.ts';
 import type { WorkloadRequest } from '../workloads/runner.ts';
 import type { SecretValue } from '../workloads/secret-files.ts';

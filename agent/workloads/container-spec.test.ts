@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DeploymentError, parseDeployment } from '#lib/protocol/deployment';
 import { type ContainerPlan, containerSpec, LABELS } from './container-spec.ts';
-import { DeploymentError, parseDeployment } from './deployment.ts';
 
 const deployment = parseDeployment(
   JSON.stringify({
@@ -11,7 +11,6 @@ const deployment = parseDeployment(
         environment: ['MODE=demo'],
         binds: ['/var/data:/data:ro'],
         ports: [{ HostPort: '8080:80/tcp', HostIP: '127.0.0.1' }, { HostPort: '9000' }],
-        devices: ['/dev/ttyUSB0'],
         secrets: { token: { description: 'api token' } },
         futureField: { kept: true },
       },
@@ -52,7 +51,9 @@ describe('containerSpec (agreements-and-workloads §2.4)', () => {
   });
 
   it('maps ports, devices and the memory limit (the node’s memory when the deployment sets none)', () => {
-    const spec = containerSpec(plan());
+    // A device hands over the host: mapped on a node that allows privileged services.
+    const withDevice = { ...plan().service, devices: ['/dev/ttyUSB0'] };
+    const spec = containerSpec(plan({ service: withDevice, allowPrivileged: true }));
     expect(spec.ExposedPorts).toEqual({ '80/tcp': {}, '9000/tcp': {} });
     expect(spec.HostConfig?.PortBindings).toEqual({
       '80/tcp': [{ HostPort: '8080', HostIp: '127.0.0.1' }],
@@ -75,9 +76,53 @@ describe('containerSpec (agreements-and-workloads §2.4)', () => {
   });
 
   it('joins no bridge for network host', () => {
-    const spec = containerSpec(plan({ service: { ...plan().service, network: 'host' } }));
+    // The host network hands over the host: built on a node that allows privileged services.
+    const spec = containerSpec(
+      plan({ service: { ...plan().service, network: 'host' }, allowPrivileged: true }),
+    );
     expect(spec.HostConfig?.NetworkMode).toBe('host');
     expect(spec.NetworkingConfig).toBeUndefined();
+  });
+
+  describe('fields that hand over the host, only where the node allows privileged services', () => {
+    const cases: Array<
+      [string, Record<string, unknown>, (s: ReturnType<typeof containerSpec>) => unknown, unknown]
+    > = [
+      ['privileged', { privileged: true }, (s) => s.HostConfig?.Privileged, true],
+      ['network host', { network: 'host' }, (s) => s.HostConfig?.NetworkMode, 'host'],
+      ['the host’s /', { binds: ['/etc/../:/host'] }, (s) => s.HostConfig?.Binds?.[0], '/etc/../:/host'],
+      ['/etc', { binds: ['//etc/:/etc'] }, (s) => s.HostConfig?.Binds?.[0], '//etc/:/etc'],
+      ['/proc/1/root', { binds: ['/proc/1/root:/h'] }, (s) => s.HostConfig?.Binds?.[0], '/proc/1/root:/h'],
+      [
+        'the engine socket',
+        { binds: ['/var/run/docker.sock:/var/run/docker.sock'] },
+        (s) => s.HostConfig?.Binds?.[0],
+        '/var/run/docker.sock:/var/run/docker.sock',
+      ],
+      ['a relative source', { binds: ['../../etc:/h'] }, (s) => s.HostConfig?.Binds?.[0], '../../etc:/h'],
+      ['SYS_ADMIN', { cap_add: ['cap_sys_admin'] }, (s) => s.HostConfig?.CapAdd, ['cap_sys_admin']],
+      ['ALL capabilities', { cap_add: ['ALL'] }, (s) => s.HostConfig?.CapAdd, ['ALL']],
+      ['a device', { devices: ['/dev/mem'] }, (s) => s.HostConfig?.Devices?.[0]?.PathOnHost, '/dev/mem'],
+    ];
+
+    it.each(cases)('%s', (_name, fields, read, expected) => {
+      const service = { ...plan().service, ...fields } as ContainerPlan['service'];
+      expect(() => containerSpec(plan({ service }))).toThrow(DeploymentError);
+      expect(() => containerSpec(plan({ service }))).toThrow(
+        /^container web: .*, which the node policy does not allow$/,
+      );
+      expect(read(containerSpec(plan({ service, allowPrivileged: true })))).toEqual(expected);
+    });
+
+    it('the agent’s own paths too (its data directory), and only the same rule’s safe fields without it', () => {
+      const hostAccess = { protectedPaths: ['/var/lib/agent'] };
+      const service = { ...plan().service, binds: ['/var/lib/agent/secrets:/s:ro'] };
+      expect(() => containerSpec(plan({ service, hostAccess }))).toThrow(/the host's \/var\/lib\/agent/);
+      const safe = { ...plan().service, cap_add: ['NET_BIND_SERVICE'], binds: ['cache:/cache'] };
+      expect(containerSpec(plan({ service: safe, hostAccess })).HostConfig?.CapAdd).toEqual([
+        'NET_BIND_SERVICE',
+      ]);
+    });
   });
 
   it('refuses a malformed port', () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Docker from 'dockerode';
-import { DeploymentError, type DeploymentService } from './deployment.ts';
+import { DeploymentError, type DeploymentService } from '#lib/protocol/deployment';
+import { containerHostAccess, describeHostAccess, type HostAccessOptions } from '#lib/protocol/privileged';
 
 /** Upstream's labels, so tools written for anax find our containers (agreements-and-workloads §2.4). */
 export const LABELS = {
@@ -27,6 +28,8 @@ export interface ContainerPlan {
   nodeMemoryMb: number;
   /** The node policy's `platform.allowPrivileged`. */
   allowPrivileged: boolean;
+  /** The agent's own host paths and link resolver for the host-access rule (host-guard.ts). */
+  hostAccess?: HostAccessOptions;
   /** A dependency instance's container (labelled `openhorizon.anax.infrastructure`). */
   infrastructure?: boolean;
 }
@@ -41,16 +44,18 @@ export const descriptionHash = (service: DeploymentService): string =>
 /**
  * The engine's create options for one container of a deployment: name, labels, the agreement's
  * bridge network with the service name as alias (unless `network: host`), env, binds with the
- * secrets directory mounted read-only at both mount points, ports, devices, privileged only when
- * the node allows it, the memory limit, and restart policy `always`.
+ * secrets directory mounted read-only at both mount points, ports, devices, the memory limit, and
+ * restart policy `always`. Any field that hands over the host (lib/protocol/privileged.ts) only
+ * when the node allows privileged services: the last check before the engine, whatever let the
+ * deployment this far.
  */
 export function containerSpec(plan: ContainerPlan): Docker.ContainerCreateOptions {
   const { service } = plan;
-  if (service.privileged && !plan.allowPrivileged) {
-    throw new DeploymentError(
-      `service ${plan.serviceName} needs privileged mode, which the node policy does not allow`,
-    );
-  }
+  const access = plan.allowPrivileged
+    ? undefined
+    : containerHostAccess(plan.serviceName, service, plan.hostAccess)[0];
+  if (access)
+    throw new DeploymentError(`${describeHostAccess(access)}, which the node policy does not allow`);
   const hostNetwork = service.network === 'host';
   const { exposed, bindings } = portBindings([...(service.ports ?? []), ...(service.specific_ports ?? [])]);
   const secretBinds = plan.secretsDir ? SECRET_MOUNTS.map((mount) => `${plan.secretsDir}:${mount}:ro`) : [];

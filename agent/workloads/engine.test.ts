@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseDeployment } from '#lib/protocol/deployment';
 import { busyboxTestImage, execOutput, reachableEngine } from '../test-support/engine.ts';
 import type { ContainerPlan } from './container-spec.ts';
-import { parseDeployment } from './deployment.ts';
 import {
   containersOf,
   type EngineNotice,

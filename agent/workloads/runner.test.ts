@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
-import { busyboxTestImage, reachableEngine } from '../test-support/engine.ts';
-import { parseDeployment } from './deployment.ts';
+import { parseDeployment } from '#lib/protocol/deployment';
+import { busyboxTestImage, execOutput, reachableEngine } from '../test-support/engine.ts';
 import { containersOf, removeWorkload } from './engine.ts';
 import { type WorkloadEvent, type WorkloadRequest, WorkloadRunner } from './runner.ts';
 import { SecretFiles } from './secret-files.ts';
@@ -79,6 +79,21 @@ describe.skipIf(!docker)('WorkloadRunner on the engine', () => {
     expect(await containersOf(engine, id)).toEqual([]);
     expect(new SecretFiles(root).names(id)).toEqual([]);
     expect(events.some((e) => e.agreementId === id && e.kind === 'error_start_container')).toBe(true);
+  });
+
+  it('binds the host’s /etc only on a node that allows privileged services', async () => {
+    const id = agreement('d');
+    const work = await request(id, { web: { binds: ['//etc/:/host-etc:ro'] } });
+    await expect(runner.start(work)).rejects.toThrow(
+      'container web: binds "//etc/:/host-etc:ro" mounts the host\'s /etc, which the node policy does not allow',
+    );
+    expect(await containersOf(engine, id)).toEqual([]);
+    expect(new SecretFiles(root).names(id)).toEqual([]);
+
+    await runner.start({ ...work, allowPrivileged: true });
+    const [web] = await containersOf(engine, id);
+    const seen = await execOutput(engine.getContainer(web?.Id as string), ['cat', '/host-etc/hostname']);
+    expect(seen.trim()).toBe(readFileSync('/etc/hostname', 'utf8').trim());
   });
 
   it('runs a start and a stop of one agreement in order: nothing is left', async () => {

@@ -1,6 +1,7 @@
 import type Docker from 'dockerode';
+import { type Deployment, DeploymentError } from '#lib/protocol/deployment';
+import { describeHostAccess, type HostAccessOptions, hostAccessOf } from '#lib/protocol/privileged';
 import { type ContainerPlan, containerName } from './container-spec.ts';
-import type { Deployment } from './deployment.ts';
 import {
   connectToNetwork,
   containersOf,
@@ -53,6 +54,8 @@ export class WorkloadRunner {
     private readonly docker: Docker,
     private readonly secretFiles: SecretFiles,
     private readonly report: (event: WorkloadEvent) => void,
+    /** The agent's own host paths and link resolver for the host-access rule (host-guard.ts). */
+    private readonly hostAccess: HostAccessOptions = {},
   ) {}
 
   /** Pulls, writes the secrets, creates the network and starts every container; all or nothing. */
@@ -108,6 +111,13 @@ export class WorkloadRunner {
   private async startNow(request: WorkloadRequest): Promise<void> {
     const { agreementId, deployment } = request;
     const notify = (notice: EngineNotice) => this.report({ ...notice, agreementId });
+    // Refused before anything is pulled or written; containerSpec checks each container again.
+    const access = request.allowPrivileged ? undefined : hostAccessOf(deployment, this.hostAccess)[0];
+    if (access) {
+      const reason = `${describeHostAccess(access)}, which the node policy does not allow`;
+      this.report({ kind: 'error_start_container', agreementId, reason });
+      throw new DeploymentError(reason);
+    }
     for (const service of Object.values(deployment.services)) {
       try {
         await ensureImage(this.docker, service.image, notify);
@@ -136,6 +146,7 @@ export class WorkloadRunner {
           ...(hasSecrets ? { secretsDir: this.secretFiles.directoryOf(agreementId) } : {}),
           nodeMemoryMb: request.nodeMemoryMb,
           allowPrivileged: request.allowPrivileged,
+          hostAccess: this.hostAccess,
           ...(request.infrastructure ? { infrastructure: true } : {}),
         };
         await startContainer(this.docker, plan, notify);

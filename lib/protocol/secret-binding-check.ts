@@ -4,8 +4,9 @@
  * binding for that service (arch "", "*" or equal; version in range). Whether the bound secret
  * exists in the secrets manager is the agbot's own read; this decides which name to read.
  */
-import type { Deployment } from '#agent/workloads/deployment';
+
 import type { Check } from './constraint-eval.ts';
+import type { Deployment } from './deployment.ts';
 import type { SecretBinding } from './secret-binding.ts';
 import { findFor, type ServiceRef } from './service-match.ts';
 

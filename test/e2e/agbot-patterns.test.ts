@@ -40,11 +40,24 @@ const withSecret = JSON.stringify({
   services: { hello: { image: 'busybox:latest', command: ['sleep', '600'], secrets: { token: {} } } },
 });
 const plain = JSON.stringify({ services: { second: { image: 'busybox:latest' } } });
+const HOSTED = { org: ORG, url: 'engine.pattern', version: '1.0.0', arch: 'amd64' };
+// Hands the host over through the engine socket (not `privileged`, not `network: host`).
+const engineSocket = JSON.stringify({
+  services: { ctl: { image: 'busybox:latest', binds: ['/var/run/docker.sock:/var/run/docker.sock'] } },
+});
 
 let owner: Credentials;
 let admin: Credentials;
 let dataDir: string;
 let agbot: Agbot;
+/** The agbot's debug lines "node not proposed to", with their fields. */
+const skipped: Array<Record<string, unknown>> = [];
+const recordingLog = {
+  ...silentLogger,
+  debug: (msg: string, fields?: Record<string, unknown>) => {
+    if (msg === 'node not proposed to') skipped.push(fields ?? {});
+  },
+};
 
 const call = callerOf(server);
 
@@ -99,6 +112,7 @@ beforeAll(async () => {
   ({ admin, owner } = await setUpAgbotOrg(server, { org: ORG, agbot: AGBOT, token: AGBOT_TOKEN, serve }));
   await postService(HELLO, withSecret);
   await postService(SECOND, plain);
+  await postService(HOSTED, engineSocket);
   const pat = {
     label: 'pat',
     services: [patternService(HELLO)],
@@ -118,7 +132,7 @@ beforeAll(async () => {
     agbot: AGBOT,
     token: AGBOT_TOKEN,
     dataDir,
-    log: silentLogger,
+    log: recordingLog,
   });
 }, 240_000);
 
@@ -205,6 +219,38 @@ describe('pattern agreements against the real Exchange', () => {
     const rounds = agbot.status().rounds - before.rounds;
     expect(rounds).toBeGreaterThanOrEqual(3);
     expect(agbot.exchangeRequests() - before.requests).toBeLessThanOrEqual(rounds + 1);
+  }, 30_000);
+
+  it('a service binding the engine socket is proposed only to a node whose policy allows privileged services; the skip names the field', async () => {
+    const pattern = { label: 'engine', services: [patternService(HOSTED)] };
+    expectStatus(await call(owner, 'POST', `/v1/orgs/${ORG}/patterns/engine`, pattern), 201, 'POST engine');
+    const closed = new ScriptedNode(server.baseUrl, ORG, 'n-closed');
+    await closed.register(
+      owner,
+      { properties: [{ name: 'platform.allowPrivileged', value: false }] },
+      'amd64',
+      `${ORG}/engine`,
+    );
+    const open = new ScriptedNode(server.baseUrl, ORG, 'n-open');
+    await open.register(
+      owner,
+      { properties: [{ name: 'platform.allowPrivileged', value: true }] },
+      'amd64',
+      `${ORG}/engine`,
+    );
+    const { message } = await proposalTo(open, HOSTED.url);
+    expect(readProposal(message).terms.patternId).toBe(`${ORG}/engine`);
+    await vi.waitFor(() =>
+      expect(skipped).toContainEqual(
+        expect.objectContaining({
+          node: `${ORG}/n-closed`,
+          reason:
+            'the service needs privileged mode, which the node policy does not allow (container ctl: binds "/var/run/docker.sock:/var/run/docker.sock" mounts a socket (a container engine can be driven through it))',
+        }),
+      ),
+    );
+    await closed.poll();
+    expect(closed.received).toEqual([]);
   }, 30_000);
 
   it('the service removed from the pattern → cancel 204, row deleted, archived; the pattern’s new service is proposed', async () => {

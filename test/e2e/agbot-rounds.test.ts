@@ -402,6 +402,60 @@ describe('agbot rounds against the real Exchange', () => {
     expect(node.received.filter((r) => r.message.type === 'proposal')).toEqual([]);
   }, 30_000);
 
+  it('a service mapping a host device is proposed only to a node whose policy allows privileged services; the skip names the field', async () => {
+    const devDeployment = JSON.stringify({
+      services: { serial: { image: 'busybox:latest', devices: ['/dev/ttyUSB0'] } },
+    });
+    const service = {
+      label: 'serial',
+      url: 'serial.rounds',
+      version: '1.0.0',
+      arch: 'amd64',
+      sharable: 'multiple',
+      deployment: devDeployment,
+      deploymentSignature: signDeployment(devDeployment, signer.privateKey),
+    };
+    expectStatus(await call(owner, 'POST', `/v1/orgs/${ORG}/services`, service), 201, 'POST serial');
+    const body = {
+      label: 'p-serial',
+      service: { name: service.url, org: ORG, arch: 'amd64', serviceVersions: [{ version: '1.0.0' }] },
+      constraints: ['test == serial'],
+    };
+    expectStatus(
+      await call(owner, 'POST', `/v1/orgs/${ORG}/business/policies/p-serial`, body),
+      201,
+      'POST p-serial',
+    );
+    const closed = new ScriptedNode(server.baseUrl, ORG, 'n-serial-closed');
+    await closed.register(owner, {
+      properties: [
+        { name: 'test', value: 'serial' },
+        { name: 'platform.allowPrivileged', value: false },
+      ],
+    });
+    const open = new ScriptedNode(server.baseUrl, ORG, 'n-serial-open');
+    await open.register(owner, {
+      properties: [
+        { name: 'test', value: 'serial' },
+        { name: 'platform.allowPrivileged', value: true },
+      ],
+    });
+    const proposal = await proposalOf(open);
+    expect(readProposal(proposal.message).terms.workloads?.[0]?.workloadUrl).toBe('serial.rounds');
+    const reason =
+      'the service needs privileged mode, which the node policy does not allow (container serial: devices \\"/dev/ttyUSB0\\" reaches a host device)';
+    const skipped = () =>
+      lines.some(
+        (line) =>
+          line.includes('node not proposed to') &&
+          line.includes(`${ORG}/n-serial-closed`) &&
+          line.includes(reason),
+      );
+    await vi.waitFor(() => expect(skipped()).toBe(true), { timeout: 15_000, interval: 200 });
+    await closed.poll();
+    expect(closed.received).toEqual([]);
+  }, 30_000);
+
   it('serve-all (IBM/agbot of npm start): an org created after the start is served, and its policy finds its nodes', async () => {
     const root = { user: 'root/root', secret: server.rootPassword };
     const mt = await startServeAllAgbot(server.baseUrl, 'mt', captureLog);

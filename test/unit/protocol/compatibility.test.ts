@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseDeployment } from '#agent/workloads/deployment';
 import { isValidVersionRange, versionInRange } from '#lib/catalog/version-range';
 import { archMatches, canonicalArch } from '#lib/protocol/arch';
 import { satisfies } from '#lib/protocol/constraint-eval';
+import { parseDeployment } from '#lib/protocol/deployment';
 import {
   compatible,
   consumerPolicy,

@@ -15,8 +15,7 @@ const ALLOWED = [
   // The one version-range implementation (no I/O).
   /^#lib\/catalog\/version-range$/,
 ];
-// `import type` is erased at build time, so it is no runtime dependency and is not checked here
-// (privileged.ts and secret-binding-check.ts take the agent's parsed Deployment type).
+// `import type` is erased at build time, so it is no runtime dependency and is not checked here.
 
 describe('lib/protocol has no server dependencies', () => {
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
