@@ -224,11 +224,10 @@ function issue23Attacks(world: MaxWorld): FuzzRequest[] {
       'agbot',
       world.agbot,
     ]),
-    get(
-      'GET /v1/orgs/{organization}/secrets/{secret}',
-      `/v1/orgs/${org}/secrets/user/${enc(idOf(world.admin))}/x?policy=p`,
-      ['agbot', world.agbot],
-    ),
+    get('GET /v1/orgs/{organization}/secrets/{secret}', `/v1/orgs/${org}/secrets/user/u/x?policy=p`, [
+      'agbot',
+      world.agbot,
+    ]),
     json(
       'PUT /v1/orgs/{organization}/nodes/{node}',
       `/v1/orgs/${org}/nodes/${enc(idOf(world.admin))}`,
