@@ -4,6 +4,7 @@ import { handler as servePolicy } from '#functions/agbot-policies/post-policy';
 import { handler as putAgbot } from '#functions/agbots/put-agbot';
 import { handler as postChanges } from '#functions/changes/post-changes';
 import { handler as postPolicy } from '#functions/deployment-policies/post-policy';
+import { dynamoCallCount } from '#tables/client';
 import { seedDeploymentPolicy, seedService } from '#test/support/catalog';
 import { createAgbot, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
@@ -169,6 +170,14 @@ describe('an agbot reads a secret value only to deliver a binding it is entitled
       expect(answer.status).toBe(403);
       expect(answer.body.msg).toContain(why);
     }
+  });
+
+  it('a delivery read costs at most 6 GetItems (warm identity): rights, declarations, the binding, the value', async () => {
+    await read(who.adminBot, 'db', { policy: 'adminpol' });
+    const before = dynamoCallCount();
+    expect((await read(who.adminBot, 'db', { policy: 'adminpol' })).status).toBe(200);
+    // The agbot's owner, the two possible declarations (by name, `*`), the policy, its owner, the secret.
+    expect(dynamoCallCount() - before).toBe(6);
   });
 
   it('an agbot names exactly one policy or pattern, and lists nothing', async () => {
