@@ -119,23 +119,26 @@ const recountDue = (state: MailboxState, now: Date): boolean =>
  * full mailbox or share (and, once, of a mailbox written before `storedMsgs` existed). Reads the
  * state and the shares, then the messages, deletes the expired ones, sets each share to what its
  * sender's live messages hold if that share did not move meanwhile, and sets `storedMsgs` to the
- * live count only if no post or delete moved the state meanwhile (else it starts over). This also
- * repairs what DynamoDB's TTL deleted without uncounting. It runs at most once a minute per mailbox
- * unless a message it counted has expired since (`recountedAt`, `nextExpiry`), so senders knocking
- * on a full mailbox do not each make it read the whole mailbox. Resolves the state and `senderId`'s share.
+ * live count only if no post or delete moved the state meanwhile (else it tries again, a few
+ * times). This also repairs what DynamoDB's TTL deleted without uncounting. One request at a time
+ * recounts a mailbox, at most once a minute unless a message it counted has expired since: it
+ * first claims the recount (`recountedAt`, `nextExpiry`, a conditional write), so senders knocking
+ * on a full mailbox do not each make it read the whole mailbox. Resolves the state and
+ * `senderId`'s share.
  */
 export async function reconcileMailbox(
   box: Mailbox,
   now: Date,
   senderId?: string,
+  /** The state and share the caller just read: when no recount is due, they are the answer (no read). */
+  known?: { state: MailboxState; share: SenderShare },
 ): Promise<{ state: MailboxState; share: SenderShare }> {
-  const layout = mailboxLayout(box);
+  if (known && !recountDue(known.state, now)) return known;
+  const first = await readStateAndShare(box, senderId);
+  if (!recountDue(first.state, now) || !(await claimRecount(box, now))) return first;
   const iso = now.toISOString();
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const found = await batchGetItems([layout.state, ...(senderId ? [layout.share(senderId)] : [])]);
-    const state = mailboxState(itemAt(found, layout.state));
-    const share = senderShare(senderId ? itemAt(found, layout.share(senderId)) : undefined);
-    if (!recountDue(state, now)) return { state, share };
+  for (let attempt = 0; attempt < RECOUNT_ATTEMPTS; attempt++) {
+    const { state } = attempt === 0 ? first : await readStateAndShare(box, senderId);
     const shares = await listShares(box);
     const messages = await listMailbox(box);
     const expired = messages.filter((message) => !isLive(message, iso));
@@ -152,7 +155,47 @@ export async function reconcileMailbox(
       return { state: counted, share: (senderId && liveShares.get(senderId)) || { msgs: 0, bytes: 0 } };
     }
   }
-  throw new Error(`mailbox ${box.org}/${box.id}: could not be counted`);
+  // Posts and deletes kept moving the counts: they stay as they are until the next recount.
+  return readStateAndShare(box, senderId);
+}
+
+const RECOUNT_ATTEMPTS = 3;
+
+async function readStateAndShare(
+  box: Mailbox,
+  senderId: string | undefined,
+): Promise<{ state: MailboxState; share: SenderShare }> {
+  const layout = mailboxLayout(box);
+  const found = await batchGetItems([layout.state, ...(senderId ? [layout.share(senderId)] : [])]);
+  return {
+    state: mailboxState(itemAt(found, layout.state)),
+    share: senderShare(senderId ? itemAt(found, layout.share(senderId)) : undefined),
+  };
+}
+
+/** Claims the mailbox's recount (`recountedAt = now`) if one is due; false when another request has it, or had it lately. */
+async function claimRecount(box: Mailbox, now: Date): Promise<boolean> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: mailboxLayout(box).state,
+        UpdateExpression: 'SET recountedAt = :now',
+        ConditionExpression:
+          'attribute_exists(seq) AND (attribute_not_exists(storedMsgs) OR attribute_not_exists(recountedAt) OR recountedAt <= :cutoff OR nextExpiry <= :now)',
+        ExpressionAttributeValues: {
+          ':now': now.toISOString(),
+          ':cutoff': new Date(now.getTime() - RECOUNT_INTERVAL_MS).toISOString(),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    const name = (error as Error).name;
+    if (error instanceof ConditionalCheckFailedException || name === 'TransactionConflictException')
+      return false;
+    throw error;
+  }
 }
 
 /** A share set to its sender's live messages, if no post or delete moved it since it was read. */

@@ -128,7 +128,10 @@ export async function postMessage(request: PostRequest): Promise<PostOutcome> {
     // Mailboxes written before `storedMsgs` existed are counted once; a full one drops expired messages.
     const full = state.stored === undefined ? state.seq > 0 : max > 0 && state.stored >= max;
     if (full || shareExceeded(share, message.bytes, limits)) {
-      ({ state, share } = await reconcileMailbox(box, request.now, senderFullId(request.sender)));
+      ({ state, share } = await reconcileMailbox(box, request.now, senderFullId(request.sender), {
+        state,
+        share,
+      }));
       if (max > 0 && (state.stored ?? 0) >= max) return { outcome: 'full' };
       const limit = shareExceeded(share, message.bytes, limits);
       if (limit) return { outcome: 'sender-full', limit };
