@@ -1,3 +1,4 @@
+import { type PageQuery, pageQueryString } from '#lib/protocol/mailbox-pages';
 import { createHttp } from '../agent/exchange/http.ts';
 
 /** The deployment policy or pattern (of the secrets' org) whose binding a secret is read for. */
@@ -84,7 +85,8 @@ export function agbotExchange(options: {
     /** POST /orgs/{org}/changes: the feed from `changeId` on, and the heartbeat. */
     changes: (body: { changeId: number; maxRecords: number; orgList?: string[] }) =>
       call('POST', `/orgs/${enc(options.org)}/changes`, body, [200, 201]),
-    messages: () => read(`${self}/msgs`),
+    /** One page of the mailbox (`?maxmsgs=…&after=…`); undefined when it has nothing more. */
+    messages: (page: PageQuery) => read(`${self}/msgs?${pageQueryString(page)}`),
     deleteMessage: (msgId: number) => call('DELETE', `${self}/msgs/${msgId}`, undefined, [200, 204, 404]),
     servedPolicies: () => read(`${self}/businesspols`),
     servedPatterns: () => read(`${self}/patterns`),

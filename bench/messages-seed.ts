@@ -114,6 +114,7 @@ export async function fillMailbox(
         timeSent: sent.toISOString(),
         timeExpires: expires.toISOString(),
         ttl: Math.floor(expires.getTime() / 1000) + 86_400,
+        bytes: 212 + String(msgId).length,
       }),
     );
   }

@@ -7,6 +7,8 @@ import * as z from 'zod';
  * variables. Root's password only ever comes from the environment.
  */
 const count = z.number().int().min(0);
+/** Largest message body of either mailbox: what still fits in one DynamoDB item beside the other fields. */
+export const MAX_MESSAGE_BYTES = 300_000;
 const agbotWriteStatus = z.literal([200, 201], { error: 'must be 200 or 201' });
 const configSchema = z.strictObject({
   rootEnabled: z.boolean().default(true),
@@ -15,7 +17,17 @@ const configSchema = z.strictObject({
       maxNodes: count.default(45000),
       maxAgbots: count.default(1000),
       maxAgreements: count.default(0),
-      maxMessagesInMailbox: count.default(0),
+      /** Unexpired messages one mailbox holds (0 = unlimited, as upstream's default; issue 23). */
+      maxMessagesInMailbox: count.default(10_000),
+      /** One sender's share of someone else's mailbox, in messages and in message bytes (0 = unlimited). */
+      maxMessagesPerSender: count.default(100),
+      maxMessageBytesPerSender: z
+        .number()
+        .int()
+        .refine((value) => value === 0 || value >= MAX_MESSAGE_BYTES, {
+          message: `must be 0 (unlimited) or at least ${MAX_MESSAGE_BYTES} (one message of the largest size)`,
+        })
+        .default(3_000_000),
       // 100 days: upstream keeps any ttl and its drivers send 8,640,000 s; longer ones are clamped.
       maxMessageTtlSeconds: z.number().int().positive().default(8_640_000),
       /** Services one user may own, over all orgs (0 = unlimited). */
@@ -81,6 +93,9 @@ export function readConfig(path = configFilePath()): ExchangeConfig {
   limits.maxAgbots = envNumber('EXCHANGE_MAX_AGBOTS') ?? limits.maxAgbots;
   limits.maxAgreements = envNumber('EXCHANGE_MAX_AGREEMENTS') ?? limits.maxAgreements;
   limits.maxMessagesInMailbox = envNumber('EXCHANGE_MAILBOX_SIZE') ?? limits.maxMessagesInMailbox;
+  limits.maxMessagesPerSender = envNumber('EXCHANGE_MAILBOX_SENDER_MSGS') ?? limits.maxMessagesPerSender;
+  limits.maxMessageBytesPerSender =
+    envNumber('EXCHANGE_MAILBOX_SENDER_BYTES') ?? limits.maxMessageBytesPerSender;
   limits.maxServices = envNumber('EXCHANGE_MAX_SERVICES') ?? limits.maxServices;
   limits.maxPatterns = envNumber('EXCHANGE_MAX_DEPLOY_PATTERNS') ?? limits.maxPatterns;
   limits.maxDeploymentPolicies = envNumber('EXCHANGE_MAX_DEPLOY_POLICIES') ?? limits.maxDeploymentPolicies;

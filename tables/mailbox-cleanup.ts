@@ -1,36 +1,57 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys } from './keys.ts';
 import {
+  batchGetItems,
   countMessages,
   getMailboxMessage,
   isLive,
+  itemAt,
   listMailbox,
+  listShares,
   type Mailbox,
   type MailboxMessage,
   type MailboxState,
+  type MessageRef,
   mailboxLayout,
   mailboxState,
+  readMailboxPage,
+  type SenderShare,
+  senderShare,
+  toMessageRef,
 } from './mailbox.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
-/** Deletes per transaction, beside the state update (DynamoDB allows 100 items). */
-const CHUNK = 99;
+/** Deletes per transaction: with the state update and one share update per sender, within DynamoDB's 100 items. */
+const CHUNK = 49;
+
+/** The share updates giving back what `messages` took of each sender's share. */
+function shareGivebacks(messages: MessageRef[]): Map<string, SenderShare> {
+  const bySender = new Map<string, SenderShare>();
+  for (const { senderId, bytes } of messages) {
+    const share = bySender.get(senderId) ?? { msgs: 0, bytes: 0 };
+    bySender.set(senderId, { msgs: share.msgs + 1, bytes: share.bytes + bytes });
+  }
+  return bySender;
+}
 
 /**
- * Deletes messages of a mailbox and takes them out of its `storedMsgs` count in the same transaction,
- * each only if it is still there, so a message two requests delete at once is uncounted once.
- * Then uncounts them from the org. Resolves how many this call deleted.
+ * Deletes messages of a mailbox and takes them out of its `storedMsgs` count and out of their
+ * senders' shares in the same transaction, each only if it is still there, so a message two
+ * requests delete at once is uncounted once. Then uncounts them from the org. Resolves how many
+ * this call deleted.
  */
-export async function removeMessages(box: Mailbox, msgIds: number[]): Promise<number> {
+export async function removeMessages(box: Mailbox, messages: MessageRef[]): Promise<number> {
   const layout = mailboxLayout(box);
   let removed = 0;
-  for (let i = 0; i < msgIds.length; i += CHUNK) {
-    let chunk = msgIds.slice(i, i + CHUNK).filter((msgId) => msgId > 0);
+  // Shares that are not there, or hold less than their messages (written before shares existed).
+  const uncounted = new Set<string>();
+  for (let i = 0; i < messages.length; i += CHUNK) {
+    let chunk = messages.slice(i, i + CHUNK).filter((message) => message.msgId > 0);
     let withState = true;
     while (chunk.length > 0) {
-      const deletes: TransactItem[] = chunk.map((msgId) => ({
+      const deletes: TransactItem[] = chunk.map(({ msgId }) => ({
         Delete: {
           TableName: tableName(),
           Key: layout.message(msgId),
@@ -46,15 +67,36 @@ export async function removeMessages(box: Mailbox, msgIds: number[]): Promise<nu
           ExpressionAttributeValues: { ':minus': -chunk.length },
         },
       };
+      const givebacks = [...shareGivebacks(chunk)].filter(([senderId]) => !uncounted.has(senderId));
+      const shares: TransactItem[] = givebacks.map(([senderId, share]) => ({
+        Update: {
+          TableName: tableName(),
+          Key: layout.share(senderId),
+          UpdateExpression: 'ADD msgs :minusMsgs, #bytes :minusBytes',
+          ConditionExpression: 'msgs >= :msgs AND #bytes >= :bytes',
+          ExpressionAttributeNames: { '#bytes': 'bytes' },
+          ExpressionAttributeValues: {
+            ':minusMsgs': -share.msgs,
+            ':minusBytes': -share.bytes,
+            ':msgs': share.msgs,
+            ':bytes': share.bytes,
+          },
+        },
+      }));
       try {
-        await transactWrite(withState ? [...deletes, state] : deletes);
+        await transactWrite([...deletes, ...(withState ? [state] : []), ...shares]);
         removed += chunk.length;
         break;
       } catch (error) {
         if (!(error instanceof TransactionFailed)) throw error;
         // A state item without `storedMsgs` (written before it existed, or gone with its owner) is
-        // left alone: the next post counts the mailbox.
+        // left alone: the next post counts the mailbox. So is a share that cannot give back (the
+        // recount corrects it).
+        const offset = chunk.length + (withState ? 1 : 0);
         if (withState && error.failed[chunk.length]) withState = false;
+        givebacks.forEach(([senderId], index) => {
+          if (error.failed[offset + index]) uncounted.add(senderId);
+        });
         chunk = chunk.filter((_, index) => !error.failed[index]);
       }
     }
@@ -63,29 +105,122 @@ export async function removeMessages(box: Mailbox, msgIds: number[]): Promise<nu
   return removed;
 }
 
+/** A recount is needed at most once a minute, unless a message it counted has expired since. */
+export const RECOUNT_INTERVAL_MS = 60_000;
+
+const recountDue = (state: MailboxState, now: Date): boolean =>
+  state.stored === undefined ||
+  state.recountedAt === undefined ||
+  (state.nextExpiry !== undefined && state.nextExpiry <= now.toISOString()) ||
+  now.getTime() - Date.parse(state.recountedAt) >= RECOUNT_INTERVAL_MS;
+
 /**
- * Makes `storedMsgs` exact again and drops expired messages: the path of a full mailbox (and, once,
- * of a mailbox written before `storedMsgs` existed). Reads the state, then the messages, deletes the
- * expired ones, and sets `storedMsgs` to the live count only if no post or delete moved the state
- * meanwhile (else it starts over). This also repairs what DynamoDB's TTL deleted without
- * uncounting.
+ * Makes `storedMsgs` and the senders' shares exact again and drops expired messages: the path of a
+ * full mailbox or share (and, once, of a mailbox written before `storedMsgs` existed). Reads the
+ * state and the shares, then the messages, deletes the expired ones, sets each share to what its
+ * sender's live messages hold if that share did not move meanwhile, and sets `storedMsgs` to the
+ * live count only if no post or delete moved the state meanwhile (else it tries again, a few
+ * times). This also repairs what DynamoDB's TTL deleted without uncounting. One request at a time
+ * recounts a mailbox, at most once a minute unless a message it counted has expired since: it
+ * first claims the recount (`recountedAt`, `nextExpiry`, a conditional write), so senders knocking
+ * on a full mailbox do not each make it read the whole mailbox. Resolves the state and
+ * `senderId`'s share.
  */
-export async function reconcileMailbox(box: Mailbox, now: string): Promise<MailboxState> {
-  const layout = mailboxLayout(box);
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const { Item } = await documentClient.send(
-      new GetCommand({ TableName: tableName(), Key: layout.state, ConsistentRead: true }),
-    );
-    const state = mailboxState(Item);
+export async function reconcileMailbox(
+  box: Mailbox,
+  now: Date,
+  senderId?: string,
+  /** The state and share the caller just read: when no recount is due, they are the answer (no read). */
+  known?: { state: MailboxState; share: SenderShare },
+): Promise<{ state: MailboxState; share: SenderShare }> {
+  if (known && !recountDue(known.state, now)) return known;
+  const first = await readStateAndShare(box, senderId);
+  if (!recountDue(first.state, now) || !(await claimRecount(box, now))) return first;
+  const iso = now.toISOString();
+  for (let attempt = 0; attempt < RECOUNT_ATTEMPTS; attempt++) {
+    const { state } = attempt === 0 ? first : await readStateAndShare(box, senderId);
+    const shares = await listShares(box);
     const messages = await listMailbox(box);
-    const expired = messages.filter((message) => !isLive(message, now));
-    const live = messages.length - expired.length;
+    const expired = messages.filter((message) => !isLive(message, iso));
+    const live = messages.filter((message) => isLive(message, iso));
     const gone = await Promise.all(expired.map((message) => deleteIfPresent(box, message.msgId)));
     await countMessages(box, -gone.filter(Boolean).length);
-    if (state.stored === live) return state;
-    if (await setStored(box, state, live)) return { seq: state.seq, stored: live };
+    const liveShares = shareGivebacks(live);
+    await Promise.all(
+      [...shares].map(([sender, stored]) => setShare(box, sender, stored, liveShares.get(sender))),
+    );
+    const nextExpiry = live.map((message) => message.timeExpires).sort()[0];
+    const counted = { seq: state.seq, stored: live.length, recountedAt: iso, nextExpiry };
+    if (await setStored(box, state, counted)) {
+      return { state: counted, share: (senderId && liveShares.get(senderId)) || { msgs: 0, bytes: 0 } };
+    }
   }
-  throw new Error(`mailbox ${box.org}/${box.id}: could not be counted`);
+  // Posts and deletes kept moving the counts: they stay as they are until the next recount.
+  return readStateAndShare(box, senderId);
+}
+
+const RECOUNT_ATTEMPTS = 3;
+
+async function readStateAndShare(
+  box: Mailbox,
+  senderId: string | undefined,
+): Promise<{ state: MailboxState; share: SenderShare }> {
+  const layout = mailboxLayout(box);
+  const found = await batchGetItems([layout.state, ...(senderId ? [layout.share(senderId)] : [])]);
+  return {
+    state: mailboxState(itemAt(found, layout.state)),
+    share: senderShare(senderId ? itemAt(found, layout.share(senderId)) : undefined),
+  };
+}
+
+/** Claims the mailbox's recount (`recountedAt = now`) if one is due; false when another request has it, or had it lately. */
+async function claimRecount(box: Mailbox, now: Date): Promise<boolean> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: mailboxLayout(box).state,
+        UpdateExpression: 'SET recountedAt = :now',
+        ConditionExpression:
+          'attribute_exists(seq) AND (attribute_not_exists(storedMsgs) OR attribute_not_exists(recountedAt) OR recountedAt <= :cutoff OR nextExpiry <= :now)',
+        ExpressionAttributeValues: {
+          ':now': now.toISOString(),
+          ':cutoff': new Date(now.getTime() - RECOUNT_INTERVAL_MS).toISOString(),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    const name = (error as Error).name;
+    if (error instanceof ConditionalCheckFailedException || name === 'TransactionConflictException')
+      return false;
+    throw error;
+  }
+}
+
+/** A share set to its sender's live messages, if no post or delete moved it since it was read. */
+async function setShare(box: Mailbox, senderId: string, read: SenderShare, live = { msgs: 0, bytes: 0 }) {
+  if (read.msgs === live.msgs && read.bytes === live.bytes) return;
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: mailboxLayout(box).share(senderId),
+        UpdateExpression: 'SET msgs = :msgs, #bytes = :bytes',
+        ConditionExpression: 'msgs = :readMsgs AND #bytes = :readBytes',
+        ExpressionAttributeNames: { '#bytes': 'bytes' },
+        ExpressionAttributeValues: {
+          ':msgs': live.msgs,
+          ':bytes': live.bytes,
+          ':readMsgs': read.msgs,
+          ':readBytes': read.bytes,
+        },
+      }),
+    );
+  } catch (error) {
+    // Moved meanwhile: the post or delete that moved it counted its own message; the next recount fixes the rest.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 async function deleteIfPresent(box: Mailbox, msgId: number): Promise<boolean> {
@@ -99,9 +234,11 @@ async function deleteIfPresent(box: Mailbox, msgId: number): Promise<boolean> {
   return Attributes !== undefined;
 }
 
-/** `storedMsgs = live`, if the state is still the one read (no post, no delete since); false if not. */
-async function setStored(box: Mailbox, read: MailboxState, live: number): Promise<boolean> {
-  const values: Record<string, unknown> = { ':live': live };
+/** `storedMsgs = live` and the recount's time, if the state is still the one read (no post, no delete since); false if not. */
+async function setStored(box: Mailbox, read: MailboxState, counted: MailboxState): Promise<boolean> {
+  // The state item must not outlive its owner: only while the owner's record is there.
+  if (read.seq === 0 && counted.stored === 0) return true;
+  const values: Record<string, unknown> = { ':live': counted.stored, ':at': counted.recountedAt };
   const conditions = [read.seq === 0 ? 'attribute_not_exists(seq)' : 'seq = :seq'];
   if (read.seq !== 0) values[':seq'] = read.seq;
   if (read.stored === undefined) conditions.push('attribute_not_exists(storedMsgs)');
@@ -109,14 +246,17 @@ async function setStored(box: Mailbox, read: MailboxState, live: number): Promis
     conditions.push('storedMsgs = :stored');
     values[':stored'] = read.stored;
   }
-  // The state item must not outlive its owner: only while the owner's record is there.
-  if (read.seq === 0 && live === 0) return true;
+  let update = 'SET storedMsgs = :live, recountedAt = :at';
+  if (counted.nextExpiry) {
+    update += ', nextExpiry = :next';
+    values[':next'] = counted.nextExpiry;
+  } else update += ' REMOVE nextExpiry';
   try {
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: mailboxLayout(box).state,
-        UpdateExpression: 'SET storedMsgs = :live',
+        UpdateExpression: update,
         ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeValues: values,
       }),
@@ -134,7 +274,7 @@ async function setStored(box: Mailbox, read: MailboxState, live: number): Promis
  * the agbot is claimed for deletion: its posts are refused from then on (postMessage checks).
  */
 export async function deleteSentNodeMessages(org: string, id: string): Promise<number> {
-  const byNode = new Map<string, { box: Mailbox; msgIds: number[] }>();
+  const byNode = new Map<string, { box: Mailbox; messages: MessageRef[] }>();
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient.send(
@@ -143,36 +283,90 @@ export async function deleteSentNodeMessages(org: string, id: string): Promise<n
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: { ':pk': indexKeys.sentNodeMessages(org, id) },
-        ProjectionExpression: 'org, id, msgId',
+        ProjectionExpression: 'org, id, msgId, #bytes',
+        ExpressionAttributeNames: { '#bytes': 'bytes' },
         ExclusiveStartKey: startKey,
       }),
     );
     for (const item of page.Items ?? []) {
       const box: Mailbox = { kind: 'node', org: String(item.org), id: String(item.id) };
       const key = `${box.org}/${box.id}`;
-      const entry = byNode.get(key) ?? { box, msgIds: [] };
-      entry.msgIds.push(Number(item.msgId));
+      const entry = byNode.get(key) ?? { box, messages: [] };
+      entry.messages.push({
+        msgId: Number(item.msgId),
+        senderId: `${org}/${id}`,
+        bytes: Number(item.bytes ?? 0),
+      });
       byNode.set(key, entry);
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   let removed = 0;
-  for (const { box, msgIds } of byNode.values()) removed += await removeMessages(box, msgIds);
+  for (const { box, messages } of byNode.values()) removed += await removeMessages(box, messages);
   return removed;
 }
 
+/** How much one read returns: at most `max` messages, and no more than `budgetBytes` of JSON (one message at least). */
+export interface ReadBounds {
+  max: number;
+  budgetBytes: number;
+  /** Only messages with a larger id (the reader's last page ended there). */
+  after?: number;
+}
+
+/** Most Queries one read makes: expired messages at the head are deleted on the way, a few pages of them at most. */
+const MAX_QUERY_PAGES = 4;
+
+/** What a message adds to a list answer, as JSON (a little more than its view: the same fields and two numbers). */
+const answerBytes = (message: MailboxMessage): number => Buffer.byteLength(JSON.stringify(message));
+
 /**
- * The mailbox's unexpired messages, oldest first, at most `max` (0 = all): one Query. Expired
- * messages it finds are deleted and uncounted on the way (more calls only then).
+ * The mailbox's unexpired messages, oldest first, within `bounds`: usually one Query of at most
+ * `max` items. Expired messages it finds are deleted and uncounted on the way (more calls only then).
  */
-export async function readLiveMessages(box: Mailbox, now: string, max = 0): Promise<MailboxMessage[]> {
-  const messages = await listMailbox(box);
-  const live = messages.filter((message) => isLive(message, now));
-  if (live.length < messages.length) {
-    const expired = messages.filter((message) => !isLive(message, now)).map((message) => message.msgId);
-    await removeMessages(box, expired);
+export async function readLiveMessages(
+  box: Mailbox,
+  now: string,
+  bounds: ReadBounds,
+): Promise<MailboxMessage[]> {
+  const live: MailboxMessage[] = [];
+  const expired: MessageRef[] = [];
+  let used = 0;
+  let startKey: Record<string, unknown> | undefined;
+  reading: for (let page = 0; page < MAX_QUERY_PAGES; page++) {
+    const from = startKey ? { startKey } : { after: bounds.after };
+    const { messages, next } = await readMailboxPage(box, from, bounds.max);
+    for (const message of messages) {
+      if (!isLive(message, now)) {
+        expired.push(message);
+        continue;
+      }
+      const size = answerBytes(message);
+      if (live.length > 0 && used + size > bounds.budgetBytes) break reading;
+      live.push(message);
+      used += size;
+      if (live.length >= bounds.max) break reading;
+    }
+    if (!next) break;
+    startKey = next;
   }
-  return max > 0 ? live.slice(0, max) : live;
+  if (expired.length > 0) await removeMessages(box, expired);
+  return live;
+}
+
+/**
+ * What a DELETE of one message reads, in ONE consistent BatchGetItem: the mailbox's owner (for
+ * authorization) and the message (its sender's share gets back what it took).
+ */
+export async function loadDeleteContext(
+  box: Mailbox,
+  msgId: number,
+): Promise<{ owner: Record<string, unknown> | undefined; message: MessageRef | undefined }> {
+  const layout = mailboxLayout(box);
+  const wanted = msgId > 0 ? [layout.owner, layout.message(msgId)] : [layout.owner];
+  const found = await batchGetItems(wanted);
+  const item = msgId > 0 ? itemAt(found, layout.message(msgId)) : undefined;
+  return { owner: itemAt(found, layout.owner), message: item ? toMessageRef(box, item) : undefined };
 }
 
 /** One unexpired message, or undefined (expired, deleted, never there). */

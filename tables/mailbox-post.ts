@@ -1,16 +1,18 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { transactWriteWithChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
+import { tableName } from './client.ts';
 import { keys } from './keys.ts';
 import {
+  batchGetItems,
   countMessages,
+  itemAt,
   type Mailbox,
   type MailboxMessage,
   type MailboxState,
   mailboxLayout,
   mailboxState,
   messageItem,
-  readMailboxState,
+  type SenderShare,
+  senderShare,
 } from './mailbox.ts';
 import { reconcileMailbox } from './mailbox-cleanup.ts';
 import { type TransactItem, TransactionFailed } from './transact.ts';
@@ -24,60 +26,70 @@ export interface Sender {
   id: string;
 }
 
-/** What a POST needs before it writes: the mailbox's owner, the sender, the mailbox state. */
+/** What a POST needs before it writes: the mailbox's owner, the sender, the mailbox state, the sender's share. */
 export interface PostContext {
   owner: Item | undefined;
   sender: Item | undefined;
   state: MailboxState;
+  share: SenderShare;
 }
 
 const senderKey = (sender: Sender) =>
   sender.kind === 'node' ? keys.node(sender.org, sender.id) : keys.agbot(sender.org, sender.id);
+const senderFullId = (sender: Sender) => `${sender.org}/${sender.id}`;
 
 /**
- * Reads the owner (for authorization), the sender (its public key) and the mailbox state in ONE
- * consistent BatchGetItem: the only read of a warm POST.
+ * Reads the owner (for authorization), the sender (its public key), the mailbox state and the
+ * sender's share in ONE consistent BatchGetItem: the only read of a warm POST.
  */
 export async function loadPostContext(box: Mailbox, sender: Sender): Promise<PostContext> {
   const layout = mailboxLayout(box);
-  const wanted = [layout.owner, senderKey(sender), layout.state];
-  const table = tableName();
-  const found: Item[] = [];
+  const share = layout.share(senderFullId(sender));
   // The owner and the sender are never the same item: one is a node, the other an agbot.
-  let pending: Item[] = wanted;
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt >= 6) throw new Error('mailbox: DynamoDB left keys unprocessed');
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    const result = await documentClient.send(
-      new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
-    );
-    found.push(...(result.Responses?.[table] ?? []));
-    pending = result.UnprocessedKeys?.[table]?.Keys ?? [];
-  }
-  const byKey = (key: { pk: string; sk: string }) =>
-    found.find((item) => item.pk === key.pk && item.sk === key.sk);
+  const found = await batchGetItems([layout.owner, senderKey(sender), layout.state, share]);
   return {
-    owner: byKey(layout.owner),
-    sender: byKey(senderKey(sender)),
-    state: mailboxState(byKey(layout.state)),
+    owner: itemAt(found, layout.owner),
+    sender: itemAt(found, senderKey(sender)),
+    state: mailboxState(itemAt(found, layout.state)),
+    share: senderShare(itemAt(found, share)),
   };
+}
+
+/** The state and the sender's share again (one BatchGetItem), after a racer moved them. */
+async function readPostState(
+  box: Mailbox,
+  sender: Sender,
+): Promise<{ state: MailboxState; share: SenderShare }> {
+  const layout = mailboxLayout(box);
+  const share = layout.share(senderFullId(sender));
+  const found = await batchGetItems([layout.state, share]);
+  return { state: mailboxState(itemAt(found, layout.state)), share: senderShare(itemAt(found, share)) };
 }
 
 export type PostOutcome =
   | { outcome: 'stored'; msgId: number }
   | { outcome: 'full' }
+  | { outcome: 'sender-full'; limit: 'messages' | 'bytes' }
   | { outcome: 'no-owner' }
   | { outcome: 'no-sender' };
+
+/** The limits a POST is held to (0 = unlimited). */
+export interface PostLimits {
+  /** `maxMessagesInMailbox`: unexpired messages in the mailbox. */
+  max: number;
+  /** `maxMessagesPerSender` / `maxMessageBytesPerSender`: the sender's share of the mailbox. */
+  perSender: { msgs: number; bytes: number };
+}
 
 export interface PostRequest {
   box: Mailbox;
   sender: Sender;
   /** The message as it will be stored; its id is given here. */
   message: Omit<MailboxMessage, 'msgId'>;
-  /** `maxMessagesInMailbox` (0 = unlimited). */
-  max: number;
-  /** The mailbox state read with the authorization (loadPostContext). */
+  limits: PostLimits;
+  /** The mailbox state and share read with the authorization (loadPostContext). */
   state: MailboxState;
+  share: SenderShare;
   now: Date;
 }
 
@@ -85,24 +97,44 @@ const MAX_ATTEMPTS = 300;
 const pause = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(40, 3 + attempt)));
 
+/** Which of the sender's limits this message would pass, if any. */
+function shareExceeded(
+  share: SenderShare,
+  bytes: number,
+  limits: PostLimits,
+): 'messages' | 'bytes' | undefined {
+  if (limits.perSender.msgs > 0 && share.msgs >= limits.perSender.msgs) return 'messages';
+  if (limits.perSender.bytes > 0 && share.bytes + bytes > limits.perSender.bytes) return 'bytes';
+  return undefined;
+}
+
 /**
  * Stores a message under the mailbox's next id, in ONE transaction with: the state item moved from
  * the `seq` read to seq + 1 with `storedMsgs + 1`, refused when `storedMsgs` has reached `max`; a check
- * that the owner is still there (and, for an agbot, not being deleted); for a node mailbox a check
- * that the sending agbot is not being deleted (its cascade removes what it sent); and the change
- * row (`agbotmsgs` / `nodemsgs`, id = the owner). A racer that moved `seq` first makes the
- * transaction fail: the state is read again and the write retried, so ids are given in commit
- * order without gaps. A full mailbox first drops its expired messages (`reconcileMailbox`).
- * Then the org's counter moves. Warm and uncontended: this transaction and that counter update.
+ * that the owner is still there (and, for an agbot, not being deleted); the sender's share moved by
+ * one message and its bytes, refused past the per-sender limits; for a node mailbox a check that
+ * the sending agbot is not being deleted (its cascade removes what it sent); and the change row
+ * (`agbotmsgs` / `nodemsgs`, id = the owner). A racer that moved `seq` first makes the transaction
+ * fail: the state is read again and the write retried, so ids are given in commit order without
+ * gaps. A full mailbox or share is recounted first (`reconcileMailbox`, which drops expired
+ * messages, at most once a minute unless a message expired since). Then the org's counter moves.
+ * Warm and uncontended: this transaction and that counter update.
  */
 export async function postMessage(request: PostRequest): Promise<PostOutcome> {
-  const { box, max } = request;
-  let state = request.state;
+  const { box, limits, message } = request;
+  const { max } = limits;
+  let { state, share } = request;
   for (let attempt = 0; ; attempt++) {
     // Mailboxes written before `storedMsgs` existed are counted once; a full one drops expired messages.
-    if (state.stored === undefined ? state.seq > 0 : max > 0 && state.stored >= max) {
-      state = await reconcileMailbox(box, request.now.toISOString());
+    const full = state.stored === undefined ? state.seq > 0 : max > 0 && state.stored >= max;
+    if (full || shareExceeded(share, message.bytes, limits)) {
+      ({ state, share } = await reconcileMailbox(box, request.now, senderFullId(request.sender), {
+        state,
+        share,
+      }));
       if (max > 0 && (state.stored ?? 0) >= max) return { outcome: 'full' };
+      const limit = shareExceeded(share, message.bytes, limits);
+      if (limit) return { outcome: 'sender-full', limit };
     }
     const msgId = state.seq + 1;
     const items = postItems(request, state, msgId);
@@ -118,19 +150,19 @@ export async function postMessage(request: PostRequest): Promise<PostOutcome> {
       return { outcome: 'stored', msgId };
     } catch (error) {
       if (!(error instanceof TransactionFailed)) throw error;
-      const [, , ownerGone, senderGone] = error.failed;
+      const [, , ownerGone, , senderGone] = error.failed;
       if (ownerGone) return { outcome: 'no-owner' };
       if (senderGone) return { outcome: 'no-sender' };
       if (attempt >= MAX_ATTEMPTS) throw new Error(`mailbox ${box.org}/${box.id}: too much contention`);
     }
     await pause(attempt);
-    state = await readMailboxState(box);
+    ({ state, share } = await readPostState(box, request.sender));
   }
 }
 
-/** State update, message Put, owner check, [sender check]: failure reasons are read by index. */
+/** State update, message Put, owner check, share update, [sender check]: failure reasons are read by index. */
 function postItems(
-  { box, sender, message, max }: PostRequest,
+  { box, sender, message, limits }: PostRequest,
   state: MailboxState,
   msgId: number,
 ): TransactItem[] {
@@ -139,9 +171,19 @@ function postItems(
   const values: Record<string, unknown> = { ':next': msgId, ':one': 1 };
   let condition = state.seq === 0 ? 'attribute_not_exists(seq)' : 'seq = :seq';
   if (state.seq !== 0) values[':seq'] = state.seq;
-  if (max > 0) {
+  if (limits.max > 0) {
     condition += ' AND (attribute_not_exists(storedMsgs) OR storedMsgs < :max)';
-    values[':max'] = max;
+    values[':max'] = limits.max;
+  }
+  const shareValues: Record<string, unknown> = { ':one': 1, ':bytes': message.bytes };
+  const shareConditions: string[] = [];
+  if (limits.perSender.msgs > 0) {
+    shareConditions.push('(attribute_not_exists(msgs) OR msgs < :maxMsgs)');
+    shareValues[':maxMsgs'] = limits.perSender.msgs;
+  }
+  if (limits.perSender.bytes > 0) {
+    shareConditions.push('(attribute_not_exists(#bytes) OR #bytes <= :room)');
+    shareValues[':room'] = limits.perSender.bytes - message.bytes;
   }
   const items: TransactItem[] = [
     {
@@ -165,6 +207,16 @@ function postItems(
         TableName: table,
         Key: layout.owner,
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+      },
+    },
+    {
+      Update: {
+        TableName: table,
+        Key: layout.share(senderFullId(sender)),
+        UpdateExpression: 'ADD msgs :one, #bytes :bytes',
+        ExpressionAttributeNames: { '#bytes': 'bytes' },
+        ...(shareConditions.length > 0 ? { ConditionExpression: shareConditions.join(' AND ') } : {}),
+        ExpressionAttributeValues: shareValues,
       },
     },
   ];

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import type { Counter } from './stats.ts';
@@ -9,6 +9,8 @@ import type { Counter } from './stats.ts';
  * its messages `MSG#<12-digit id>` and one state item `MSGSEQ` with the last id handed out (`seq`)
  * and how many message items are stored (`storedMsgs`), both moved in the transaction that stores a
  * message: ids increase without gaps and the mailbox limit is a condition, exact under concurrency.
+ * Each sender's share of the mailbox (`msgs`, `bytes`) is one more item, `MSGFROM#<sender>`, moved
+ * in the same transactions, so one sender cannot fill someone else's mailbox (issue 23).
  */
 export type MailboxKind = 'agbot' | 'node';
 
@@ -29,7 +31,12 @@ export interface MailboxMessage {
   timeSent: string;
   timeExpires: string;
   ttl: number;
+  /** UTF-8 bytes of `message`: what it counts against its sender's share. */
+  bytes: number;
 }
+
+/** What a removal needs to know of a message: its id, and what to give back to its sender's share. */
+export type MessageRef = Pick<MailboxMessage, 'msgId' | 'senderId' | 'bytes'>;
 
 /** Where the mailbox's items live, and how a message's sender is stored (upstream's field names). */
 export const mailboxLayout = (box: Mailbox) =>
@@ -38,6 +45,10 @@ export const mailboxLayout = (box: Mailbox) =>
         owner: keys.agbot(box.org, box.id),
         state: keys.agbotMessageSeq(box.org, box.id),
         message: (msgId: number) => keys.agbotMessage(box.org, box.id, msgId),
+        share: (senderId: string) => ({
+          pk: keys.agbot(box.org, box.id).pk,
+          sk: `${SHARE_PREFIX}${senderId}`,
+        }),
         senderField: 'nodeId',
         senderKeyField: 'nodePubKey',
         counter: 'agbotMsgs' as Counter,
@@ -47,6 +58,10 @@ export const mailboxLayout = (box: Mailbox) =>
         owner: keys.node(box.org, box.id),
         state: keys.nodeMessageSeq(box.org, box.id),
         message: (msgId: number) => keys.nodeMessage(box.org, box.id, msgId),
+        share: (senderId: string) => ({
+          pk: keys.node(box.org, box.id).pk,
+          sk: `${SHARE_PREFIX}${senderId}`,
+        }),
         senderField: 'agbotId',
         senderKeyField: 'agbotPubKey',
         counter: 'nodeMsgs' as Counter,
@@ -54,6 +69,8 @@ export const mailboxLayout = (box: Mailbox) =>
       };
 
 export const MESSAGE_PREFIX = 'MSG#';
+/** A sender's share item: `MSGFROM#<org>/<id>` (never matched by `begins_with(sk, MSG#)`). */
+export const SHARE_PREFIX = 'MSGFROM#';
 
 /**
  * Past its expiry a message is never returned, and reads delete it (and uncount it). DynamoDB's
@@ -64,15 +81,34 @@ export const TTL_GRACE_SECONDS = 24 * 60 * 60;
 
 export const isLive = (message: { timeExpires: string }, now: string): boolean => message.timeExpires > now;
 
-/** `seq`: the last id handed out (0: none yet); `stored`: its `storedMsgs`, the message items present, undefined before this design. */
+/**
+ * `seq`: the last id handed out (0: none yet); `stored`: its `storedMsgs`, the message items present,
+ * undefined before this design; `recountedAt` / `nextExpiry`: when the last recount ran and the
+ * earliest expiry it saw among the live messages (they decide whether a recount can free anything).
+ */
 export interface MailboxState {
   seq: number;
   stored: number | undefined;
+  recountedAt?: string;
+  nextExpiry?: string;
 }
 
 export const mailboxState = (item: Record<string, unknown> | undefined): MailboxState => ({
   seq: Number(item?.seq ?? 0),
   stored: item?.storedMsgs === undefined ? undefined : Number(item.storedMsgs),
+  ...(typeof item?.recountedAt === 'string' ? { recountedAt: item.recountedAt } : {}),
+  ...(typeof item?.nextExpiry === 'string' ? { nextExpiry: item.nextExpiry } : {}),
+});
+
+/** A sender's share of a mailbox: its message items there and their bytes (0, 0 when it has none). */
+export interface SenderShare {
+  msgs: number;
+  bytes: number;
+}
+
+export const senderShare = (item: Record<string, unknown> | undefined): SenderShare => ({
+  msgs: Number(item?.msgs ?? 0),
+  bytes: Number(item?.bytes ?? 0),
 });
 
 export async function readMailboxState(box: Mailbox): Promise<MailboxState> {
@@ -93,7 +129,14 @@ function toMessage(box: Mailbox, item: Record<string, unknown>): MailboxMessage 
     timeSent: String(item.timeSent ?? ''),
     timeExpires: String(item.timeExpires ?? ''),
     ttl: Number(item.ttl ?? 0),
+    bytes: item.bytes === undefined ? Buffer.byteLength(String(item.message ?? '')) : Number(item.bytes),
   };
+}
+
+/** A stored item as what its removal needs. */
+export function toMessageRef(box: Mailbox, item: Record<string, unknown>): MessageRef {
+  const { msgId, senderId, bytes } = toMessage(box, item);
+  return { msgId, senderId, bytes };
 }
 
 /** The item storing `message` in `box`; a node message is also indexed under its sender (gsi1). */
@@ -110,6 +153,7 @@ export function messageItem(box: Mailbox, message: MailboxMessage): Record<strin
     timeSent: message.timeSent,
     timeExpires: message.timeExpires,
     ttl: message.ttl,
+    bytes: message.bytes,
   };
   if (box.kind === 'node') {
     const [senderOrg = '', ...rest] = message.senderId.split('/');
@@ -141,6 +185,74 @@ export async function listMailbox(box: Mailbox): Promise<MailboxMessage[]> {
   } while (startKey);
   return messages;
 }
+
+/**
+ * One page of the mailbox, oldest first, expired messages included: one consistent Query of at
+ * most `limit` messages, from past `startKey` (a previous page's end) or past message id `after`.
+ */
+export async function readMailboxPage(
+  box: Mailbox,
+  from: { after?: number; startKey?: Record<string, unknown> },
+  limit: number,
+): Promise<{ messages: MailboxMessage[]; next: Record<string, unknown> | undefined }> {
+  const layout = mailboxLayout(box);
+  const startKey = from.startKey ?? (from.after && from.after > 0 ? layout.message(from.after) : undefined);
+  const page = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': layout.owner.pk, ':prefix': MESSAGE_PREFIX },
+      ConsistentRead: true,
+      Limit: limit,
+      ExclusiveStartKey: startKey,
+    }),
+  );
+  return { messages: (page.Items ?? []).map((item) => toMessage(box, item)), next: page.LastEvaluatedKey };
+}
+
+/** Every sender's share item of the mailbox (`MSGFROM#…`), by sender: the recount's read. */
+export async function listShares(box: Mailbox): Promise<Map<string, SenderShare>> {
+  const shares = new Map<string, SenderShare>();
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': mailboxLayout(box).owner.pk, ':prefix': SHARE_PREFIX },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? [])
+      shares.set(String(item.sk).slice(SHARE_PREFIX.length), senderShare(item));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return shares;
+}
+
+type Item = Record<string, unknown>;
+
+/** Consistent BatchGetItem of a few keys (retrying what DynamoDB leaves unprocessed); the items found. */
+export async function batchGetItems(wanted: Item[]): Promise<Item[]> {
+  const table = tableName();
+  const found: Item[] = [];
+  let pending: Item[] = wanted;
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt >= 6) throw new Error('mailbox: DynamoDB left keys unprocessed');
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+    const result = await documentClient.send(
+      new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    found.push(...(result.Responses?.[table] ?? []));
+    pending = result.UnprocessedKeys?.[table]?.Keys ?? [];
+  }
+  return found;
+}
+
+/** The item of `found` at `key`, if any. */
+export const itemAt = (found: Item[], key: { pk: string; sk: string }): Item | undefined =>
+  found.find((item) => item.pk === key.pk && item.sk === key.sk);
 
 export async function getMailboxMessage(box: Mailbox, msgId: number): Promise<MailboxMessage | undefined> {
   if (!(msgId > 0)) return undefined;

@@ -18,6 +18,11 @@ export interface RoundSettings {
   serveAll: boolean;
   /** The pattern search's `secondsStale` (upstream ActiveDeviceTimeoutS; 0 = no staleness filter). */
   activeDeviceTimeoutS: number;
+  /**
+   * A message about an agreement this agbot does not know stays in the mailbox this long after it
+   * was sent (a reply racing its agreement's record, or another instance's), then is deleted.
+   */
+  unknownMessageGraceMs: number;
 }
 
 /** What the agbot keeps in memory between rounds; all of it can be rebuilt after a restart. */
@@ -50,6 +55,7 @@ export const DEFAULT_SETTINGS: RoundSettings = {
   concurrency: 8,
   serveAll: false,
   activeDeviceTimeoutS: 180,
+  unknownMessageGraceMs: 600_000,
 };
 
 /** `org/id` of a node, as messages and searches name it. */

@@ -3,11 +3,16 @@
  * opened with the agbot's key, its signer checked against the key the Exchange recorded for the
  * sending node, parsed, and handled by type. A message that does not open or parse, or of an
  * unknown type, or from a node other than the agreement's, is deleted with a warning and changes
- * nothing. A message about an agreement id this agbot does not know stays for another agbot.
+ * nothing. A message about an agreement id this agbot does not know stays for a grace period
+ * (`unknownMessageGraceMs` after it was sent: a reply racing its agreement's record, or another
+ * instance's), then is deleted (issue 23: kept forever, such messages filled the mailbox). The
+ * mailbox is read a page at a time (`readMailboxPages`), so messages left for now do not hide the
+ * ones behind them.
  */
 import { AGBOT_STATES } from '#lib/protocol/agreement-states';
 import { buildCancel, buildReplyAck, buildVerifyReply } from '#lib/protocol/build-message';
 import { open } from '#lib/protocol/envelope-open';
+import { readMailboxPages } from '#lib/protocol/mailbox-pages';
 import { MESSAGE_TYPES, UPDATE_TYPES } from '#lib/protocol/message-types';
 import type { ProtocolMessage, Reply } from '#lib/protocol/messages';
 import { parseMessage } from '#lib/protocol/parse-message';
@@ -19,12 +24,24 @@ import { agreementRow } from './propose.ts';
 import { sendToNode } from './send.ts';
 import { type AgbotMessage, messagesAnswer } from './wire.ts';
 
-/** Reads and handles the mailbox, oldest first; answers how many messages were handled. */
+/** Reads and handles the mailbox, oldest first, a page at a time; answers how many messages were handled. */
 export async function readMailbox(ctx: RoundContext): Promise<number> {
   ctx.memory.lastMailboxAt = ctx.now();
-  const answer = messagesAnswer.safeParse(await ctx.exchange.messages());
-  const messages = answer.success ? answer.data.messages : [];
-  // One sender's messages in order (an agreement has one node); different nodes side by side.
+  let handled = 0;
+  await readMailboxPages(
+    async (page) => {
+      const answer = messagesAnswer.safeParse(await ctx.exchange.messages(page));
+      return answer.success ? answer.data.messages : [];
+    },
+    async (messages) => {
+      handled += await handlePage(ctx, messages);
+    },
+  );
+  return handled;
+}
+
+/** One page: one sender's messages in order (an agreement has one node); different nodes side by side. */
+async function handlePage(ctx: RoundContext, messages: AgbotMessage[]): Promise<number> {
   const bySender = new Map<string, AgbotMessage[]>();
   for (const message of messages)
     bySender.set(message.nodeId, [...(bySender.get(message.nodeId) ?? []), message]);
@@ -40,7 +57,13 @@ export async function readMailbox(ctx: RoundContext): Promise<number> {
   return handled;
 }
 
-/** Handles one message; false = leave it in the mailbox (another agbot's agreement). */
+/** Whether an unusable message has waited out its grace period (one without a readable time has). */
+function graceOver(ctx: RoundContext, message: AgbotMessage): boolean {
+  const sent = Date.parse(message.timeSent ?? '');
+  return Number.isNaN(sent) || ctx.now() - sent >= ctx.settings.unknownMessageGraceMs;
+}
+
+/** Handles one message; false = leave it in the mailbox for now (an agreement not known yet). */
 async function handleOne(ctx: RoundContext, message: AgbotMessage): Promise<boolean> {
   let parsed: ProtocolMessage;
   try {
@@ -55,7 +78,14 @@ async function handleOne(ctx: RoundContext, message: AgbotMessage): Promise<bool
   }
   const agreement = ctx.store.getAgreement(parsed.agreementId);
   if (!agreement) {
-    ctx.log.debug('message for an unknown agreement left for another agbot', { msgId: message.msgId });
+    if (graceOver(ctx, message)) {
+      ctx.log.warn('agbot message for an unknown agreement dropped after its grace period', {
+        msgId: message.msgId,
+        from: message.nodeId,
+      });
+      return true;
+    }
+    ctx.log.debug('message for an unknown agreement left for now', { msgId: message.msgId });
     return false;
   }
   if (`${agreement.nodeOrg}/${agreement.nodeId}` !== message.nodeId) {

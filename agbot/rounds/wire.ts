@@ -23,6 +23,8 @@ export const agbotMessage = z.object({
   nodeId: z.string(),
   nodePubKey: z.string(),
   message: z.string(),
+  /** When the Exchange stored it: how long an unusable message has waited (the grace period). */
+  timeSent: z.string().optional(),
 });
 export type AgbotMessage = z.infer<typeof agbotMessage>;
 export const messagesAnswer = z.object({ messages: list(agbotMessage) });

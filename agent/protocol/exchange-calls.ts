@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { requiredServicesSchema } from '#lib/protocol/catalog-records';
+import { type PageQuery, pageQueryString } from '#lib/protocol/mailbox-pages';
 import type { AgentContext } from '../context.ts';
 import { type Credentials, ExchangeHttpError } from '../exchange/client.ts';
 
@@ -37,11 +38,15 @@ export async function postChanges(ctx: AgentContext, creds: Credentials, changeI
   return parsed.data;
 }
 
-/** The node's messages, oldest first; one of another shape is left out. */
-export async function listMessages(ctx: AgentContext, creds: Credentials): Promise<NodeMessage[]> {
+/** One page of the node's messages, oldest first; one of another shape is left out. */
+export async function listMessages(
+  ctx: AgentContext,
+  creds: Credentials,
+  page: PageQuery,
+): Promise<NodeMessage[]> {
   const body = await ctx.exchange.request<{ messages?: unknown[] }>(
     'GET',
-    `${nodePath(creds)}/msgs`,
+    `${nodePath(creds)}/msgs?${pageQueryString(page)}`,
     creds,
     undefined,
     true,

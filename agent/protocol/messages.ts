@@ -6,6 +6,7 @@
  */
 import { buildDataReceivedAck, buildUpdateReply, buildVerifyReply } from '#lib/protocol/build-message';
 import { open } from '#lib/protocol/envelope-open';
+import { readMailboxPages } from '#lib/protocol/mailbox-pages';
 import { MESSAGE_TYPES, UPDATE_TYPES } from '#lib/protocol/message-types';
 import type { ProtocolMessage, SecretUpdate } from '#lib/protocol/messages';
 import { parseMessage } from '#lib/protocol/parse-message';
@@ -29,22 +30,28 @@ import {
 import { sendMessage } from './send.ts';
 import { startTermination } from './terminate.ts';
 
-/** Reads and handles every message in the node's mailbox, oldest first. */
+/**
+ * Reads and handles the node's mailbox, oldest first, a page at a time (`readMailboxPages`): each
+ * message is handled and deleted before the next page is read.
+ */
 export async function readMailbox(p: Protocol, node: NodeRecord, creds: Credentials): Promise<number> {
-  const messages = await listMessages(p.ctx, creds);
-  for (const message of messages) {
-    try {
-      await handleOne(p, node, creds, message);
-    } catch (error) {
-      if (error instanceof ExchangeUnavailableError) throw error;
-      p.ctx.log.error('node message handling failed', {
-        msgId: message.msgId,
-        reason: (error as Error).message,
-      });
-    }
-    await deleteMessage(p.ctx, creds, message.msgId);
-  }
-  return messages.length;
+  return readMailboxPages(
+    (page) => listMessages(p.ctx, creds, page),
+    async (messages) => {
+      for (const message of messages) {
+        try {
+          await handleOne(p, node, creds, message);
+        } catch (error) {
+          if (error instanceof ExchangeUnavailableError) throw error;
+          p.ctx.log.error('node message handling failed', {
+            msgId: message.msgId,
+            reason: (error as Error).message,
+          });
+        }
+        await deleteMessage(p.ctx, creds, message.msgId);
+      }
+    },
+  );
 }
 
 async function handleOne(

@@ -4,9 +4,19 @@ import type { AddressInfo } from 'node:net';
 /**
  * A small in-memory Exchange for agent tests: a real HTTP server on 127.0.0.1 that speaks the
  * part of the Exchange API the agent uses (version, org, node GET/PATCH/DELETE, heartbeat, node
- * policy, node management statuses, pattern GET), checks node credentials, and can be stopped and restarted on the same port
- * to play "unreachable".
+ * policy, node management statuses, pattern GET, the node's mailbox paged as the Exchange pages
+ * it), checks node credentials, and can be stopped and restarted on the same port to play "unreachable".
  */
+
+/** A message in a node's mailbox, as the Exchange lists it. */
+export interface FakeNodeMessage {
+  msgId: number;
+  agbotId: string;
+  agbotPubKey: string;
+  message: string;
+  timeSent: string;
+  timeExpires: string;
+}
 export interface FakeNode {
   token: string;
   name: string;
@@ -33,6 +43,9 @@ export interface FakeExchange {
   managementStatuses: Map<string, Map<string, { agentUpgradePolicyStatus: Record<string, unknown> }>>;
   /** Every request seen, as "METHOD /path". */
   requests: string[];
+  /** Node mailboxes by node key, oldest first; the query of every list read. */
+  nodeMessages: Map<string, FakeNodeMessage[]>;
+  mailboxReads: { maxmsgs: string | null; after: string | null }[];
   addNode(org: string, id: string, token: string, extra?: Partial<FakeNode>): void;
   /** Exchange-side edits (as another client would make them). */
   patchNode(key: string, attribute: keyof FakeNode, value: unknown): void;
@@ -60,6 +73,8 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
     services: new Map<string, Record<string, unknown>>(),
     managementStatuses: new Map<string, Map<string, { agentUpgradePolicyStatus: Record<string, unknown> }>>(),
     requests: [] as string[],
+    nodeMessages: new Map<string, FakeNodeMessage[]>(),
+    mailboxReads: [] as { maxmsgs: string | null; after: string | null }[],
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -107,6 +122,7 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
     }
     if (sub === 'policy') return policyRoute(req.method, key, node, body, send);
     if (sub === 'managementStatus') return managementRoute(req.method, key, parts[5], body, send);
+    if (sub === 'msgs') return messagesRoute(req.method, key, url, parts[5], send);
     return send(404, { code: 'not-found', msg: 'no such route' });
   };
 
@@ -152,6 +168,33 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
       if (!fake.policies.delete(key))
         return send(404, { code: 'not-found', msg: `policy for node '${key}' not found` });
       node.lastUpdated = stamp();
+      return send(204);
+    }
+    return send(405, { code: 'method-not-allowed', msg: 'no' });
+  };
+
+  /** `GET …/msgs?maxmsgs=N&after=ID`: the oldest past `after`, at most min(N, 100); `DELETE …/msgs/{id}`. */
+  const messagesRoute = (
+    method: string | undefined,
+    key: string,
+    url: URL,
+    msgId: string | undefined,
+    send: Send,
+  ) => {
+    const box = fake.nodeMessages.get(key) ?? [];
+    if (method === 'GET' && msgId === undefined) {
+      const maxmsgs = url.searchParams.get('maxmsgs');
+      const after = url.searchParams.get('after');
+      fake.mailboxReads.push({ maxmsgs, after });
+      const limit = Math.min(Number(maxmsgs) > 0 ? Number(maxmsgs) : 100, 100);
+      const page = box.filter((m) => m.msgId > Number(after ?? 0)).slice(0, limit);
+      return send(page.length > 0 ? 200 : 404, { messages: page, lastIndex: 0 });
+    }
+    if (method === 'DELETE' && msgId !== undefined) {
+      fake.nodeMessages.set(
+        key,
+        box.filter((m) => m.msgId !== Number(msgId)),
+      );
       return send(204);
     }
     return send(405, { code: 'method-not-allowed', msg: 'no' });

@@ -7,10 +7,13 @@ import {
 import { authorize } from '#lib/auth/access';
 import type { Caller } from '#lib/auth/caller';
 import { accessDenied, badInput } from '#lib/http/errors';
+import { mayExchangeMessages } from '#lib/mailbox';
 import { agbotMailbox } from '#tables/agbot-message-records';
 import type { AgbotRecord } from '#tables/agbot-records';
-import type { Mailbox, MailboxState } from '#tables/mailbox';
+import type { Mailbox, MailboxState, MessageRef, SenderShare } from '#tables/mailbox';
+import { loadDeleteContext } from '#tables/mailbox-cleanup';
 import { loadPostContext } from '#tables/mailbox-post';
+import type { MessagePath } from './schemas.ts';
 
 /** Reads of the mailbox: the contract's "a user or the agbot" (nodes and other agbots get 403). */
 export async function authorizeMailboxReader(caller: Caller, path: AgbotPath): Promise<AgbotRecord> {
@@ -19,17 +22,35 @@ export async function authorizeMailboxReader(caller: Caller, path: AgbotPath): P
   return agbot;
 }
 
+/**
+ * Deleting a message: whoever may write the agbot (the agbot, its owner, admins, root). The agbot
+ * and the message come from one read (the message's sender gets its share back); the agbot must exist (404).
+ */
+export async function authorizeMessageDelete(
+  caller: Caller,
+  path: MessagePath,
+): Promise<{ box: Mailbox; message: MessageRef | undefined }> {
+  const box = agbotMailbox(path.organization, path.agreementbot);
+  const { owner, message } = await loadDeleteContext(box, path.message);
+  const target = { type: 'agbot' as const, org: box.org, id: box.id, exists: owner !== undefined };
+  authorize(caller, { ...target, owner: owner?.owner as string | undefined }, 'WRITE');
+  if (!owner) throw agbotNotFound(path);
+  return { box, message };
+}
+
 export interface SenderTarget {
   box: Mailbox;
   state: MailboxState;
+  share: SenderShare;
   nodePubKey: string;
 }
 
 /**
- * Posting to the mailbox: any node, of any org (upstream's SEND_MSG_TO_AGBOT). Admins and root
- * hold that permission too but are not nodes, so they get 403 (upstream: a misleading 400). The
- * sender's public key goes with the message, so a node must have registered one. The agbot, the
- * node and the mailbox state come from one read.
+ * Posting to the mailbox: a node of an org the agbot may serve (an agbot of the node's own org, or
+ * a multi-tenant agbot of org IBM; issue 23, upstream lets any node). Admins and root hold
+ * upstream's SEND_MSG_TO_AGBOT too but are not nodes, so they get 403 (upstream: a misleading
+ * 400). The sender's public key goes with the message, so a node must have registered one. The
+ * agbot, the node, the mailbox state and the node's share of it come from one read.
  */
 export async function authorizeSender(caller: Caller, path: AgbotPath): Promise<SenderTarget> {
   if (caller.kind !== 'node') {
@@ -38,8 +59,13 @@ export async function authorizeSender(caller: Caller, path: AgbotPath): Promise<
       `Access denied: only nodes may send messages to an agbot; '${caller.fullId}' is not a node`,
     );
   }
+  if (!mayExchangeMessages(path.organization, caller.org)) {
+    throw accessDenied(
+      `Access denied: node '${caller.fullId}' may not send messages to agbots of org '${path.organization}'; only to its own org's or org IBM's`,
+    );
+  }
   const box = agbotMailbox(path.organization, path.agreementbot);
-  const { owner, sender, state } = await loadPostContext(box, {
+  const { owner, sender, state, share } = await loadPostContext(box, {
     kind: 'node',
     org: caller.org,
     id: caller.id,
@@ -53,5 +79,5 @@ export async function authorizeSender(caller: Caller, path: AgbotPath): Promise<
       `invalid input: node '${caller.fullId}' has no publicKey; it must set one before sending messages`,
     );
   }
-  return { box, state, nodePubKey };
+  return { box, state, share, nodePubKey };
 }

@@ -1,8 +1,7 @@
-import { authorizeExistingAgbot } from '#functions/agbots/access';
 import { endpoint } from '#lib/http/endpoint';
 import { noContent } from '#lib/http/responses';
-import { agbotMailbox } from '#tables/agbot-message-records';
 import { removeMessages } from '#tables/mailbox-cleanup';
+import { authorizeMessageDelete } from './access.ts';
 import { messagePath } from './schemas.ts';
 
 /**
@@ -11,9 +10,9 @@ import { messagePath } from './schemas.ts';
  */
 export const handler = endpoint({
   path: messagePath,
-  authorize: ({ caller, path }) => authorizeExistingAgbot(caller, path, 'WRITE'),
-  async handle({ path }) {
-    await removeMessages(agbotMailbox(path.organization, path.agreementbot), [path.message]);
+  authorize: ({ caller, path }) => authorizeMessageDelete(caller, path),
+  async handle({ target }) {
+    if (target.message) await removeMessages(target.box, [target.message]);
     return noContent();
   },
 });

@@ -1,6 +1,7 @@
 import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
+import { readBounds } from '#lib/mailbox';
 import { isoTimestamp } from '#lib/time';
 import { agbotMailbox } from '#tables/agbot-message-records';
 import { readLiveMessages } from '#tables/mailbox-cleanup';
@@ -9,8 +10,9 @@ import { messagesBody } from './message-view.ts';
 import { listMessagesQuery, messagesPath } from './schemas.ts';
 
 /**
- * GET /v1/orgs/{organization}/agbots/{agreementbot}/msgs[?maxmsgs=N]: a user or the agbot. Oldest
- * first; expired messages are never returned, and this read deletes them. None → 404 `[]`.
+ * GET /v1/orgs/{organization}/agbots/{agreementbot}/msgs[?maxmsgs=N][&after=ID]: a user or the
+ * agbot. Oldest first, at most 100 messages and about 2 MB (a page: read the next with `after` =
+ * its last id); expired messages are never returned, and this read deletes them. None → 404 `[]`.
  */
 export const handler = endpoint({
   path: messagesPath,
@@ -18,7 +20,7 @@ export const handler = endpoint({
   authorize: ({ caller, path }) => authorizeMailboxReader(caller, path),
   async handle({ path, query, deps }) {
     const box = agbotMailbox(path.organization, path.agreementbot);
-    const live = await readLiveMessages(box, isoTimestamp(deps.clock), Math.max(0, query.maxmsgs ?? 0));
+    const live = await readLiveMessages(box, isoTimestamp(deps.clock), readBounds(query));
     const body = messagesBody(live);
     if (body.messages.length === 0) throw emptyList(body);
     return json(200, body);

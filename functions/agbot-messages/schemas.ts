@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { agbotPath } from '#functions/agbots/schemas';
+import { MAX_MESSAGE_BYTES } from '#lib/config';
 import { messageTtl } from '#lib/message-ttl';
 
 /**
@@ -10,9 +11,6 @@ const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 const isInt32 = (value: number | undefined) =>
   value === undefined || (value >= INT32_MIN && value <= INT32_MAX);
-
-/** Largest message body: what still fits in one DynamoDB item beside the other fields. */
-export const MAX_MESSAGE_BYTES = 300_000;
 
 /** A message id in a path: a 32-bit integer, checked before authorization (400, as upstream). */
 export const messageId = z
@@ -25,8 +23,20 @@ export const messagesPath = agbotPath;
 export const messagePath = agbotPath.extend({ message: messageId });
 export type MessagePath = z.infer<typeof messagePath>;
 
-/** `?maxmsgs=N`: the oldest N; absent, empty, 0 or negative = all (as upstream). */
+/**
+ * `?after=ID` (not upstream's): only messages with a larger id, so a reader that leaves some
+ * messages in its mailbox can still read the ones behind them. Empty = absent.
+ */
+export const afterMessageId = z
+  .string()
+  .regex(/^\d{0,10}$/, 'must be a message id (a non-negative 32-bit integer)')
+  .transform((value) => (value === '' ? undefined : Number(value)))
+  .refine(isInt32, 'must be a message id (a non-negative 32-bit integer)')
+  .optional();
+
+/** `?maxmsgs=N`: the oldest N, at most 100; absent, empty, 0 or negative = 100 (upstream: all). `?after=ID`: see above. */
 export const listMessagesQuery = z.object({
+  after: afterMessageId,
   maxmsgs: z
     .string()
     .regex(/^(-?\d{1,10})?$/, 'must be a 32-bit integer')

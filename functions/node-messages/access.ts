@@ -2,11 +2,13 @@ import { authorizeNode, nodeNotFound } from '#functions/nodes/access';
 import { authorize } from '#lib/auth/access';
 import type { Caller } from '#lib/auth/caller';
 import { accessDenied, badInput } from '#lib/http/errors';
-import type { Mailbox, MailboxState } from '#tables/mailbox';
+import { mayExchangeMessages } from '#lib/mailbox';
+import type { Mailbox, MailboxState, MessageRef, SenderShare } from '#tables/mailbox';
+import { loadDeleteContext } from '#tables/mailbox-cleanup';
 import { loadPostContext } from '#tables/mailbox-post';
 import { nodeMailbox } from '#tables/node-message-records';
 import type { NodeRecord } from '#tables/node-records';
-import type { NodeMessagesPath } from './schemas.ts';
+import type { NodeMessagePath, NodeMessagesPath } from './schemas.ts';
 
 /**
  * Reads (READ) and deletes (WRITE) of a node's mailbox: whoever may read or write the node
@@ -23,17 +25,35 @@ export async function authorizeNodeMailbox(
   return node;
 }
 
+/**
+ * Deleting a message: whoever may write the node (the node, its owner, org admins, root). The node
+ * and the message come from one read (the message's sender gets its share back); the node must exist (404).
+ */
+export async function authorizeNodeMessageDelete(
+  caller: Caller,
+  path: NodeMessagePath,
+): Promise<{ box: Mailbox; message: MessageRef | undefined }> {
+  const box = nodeMailbox(path.organization, path.node);
+  const { owner, message } = await loadDeleteContext(box, path.msgid);
+  const target = { type: 'node' as const, org: box.org, id: box.id, exists: owner !== undefined };
+  authorize(caller, { ...target, owner: owner?.owner as string | undefined }, 'WRITE');
+  if (!owner) throw nodeNotFound(path);
+  return { box, message };
+}
+
 export interface NodeSenderTarget {
   box: Mailbox;
   state: MailboxState;
+  share: SenderShare;
   agbotPubKey: string;
 }
 
 /**
- * Posting to a node's mailbox: any agbot, of any org (upstream's SEND_MSG_TO_NODE). Admins and
- * root hold that permission too but are not agbots, so they get 403 (upstream: a misleading 400).
- * The agbot's public key goes with the message, so it must have one. The node, the agbot and the
- * mailbox state come from one read.
+ * Posting to a node's mailbox: an agbot that may serve the node's org (its own org's agbots, and
+ * multi-tenant agbots of org IBM; issue 23, upstream lets any agbot). Admins and root hold
+ * upstream's SEND_MSG_TO_NODE too but are not agbots, so they get 403 (upstream: a misleading 400).
+ * The agbot's public key goes with the message, so it must have one. The node, the agbot, the
+ * mailbox state and the agbot's share of it come from one read.
  */
 export async function authorizeNodeSender(caller: Caller, path: NodeMessagesPath): Promise<NodeSenderTarget> {
   if (caller.kind !== 'agbot') {
@@ -42,8 +62,13 @@ export async function authorizeNodeSender(caller: Caller, path: NodeMessagesPath
       `Access denied: only agbots may send messages to a node; '${caller.fullId}' is not an agbot`,
     );
   }
+  if (!mayExchangeMessages(caller.org, path.organization)) {
+    throw accessDenied(
+      `Access denied: agbot '${caller.fullId}' may not send messages to nodes of org '${path.organization}'; only its own org's or, from org IBM, any org's`,
+    );
+  }
   const box = nodeMailbox(path.organization, path.node);
-  const { owner, sender, state } = await loadPostContext(box, {
+  const { owner, sender, state, share } = await loadPostContext(box, {
     kind: 'agbot',
     org: caller.org,
     id: caller.id,
@@ -57,5 +82,5 @@ export async function authorizeNodeSender(caller: Caller, path: NodeMessagesPath
       `invalid input: agbot '${caller.fullId}' has no publicKey; it must set one before sending messages`,
     );
   }
-  return { box, state, agbotPubKey };
+  return { box, state, share, agbotPubKey };
 }

@@ -1,8 +1,7 @@
 import { endpoint } from '#lib/http/endpoint';
 import { noContent } from '#lib/http/responses';
 import { removeMessages } from '#tables/mailbox-cleanup';
-import { nodeMailbox } from '#tables/node-message-records';
-import { authorizeNodeMailbox } from './access.ts';
+import { authorizeNodeMessageDelete } from './access.ts';
 import { nodeMessagePath } from './schemas.ts';
 
 /**
@@ -11,9 +10,9 @@ import { nodeMessagePath } from './schemas.ts';
  */
 export const handler = endpoint({
   path: nodeMessagePath,
-  authorize: ({ caller, path }) => authorizeNodeMailbox(caller, path, 'WRITE'),
-  async handle({ path }) {
-    await removeMessages(nodeMailbox(path.organization, path.node), [path.msgid]);
+  authorize: ({ caller, path }) => authorizeNodeMessageDelete(caller, path),
+  async handle({ target }) {
+    if (target.message) await removeMessages(target.box, [target.message]);
     return noContent();
   },
 });

@@ -2,34 +2,39 @@ import { nodeNotFound, resourceId } from '#functions/nodes/access';
 import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
-import { mailboxFull, outgoingMessage } from '#lib/mailbox';
+import { mailboxFull, outgoingMessage, postLimits, senderShareFull } from '#lib/mailbox';
 import { postMessage } from '#tables/mailbox-post';
 import { authorizeNodeSender } from './access.ts';
 import { nodeMessagesPath, postNodeMessageBody } from './schemas.ts';
 
 /**
- * POST /v1/orgs/{organization}/nodes/{node}/msgs: any agbot with a public key. One transaction
- * stores the message under the node mailbox's next id, refuses a full mailbox
- * (`maxMessagesInMailbox` unexpired messages; 0 = unlimited) with upstream's 502, and records the
- * `nodemsgs` change the node sees in its feed.
+ * POST /v1/orgs/{organization}/nodes/{node}/msgs: an agbot with a public key that may serve the
+ * node's org. One transaction stores the message under the node mailbox's next id, refuses a full
+ * mailbox (`maxMessagesInMailbox` unexpired messages; 0 = unlimited) with upstream's 502 and a
+ * sender past its share (`maxMessagesPerSender`, `maxMessageBytesPerSender`) with 429, and
+ * records the `nodemsgs` change the node sees in its feed.
  */
 export const handler = endpoint({
   path: nodeMessagesPath,
   body: postNodeMessageBody,
   authorize: ({ caller, path }) => authorizeNodeSender(caller, path),
   async handle({ caller, path, body, target, deps }) {
-    const { maxMessageTtlSeconds, maxMessagesInMailbox: max } = deps.config().limits;
+    const limits = deps.config().limits;
+    const { maxMessageTtlSeconds, maxMessagesInMailbox: max } = limits;
     const now = deps.clock.now();
     const sender = { id: caller.fullId, publicKey: target.agbotPubKey };
     const result = await postMessage({
       box: target.box,
       sender: { kind: 'agbot', org: caller.org, id: caller.id },
       message: outgoingMessage(now, body, maxMessageTtlSeconds, sender),
-      max,
+      limits: postLimits(limits),
       state: target.state,
+      share: target.share,
       now,
     });
     if (result.outcome === 'full') throw mailboxFull(resourceId(path), max);
+    if (result.outcome === 'sender-full')
+      throw senderShareFull(caller.fullId, resourceId(path), result.limit, limits);
     if (result.outcome === 'no-sender') throw badInput(`Invalid Input: agbot ${caller.fullId} not found`);
     if (result.outcome === 'no-owner') throw nodeNotFound(path);
     return ok(`node msg ${result.msgId} inserted`);

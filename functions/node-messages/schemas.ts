@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { messageId, postMessageBody } from '#functions/agbot-messages/schemas';
+import { afterMessageId, messageId, postMessageBody } from '#functions/agbot-messages/schemas';
 import { nodePath } from '#functions/nodes/schemas';
 
 /**
@@ -9,11 +9,16 @@ import { nodePath } from '#functions/nodes/schemas';
 export const nodeMessagesPath = nodePath;
 export type NodeMessagesPath = z.infer<typeof nodeMessagesPath>;
 export const nodeMessagePath = nodePath.extend({ msgid: messageId });
+export type NodeMessagePath = z.infer<typeof nodeMessagePath>;
 
 const INT32 = { min: -2147483648, max: 2147483647 };
 
-/** `?maxmsgs=N`: the oldest N; absent, 0 or negative = all. Unlike the agbot mailbox, `maxmsgs=` is a 400 (upstream). */
+/**
+ * `?maxmsgs=N`: the oldest N, at most 100; absent, 0 or negative = 100 (upstream: all). Unlike the
+ * agbot mailbox, `maxmsgs=` is a 400 (upstream). `?after=ID`: only messages with a larger id.
+ */
 export const listNodeMessagesQuery = z.object({
+  after: afterMessageId,
   maxmsgs: z
     .string()
     .regex(/^-?\d{1,10}$/, 'must be a 32-bit integer')

@@ -28,6 +28,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'access denied',
   404: 'not found',
   409: 'already exists',
+  429: "the sender's share of the mailbox is used up (limits.maxMessagesPerSender, maxMessageBytesPerSender)",
   500: 'internal error',
   502: "mailbox full (upstream's database-connection-error)",
 };

@@ -53,7 +53,8 @@ async function senderFor(w: World, caller: CallerKey): Promise<Credentials | und
 const onlyNodes = (ok: number) => ({
   ...ownerOrAgbot(403),
   'node (same org)': ok,
-  'node (other org)': ok,
+  // Only nodes of an org the agbot may serve (its own; any for IBM's multi-tenant agbots; issue 23).
+  'node (other org)': 403,
 });
 
 export const messageCases: EndpointCases[] = [
@@ -95,7 +96,7 @@ export const messageCases: EndpointCases[] = [
     expect: Object.fromEntries(Object.keys(userOrAgbot(400)).map((caller) => [caller, 400])),
   },
   {
-    // "any node", of any org; nobody else (upstream: root and org admins hold the permission but
+    // Nodes of the agbot's org (upstream: any node, of any org); nobody else (upstream: root and org admins hold the permission but
     // are refused as non-nodes with a misleading 400; here 403).
     operation: 'POST /v1/orgs/{organization}/agbots/{agreementbot}/msgs',
     prepare: async (w, caller) => {
@@ -113,7 +114,7 @@ export const messageCases: EndpointCases[] = [
     operation: 'POST /v1/orgs/{organization}/agbots/{agreementbot}/msgs',
     variant: 'node without a public key',
     prepare: (w) => ({ path: `${agbotPath(w.same.agbot.user)}/msgs`, body: MESSAGE }),
-    expect: { 'node (same org)': 400, 'node (other org)': 400 },
+    expect: { 'node (same org)': 400, 'node (other org)': 403 },
   },
   {
     operation: 'DELETE /v1/orgs/{organization}/agbots/{agreementbot}/msgs/{message}',

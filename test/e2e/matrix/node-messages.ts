@@ -78,7 +78,8 @@ const onlyAgbots = (ok: number): Partial<Record<CallerKey, number>> => ({
   'node (same org, another)': 403,
   'node (other org)': 403,
   'agbot (same org)': ok,
-  'agbot (other org)': ok,
+  // Only agbots that may serve the node's org (its own, or IBM's multi-tenant ones; issue 23).
+  'agbot (other org)': 403,
 });
 
 export const nodeMessageCases: EndpointCases[] = [
@@ -144,7 +145,7 @@ export const nodeMessageCases: EndpointCases[] = [
     operation: 'POST /v1/orgs/{organization}/nodes/{node}/msgs',
     variant: 'missing node',
     prepare: (w) => ({ path: `${nodePath(`${w.same.org}/${freshId('ghost')}`)}/msgs`, body: MESSAGE }),
-    expect: { 'agbot (same org)': 404, 'agbot (other org)': 404 },
+    expect: { 'agbot (same org)': 404, 'agbot (other org)': 403 },
   },
   {
     operation: 'DELETE /v1/orgs/{organization}/nodes/{node}/msgs/{msgid}',

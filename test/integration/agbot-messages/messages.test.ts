@@ -85,8 +85,11 @@ describe('POST .../agbots/{agreementbot}/msgs', () => {
     expect(await msgCount()).toBe(before + 2);
   });
 
-  it('takes messages from nodes of other orgs too', async () => {
-    expect((await send(foreign, { message: 'from afar', ttl: 3600 })).body.msg).toBe('agbot msg 3 inserted');
+  it('refuses nodes of other orgs (403, issue 23: only nodes of orgs the agbot may serve)', async () => {
+    const refused = await send(foreign, { message: 'from afar', ttl: 3600 });
+    expect(refused.status).toBe(403);
+    expect(refused.body.msg).toMatch(/other\/far.*may not send messages to agbots of org 'acme'/);
+    expect((await send(n2, { message: 'third', ttl: 3600 })).body.msg).toBe('agbot msg 3 inserted');
   });
 
   it('refuses callers that are not nodes (403), a node without a public key (400), a missing agbot (404)', async () => {
@@ -226,6 +229,9 @@ describe('expiry', () => {
     expect((await read(a1, { maxmsgs: '1' })).body.messages.map((m: { msgId: number }) => m.msgId)).toEqual([
       2,
     ]);
+    // A bounded read deletes the expired messages it passes, not the whole mailbox's (issue 23).
+    expect(await ids()).toEqual([2, 3, 4]);
+    expect((await read(a1)).body.messages.map((m: { msgId: number }) => m.msgId)).toEqual([2, 3]);
     expect(await ids()).toEqual([2, 3]);
     expect(await msgCount()).toBe(before - 2);
     now = at;

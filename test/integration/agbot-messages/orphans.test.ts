@@ -59,10 +59,12 @@ describe('a message posted while its agbot is deleted', () => {
         timeSent: now.toISOString(),
         timeExpires: new Date(now.getTime() + 60_000).toISOString(),
         ttl: Math.floor(now.getTime() / 1000) + 60,
+        bytes: 4,
       },
-      max: 0,
+      limits: { max: 0, perSender: { msgs: 0, bytes: 0 } },
       // Read while the agbot was still there: the write's own check must catch its deletion.
       state: { seq: 0, stored: 0 },
+      share: { msgs: 0, bytes: 0 },
       now,
     });
     expect(result).toEqual({ outcome: 'no-owner' });

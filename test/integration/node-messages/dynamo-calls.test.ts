@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as deleteAgbotMessage } from '#functions/agbot-messages/delete-message';
 import { handler as listAgbotMessages } from '#functions/agbot-messages/list-messages';
 import { handler as postAgbotMessage } from '#functions/agbot-messages/post-message';
 import { handler as listNodeMessages } from '#functions/node-messages/list-messages';
@@ -45,6 +46,16 @@ describe('DynamoDB calls of the mailboxes, warm', () => {
   it('POST of a node message: 3', async () => {
     const path = { organization: 'calls', node: 'n1' };
     expect(await callsOf(postNodeMessage, { auth: agbot, path, body: message }, 201)).toBe(3);
+  });
+
+  it('DELETE of a message: 3 (one BatchGetItem of the agbot and the message, one TransactWriteItems, the org counter)', async () => {
+    const path = { organization: 'calls', agreementbot: 'a1' };
+    const posted = await invoke(postAgbotMessage, { auth: node, path, body: message });
+    const msgId = String(posted.body.msg).match(/\d+/)?.[0] ?? '';
+    const before = dynamoCallCount();
+    const result = await invoke(deleteAgbotMessage, { auth: agbot, path: { ...path, message: msgId } });
+    expect(result.status).toBe(204);
+    expect(dynamoCallCount() - before).toBe(3);
   });
 
   it('GET of a mailbox: 2 (the owner for authorization, one Query)', async () => {

@@ -57,8 +57,11 @@ describe('node messages and the lives of their node and agbot', () => {
   it("go with the agbot that sent them (upstream §14.11), found without a Scan, other agbots' messages kept", async () => {
     await createOrg('gone');
     await createOrg('elsewhere');
-    const owner = await createUser('gone', 'owner');
-    const doomed = await createSendingAgbot('gone', 'doomed', 'gone/owner');
+    await createUser('gone', 'owner');
+    // A multi-tenant agbot (org IBM): the only kind that may write to nodes of other orgs (issue 23).
+    await createOrg('IBM');
+    const owner = await createUser('IBM', 'owner');
+    const doomed = await createSendingAgbot('IBM', 'doomed', 'IBM/owner');
     const keeper = await createSendingAgbot('gone', 'keeper', 'gone/owner');
     await createUser('elsewhere', 'eve');
     await createNode('gone', 'n1', 'gone/owner');
@@ -72,7 +75,7 @@ describe('node messages and the lives of their node and agbot', () => {
 
     const deleted = await invoke(deleteAgbot, {
       auth: owner,
-      path: { organization: 'gone', agreementbot: 'doomed' },
+      path: { organization: 'IBM', agreementbot: 'doomed' },
     });
     expect(deleted.status).toBe(204);
     expect((await listNodeMessages('gone', 'n1')).map((m) => [m.msgId, m.agbotId])).toEqual([

@@ -46,6 +46,7 @@ let stranger: Auth;
 let a1: Auth;
 let a2: Auth;
 let far: Auth;
+let ibm: Auth;
 let keyless: Auth;
 let n1: Auth;
 let n2: Auth;
@@ -62,6 +63,9 @@ beforeAll(async () => {
   a1 = await createSendingAgbot('acme', 'a1', 'acme/alice');
   a2 = await createSendingAgbot('acme', 'a2', 'acme/bob');
   far = await createSendingAgbot('other', 'far', 'other/stranger');
+  await createOrg('IBM');
+  await createUser('IBM', 'ibmadmin', { admin: true });
+  ibm = await createSendingAgbot('IBM', 'mt', 'IBM/ibmadmin');
   keyless = await createAgbot('acme', 'bare', 'acme/alice');
   n1 = await createNode('acme', 'n1', 'acme/alice');
   n2 = await createNode('acme', 'n2', 'acme/bob');
@@ -91,9 +95,13 @@ describe('POST .../nodes/{node}/msgs', () => {
     ]);
   });
 
-  it('takes messages from agbots of other orgs, and lets agbots post to nodes of other orgs', async () => {
-    expect((await send(far, { message: 'from afar', ttl: 3600 })).body.msg).toBe('node msg 3 inserted');
-    const abroad = await send(a1, { message: 'abroad', ttl: 60 }, 'fn', post, 'other');
+  it("takes messages from multi-tenant agbots (org IBM) only among other orgs' agbots (issue 23)", async () => {
+    const refused = await send(far, { message: 'from afar', ttl: 3600 });
+    expect(refused.status).toBe(403);
+    expect(refused.body.msg).toMatch(/other\/far.*may not send messages to nodes of org 'acme'/);
+    expect((await send(a1, { message: 'abroad', ttl: 60 }, 'fn', post, 'other')).status).toBe(403);
+    expect((await send(ibm, { message: 'from afar', ttl: 3600 })).body.msg).toBe('node msg 3 inserted');
+    const abroad = await send(ibm, { message: 'abroad', ttl: 60 }, 'fn', post, 'other');
     expect(abroad.body).toEqual({ code: 'ok', msg: 'node msg 1 inserted' });
     expect(await ids('fn', 'other')).toEqual([1]);
     expect(await changeRows('other')).toEqual([{ resource: 'nodemsgs', id: 'fn', operation: 'created' }]);
@@ -113,7 +121,9 @@ describe('POST .../nodes/{node}/msgs', () => {
     const ghost = await send(a1, body, 'ghost');
     expect(ghost.status).toBe(404);
     expect(ghost.body).toEqual({ code: 'not-found', msg: "node 'acme/ghost' not found" });
-    expect((await send(far, body, 'ghost')).status).toBe(404);
+    // Another org's agbot is refused before the node is looked up (issue 23).
+    expect((await send(far, body, 'ghost')).status).toBe(403);
+    expect((await send(ibm, body, 'ghost')).status).toBe(404);
     expect((await send({ ...a1, secret: 'wrong' }, body)).status).toBe(401);
     expect(await ids()).toEqual([1, 2, 3]);
     expect((await changeRows('acme')).length).toBe(3);

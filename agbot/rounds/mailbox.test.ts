@@ -1,0 +1,110 @@
+/**
+ * The agbot's mailbox reader against a paged mailbox on loopback (issue 23): it reads page after
+ * page with `maxmsgs` and `after`, deletes what it cannot use, and keeps a message about an
+ * agreement it does not know only for the grace period.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildVerifyReply, serializeMessage } from '#lib/protocol/build-message';
+import { seal } from '#lib/protocol/envelope-seal';
+import { exchangePublicKey, generateMessagingKeys } from '#lib/protocol/keys';
+import { MAILBOX_PAGE_SIZE } from '#lib/protocol/mailbox-pages';
+import { silentLogger } from '../../agent/log.ts';
+import type { AgbotConfig } from '../config.ts';
+import { agbotExchange } from '../exchange.ts';
+import { messagingKeys } from '../keys.ts';
+import { AgbotStore } from '../store.ts';
+import { startFakeMailbox } from '../test-support/fake-mailbox.ts';
+import { DEFAULT_SETTINGS, type RoundContext } from './context.ts';
+import { readMailbox } from './mailbox.ts';
+
+const NOW = Date.parse('2031-01-01T00:00:00.000Z');
+const node = generateMessagingKeys();
+const nodePubKey = exchangePublicKey(node.publicKey);
+const unknownAgreement = 'a'.repeat(64);
+
+let dir: string;
+let store: AgbotStore;
+let mailbox: Awaited<ReturnType<typeof startFakeMailbox>>;
+let ctx: RoundContext;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'agbot-mailbox-'));
+  store = AgbotStore.open(dir);
+  mailbox = await startFakeMailbox('acme', 'bot');
+  const exchange = agbotExchange({
+    baseUrl: mailbox.url,
+    org: 'acme',
+    id: 'bot',
+    token: 't',
+    timeoutMs: 5000,
+  });
+  ctx = {
+    config: {} as AgbotConfig,
+    store,
+    exchange,
+    keys: messagingKeys(store),
+    log: silentLogger,
+    now: () => NOW,
+    settings: { ...DEFAULT_SETTINGS },
+    memory: { servedOrgs: new Set(), servedOrgsLoaded: false, lastMailboxAt: 0 },
+  };
+});
+afterEach(async () => {
+  ctx.exchange.close();
+  await mailbox.close();
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A message the node sealed for this agbot about an agreement the agbot never made. */
+const aboutUnknownAgreement = (msgId: number, sentMsAgo: number) => ({
+  msgId,
+  nodeId: 'acme/n1',
+  nodePubKey,
+  message: seal(
+    serializeMessage(buildVerifyReply(unknownAgreement, true)),
+    node.privateKey,
+    ctx.keys.publicKey,
+  ),
+  timeSent: new Date(NOW - sentMsAgo).toISOString(),
+});
+
+describe('the agbot reads its mailbox in pages', () => {
+  it('reads every page with maxmsgs and after, and deletes the 120 messages it cannot open', async () => {
+    for (let msgId = 1; msgId <= 120; msgId++) {
+      mailbox.messages.push({
+        msgId,
+        nodeId: 'acme/n1',
+        nodePubKey,
+        message: `junk ${msgId}`,
+        timeSent: new Date(NOW).toISOString(),
+      });
+    }
+    expect(await readMailbox(ctx)).toBe(120);
+    expect(mailbox.messages).toEqual([]);
+    expect(mailbox.reads).toEqual([
+      { maxmsgs: String(MAILBOX_PAGE_SIZE), after: null },
+      { maxmsgs: String(MAILBOX_PAGE_SIZE), after: '50' },
+      { maxmsgs: String(MAILBOX_PAGE_SIZE), after: '100' },
+      { maxmsgs: String(MAILBOX_PAGE_SIZE), after: '120' },
+    ]);
+  });
+
+  it('keeps messages about unknown agreements for the grace period, reads past them, and deletes them after it', async () => {
+    const grace = ctx.settings.unknownMessageGraceMs;
+    for (let msgId = 1; msgId <= 60; msgId++) mailbox.messages.push(aboutUnknownAgreement(msgId, 60_000));
+    mailbox.messages.push(aboutUnknownAgreement(61, grace));
+    mailbox.messages.push({ ...aboutUnknownAgreement(62, 0), message: 'junk behind them' });
+    expect(await readMailbox(ctx)).toBe(2);
+    // The 60 recent ones wait (a reply may race its agreement's record); the old one and the junk are gone.
+    expect(mailbox.messages.map((m) => m.msgId)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    expect(mailbox.reads.map((r) => r.after)).toEqual([null, '50', '62']);
+
+    ctx.now = () => NOW + grace;
+    expect(await readMailbox(ctx)).toBe(60);
+    expect(mailbox.messages).toEqual([]);
+  });
+});
