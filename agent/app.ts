@@ -7,7 +7,7 @@ import { parseJsonBody } from './api/json-body.ts';
 import { nodeRoutes } from './api/node.ts';
 import { nodeManagementRoutes } from './api/nodemanagement.ts';
 import { policyRoutes } from './api/policy.ts';
-import { requestGuard } from './api/request-guard.ts';
+import { requestGuard, takesTextBody } from './api/request-guard.ts';
 import { serviceRoutes } from './api/service.ts';
 import { statusRoutes } from './api/status.ts';
 import { trustRoutes } from './api/trust.ts';
@@ -35,7 +35,7 @@ export async function buildApp(ctx: AgentContext): Promise<FastifyInstance> {
     forceCloseConnections: true,
     // A path the router cannot decode (e.g. `%ZZ`) is a 400 in our JSON shape too.
     frameworkErrors: (err, req, reply) => {
-      const refused = refusal(req, { body: false });
+      const refused = refusal(req, { textBody: takesTextBody(req.url) });
       if (refused) return void (reply as unknown as FastifyReply).code(refused.status).send(refused.body());
       void (reply as unknown as FastifyReply).code(400).send({ error: err.message, input: 'path' });
     },

@@ -37,14 +37,19 @@ export function hostName(host: string): string {
 
 const shown = (value: string) => JSON.stringify(value.slice(0, 100));
 
+/**
+ * Where no route was found (a path the router cannot decode), whether the body is text is told by
+ * the path: only the trust store's files take one.
+ */
+export const takesTextBody = (url: string): boolean => url.startsWith('/trust/');
+
 /** The refusal of a request a web page could have sent, or undefined when it may be served. */
-export type RequestGuard = (req: FastifyRequest, options?: { body: boolean }) => AgentError | undefined;
+export type RequestGuard = (req: FastifyRequest, options?: { textBody: boolean }) => AgentError | undefined;
 
 export function requestGuard(allowedHosts: readonly string[] = []): RequestGuard {
   const allowed = new Set([...LOOPBACK_HOSTS, ...allowedHosts.map(hostName)]);
   const hint = 'this agent serves only loopback names and HZN_AGENT_ALLOWED_HOSTS';
-  // `body: false` where no route was found (a path the router cannot decode): which body it takes is unknown.
-  return (req, { body } = { body: true }) => {
+  return (req, options) => {
     const host = req.headers.host ?? '';
     if (!allowed.has(hostName(host)))
       return new AgentError(403, `Host ${shown(host)} is refused: ${hint}`, 'host');
@@ -55,9 +60,9 @@ export function requestGuard(allowedHosts: readonly string[] = []): RequestGuard
         `Origin ${shown(origin)} is refused: cross-site requests are not served`,
         'origin',
       );
-    if (!body || !hasBody(req)) return undefined;
+    if (!hasBody(req)) return undefined;
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    const text = (req.routeOptions?.config as BodyConfig | undefined)?.textBody === true;
+    const text = options?.textBody ?? (req.routeOptions?.config as BodyConfig | undefined)?.textBody === true;
     if (text ? !FORM_TYPES.has(type) : type === 'application/json') return undefined;
     const given = req.headers['content-type'] === undefined ? 'none' : shown(req.headers['content-type']);
     return new AgentError(

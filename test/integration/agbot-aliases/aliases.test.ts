@@ -5,6 +5,7 @@ import { handler as policiesLambda } from '#functions/agbot-policies/lambda';
 import { handler as agbotsLambda } from '#functions/agbots/lambda';
 import { basicAuthHeader } from '#lib/auth/basic';
 import type { APIGatewayProxyEventV2 } from '#lib/http/lambda-types';
+import { seedDeploymentPolicy, seedPattern } from '#test/support/catalog';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { tableSnapshot } from '#test/support/node-wire';
 import { useTestTable } from '#test/support/table';
@@ -53,6 +54,12 @@ beforeAll(async () => {
   alice = await createUser('acme', 'alice');
   bot = await createAgbot('acme', 'bot', 'acme/alice');
   node = await createNode('acme', 'n1', 'acme/alice');
+  // A served pattern or policy must exist.
+  await Promise.all([
+    seedPattern('acme', 'p1'),
+    seedPattern('acme', 'p2'),
+    seedDeploymentPolicy('acme', 'pol'),
+  ]);
 });
 
 describe('/agbots/{agreementbot}/patterns: the served patterns of /deployment/patterns', () => {

@@ -68,7 +68,8 @@ beforeAll(async () => {
   who.user = await createUser(ORG, 'user');
   who.agbot = await createAgbot(ORG, 'ag', `${ORG}/admin`);
   who.idle = await createAgbot(ORG, 'idle', `${ORG}/admin`);
-  who.mt = await createAgbot('IBM', 'smt', `${ORG}/admin`);
+  // A multi-tenant agbot serves other orgs only when root or a hub admin made it.
+  who.mt = await createAgbot('IBM', 'smt', 'root/root');
   who.otherAgbot = await createAgbot('sother', 'ag2', 'sother/x');
   await seedService('ssvc', { url: 'web', version: '1.0.0', arch: 'amd64', public: true });
   await seedService('ssvc', { url: 'web', version: '1.0.0', arch: 'arm64', public: true });

@@ -15,6 +15,7 @@ import { handler as getUser } from '#functions/users/get-user';
 import { MAX_ID_BYTES, MAX_ID_LENGTH } from '#lib/ids';
 import { MAX_FILTER_LENGTH } from '#lib/like';
 import { dynamoCallCount } from '#tables/client';
+import { seedDeploymentPolicy, seedPattern } from '#test/support/catalog';
 import { createAgbot, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -111,6 +112,9 @@ describe('oversized ids never reach DynamoDB', () => {
       ).status,
     ).toBe(201);
     const agbot = { organization: widest, agreementbot: widest };
+    // The served pattern and policy must exist.
+    await seedPattern(widest, widest);
+    await seedDeploymentPolicy(widest, widest);
     // Root owns it from another org: the owner's link holds both ids in one sort key.
     const created = await invoke(putAgbot, {
       auth: ROOT,
