@@ -15,6 +15,12 @@ export interface ChangeQuery {
   max: number;
 }
 
+export interface ChangeFeedPage {
+  rows: ChangeRow[];
+  /** The newest change id when the read began (after numbering what was pending). */
+  newest: number;
+}
+
 /**
  * The caller's next `max` visible change rows, oldest first, after numbering what is pending
  * (tables/changes.ts). Each partition (the orgs' feeds and the public one) is read from `fromId`
@@ -22,9 +28,10 @@ export interface ChangeQuery {
  * grow with the rows returned (and with rows the caller may not see), never with the table.
  * Expired rows are dropped: DynamoDB's TTL deletes them late.
  */
-export async function readChanges(query: ChangeQuery, now: Date = new Date()): Promise<ChangeRow[]> {
-  await sequencePendingChanges();
-  if (query.max <= 0) return [];
+export async function readChanges(query: ChangeQuery, now: Date = new Date()): Promise<ChangeFeedPage> {
+  const newest = await sequencePendingChanges();
+  // Nothing was numbered at or after the caller's id: the idle poll ends here (one Query).
+  if (query.max <= 0 || query.fromId > newest) return { rows: [], newest };
   const partitions = query.orgs.includes('*')
     ? [changeRowKeys.allPartition]
     : [...new Set(query.orgs)].map(changeRowKeys.orgPartition).concat(changeRowKeys.publicPartition);
@@ -38,7 +45,7 @@ export async function readChanges(query: ChangeQuery, now: Date = new Date()): P
   );
   const byId = new Map<number, ChangeRow>();
   for (const row of perPartition.flat()) byId.set(row.changeId, row);
-  return [...byId.values()].sort((a, b) => a.changeId - b.changeId).slice(0, query.max);
+  return { rows: [...byId.values()].sort((a, b) => a.changeId - b.changeId).slice(0, query.max), newest };
 }
 
 async function readPartition(
