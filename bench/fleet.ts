@@ -7,7 +7,8 @@
  * list prices (bench/fleet-prices.ts). No WebSocket channel exists yet: its figures are 0.
  *
  * FLEET_NODES (5), FLEET_SETTLE_SECONDS (300: the adaptive interval reaches its 120 s maximum
- * after 20+40+…+100 s), FLEET_WINDOW_SECONDS (600). Needs `npm run build:agent` first.
+ * after 20+40+…+100 s), FLEET_WINDOW_SECONDS (600); FLEET_DEBUG=1 prints each counted DynamoDB
+ * call's key values. Needs `npm run build:agent` first.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
