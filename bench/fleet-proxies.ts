@@ -118,7 +118,10 @@ export async function dynamoProxy(target: string, counts: Counts): Promise<{ url
     if (REPORTS_CAPACITY.has(operation)) {
       const input = JSON.parse(body.toString() || '{}') as Record<string, unknown>;
       if (process.env.FLEET_DEBUG && counts.counting)
-        console.error(operation, JSON.stringify(input.ExpressionAttributeValues ?? input.Key ?? '').slice(0, 200));
+        console.error(
+          operation,
+          JSON.stringify(input.ExpressionAttributeValues ?? input.Key ?? '').slice(0, 200),
+        );
       input.ReturnConsumedCapacity = 'TOTAL';
       body = Buffer.from(JSON.stringify(input));
     }
