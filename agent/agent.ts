@@ -52,6 +52,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     writes: new Mutex(),
     runtime: newRuntime(),
     wake: () => {},
+    pollNow: () => {},
   };
   const protocol = createNodeProtocol(ctx, options.protocolTimings);
   ctx.protocol = protocol;

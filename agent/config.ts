@@ -1,3 +1,4 @@
+import { DEFAULT_HEARTBEAT_INTERVALS, type HeartbeatIntervals } from '#lib/protocol/heartbeat-intervals';
 /** Settings of one agent process, read from the environment (names as upstream's agent uses). */
 export interface AgentConfig {
   /** Local API address: always loopback, the local API has no authentication. */
@@ -10,8 +11,13 @@ export interface AgentConfig {
   dataDir: string;
   /** Trusted certificates and public keys (`/trust`); default `<dataDir>/trust`. */
   trustDir?: string;
-  /** How often the node, its policy and heartbeat are exchanged with the Exchange. */
+  /**
+   * The pace of the local loops, and of the Exchange poll when `heartbeat` is absent (a fixed
+   * interval: HZN_AGENT_POLL_SECONDS, examples and tests).
+   */
   pollIntervalMs: number;
+  /** Adaptive Exchange poll (upstream's heartbeat intervals) when HZN_AGENT_POLL_SECONDS is unset. */
+  heartbeat?: HeartbeatIntervals;
   /** Retry delays after a failure grow from min to max (doubling, with jitter). */
   retryMinMs: number;
   retryMaxMs: number;
@@ -41,6 +47,7 @@ export function loadConfig(env: Env = process.env): AgentConfig {
     dataDir: env.HZN_AGENT_DATA_DIR || '.data/agent',
     ...(env.HZN_AGENT_TRUST_DIR ? { trustDir: env.HZN_AGENT_TRUST_DIR } : {}),
     pollIntervalMs: seconds(env, 'HZN_AGENT_POLL_SECONDS', 10),
+    ...(env.HZN_AGENT_POLL_SECONDS ? {} : { heartbeat: heartbeatSettings(env) }),
     retryMinMs: 500,
     retryMaxMs: seconds(env, 'HZN_AGENT_RETRY_MAX_SECONDS', 60),
     requestTimeoutMs: seconds(env, 'HZN_AGENT_EXCHANGE_TIMEOUT_SECONDS', 5),
@@ -67,6 +74,16 @@ function hostList(env: Env, name: string): string[] {
         `${name} takes comma-separated host names or addresses (no port, no wildcard), not "${entry}"`,
       );
   return names;
+}
+
+/** The agent's own intervals, used when neither the node nor its org sets any (seconds). */
+function heartbeatSettings(env: Env): HeartbeatIntervals {
+  const d = DEFAULT_HEARTBEAT_INTERVALS;
+  return {
+    minInterval: integer(env, 'HZN_AGENT_HEARTBEAT_MIN_SECONDS', d.minInterval, 1, 86_400),
+    maxInterval: integer(env, 'HZN_AGENT_HEARTBEAT_MAX_SECONDS', d.maxInterval, 1, 86_400),
+    intervalAdjustment: integer(env, 'HZN_AGENT_HEARTBEAT_STEP_SECONDS', d.intervalAdjustment, 0, 86_400),
+  };
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

@@ -2,6 +2,7 @@ import type { ContainerInfo } from 'dockerode';
 import type { AgentConfig } from './config.ts';
 import type { EventLog } from './events/eventlog.ts';
 import type { ExchangeClient } from './exchange/client.ts';
+import type { HeartbeatIntervalsRecord } from './exchange/types.ts';
 import type { HostFacts } from './host.ts';
 import type { Logger } from './log.ts';
 import type { Mutex } from './mutex.ts';
@@ -20,7 +21,13 @@ export interface Runtime {
   /** Whether the last exchange with the Exchange worked (undefined: not tried yet). */
   exchangeReachable: boolean | undefined;
   exchangeVersion: string | undefined;
+  /** When the poll last read every synced document (0: not in this process yet). */
+  lastFullReadAt: number;
+  /** The `heartbeatIntervals` the Exchange holds for the node and its org, as last read. */
+  remoteIntervals: { node?: RemoteIntervals; org?: RemoteIntervals };
 }
+
+type RemoteIntervals = HeartbeatIntervalsRecord | null;
 
 /** Everything a route, a domain function or a worker needs; built once in agent.ts. */
 export interface AgentContext {
@@ -38,9 +45,18 @@ export interface AgentContext {
   runtime: Runtime;
   /** Asks the sync worker of that kind to push now (set by the workers; a no-op before they start). */
   wake: (kind: PushKind) => void;
+  /**
+   * Polls the Exchange now (the one trigger of the poll: a future "look now" signal calls it too;
+   * a no-op before the workers start).
+   */
+  pollNow: () => void;
   /** The agreement protocol (agent/protocol), set by agent.ts once the context exists. */
   protocol?: {
     cancelByUser(agreementId: string): void;
+    /** The feed named the node's mailbox (or the poll could not tell): read it next round. */
+    mailArrived(): void;
+    /** Whether an agreement is being negotiated (accepted, not yet finalized): poll at the minimum. */
+    negotiating(): boolean;
     endAll(): Promise<void>;
     /** The engine's entries for an agreement's containers. */
     containersOf(agreementId: string): Promise<ContainerInfo[]>;
@@ -54,5 +70,7 @@ export function newRuntime(): Runtime {
     revision: { userInput: 0, policy: 0, services: 0, management: 0 },
     exchangeReachable: undefined,
     exchangeVersion: undefined,
+    lastFullReadAt: 0,
+    remoteIntervals: {},
   };
 }

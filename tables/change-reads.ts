@@ -28,6 +28,8 @@ const MAX_ORG_PARTITIONS = 3;
 export interface ChangeRead {
   /** The visible rows, oldest first, at most `max`. */
   rows: ChangeRow[];
+  /** The newest change id when the read began (after numbering what was pending). */
+  newest: number;
   /**
    * Set when the page budget ran out before `max` rows were found: every row up to this id was
    * examined, so the reader continues from `readUpTo + 1` (undefined: nothing left unread).
@@ -44,8 +46,9 @@ export interface ChangeRead {
  * Expired rows are dropped: DynamoDB's TTL deletes them late.
  */
 export async function readChanges(query: ChangeQuery, now: Date = new Date()): Promise<ChangeRead> {
-  await sequencePendingChanges();
-  if (query.max <= 0) return { rows: [] };
+  const newest = await sequencePendingChanges();
+  // Nothing was numbered at or after the caller's id: the idle poll ends here (one Query).
+  if (query.max <= 0 || query.fromId > newest) return { rows: [], newest };
   const orgs = new Set(query.orgs);
   const readAll = orgs.has('*') || orgs.size > MAX_ORG_PARTITIONS;
   const partitions = readAll
@@ -69,7 +72,7 @@ export async function readChanges(query: ChangeQuery, now: Date = new Date()): P
     if (readUpTo === undefined || row.changeId <= readUpTo) byId.set(row.changeId, row);
   }
   const rows = [...byId.values()].sort((a, b) => a.changeId - b.changeId).slice(0, query.max);
-  return rows.length === query.max || readUpTo === undefined ? { rows } : { rows, readUpTo };
+  return rows.length === query.max || readUpTo === undefined ? { rows, newest } : { rows, newest, readUpTo };
 }
 
 interface PartitionRead {

@@ -73,29 +73,34 @@ export const recordChanges = (changes: Change[], now?: Date): Promise<void> =>
 let sequenceGuess = 0;
 
 /**
- * Numbers every pending row, oldest first. Each batch is one transaction that moves the sequence
- * item (`CHANGES`/`SEQ`) from n to n + k only if it still holds n, deletes the k pending rows only
- * if they are still there, and puts their numbered rows. So ids are handed out in commit order and
- * each pending row is numbered once, however many readers sequence at the same time: a reader that
- * has seen id m never later finds a row below m (tables/README.md, "The change feed").
+ * Numbers every pending row, oldest first, and returns the newest id (0 before the first change).
+ * Each batch is one transaction that moves the sequence item (`CHANGES`/`SEQ`) from n to n + k
+ * only if it still holds n, deletes the k pending rows only if they are still there, puts their
+ * numbered rows, and copies n + k to the head of the pending partition. So ids are handed out in
+ * commit order and each pending row is numbered once, however many readers sequence at the same
+ * time: a reader that has seen id m never later finds a row below m (tables/README.md, "The change
+ * feed"). With nothing pending this is one Query, which also reads the head: an idle feed read.
  */
-export async function sequencePendingChanges(): Promise<void> {
+export async function sequencePendingChanges(): Promise<number> {
   for (let batch = 0, attempt = 0; batch < MAX_BATCHES; ) {
-    const pending = await oldestPending(SEQUENCE_BATCH);
-    if (pending.length === 0) return;
+    const { pending, head } = await pendingWithHead(SEQUENCE_BATCH);
+    // The head moves in the numbering transaction itself: a better guess than this instance's.
+    if (head !== undefined) sequenceGuess = head;
+    if (pending.length === 0) return head ?? (await numberedUpTo());
     const from = sequenceGuess;
     try {
       await documentClient.send(
         new TransactWriteCommand({
           TransactItems: [
             sequenceAdvance(from, from + pending.length),
+            headCopy(from + pending.length),
             ...pending.flatMap((row, i) => numberedRowWrites(row, from + 1 + i)),
           ],
         }),
       );
       sequenceGuess = from + pending.length;
       batch += 1;
-      if (pending.length < SEQUENCE_BATCH) return;
+      if (pending.length < SEQUENCE_BATCH) return sequenceGuess;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const sequenceReason = error.CancellationReasons?.[0];
@@ -107,15 +112,14 @@ export async function sequencePendingChanges(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt)));
     }
   }
-}
-
-/** The newest change id, after numbering what is pending (0 before the first change). */
-export async function maxChangeId(): Promise<number> {
-  await sequencePendingChanges();
+  // A backlog larger than MAX_BATCHES is finished by later readers.
   return numberedUpTo();
 }
 
-/** The newest change id numbered so far (for a reader that has just numbered what was pending). */
+/** The newest change id, after numbering what is pending (0 before the first change). */
+export const maxChangeId = (): Promise<number> => sequencePendingChanges();
+
+/** The newest change id numbered so far, read from the sequence item itself. */
 export async function numberedUpTo(): Promise<number> {
   const { Item } = await documentClient.send(
     new GetCommand({ TableName: tableName(), Key: keys.changeSequence(), ConsistentRead: true }),
@@ -147,18 +151,30 @@ function pendingPut(change: Change, sortKey: string, now: Date): TransactItem {
   return { Put: { TableName: tableName(), Item: row } };
 }
 
-async function oldestPending(limit: number): Promise<PendingRow[]> {
+/**
+ * The head (absent on a table whose feed was last numbered before it existed) and the `limit`
+ * oldest pending rows, in one strongly consistent Query: the head's `#` sorts before any write time.
+ */
+async function pendingWithHead(limit: number): Promise<{ pending: PendingRow[]; head?: number }> {
   const { Items = [] } = await documentClient.send(
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': changeRowKeys.pendingPartition },
       ConsistentRead: true,
-      Limit: limit,
+      Limit: limit + 1,
     }),
   );
-  return Items as PendingRow[];
+  const headKey = keys.changeHead();
+  const head = Items.find((item) => item.sk === headKey.sk);
+  const pending = Items.filter((item) => item.sk !== headKey.sk).slice(0, limit) as PendingRow[];
+  return head ? { pending, head: Number(head.seq) } : { pending };
 }
+
+/** The head's copy of the sequence, written in the transaction that moves it. */
+const headCopy = (seq: number): TransactItem => ({
+  Put: { TableName: tableName(), Item: { ...keys.changeHead(), seq } },
+});
 
 function sequenceAdvance(from: number, to: number): TransactItem {
   return {

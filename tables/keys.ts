@@ -9,6 +9,8 @@ export const keys = {
   user: (org: string, username: string) => ({ pk: `USER#${org}/${username}`, sk: 'USER' }),
   node: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'NODE' }),
   nodePolicy: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'POLICY' }),
+  /** A node's liveness (tables/node-liveness.ts): sorts right after `NODE`, so one Query reads both. */
+  nodeHeartbeat: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'NODE#HEARTBEAT' }),
   agbot: (org: string, id: string) => ({ pk: `AGBOT#${org}/${id}`, sk: 'AGBOT' }),
   /**
    * What authentication needs of `org/id` as node, agbot and user (one map attribute per kind), so
@@ -59,6 +61,11 @@ export const keys = {
   principalsBackfilled: () => ({ pk: 'ADMIN', sk: 'PRINCIPALS_BACKFILLED' }),
   /** The change feed's sequence: the last change id handed out (tables/changes.ts). */
   changeSequence: () => ({ pk: 'CHANGES', sk: 'SEQ' }),
+  /**
+   * A copy of the sequence at the head of the pending partition (`#` sorts before any write time),
+   * so one Query tells a reader both what is pending and the newest id (tables/changes.ts).
+   */
+  changeHead: () => ({ pk: 'PENDINGCHANGES', sk: '#HEAD' }),
   /** A service, by its upstream id `<url without scheme, specials replaced>_<version>_<arch>`. */
   service: (org: string, serviceId: string) => ({ pk: `SERVICE#${org}/${serviceId}`, sk: 'SERVICE' }),
   /** A deployment pattern, by name. */

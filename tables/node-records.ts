@@ -1,10 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand as RawQueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
+import { QueryCommand as RawQueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
+import { isHeartbeatItem, laterHeartbeat, withHeartbeats } from './node-liveness.ts';
 import { isRegistered, NodeEntity } from './nodes.ts';
 import {
   dropEmptyPrincipal,
@@ -31,11 +32,25 @@ const readStoredNode = storedItemReader(NodeEntity);
 /**
  * Consistent, so a write's own optimistic check (and a client's read after its write) sees the
  * latest. Every node request makes this read: the item is picked as stored (tables/stored-item.ts).
+ * One Query reads the node and its liveness item (`NODE`, `NODE#HEARTBEAT`), whose lastHeartbeat
+ * wins when later (tables/node-liveness.ts).
  */
 export async function getNode(org: string, id: string): Promise<NodeRecord | undefined> {
-  const params = NodeEntity.build(GetItemCommand).key({ org, id }).options({ consistent: true }).params();
-  const { Item } = await documentClient.send(new GetCommand(params));
-  return Item && readStoredNode(Item);
+  const key = keys.node(org, id);
+  const { Items = [] } = await documentClient.send(
+    new RawQueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :node)',
+      ExpressionAttributeValues: { ':pk': key.pk, ':node': key.sk },
+      ConsistentRead: true,
+    }),
+  );
+  const stored = Items.find((item) => item.sk === key.sk);
+  if (!stored) return undefined;
+  const node = readStoredNode(stored);
+  const beat = Items.find(isHeartbeatItem)?.lastHeartbeat as string | undefined;
+  const latest = laterHeartbeat(node.lastHeartbeat, beat);
+  return latest === undefined ? node : { ...node, lastHeartbeat: latest };
 }
 
 /** An org's nodes (gsi1 `ORG#<org>#NODES`, within the list ceiling), optionally only those `owner` owns. */
@@ -45,7 +60,7 @@ export async function listOrgNodes(org: string, owner?: string): Promise<NodeRec
     .query({ index: 'gsi1', partition: indexKeys.orgNodes(org) });
   const filters = owner === undefined ? {} : { filters: { node: { attr: 'owner' as const, eq: owner } } };
   const { Items = [] } = await query.options({ maxPages: maxPagesFor('capped'), ...filters }).send();
-  return withinCeiling(Items, 'capped');
+  return withHeartbeats(withinCeiling(Items, 'capped'));
 }
 
 /** `org/username` → [org, username]. */
@@ -238,10 +253,8 @@ export function laterTimestamp(previous: string, proposed: string): string {
     : new Date(before + 1).toISOString();
 }
 
-/** Sets lastHeartbeat; false when the node does not exist. */
-export async function recordHeartbeat(org: string, id: string, at: string): Promise<boolean> {
-  return writeUnlessChanged([setNodeFields(org, id, { lastHeartbeat: at })]);
-}
+/** Heartbeats write the node's liveness item, not the node (tables/node-liveness.ts). */
+export { recordHeartbeat } from './node-liveness.ts';
 
 const NODE_MESSAGE_SK = /^MSG#\d+$/;
 type PartitionKey = { pk: string; sk: string; seq?: number };

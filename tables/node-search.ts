@@ -2,13 +2,15 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys } from './keys.ts';
 import type { AgreementSummary } from './node-agreement-records.ts';
+import { withHeartbeats } from './node-liveness.ts';
 
 /**
  * The agbots' node searches (catalog reference §3.7, §3.8, §4.3) read gsi2: every node is indexed
  * under `SEARCH#<org>#<pattern>` ("" for policy nodes), sorted by `<lastUpdated>#<id>`, with the
  * few attributes a search needs projected (table-definition.json), including the node's agreement
  * summary (`agreementServices`, kept by tables/node-agreement-records.ts). A search is one Query
- * per 1 MB page of that partition: no Scan, and no read per node.
+ * per 1 MB page of that partition (plus one BatchGetItem per 100 nodes for their heartbeats,
+ * tables/node-liveness.ts): no Scan.
  */
 export interface SearchNode {
   org: string;
@@ -70,8 +72,8 @@ export async function searchNodes(
     );
     page.calls++;
     page.itemsRead += result.Items?.length ?? 0;
-    for (const item of result.Items ?? []) {
-      const node = toNode(item);
+    // The index holds the node item's lastHeartbeat; heartbeats live in their own items.
+    for (const node of await withHeartbeats((result.Items ?? []).map(toNode))) {
       if (!options.keep(node)) continue;
       page.nodes.push(node);
       if (options.want !== undefined && page.nodes.length >= options.want) return page;

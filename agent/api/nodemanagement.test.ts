@@ -236,6 +236,8 @@ describe('/nodemanagement/status', () => {
       workingDirectory: join(dir.path, 'nmp'),
     });
     fake.managementStatuses.get(nodeKey)?.delete(KEY);
+    // The Exchange records the deletion in its change feed, which the poll follows.
+    fake.recordChange(nodeKey, 'nodemgmtpolstatus');
     await pollExchange(agent.ctx);
     expect((await inject('GET', '/nodemanagement/status')).json()).toEqual({});
     const codes = (await inject('GET', '/eventlog?message=~management status'))

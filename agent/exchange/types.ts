@@ -52,7 +52,15 @@ export interface ExchangeNode {
   registeredServices?: RegisteredService[] | null;
   ha_group?: string | null;
   lastUpdated?: string;
+  /** Seconds; all 0 (or absent) when the node has none (the org's or the agent's apply). */
+  heartbeatIntervals?: HeartbeatIntervalsRecord | null;
 }
+
+export type HeartbeatIntervalsRecord = {
+  minInterval?: number;
+  maxInterval?: number;
+  intervalAdjustment?: number;
+};
 
 export interface ExchangePolicy {
   label?: string;

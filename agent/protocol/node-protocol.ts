@@ -10,6 +10,7 @@ import type { AgentContext } from '../context.ts';
 import { AgentError } from '../errors.ts';
 import { Mutex } from '../mutex.ts';
 import { findInstance } from '../services/dependency-store.ts';
+import { SAFETY_REREAD_MS } from '../sync/feed.ts';
 import { TrustStore } from '../trust/store.ts';
 import { type Loop, startLoop } from '../workers/loop.ts';
 import { engineAt } from '../workloads/engine.ts';
@@ -28,6 +29,10 @@ export interface NodeProtocol {
   /** DELETE /agreement/{id}: cancel 105; 404 when no active agreement has that id. */
   cancelByUser(agreementId: string): void;
   containersOf(agreementId: string): ReturnType<WorkloadRunner['containers']>;
+  /** The Exchange poll's feed named the node's mailbox: read it next round (now). */
+  mailArrived(): void;
+  /** An agreement accepted and not yet finalized: the Exchange poll keeps its minimum interval. */
+  negotiating(): boolean;
   /** Starts the worker (agent start). */
   start(): void;
   /** Stops the worker, then waits for the work it started. */
@@ -44,7 +49,8 @@ export interface NodeProtocol {
 export const DEFAULT_TIMINGS: ProtocolTimings = {
   governanceMs: 10_000,
   containerCheckMs: 60_000,
-  messagesFallbackMs: 60_000,
+  // The Exchange poll asks for a read when its feed names the mailbox, at start and after an outage.
+  messagesFallbackMs: SAFETY_REREAD_MS,
 };
 
 export function createNodeProtocol(ctx: AgentContext, timings: Partial<ProtocolTimings> = {}): NodeProtocol {
@@ -69,10 +75,15 @@ export function createNodeProtocol(ctx: AgentContext, timings: Partial<ProtocolT
     dependencyLock: new Mutex(),
   };
   let loop: Loop | undefined;
-  const clock = { lastMailboxRead: 0, lastContainerCheck: ctx.now() };
+  const clock = { lastMailboxRead: 0, lastContainerCheck: ctx.now(), mailWaiting: false };
   return {
     parts: p,
     containersOf: (agreementId) => p.runner.containers(agreementId),
+    mailArrived() {
+      clock.mailWaiting = true;
+      loop?.wake();
+    },
+    negotiating: () => activeAgreements(ctx.store).some((a) => a.agreement_finalized_time === 0),
     cancelByUser(agreementId) {
       const found = findAgreement(ctx.store, agreementId);
       if (!found || found.archived || found.agreement_terminated_time > 0)

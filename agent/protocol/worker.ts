@@ -1,31 +1,26 @@
 /**
  * One round of the AgreementProtocol worker. With a configured node: publish the messaging key
- * (once per registration and key), heartbeat through the change feed (`POST /orgs/{org}/changes`,
- * the cursor kept in the store), read the mailbox when the feed shows a `nodemsgs` change for
- * this node (or every fallback interval), cancel the agreements the node policy no longer
+ * (once per registration and key), read the mailbox when the Exchange poll's feed showed a
+ * `nodemsgs` change for this node (agent/sync/poll.ts; it also asks at start and after an outage)
+ * or every fallback interval, cancel the agreements the node policy no longer
  * matches (101), then govern the agreements. Cleanup of ended
  * agreements runs in any state, so an unregistration leaves nothing on the engine.
  */
 import { exchangePublicKey } from '#lib/protocol/keys';
 import type { Credentials } from '../exchange/client.ts';
 import { credentials, loadNode, type NodeRecord } from '../node/record.ts';
-import { postChanges } from './exchange-calls.ts';
 import { cleanUp, governAgreements } from './governance.ts';
 import { readMailbox } from './messages.ts';
 import { cancelIncompatible } from './policy-check.ts';
 import type { Protocol } from './protocol.ts';
 
 const PUBLISHED = 'protocol.publishedKey';
-const CURSOR = 'protocol.changes';
-
-interface Cursor {
-  node: string;
-  changeId: number;
-}
 
 export interface WorkerClock {
   lastMailboxRead: number;
   lastContainerCheck: number;
+  /** Set by the Exchange poll when its feed named the node's mailbox. */
+  mailWaiting: boolean;
 }
 
 export async function protocolRound(p: Protocol, clock: WorkerClock): Promise<void> {
@@ -34,8 +29,8 @@ export async function protocolRound(p: Protocol, clock: WorkerClock): Promise<vo
     const creds = credentials(node);
     await publishKey(p, node, creds);
     const now = p.ctx.now();
-    const mail = await changesSayMail(p, node, creds);
-    if (mail || now - clock.lastMailboxRead >= p.timings.messagesFallbackMs) {
+    if (clock.mailWaiting || now - clock.lastMailboxRead >= p.timings.messagesFallbackMs) {
+      clock.mailWaiting = false;
       clock.lastMailboxRead = now;
       await readMailbox(p, node, creds);
     }
@@ -55,16 +50,4 @@ async function publishKey(p: Protocol, node: NodeRecord, creds: Credentials): Pr
   if (p.ctx.store.get<string>(PUBLISHED) === marker) return;
   await p.ctx.exchange.patchNode(creds, 'publicKey', key);
   p.ctx.store.set(PUBLISHED, marker);
-}
-
-/** Heartbeat and feed: whether a `nodemsgs` change for this node came since the last round. */
-async function changesSayMail(p: Protocol, node: NodeRecord, creds: Credentials): Promise<boolean> {
-  const who = `${node.organization}/${node.id}`;
-  const stored = p.ctx.store.get<Cursor>(CURSOR);
-  const from = stored?.node === who ? stored.changeId + 1 : 0;
-  const answer = await postChanges(p.ctx, creds, from);
-  p.ctx.store.set(CURSOR, { node: who, changeId: Math.max(answer.mostRecentChangeId, from - 1) });
-  return answer.changes.some(
-    (c) => c.resource === 'nodemsgs' && c.orgId === node.organization && c.id === node.id,
-  );
 }

@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A small in-memory Exchange for agent tests: a real HTTP server on 127.0.0.1 that speaks the
- * part of the Exchange API the agent uses (version, org, node GET/PATCH/DELETE, heartbeat, node
- * policy, node management statuses, pattern GET, the node's mailbox paged as the Exchange pages
- * it), checks node credentials, and can be stopped and restarted on the same port to play "unreachable".
+ * part of the Exchange API the agent uses (version, org, node GET/PATCH/DELETE, heartbeat, the
+ * change feed `POST /orgs/{org}/changes` (a heartbeat too), node policy, node management
+ * statuses, pattern GET, the node's mailbox paged as the Exchange pages it), checks node
+ * credentials, and can be stopped and restarted on the same port to play "unreachable".
  */
 
 /** A message in a node's mailbox, as the Exchange lists it. */
@@ -46,6 +47,12 @@ export interface FakeExchange {
   /** Node mailboxes by node key, oldest first; the query of every list read. */
   nodeMessages: Map<string, FakeNodeMessage[]>;
   mailboxReads: { maxmsgs: string | null; after: string | null }[];
+  /** When each of `requests` arrived (ms since the epoch). */
+  requestTimes: number[];
+  /** The change feed: a row per Exchange-side write, ids from 1 (as `POST /changes` answers them). */
+  changes: { changeId: number; orgId: string; resource: string; id: string }[];
+  /** Records a change row, as a write the agent did not make would (e.g. an agbot's message). */
+  recordChange(key: string, resource: string): void;
   addNode(org: string, id: string, token: string, extra?: Partial<FakeNode>): void;
   /** Exchange-side edits (as another client would make them). */
   patchNode(key: string, attribute: keyof FakeNode, value: unknown): void;
@@ -75,12 +82,19 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
     requests: [] as string[],
     nodeMessages: new Map<string, FakeNodeMessage[]>(),
     mailboxReads: [] as { maxmsgs: string | null; after: string | null }[],
+    requestTimes: [] as number[],
+    changes: [] as FakeExchange['changes'],
+  };
+  const recordChange = (key: string, resource: string) => {
+    const [orgId = '', id = ''] = key.split('/');
+    fake.changes.push({ changeId: fake.changes.length + 1, orgId, resource, id });
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname.replace(/^\/v1/, '');
     fake.requests.push(`${req.method} ${path}`);
+    fake.requestTimes.push(Date.now());
     const body = await readBody(req);
     const send = (status: number, payload?: unknown, type = 'application/json') => {
       res.writeHead(status, { 'content-type': type });
@@ -91,6 +105,8 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
     if (!caller) return send(401, { code: 'invalid-credentials', msg: 'invalid credentials' });
     const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
     const [, org, kind, id, sub] = parts;
+    if (kind === 'changes' && parts.length === 3 && req.method === 'POST')
+      return changesRoute(caller, org, body, send);
     if (parts.length === 2 && req.method === 'GET') {
       return fake.orgs.has(org ?? '')
         ? send(200, { orgs: { [org ?? '']: { label: org } } })
@@ -126,6 +142,29 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
     return send(404, { code: 'not-found', msg: 'no such route' });
   };
 
+  /** Upstream's feed for a node: its own rows, from `changeId` on; the call is its heartbeat. */
+  const changesRoute = (caller: string, org: string | undefined, body: unknown, send: Send) => {
+    const node = fake.nodes.get(caller);
+    if (!node || !caller.startsWith(`${org}/`))
+      return send(403, { code: 'access-denied', msg: 'access denied' });
+    node.lastHeartbeat = stamp();
+    const from = Number((body as { changeId?: number } | undefined)?.changeId ?? 0);
+    const rows = fake.changes.filter((c) => c.changeId >= from && `${c.orgId}/${c.id}` === caller);
+    const mostRecentChangeId = fake.changes.length;
+    return send(201, {
+      changes: rows.map((c) => ({
+        orgId: c.orgId,
+        resource: c.resource,
+        id: c.id,
+        resourceChanges: [{ changeId: c.changeId }],
+      })),
+      mostRecentChangeId:
+        rows.length > 0 ? (rows.at(-1)?.changeId ?? mostRecentChangeId) : mostRecentChangeId,
+      hitMaxRecords: false,
+      exchangeVersion: version,
+    });
+  };
+
   const nodeRoute = (method: string | undefined, key: string, node: FakeNode, body: unknown, send: Send) => {
     if (method === 'GET') {
       const { token: _token, ...shown } = node;
@@ -137,6 +176,7 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
       const [attribute, value] = entries[0] as [string, unknown];
       (node as unknown as Record<string, unknown>)[attribute] = value;
       node.lastUpdated = stamp();
+      recordChange(key, 'node');
       return send(201, { code: 'ok', msg: `attribute '${attribute}' of node '${key}' updated` });
     }
     if (method === 'DELETE') {
@@ -168,6 +208,7 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
       if (!fake.policies.delete(key))
         return send(404, { code: 'not-found', msg: `policy for node '${key}' not found` });
       node.lastUpdated = stamp();
+      recordChange(key, 'nodepolicies');
       return send(204);
     }
     return send(405, { code: 'method-not-allowed', msg: 'no' });
@@ -222,7 +263,9 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
       return send(201, { code: 'ok', msg: 'status added or updated' });
     }
     if (method === 'DELETE' && policy) {
-      return statuses.delete(full) ? send(204) : send(404, { code: 'not-found', msg: 'not found' });
+      if (!statuses.delete(full)) return send(404, { code: 'not-found', msg: 'not found' });
+      recordChange(key, 'nodemgmtpolstatus');
+      return send(204);
     }
     return send(405, { code: 'method-not-allowed', msg: 'no' });
   };
@@ -234,6 +277,7 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
   const exchange: FakeExchange = {
     ...fake,
     url: `http://127.0.0.1:${bound}/v1`,
+    recordChange,
     addNode(org, id, token, extra = {}) {
       fake.orgs.add(org);
       fake.nodes.set(`${org}/${id}`, {
@@ -256,9 +300,11 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
       if (!node) throw new Error(`no node ${key}`);
       (node as unknown as Record<string, unknown>)[attribute] = value;
       node.lastUpdated = stamp();
+      recordChange(key, 'node');
     },
     putPolicy(key, policy) {
       fake.policies.set(key, { label: '', description: '', ...policy, lastUpdated: stamp() });
+      recordChange(key, 'nodepolicies');
     },
     putManagementStatus(key, policy, status) {
       const statuses = fake.managementStatuses.get(key) ?? new Map();
@@ -275,6 +321,7 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
         lastUpdated: stamp(),
       };
       statuses.set(full, { agentUpgradePolicyStatus: stored });
+      recordChange(key, 'nodemgmtpolstatus');
     },
     async stop() {
       server.closeAllConnections();

@@ -9,6 +9,8 @@ export interface LoopOptions {
   log: Logger;
   /** Pause between rounds that went well. */
   intervalMs: number;
+  /** When given, asked after each round that went well for the pause instead of `intervalMs`. */
+  nextDelayMs?: () => number;
   retryMinMs: number;
   retryMaxMs: number;
   /** One round; throwing means "failed, back off". */
@@ -65,7 +67,9 @@ export function startLoop(options: LoopOptions): Loop {
       schedule(0);
     } else {
       schedule(
-        failures ? backoffDelay(failures, options.retryMinMs, options.retryMaxMs) : options.intervalMs,
+        failures
+          ? backoffDelay(failures, options.retryMinMs, options.retryMaxMs)
+          : (options.nextDelayMs?.() ?? options.intervalMs),
       );
     }
   }

@@ -1,3 +1,4 @@
+import { nextHeartbeatInterval, resolveHeartbeatIntervals } from '#lib/protocol/heartbeat-intervals';
 import type { AgentContext } from '../context.ts';
 import { DOCUMENTS } from '../sync/documents.ts';
 import type { PushKind } from '../sync/kinds.ts';
@@ -18,8 +19,32 @@ export interface Workers {
 }
 
 /**
- * Starts the workers: ExchangeChanges (heartbeat, then every synced document read back from the
- * Exchange) and one sync worker per synced document that pushes writes the Exchange has not
+ * The Exchange poll's pace: fixed (`pollIntervalMs`, HZN_AGENT_POLL_SECONDS) or upstream's
+ * adaptive intervals (the node's, else its org's, else the agent's settings): one step longer
+ * after each idle round, the minimum after activity for the node or while an agreement is
+ * negotiated.
+ */
+function pollPace(ctx: AgentContext) {
+  let currentS = 0;
+  let active = true;
+  return {
+    saw(activity: boolean) {
+      active = activity;
+    },
+    nextDelayMs(): number {
+      const settings = ctx.config.heartbeat;
+      if (!settings) return ctx.config.pollIntervalMs;
+      const { node, org } = ctx.runtime.remoteIntervals;
+      const intervals = resolveHeartbeatIntervals(node, org, settings);
+      currentS = nextHeartbeatInterval(currentS, active || ctx.protocol?.negotiating() === true, intervals);
+      return currentS * 1000;
+    },
+  };
+}
+
+/**
+ * Starts the workers: ExchangeChanges (one POST /changes, then the synced documents it names read
+ * back from the Exchange) and one sync worker per synced document that pushes writes the Exchange has not
  * taken yet. Sync workers also wake up at once when a write is left pending.
  */
 export function startWorkers(ctx: AgentContext): Workers {
@@ -30,12 +55,15 @@ export function startWorkers(ctx: AgentContext): Workers {
     retryMinMs: ctx.config.retryMinMs,
     retryMaxMs: ctx.config.retryMaxMs,
   };
+  const pace = pollPace(ctx);
   const changes = startLoop({
     ...common,
     name: WORKERS.changes,
     intervalMs: ctx.config.pollIntervalMs,
-    tick: () => pollExchange(ctx),
+    nextDelayMs: pace.nextDelayMs,
+    tick: async () => pace.saw(await pollExchange(ctx)),
   });
+  ctx.pollNow = () => changes.wake();
   const pushers = new Map<PushKind, Loop>();
   for (const doc of Object.values(DOCUMENTS))
     pushers.set(
@@ -51,6 +79,7 @@ export function startWorkers(ctx: AgentContext): Workers {
   return {
     async stop() {
       ctx.wake = () => {};
+      ctx.pollNow = () => {};
       await Promise.all([changes.stop(), ...[...pushers.values()].map((loop) => loop.stop())]);
     },
   };

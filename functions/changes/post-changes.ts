@@ -31,7 +31,6 @@ export const handler = endpoint({
   body: changesBody,
   authorize: ({ caller, path }) => authorize(caller, { type: 'org', org: path.organization }, 'READ'),
   async handle({ caller, path, body, deps }) {
-    await heartbeat(caller, isoTimestamp(deps.clock));
     const max = Math.min(body.maxRecords ?? 0, deps.config().limits.maxChangeRecords);
     const byId = (body.changeId ?? 0) > 0;
     const since =
@@ -39,25 +38,32 @@ export const handler = endpoint({
         ? new Date(Date.parse(body.lastUpdated.replace(/\[.*\]$/, '')) - LAST_UPDATED_SLACK_MS).toISOString()
         : undefined;
     const now = deps.clock.now();
+    const beat = heartbeat(caller, isoTimestamp(deps.clock));
     // A lastUpdated still to come matches no row: answer at once (pending rows will be numbered
     // above the newest id, so a reader continuing from it misses nothing).
-    if (since !== undefined && Date.parse(since) > now.getTime()) return json(201, await nothingYet());
-    const { rows, readUpTo } = await readChanges(
-      {
-        orgs: readableOrgs(caller, path.organization, body.orgList),
-        fromId: byId ? (body.changeId as number) : 0,
-        ...(since ? { since } : {}),
-        visible: visibleTo(caller),
-        max,
-      },
-      now,
-    );
+    if (since !== undefined && Date.parse(since) > now.getTime()) {
+      const [, nothing] = await Promise.all([beat, nothingYet()]);
+      return json(201, nothing);
+    }
+    // The heartbeat and the read are independent: an idle poll is these two calls (tables/README.md).
+    const [, { rows, newest, readUpTo }] = await Promise.all([
+      beat,
+      readChanges(
+        {
+          orgs: readableOrgs(caller, path.organization, body.orgList),
+          fromId: byId ? (body.changeId as number) : 0,
+          ...(since ? { since } : {}),
+          visible: visibleTo(caller),
+          max,
+        },
+        now,
+      ),
+    ]);
     const answer: z.infer<typeof changesResponse> = {
       changes: groupChanges(rows),
-      // Cut short by the page budget: continue after what was examined. Else readChanges numbered
-      // what was pending, so with no rows the sequence is the newest id.
-      mostRecentChangeId:
-        readUpTo ?? (rows.length > 0 ? (rows.at(-1)?.changeId as number) : await numberedUpTo()),
+      // Cut short by the page budget: continue after what was examined. Else the newest id
+      // numbered when the read began.
+      mostRecentChangeId: readUpTo ?? (rows.length > 0 ? (rows.at(-1)?.changeId as number) : newest),
       hitMaxRecords: (max > 0 && rows.length === max) || readUpTo !== undefined,
       exchangeVersion: EXCHANGE_VERSION,
     };

@@ -34,13 +34,14 @@ async function numberedFrom(org: string, from: number): Promise<number[]> {
   return Items.map((item) => item.changeId as number);
 }
 
+/** Pending rows: the partition also holds the feed's head (`#HEAD`), which sorts before them. */
 const pendingCount = async () =>
   (
     await documentClient.send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': changeRowKeys.pendingPartition },
+        KeyConditionExpression: 'pk = :pk AND sk > :head',
+        ExpressionAttributeValues: { ':pk': changeRowKeys.pendingPartition, ':head': keys.changeHead().sk },
         ConsistentRead: true,
         Select: 'COUNT',
       }),

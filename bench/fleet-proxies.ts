@@ -1,0 +1,153 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Counting proxies for the fleet benchmark: one in front of the Exchange (HTTP requests by route
+ * and their time), one in front of DynamoDB Local (calls by operation and the capacity DynamoDB
+ * reports, which the proxy asks for on every call that can report it).
+ */
+export interface Counts {
+  /** Key → count. */
+  calls: Map<string, number>;
+  readUnits: Map<string, number>;
+  writeUnits: Map<string, number>;
+  /** Milliseconds spent per HTTP request (Exchange proxy only). */
+  durationsMs: number[];
+  counting: boolean;
+}
+
+export const newCounts = (): Counts => ({
+  calls: new Map(),
+  readUnits: new Map(),
+  writeUnits: new Map(),
+  durationsMs: [],
+  counting: false,
+});
+
+const add = (map: Map<string, number>, key: string, value: number) =>
+  map.set(key, (map.get(key) ?? 0) + value);
+
+/** `/v1/orgs/acme/nodes/n1/policy` → `/v1/orgs/{org}/nodes/{id}/policy`. */
+export function routeOf(path: string): string {
+  const parts = path.split('?')[0]?.split('/') ?? [];
+  const named = new Set(['orgs', 'nodes', 'agbots', 'msgs', 'agreements', 'managementStatus', 'users']);
+  return parts
+    .map((part, i) => (i > 0 && named.has(parts[i - 1] as string) ? `{${parts[i - 1]}}` : part))
+    .join('/');
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function listen(server: Server): Promise<string> {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    ),
+  );
+}
+
+function forward(target: URL, method: string, path: string, headers: Record<string, unknown>, body: Buffer) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>(
+    (resolve, reject) => {
+      const out = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method,
+          path,
+          headers: { ...headers, 'content-length': body.length },
+        },
+        async (res) =>
+          resolve({ status: res.statusCode ?? 502, headers: res.headers, body: await readAll(res) }),
+      );
+      out.on('error', reject);
+      out.end(body);
+    },
+  );
+}
+
+/** In front of the Exchange: counts `METHOD /route` and the time each request took. */
+export async function exchangeProxy(target: string, counts: Counts): Promise<{ url: string; close(): void }> {
+  const to = new URL(target);
+  const server = createServer(async (req, res) => {
+    const started = performance.now();
+    const body = await readAll(req);
+    const answer = await forward(to, req.method ?? 'GET', req.url ?? '/', { ...req.headers }, body).catch(
+      () => undefined,
+    );
+    if (counts.counting) {
+      add(counts.calls, `${req.method} ${routeOf(req.url ?? '/')}`, 1);
+      counts.durationsMs.push(performance.now() - started);
+    }
+    if (!answer) {
+      res.writeHead(502).end();
+      return;
+    }
+    res.writeHead(answer.status, answer.headers as Record<string, string>).end(answer.body);
+  });
+  const url = await listen(server);
+  return { url, close: () => server.close() };
+}
+
+const REPORTS_CAPACITY = new Set([
+  'GetItem',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'Query',
+  'Scan',
+  'BatchGetItem',
+  'BatchWriteItem',
+  'TransactWriteItems',
+  'TransactGetItems',
+]);
+const READS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem', 'TransactGetItems']);
+
+type Capacity = { CapacityUnits?: number };
+
+/** In front of DynamoDB Local: counts operations and their consumed capacity (table and indexes). */
+export async function dynamoProxy(target: string, counts: Counts): Promise<{ url: string; close(): void }> {
+  const to = new URL(target);
+  const server = createServer(async (req, res) => {
+    const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? 'unknown';
+    let body = await readAll(req);
+    if (REPORTS_CAPACITY.has(operation)) {
+      const input = JSON.parse(body.toString() || '{}') as Record<string, unknown>;
+      if (process.env.FLEET_DEBUG && counts.counting)
+        console.error(
+          operation,
+          JSON.stringify(input.ExpressionAttributeValues ?? input.Key ?? '').slice(0, 200),
+        );
+      input.ReturnConsumedCapacity = 'TOTAL';
+      body = Buffer.from(JSON.stringify(input));
+    }
+    const answer = await forward(to, req.method ?? 'POST', req.url ?? '/', { ...req.headers }, body).catch(
+      () => undefined,
+    );
+    if (!answer) {
+      res.writeHead(502).end();
+      return;
+    }
+    if (counts.counting) {
+      add(counts.calls, operation, 1);
+      try {
+        const output = JSON.parse(answer.body.toString() || '{}') as {
+          ConsumedCapacity?: Capacity | Capacity[];
+        };
+        const units = [output.ConsumedCapacity ?? []]
+          .flat()
+          .reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+        add(READS.has(operation) ? counts.readUnits : counts.writeUnits, operation, units);
+      } catch {
+        // not JSON: nothing to add
+      }
+    }
+    res.writeHead(answer.status, answer.headers as Record<string, string>).end(answer.body);
+  });
+  const url = await listen(server);
+  return { url, close: () => server.close() };
+}

@@ -1,0 +1,69 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as postChanges } from '#functions/changes/post-changes';
+import { handler as postHeartbeat } from '#functions/nodes/post-heartbeat';
+import { recordChanges } from '#tables/changes';
+import { getNode } from '#tables/node-records';
+import { dynamoUsageOf, totalUnits } from '#test/support/dynamo-usage';
+import { createNode, createOrg, createUser } from '#test/support/identities';
+import { invoke } from '#test/support/invoke';
+import { useTestTable } from '#test/support/table';
+
+useTestTable();
+
+type Auth = { user: string; secret: string };
+let node: Auth;
+const path = { organization: 'idle' };
+
+/** Polls as an agent does: from the id after the last one seen. */
+async function poll(changeId: number) {
+  const answer = await invoke(postChanges, { auth: node, path, body: { changeId, maxRecords: 100 } });
+  expect(answer.status).toBe(201);
+  return answer.body as { changes: unknown[]; mostRecentChangeId: number };
+}
+
+beforeAll(async () => {
+  await createOrg('idle');
+  await createUser('idle', 'owner');
+  node = await createNode('idle', 'n1', 'idle/owner');
+  await recordChanges([{ org: 'idle', id: 'n1', resource: 'node', operation: 'created' }]);
+});
+
+describe('an idle node costs little (issue 24, item 3)', () => {
+  it('an idle POST /changes is at most 2 DynamoDB calls and 2 capacity units, and still heartbeats', async () => {
+    const first = await poll(0);
+    expect(first.changes.length).toBeGreaterThan(0);
+    const from = first.mostRecentChangeId + 1;
+    await poll(from); // warm: the node's liveness item exists, its identity is cached
+    let answer: Awaited<ReturnType<typeof poll>> | undefined;
+    const calls = await dynamoUsageOf(async () => {
+      answer = await poll(from);
+    });
+    expect(answer).toEqual(
+      expect.objectContaining({ changes: [], mostRecentChangeId: first.mostRecentChangeId }),
+    );
+    expect(calls.map((c) => c.command).sort()).toEqual(['Query', 'UpdateItem']);
+    expect(totalUnits(calls)).toBeLessThanOrEqual(2);
+    expect(calls.every((c) => c.indexUnits === 0)).toBe(true);
+    const stored = await getNode('idle', 'n1');
+    expect(Date.now() - Date.parse(stored?.lastHeartbeat ?? '')).toBeLessThan(60_000);
+  });
+
+  it('still returns a change recorded after the idle poll', async () => {
+    const from = (await poll(0)).mostRecentChangeId + 1;
+    await recordChanges([{ org: 'idle', id: 'n1', resource: 'nodepolicies', operation: 'modified' }]);
+    const answer = await poll(from);
+    expect(answer.changes).toHaveLength(1);
+    expect(answer.mostRecentChangeId).toBe(from);
+  });
+
+  it('a heartbeat costs at most 1 write unit and writes no index', async () => {
+    const beat = () => invoke(postHeartbeat, { auth: node, path: { organization: 'idle', node: 'n1' } });
+    await beat();
+    let status = 0;
+    const calls = await dynamoUsageOf(async () => {
+      status = (await beat()).status;
+    });
+    expect(status).toBe(201);
+    expect(calls).toEqual([{ command: 'UpdateItem', readUnits: 0, writeUnits: 1, indexUnits: 0 }]);
+  });
+});
