@@ -6,12 +6,19 @@ import { openApiDocument } from '#functions/openapi/document';
 /**
  * Writes openapi-responses.json: for every operation of OUR document that upstream's OpenAPI
  * document (exchange-openapi-2.154.0.json) also has, upstream's first documented 2xx JSON schema,
- * with every component schema those refer to. Run it when routes are added:
- *   npx tsx test/e2e/support/extract-upstream-responses.ts [path of the upstream document]
+ * with every component schema those refer to. Run it when routes are added, with the path of
+ * upstream's document (published with open-horizon/exchange-api's releases):
+ *   npx tsx test/e2e/support/extract-upstream-responses.ts <exchange-openapi-2.154.0.json>
  */
 type Json = { [key: string]: unknown };
 
-const source = process.argv[2] ?? '/work/shared/reference/exchange-openapi-2.154.0.json';
+const source = process.argv[2];
+if (!source) {
+  console.error(
+    'usage: npx tsx test/e2e/support/extract-upstream-responses.ts <path of upstream OpenAPI document>',
+  );
+  process.exit(2);
+}
 const upstream = JSON.parse(readFileSync(source, 'utf8')) as {
   paths: Record<string, Record<string, { responses?: Record<string, Json> }>>;
   components: { schemas: Record<string, Json> };
