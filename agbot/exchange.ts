@@ -123,6 +123,7 @@ export function agbotExchange(options: {
       const path = `/orgs/${enc(source.org)}/secrets/${name.split('/').map(enc).join('/')}`;
       const query = `?${source.kind}=${enc(source.name)}`;
       const answer = await call('GET', `${path}${query}`, undefined, [200, 403, 404]);
+      // A refusal or a missing secret answers `{code, msg}`: no value.
       return answer !== null && typeof answer === 'object' && 'code' in answer ? undefined : answer;
     },
     sendToNode: (org: string, node: string, message: string, ttl: number) =>

@@ -16,7 +16,7 @@ const refused = (caller: Caller, org: string, name: string, why: string) =>
     `Access denied: '${caller.fullId}' cannot read secret '${name}' in organization '${org}': ${why}`,
   );
 
-/** The source named by the query, with whether the agbot declares serving it (by name or `*`). */
+/** The policy or pattern the query names, and the agbot's declarations of serving it (by name or `*`). */
 async function servedSource(caller: AgbotCaller, org: string, query: DeliveryQuery) {
   if ((query.policy === undefined) === (query.pattern === undefined))
     throw badInput(
@@ -25,15 +25,15 @@ async function servedSource(caller: AgbotCaller, org: string, query: DeliveryQue
   const isPolicy = query.policy !== undefined;
   const name = (query.policy ?? query.pattern) as string;
   const served = isPolicy ? getAgbotPolicy : getAgbotPattern;
-  const declarations = await Promise.all([
+  const [byName, all, record] = await Promise.all([
     served(caller.org, caller.id, `${org}_${name}`),
     served(caller.org, caller.id, `${org}_*`),
+    isPolicy ? getDeploymentPolicy(org, name) : getPattern(org, name),
   ]);
-  const record = await (isPolicy ? getDeploymentPolicy(org, name) : getPattern(org, name));
   return {
     kind: isPolicy ? 'deployment policy' : 'pattern',
     name,
-    declarations: declarations.filter((d) => d !== undefined),
+    declarations: [byName, all].filter((d) => d !== undefined),
     record,
   };
 }
