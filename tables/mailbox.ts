@@ -168,22 +168,27 @@ export function messageItem(box: Mailbox, message: MailboxMessage): Record<strin
  * only past 1 MB). A plain Query: these items are written only by this module.
  */
 export async function listMailbox(box: Mailbox): Promise<MailboxMessage[]> {
-  const messages: MailboxMessage[] = [];
+  return (await queryPrefix(box, MESSAGE_PREFIX)).map((item) => toMessage(box, item));
+}
+
+/** Every item of the mailbox owner's partition under `prefix` (consistent, every page). */
+async function queryPrefix(box: Mailbox, prefix: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient.send(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': mailboxLayout(box).owner.pk, ':prefix': MESSAGE_PREFIX },
+        ExpressionAttributeValues: { ':pk': mailboxLayout(box).owner.pk, ':prefix': prefix },
         ConsistentRead: true,
         ExclusiveStartKey: startKey,
       }),
     );
-    messages.push(...(page.Items ?? []).map((item) => toMessage(box, item)));
+    items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  return messages;
+  return items;
 }
 
 /**
@@ -213,21 +218,8 @@ export async function readMailboxPage(
 /** Every sender's share item of the mailbox (`MSGFROM#…`), by sender: the recount's read. */
 export async function listShares(box: Mailbox): Promise<Map<string, SenderShare>> {
   const shares = new Map<string, SenderShare>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': mailboxLayout(box).owner.pk, ':prefix': SHARE_PREFIX },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? [])
-      shares.set(String(item.sk).slice(SHARE_PREFIX.length), senderShare(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  for (const item of await queryPrefix(box, SHARE_PREFIX))
+    shares.set(String(item.sk).slice(SHARE_PREFIX.length), senderShare(item));
   return shares;
 }
 

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DeploymentError, parseDeployment } from '#lib/protocol/deployment';
 import { bindRisk } from '#lib/protocol/host-paths';
 import { loadConfig } from '../config.ts';
+import { testWorkloadEnvironment } from '../test-support/workload-environment.ts';
 import { engineAt } from './engine.ts';
 import { agentHostAccess, realHostPath } from './host-guard.ts';
 import { type WorkloadEvent, type WorkloadRequest, WorkloadRunner } from './runner.ts';
@@ -62,24 +63,7 @@ describe('WorkloadRunner', () => {
         }),
       ),
       secrets: { token: { key: 'k', value: 'v' } },
-      environment: {
-        node: {
-          cpus: 1,
-          memoryMb: 256,
-          arch: 'amd64',
-          hardwareId: 'hw',
-          hostIps: [],
-          allowPrivileged: false,
-        },
-        platform: {
-          agreementId: 'ag-host',
-          nodeId: 'n1',
-          org: 'acme',
-          pattern: '',
-          exchangeUrl: 'http://127.0.0.1:1/v1',
-        },
-        userInputs: [],
-      },
+      environment: testWorkloadEnvironment('ag-host'),
       nodeMemoryMb: 128,
       allowPrivileged: false,
     };

@@ -5,6 +5,7 @@ import type Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseDeployment } from '#lib/protocol/deployment';
 import { busyboxTestImage, execOutput, reachableEngine } from '../test-support/engine.ts';
+import { testWorkloadEnvironment } from '../test-support/workload-environment.ts';
 import { containersOf, removeWorkload } from './engine.ts';
 import { type WorkloadEvent, type WorkloadRequest, WorkloadRunner } from './runner.ts';
 import { SecretFiles } from './secret-files.ts';
@@ -33,24 +34,7 @@ describe.skipIf(!docker)('WorkloadRunner on the engine', () => {
       agreementId: id,
       deployment: parseDeployment(JSON.stringify({ services: withImage })),
       secrets: { token: { key: 'user', value: 'v1-secret-marker' } },
-      environment: {
-        node: {
-          cpus: 1,
-          memoryMb: 256,
-          arch: 'amd64',
-          hardwareId: 'hw',
-          hostIps: [],
-          allowPrivileged: false,
-        },
-        platform: {
-          agreementId: id,
-          nodeId: 'n1',
-          org: 'acme',
-          pattern: '',
-          exchangeUrl: 'http://127.0.0.1:1/v1',
-        },
-        userInputs: [],
-      },
+      environment: testWorkloadEnvironment(id),
       nodeMemoryMb: 128,
       allowPrivileged: false,
     };
