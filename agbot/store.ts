@@ -73,6 +73,8 @@ const MIGRATIONS = [
    ) STRICT;`,
   // Pattern agreements (docs/agbot.md "Patterns"): NULL for a deployment policy's.
   `ALTER TABLE agreements ADD COLUMN pattern TEXT;`,
+  // Nodes a policy's next search looks at again whatever the search state says (revisit()).
+  `CREATE TABLE revisits (policy TEXT NOT NULL, node TEXT NOT NULL, PRIMARY KEY (policy, node)) STRICT;`,
 ];
 
 interface AgreementRow {
@@ -186,6 +188,29 @@ export class AgbotStore {
            full_scan_at = excluded.full_scan_at`,
       )
       .run(policy, state.changedSince, state.session ?? null, state.fullScanAt);
+  }
+
+  /**
+   * Marks a node for its policy's next search. A node that ends an agreement may have changed
+   * before the agbot read the cancel: the search that saw the change skipped it (the agreement was
+   * still live) and moved past it, so without this the node would wait for the full rescan.
+   */
+  revisit(policy: string, node: string): void {
+    this.db.prepare('INSERT OR IGNORE INTO revisits (policy, node) VALUES (?, ?)').run(policy, node);
+  }
+
+  /** The nodes marked for the policy's next search (`<org>/<id>`). */
+  revisits(policy: string): string[] {
+    const rows = this.db.prepare('SELECT node FROM revisits WHERE policy = ?').all(policy) as {
+      node: string;
+    }[];
+    return rows.map((r) => r.node);
+  }
+
+  /** The nodes looked at again: unmarked. */
+  revisited(policy: string, nodes: string[]): void {
+    const remove = this.db.prepare('DELETE FROM revisits WHERE policy = ? AND node = ?');
+    for (const node of nodes) remove.run(policy, node);
   }
 
   /** Forgets every search state: the next searches are full ones. */

@@ -107,6 +107,8 @@ async function handleOne(ctx: RoundContext, message: AgbotMessage): Promise<bool
       if (!agreement.archived) {
         // The node's reason is kept; the cancel is echoed back as upstream does (the node ignores it).
         await cancelAgreement(ctx, agreement, parsed.reason, { tellNode: false });
+        // A policy's node is looked at again next round (a pattern's is searched in full anyway).
+        if (!agreement.pattern) ctx.store.revisit(agreement.policy, message.nodeId);
         await reply(buildCancel(agreement.agreementId, parsed.reason));
       }
       return true;

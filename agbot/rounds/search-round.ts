@@ -9,7 +9,7 @@ import { deploymentPolicy, oneOf } from './wire.ts';
 /**
  * Searches every served policy whose inputs changed (its own record: a full search; a node of
  * its node orgs, a service, a secret, a served row: nodes changed since the last search), or
- * whose full rescan is due, and proposes to each node found that has no live agreement with this
+ * whose full rescan is due, or that has nodes marked to revisit (a node that cancelled), and proposes to each node found that has no live agreement with this
  * policy and passes the checks. If a proposal fails on the way, the policy's previous search
  * state is put back so that the next round sees those nodes again.
  */
@@ -23,8 +23,13 @@ export async function searchAndPropose(
   const changedNodeOrgs = new Set([...feed.nodes].map((n) => splitId(n)[0]));
   for (const [policyId, nodeOrgs] of served) {
     const full = feed.policies.has(policyId);
+    const revisits = ctx.store.revisits(policyId);
     const due =
-      full || feed.catalogChanged || nodeOrgs.some((o) => changedNodeOrgs.has(o)) || searchDue(ctx, policyId);
+      full ||
+      revisits.length > 0 ||
+      feed.catalogChanged ||
+      nodeOrgs.some((o) => changedNodeOrgs.has(o)) ||
+      searchDue(ctx, policyId);
     if (!due) continue;
     const [org, name] = splitId(policyId);
     const policy = oneOf(
@@ -35,7 +40,8 @@ export async function searchAndPropose(
     );
     if (!policy) continue;
     const before = ctx.store.getSearch(policyId);
-    const nodes = await searchPolicy(ctx, policyId, nodeOrgs, full);
+    const found = await searchPolicy(ctx, policyId, nodeOrgs, full);
+    const nodes = [...new Set([...found, ...revisits])];
     let failed = false;
     await mapLimit(nodes, ctx.settings.concurrency, async (nodeFull) => {
       const [nodeOrg, nodeId] = splitId(nodeFull);
@@ -60,7 +66,7 @@ export async function searchAndPropose(
     if (failed) {
       if (before) ctx.store.setSearch(policyId, { ...before, session: undefined });
       else ctx.store.setSearch(policyId, { changedSince: 0, fullScanAt: 0 });
-    }
+    } else ctx.store.revisited(policyId, revisits);
   }
   return proposed;
 }

@@ -240,6 +240,29 @@ describe('agbot rounds against the real Exchange', () => {
     );
   }, 30_000);
 
+  it('a node that cancels after a round already saw its change is proposed to again in the next round, not at the full rescan', async () => {
+    await createPolicy('p-recancel', ['test == recancel']);
+    const node = await newNode('n-recancel', 'recancel');
+    const { message: proposal, agbotId, agbotPubKey } = await proposalOf(node);
+    await node.send({ agbotId, agbotPubKey }, buildReply(proposal.agreementId, true, node.creds.user));
+    await node.waitFor(isType('replyack'));
+    await node.putAgreement(proposal.agreementId, SERVICE);
+    await vi.waitFor(async () =>
+      expect((await agbotAgreement(proposal.agreementId))?.state).toBe('Finalized Agreement'),
+    );
+    // The node changes (as a node ending an agreement does) and rounds (0.3 s each) search it while
+    // the agreement is still live; only then does its cancel arrive.
+    await node.setPolicy({ properties: [{ name: 'test', value: 'recancel' }] });
+    await new Promise((r) => setTimeout(r, 2_000));
+    await node.send({ agbotId, agbotPubKey }, buildCancel(proposal.agreementId, 200));
+    const next = await node.waitFor(
+      (m) => m.type === 'proposal' && m.agreementId !== proposal.agreementId,
+      15_000,
+    );
+    expect(next.agbotId).toBe(`${ORG}/${AGBOT}`);
+    expect(await archived(proposal.agreementId)).toMatchObject({ terminatedReason: 200 });
+  }, 60_000);
+
   it('no reply within the protocol timeout (shortened to 2 s) → cancel 201, archived with 201', async () => {
     await agbot.stop();
     await startAgbot({ HZN_AGBOT_PROTOCOL_TIMEOUT_SECONDS: '2' });
