@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { AgentConfig } from './config.ts';
-import { type AgentContext, newRuntime } from './context.ts';
+import { type AgentContext, NO_SIGNALS, newRuntime } from './context.ts';
 import { createEventLog } from './events/eventlog.ts';
 import { createExchangeClient } from './exchange/client.ts';
 import { detectHost, type HostFacts } from './host.ts';
@@ -53,6 +53,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     runtime: newRuntime(),
     wake: () => {},
     pollNow: () => {},
+    signals: NO_SIGNALS,
   };
   const protocol = createNodeProtocol(ctx, options.protocolTimings);
   ctx.protocol = protocol;

@@ -18,6 +18,13 @@ export interface AgentConfig {
   pollIntervalMs: number;
   /** Adaptive Exchange poll (upstream's heartbeat intervals) when HZN_AGENT_POLL_SECONDS is unset. */
   heartbeat?: HeartbeatIntervals;
+  /**
+   * The signal channel (docs/signals.md): HZN_AGENT_SIGNALS=off keeps the agent on polling alone.
+   * While the channel is open, the adaptive poll runs every `signalledPollMs`
+   * (HZN_AGENT_SIGNALLED_POLL_SECONDS, default one hour): the safety net for a lost signal.
+   */
+  signals: boolean;
+  signalledPollMs: number;
   /** Retry delays after a failure grow from min to max (doubling, with jitter). */
   retryMinMs: number;
   retryMaxMs: number;
@@ -48,6 +55,8 @@ export function loadConfig(env: Env = process.env): AgentConfig {
     ...(env.HZN_AGENT_TRUST_DIR ? { trustDir: env.HZN_AGENT_TRUST_DIR } : {}),
     pollIntervalMs: seconds(env, 'HZN_AGENT_POLL_SECONDS', 10),
     ...(env.HZN_AGENT_POLL_SECONDS ? {} : { heartbeat: heartbeatSettings(env) }),
+    signals: onOff(env, 'HZN_AGENT_SIGNALS', true),
+    signalledPollMs: integer(env, 'HZN_AGENT_SIGNALLED_POLL_SECONDS', 3_600, 1, 86_400) * 1000,
     retryMinMs: 500,
     retryMaxMs: seconds(env, 'HZN_AGENT_RETRY_MAX_SECONDS', 60),
     requestTimeoutMs: seconds(env, 'HZN_AGENT_EXCHANGE_TIMEOUT_SECONDS', 5),
@@ -84,6 +93,13 @@ function heartbeatSettings(env: Env): HeartbeatIntervals {
     maxInterval: integer(env, 'HZN_AGENT_HEARTBEAT_MAX_SECONDS', d.maxInterval, 1, 86_400),
     intervalAdjustment: integer(env, 'HZN_AGENT_HEARTBEAT_STEP_SECONDS', d.intervalAdjustment, 0, 86_400),
   };
+}
+
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`${name} must be on or off, not "${raw}"`);
+  return raw === 'on';
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

@@ -46,10 +46,12 @@ export interface AgentContext {
   /** Asks the sync worker of that kind to push now (set by the workers; a no-op before they start). */
   wake: (kind: PushKind) => void;
   /**
-   * Polls the Exchange now (the one trigger of the poll: a future "look now" signal calls it too;
-   * a no-op before the workers start).
+   * Polls the Exchange now (the one trigger of the poll, which the signal channel's "look now"
+   * calls too; a no-op before the workers start).
    */
   pollNow: () => void;
+  /** The signal channel (agent/sync/signals.ts; inert before the workers start). */
+  signals: AgentSignals;
   /** The agreement protocol (agent/protocol), set by agent.ts once the context exists. */
   protocol?: {
     cancelByUser(agreementId: string): void;
@@ -62,6 +64,15 @@ export interface AgentContext {
     containersOf(agreementId: string): Promise<ContainerInfo[]>;
   };
 }
+
+export interface AgentSignals {
+  /** What the last poll announced: opens, moves or closes the channel. */
+  announced(url: string | undefined): void;
+  /** Whether the channel is open now (the poll may then be slow). */
+  connected(): boolean;
+}
+
+export const NO_SIGNALS: AgentSignals = { announced: () => {}, connected: () => false };
 
 export function newRuntime(): Runtime {
   return {

@@ -24,4 +24,38 @@ function loadFamilies() {
   return loaded.exports;
 }
 
-module.exports.functions = () => loadFamilies().functions();
+/**
+ * The signal channel (docs/signals.md): API Gateway's WebSocket API, one small Lambda for its three
+ * routes. It is not a route family: no HTTP mount, no OpenAPI operation.
+ */
+const signals = {
+  handler: 'functions/signals/lambda.handler',
+  memorySize: 256,
+  events: [
+    { websocket: { route: '$connect' } },
+    { websocket: { route: '$disconnect' } },
+    { websocket: { route: '$default' } },
+  ],
+};
+
+module.exports.functions = () => ({ ...loadFamilies().functions(), signals });
+
+/**
+ * `EXCHANGE_SIGNALS_URL` of every function: the channel's address, which POST /changes announces
+ * and every write signals through. Set in the environment locally (npm start and the tests give
+ * serverless-offline's WebSocket port); on AWS, the stack's own WebSocket API.
+ */
+module.exports.signalsUrl = async ({ resolveVariable }) =>
+  process.env.EXCHANGE_SIGNALS_URL ?? {
+    'Fn::Join': [
+      '',
+      [
+        'wss://',
+        { Ref: 'WebsocketsApi' },
+        '.execute-api.',
+        { Ref: 'AWS::Region' },
+        '.amazonaws.com/',
+        await resolveVariable('sls:stage'),
+      ],
+    ],
+  };

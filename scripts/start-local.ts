@@ -50,6 +50,11 @@ async function main(signal: AbortSignal): Promise<void> {
       setting: 'EXCHANGE_PORT',
     },
     {
+      port: settings.signalsPort,
+      label: 'EXCHANGE_SIGNALS_PORT (EXCHANGE_PORT + 2), the signal channel',
+      setting: 'EXCHANGE_SIGNALS_PORT',
+    },
+    {
       port: settings.dynamoPort,
       label: 'EXCHANGE_DYNAMODB_PORT, DynamoDB Local',
       setting: 'EXCHANGE_DYNAMODB_PORT',
@@ -72,6 +77,7 @@ async function main(signal: AbortSignal): Promise<void> {
   const offline = await startOffline({
     httpPort: settings.httpPort,
     lambdaPort: settings.lambdaPort,
+    signalsPort: settings.signalsPort,
     cwd: process.cwd(),
     signal,
     env: {
@@ -81,6 +87,7 @@ async function main(signal: AbortSignal): Promise<void> {
       EXCHANGE_ROOT_PW: rootPassword,
       EXCHANGE_SECRETS_PROVIDER: 'local',
       EXCHANGE_SECRETS_MASTER_KEY_FILE: secretsKeyFile,
+      EXCHANGE_SIGNALS_URL: `ws://127.0.0.1:${settings.signalsPort}`,
       SLS_TELEMETRY_DISABLED: '1',
       SLS_NOTIFICATIONS_MODE: 'off',
     },

@@ -4,6 +4,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import { epochSeconds } from '#lib/time';
 import { documentClient, tableName } from './client.ts';
 import { changeRowKeys, keys } from './keys.ts';
+import { signalChanges } from './signal-changes.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
 /** Upstream's four operations; `created/modified` is a PUT that may have created. */
@@ -60,6 +61,7 @@ export async function transactWriteWithChanges(
       throw new TransactionFailed(error.failed.slice(0, items.length), error.oldItems.slice(0, items.length));
     throw error;
   }
+  await signalChanges(changes);
 }
 
 /** Records change rows alone (for writes that have nothing else to put in the transaction). */

@@ -137,6 +137,22 @@ export const publicPatternsPartition = 'PUBLICPATTERNS';
 /** What a user's per-owner limits count. */
 export type OwnedKind = 'SERVICE' | 'PATTERN' | 'BUSINESSPOL';
 
+/**
+ * The signal channel's connections (tables/signal-connections.ts): one item per connection (what
+ * `$disconnect` and keepalives look up by connection id) and one per listener, in the node's own
+ * signal partition or the one partition of every agbot's connections (what a write looks up).
+ */
+export const signalKeys = {
+  connection: (connectionId: string) => ({ pk: `SIGNAL#${connectionId}`, sk: 'SIGNAL' }),
+  nodeListener: (org: string, id: string, connectionId: string) => ({
+    pk: `SIGNALS#NODE#${org}/${id}`,
+    sk: connectionId,
+  }),
+  agbotListener: (connectionId: string) => ({ pk: 'SIGNALS#AGBOTS', sk: connectionId }),
+  nodePartition: (org: string, id: string) => `SIGNALS#NODE#${org}/${id}`,
+  agbotPartition: 'SIGNALS#AGBOTS',
+};
+
 /** Change ids are zero-padded so the sort key orders them numerically. */
 const paddedChangeId = (changeId: number) => String(changeId).padStart(16, '0');
 

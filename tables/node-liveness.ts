@@ -17,15 +17,58 @@ import { TransactionFailed, transactWrite } from './transact.ts';
  * the node's partition, so the usual heartbeat is one conditional UpdateItem on it; the first
  * heartbeat of a node creates it in a transaction that checks the node is there.
  */
-export async function recordHeartbeat(org: string, id: string, at: string): Promise<boolean> {
+export const recordHeartbeat = (org: string, id: string, at: string): Promise<boolean> =>
+  recordLiveness(org, id, { lastHeartbeat: at });
+
+/**
+ * The node opened a signal connection (docs/signals.md): it reads as alive while the connection
+ * lasts, with no heartbeat request at all; 1 write unit.
+ */
+export const recordConnected = (
+  org: string,
+  id: string,
+  connectionId: string,
+  at: string,
+): Promise<boolean> =>
+  recordLiveness(org, id, { lastHeartbeat: at, connection: connectionId, connectedAt: at });
+
+/**
+ * The node's signal connection closed: its liveness is the close time from now on. A newer
+ * connection of the same node (a reconnect that beat the old close) is left as it is.
+ */
+export async function recordDisconnected(
+  org: string,
+  id: string,
+  connectionId: string,
+  at: string,
+): Promise<void> {
   try {
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.nodeHeartbeat(org, id),
-        UpdateExpression: 'SET lastHeartbeat = :at',
+        UpdateExpression: 'SET lastHeartbeat = :at REMOVE #connection, connectedAt',
+        ConditionExpression: '#connection = :connection',
+        ExpressionAttributeNames: { '#connection': 'connection' },
+        ExpressionAttributeValues: { ':at': at, ':connection': connectionId },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+async function recordLiveness(org: string, id: string, values: Record<string, string>): Promise<boolean> {
+  const names = Object.keys(values);
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.nodeHeartbeat(org, id),
+        UpdateExpression: `SET ${names.map((name) => `#${name} = :${name}`).join(', ')}`,
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':at': at },
+        ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(names.map((name) => [`:${name}`, values[name]])),
       }),
     );
     return true;
@@ -41,13 +84,30 @@ export async function recordHeartbeat(org: string, id: string, at: string): Prom
           ConditionExpression: 'attribute_exists(pk)',
         },
       },
-      { Put: { TableName: tableName(), Item: { ...keys.nodeHeartbeat(org, id), lastHeartbeat: at } } },
+      { Put: { TableName: tableName(), Item: { ...keys.nodeHeartbeat(org, id), ...values } } },
     ]);
     return true;
   } catch (error) {
     if (error instanceof TransactionFailed) return false;
     throw error;
   }
+}
+
+/**
+ * How long an open signal connection counts as liveness: API Gateway ends every connection within
+ * two hours, so one older than that (its `$disconnect` lost) proves nothing any more.
+ */
+const CONNECTION_PROVES_LIFE_MS = (2 * 60 + 10) * 60_000;
+
+/** The liveness item as readers see it: a node holding a signal connection is alive now. */
+export function livenessHeartbeat(
+  item: { lastHeartbeat?: unknown; connectedAt?: unknown } | undefined,
+  now: number = Date.now(),
+): string | undefined {
+  if (!item) return undefined;
+  const connectedAt = typeof item.connectedAt === 'string' ? instant(item.connectedAt) : Number.NaN;
+  if (now - connectedAt < CONNECTION_PROVES_LIFE_MS) return new Date(now).toISOString();
+  return typeof item.lastHeartbeat === 'string' ? item.lastHeartbeat : undefined;
 }
 
 /** Stored timestamps may carry upstream's zone suffix (`…Z[UTC]`); compare the instants. */
@@ -79,11 +139,15 @@ export async function withHeartbeats<T extends NodeKey>(nodes: T[]): Promise<T[]
     for (let attempt = 0; pending.length > 0; attempt++) {
       const result = await documentClient.send(
         new BatchGetCommand({
-          RequestItems: { [tableName()]: { Keys: pending, ProjectionExpression: 'pk, lastHeartbeat' } },
+          RequestItems: {
+            [tableName()]: { Keys: pending, ProjectionExpression: 'pk, lastHeartbeat, connectedAt' },
+          },
         }),
       );
-      for (const item of result.Responses?.[tableName()] ?? [])
-        beats.set(String(item.pk), String(item.lastHeartbeat));
+      for (const item of result.Responses?.[tableName()] ?? []) {
+        const beat = livenessHeartbeat(item);
+        if (beat) beats.set(String(item.pk), beat);
+      }
       pending = (result.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
       if (pending.length > 0)
         await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));

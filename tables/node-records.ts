@@ -5,7 +5,7 @@ import { type Change, type ChangeOperation, transactWriteWithChanges } from './c
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
-import { isHeartbeatItem, laterHeartbeat, withHeartbeats } from './node-liveness.ts';
+import { isHeartbeatItem, laterHeartbeat, livenessHeartbeat, withHeartbeats } from './node-liveness.ts';
 import { isRegistered, NodeEntity } from './nodes.ts';
 import {
   dropEmptyPrincipal,
@@ -48,7 +48,7 @@ export async function getNode(org: string, id: string): Promise<NodeRecord | und
   const stored = Items.find((item) => item.sk === key.sk);
   if (!stored) return undefined;
   const node = readStoredNode(stored);
-  const beat = Items.find(isHeartbeatItem)?.lastHeartbeat as string | undefined;
+  const beat = livenessHeartbeat(Items.find(isHeartbeatItem));
   const latest = laterHeartbeat(node.lastHeartbeat, beat);
   return latest === undefined ? node : { ...node, lastHeartbeat: latest };
 }

@@ -1,3 +1,4 @@
+import { SIGNALS_HEADER } from '#lib/signals/address';
 import { own, ownTable } from '../own.ts';
 import { createHttp, type HttpResponse } from './http.ts';
 import type { ExchangeManagementStatus, ExchangeNode, ExchangePolicy, NodePolicy } from './types.ts';
@@ -36,7 +37,7 @@ export function createExchangeClient(options: { baseUrl: string; timeoutMs: numb
     path: string,
     creds: Credentials | undefined,
     body?: unknown,
-  ): Promise<{ status: number; text: string }> {
+  ): Promise<HttpResponse> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (creds) {
       const basic = Buffer.from(`${creds.org}/${creds.id}:${creds.token}`).toString('base64');
@@ -72,11 +73,31 @@ export function createExchangeClient(options: { baseUrl: string; timeoutMs: numb
 
   const nodePath = (c: Credentials) => `/orgs/${enc(c.org)}/nodes/${enc(c.id)}`;
 
+  /**
+   * POST /orgs/{org}/changes, with the signal channel's address when the Exchange announces one
+   * (docs/signals.md); upstream's Exchange never does.
+   */
+  async function changes(
+    creds: Credentials,
+    body: object,
+  ): Promise<{ body: unknown; signalsUrl: string | undefined }> {
+    const path = `/orgs/${enc(creds.org)}/changes`;
+    const response = await call('POST', path, creds, body);
+    if (response.status < 200 || response.status >= 300)
+      throw new ExchangeHttpError(response.status, messageOf(response.text));
+    const announced = response.headers[SIGNALS_HEADER.toLowerCase()];
+    return {
+      body: response.text ? safeJson(response.text) : undefined,
+      signalsUrl: typeof announced === 'string' && /^wss?:\/\//.test(announced) ? announced : undefined,
+    };
+  }
+
   return {
     baseUrl: base,
     close: http.close,
-    /** Any other call, same error mapping (the agreement protocol's mailboxes, agreements, changes). */
+    /** Any other call, same error mapping (the agreement protocol's mailboxes, agreements). */
     request,
+    changes,
 
     /** The Exchange version (plain text), asked anonymously. */
     async version(): Promise<string> {

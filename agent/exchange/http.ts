@@ -4,6 +4,7 @@ import type * as Https from 'node:https';
 export interface HttpResponse {
   status: number;
   text: string;
+  headers: Http.IncomingHttpHeaders;
 }
 
 /**
@@ -48,7 +49,11 @@ export function createHttp(timeoutMs: number) {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+            resolve({
+              status: res.statusCode ?? 0,
+              text: Buffer.concat(chunks).toString('utf8'),
+              headers: res.headers,
+            }),
           );
           res.on('error', reject);
         },

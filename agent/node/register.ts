@@ -66,6 +66,9 @@ export function register(ctx: AgentContext, input: Registration): Promise<NodeRe
     await initialPolicy(ctx, node);
     await announce(ctx, creds);
     ctx.log.info('node registered', { node: `${node.organization}/${node.id}`, pattern: node.pattern });
+    // The first round runs now, not one interval later: the node's first heartbeat, and the
+    // signal channel opens with it.
+    ctx.pollNow();
     return node;
   });
 }

@@ -27,15 +27,19 @@ const changesSchema = z.object({
 });
 export type Changes = z.infer<typeof changesSchema>;
 
-/** POST /orgs/{org}/changes: the node's heartbeat and what changed from `changeId` on. */
-export async function postChanges(ctx: AgentContext, creds: Credentials, changeId: number): Promise<Changes> {
-  const body = await ctx.exchange.request('POST', `/orgs/${enc(creds.org)}/changes`, creds, {
-    changeId,
-    maxRecords: 1000,
-  });
+/**
+ * POST /orgs/{org}/changes: the node's heartbeat and what changed from `changeId` on, with the
+ * signal channel's address when the Exchange announces one.
+ */
+export async function postChanges(
+  ctx: AgentContext,
+  creds: Credentials,
+  changeId: number,
+): Promise<Changes & { signalsUrl: string | undefined }> {
+  const { body, signalsUrl } = await ctx.exchange.changes(creds, { changeId, maxRecords: 1000 });
   const parsed = changesSchema.safeParse(body);
   if (!parsed.success) throw new Error('POST /changes: unexpected answer');
-  return parsed.data;
+  return { ...parsed.data, signalsUrl };
 }
 
 /** One page of the node's messages, oldest first; one of another shape is left out. */

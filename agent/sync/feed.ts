@@ -7,7 +7,7 @@ import { postChanges } from '../protocol/exchange-calls.ts';
  * Every synced document (and the mailbox) is read again at least this often, even when the feed
  * names none: a slow safety net for a change row missed (docs/agent.md, "Polling the Exchange").
  */
-export const SAFETY_REREAD_MS = 30 * 60_000;
+export const SAFETY_REREAD_MS = 6 * 60 * 60_000;
 
 /** The feed cursor in the store (kept under the key the agreement protocol used before). */
 const CURSOR = 'protocol.changes';
@@ -21,6 +21,8 @@ interface Cursor {
 export interface FeedNews {
   /** Resources (`node`, `nodepolicies`, `nodemsgs`...) of rows about this node since the last read. */
   aboutNode: Set<string>;
+  /** The signal channel's address, when the Exchange announces one (docs/signals.md). */
+  signalsUrl: string | undefined;
 }
 
 /**
@@ -36,5 +38,5 @@ export async function readFeed(ctx: AgentContext, node: NodeRecord, creds: Crede
   const aboutNode = new Set(
     answer.changes.filter((c) => c.orgId === node.organization && c.id === node.id).map((c) => c.resource),
   );
-  return { aboutNode };
+  return { aboutNode, signalsUrl: answer.signalsUrl };
 }

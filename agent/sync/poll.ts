@@ -18,7 +18,10 @@ import { type FeedNews, readFeed, SAFETY_REREAD_MS } from './feed.ts';
  */
 export async function pollExchange(ctx: AgentContext): Promise<boolean> {
   const node = loadNode(ctx.store);
-  if (!isActive(node)) return false;
+  if (!isActive(node)) {
+    ctx.signals.announced(undefined);
+    return false;
+  }
   const creds = credentials(node);
   let news: FeedNews;
   try {
@@ -33,6 +36,7 @@ export async function pollExchange(ctx: AgentContext): Promise<boolean> {
   }
   const recovering = ctx.runtime.exchangeReachable !== true;
   heartbeatRestored(ctx, node);
+  ctx.signals.announced(news.signalsUrl);
   const now = ctx.now();
   const full = recovering || now - ctx.runtime.lastFullReadAt >= SAFETY_REREAD_MS;
   // Mail sent while the poll could not tell is read too.

@@ -27,6 +27,8 @@ export function testConfig(
     exchangeUrl,
     dataDir,
     pollIntervalMs: 60_000,
+    signals: true,
+    signalledPollMs: 3_600_000,
     retryMinMs: 20,
     retryMaxMs: 100,
     requestTimeoutMs: 2_000,

@@ -1,8 +1,9 @@
 import { nextHeartbeatInterval, resolveHeartbeatIntervals } from '#lib/protocol/heartbeat-intervals';
-import type { AgentContext } from '../context.ts';
+import { type AgentContext, NO_SIGNALS } from '../context.ts';
 import { DOCUMENTS } from '../sync/documents.ts';
 import type { PushKind } from '../sync/kinds.ts';
 import { pollExchange } from '../sync/poll.ts';
+import { agentSignals } from '../sync/signals.ts';
 import { type Loop, startLoop } from './loop.ts';
 
 /** Worker names shown by GET /status/workers. */
@@ -22,7 +23,8 @@ export interface Workers {
  * The Exchange poll's pace: fixed (`pollIntervalMs`, HZN_AGENT_POLL_SECONDS) or upstream's
  * adaptive intervals (the node's, else its org's, else the agent's settings): one step longer
  * after each idle round, the minimum after activity for the node or while an agreement is
- * negotiated.
+ * negotiated. While the signal channel is open, an idle node polls only every `signalledPollMs`:
+ * the Exchange tells it when to look.
  */
 function pollPace(ctx: AgentContext) {
   let currentS = 0;
@@ -36,7 +38,9 @@ function pollPace(ctx: AgentContext) {
       if (!settings) return ctx.config.pollIntervalMs;
       const { node, org } = ctx.runtime.remoteIntervals;
       const intervals = resolveHeartbeatIntervals(node, org, settings);
-      currentS = nextHeartbeatInterval(currentS, active || ctx.protocol?.negotiating() === true, intervals);
+      const busy = active || ctx.protocol?.negotiating() === true;
+      currentS = nextHeartbeatInterval(currentS, busy, intervals);
+      if (!busy && ctx.signals.connected()) return Math.max(currentS * 1000, ctx.config.signalledPollMs);
       return currentS * 1000;
     },
   };
@@ -64,6 +68,8 @@ export function startWorkers(ctx: AgentContext): Workers {
     tick: async () => pace.saw(await pollExchange(ctx)),
   });
   ctx.pollNow = () => changes.wake();
+  const signals = agentSignals(ctx);
+  ctx.signals = signals;
   const pushers = new Map<PushKind, Loop>();
   for (const doc of Object.values(DOCUMENTS))
     pushers.set(
@@ -80,6 +86,8 @@ export function startWorkers(ctx: AgentContext): Workers {
     async stop() {
       ctx.wake = () => {};
       ctx.pollNow = () => {};
+      signals.stop();
+      ctx.signals = NO_SIGNALS;
       await Promise.all([changes.stop(), ...[...pushers.values()].map((loop) => loop.stop())]);
     },
   };

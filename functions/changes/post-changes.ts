@@ -1,10 +1,12 @@
 import type * as z from 'zod';
 import { authorize } from '#lib/auth/access';
 import { type Caller, isMultiTenantAgbot } from '#lib/auth/caller';
+import { visibleTo } from '#lib/feed/visibility';
 import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
+import { SIGNALS_HEADER, signalsUrl } from '#lib/signals/address';
 import { isoTimestamp } from '#lib/time';
 import { EXCHANGE_VERSION } from '#lib/version';
 import { recordAgbotHeartbeat } from '#tables/agbot-records';
@@ -14,7 +16,6 @@ import { recordHeartbeat } from '#tables/node-records';
 import { groupChanges } from './group-changes.ts';
 import type { changesResponse } from './responses.ts';
 import { changesBody } from './schemas.ts';
-import { visibleTo } from './visibility.ts';
 
 /** Upstream reads rows changed up to 10 s before the `lastUpdated` a caller gives. */
 const LAST_UPDATED_SLACK_MS = 10_000;
@@ -43,7 +44,7 @@ export const handler = endpoint({
     // above the newest id, so a reader continuing from it misses nothing).
     if (since !== undefined && Date.parse(since) > now.getTime()) {
       const [, nothing] = await Promise.all([beat, nothingYet()]);
-      return json(201, nothing);
+      return announceSignals(json(201, nothing), caller);
     }
     // The heartbeat and the read are independent: an idle poll is these two calls (tables/README.md).
     const [, { rows, newest, readUpTo }] = await Promise.all([
@@ -67,9 +68,19 @@ export const handler = endpoint({
       hitMaxRecords: (max > 0 && rows.length === max) || readUpTo !== undefined,
       exchangeVersion: EXCHANGE_VERSION,
     };
-    return json(201, answer);
+    return announceSignals(json(201, answer), caller);
   },
 });
+
+/**
+ * Tells a node or agbot where the signal channel is (docs/signals.md), so it needs no setting of
+ * its own; upstream's agent ignores the header and keeps polling.
+ */
+function announceSignals<R extends { headers?: Record<string, string> }>(response: R, caller: Caller): R {
+  const url = signalsUrl();
+  if (!url || (caller.kind !== 'node' && caller.kind !== 'agbot')) return response;
+  return { ...response, headers: { ...response.headers, [SIGNALS_HEADER]: url } };
+}
 
 async function nothingYet(): Promise<z.infer<typeof changesResponse>> {
   return {

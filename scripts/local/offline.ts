@@ -28,6 +28,7 @@ async function answers(url: string): Promise<boolean> {
 export async function startOffline(options: {
   httpPort: number;
   lambdaPort: number;
+  signalsPort: number;
   env: NodeJS.ProcessEnv;
   cwd: string;
   timeoutMs?: number;
@@ -36,7 +37,8 @@ export async function startOffline(options: {
 }): Promise<Offline> {
   const bin = require.resolve('serverless/bin/serverless.js');
   const args = ['offline', 'start', '--httpPort', String(options.httpPort)];
-  args.push('--lambdaPort', String(options.lambdaPort), '--host', '127.0.0.1');
+  args.push('--lambdaPort', String(options.lambdaPort), '--websocketPort', String(options.signalsPort));
+  args.push('--host', '127.0.0.1');
   const started = spawnGroup(process.execPath, [bin, ...args], {
     cwd: options.cwd,
     env: options.env,

@@ -1,13 +1,15 @@
 import { join, resolve } from 'node:path';
 import { LocalStackError } from './dynamodb-local.ts';
 
-/** What `npm start` runs with, from the environment (defaults: .data, ports 3090/3091/8000, table exchange). */
+/** What `npm start` runs with, from the environment (defaults: .data, ports 3090/3091/3092/8000, table exchange). */
 export interface LocalSettings {
   dataDir: string;
   dynamoDir: string;
   passwordFile: string;
   httpPort: number;
   lambdaPort: number;
+  /** The signal channel's WebSocket port (docs/signals.md): EXCHANGE_SIGNALS_PORT, else two up. */
+  signalsPort: number;
   dynamoPort: number;
   table: string;
   /** From EXCHANGE_ROOT_PW; undefined = generate or reuse the one in the data dir. */
@@ -28,14 +30,15 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): LocalSetting
   const dataDir = resolve(env.EXCHANGE_DATA_DIR || '.data');
   const httpPort = port(env, 'EXCHANGE_PORT', 3090);
   // serverless-offline also needs a port for its Lambda invoke API: the next one up.
-  if (httpPort === 65535)
-    throw new LocalStackError('EXCHANGE_PORT must leave room for the next port (Lambda API).');
+  if (httpPort >= 65534)
+    throw new LocalStackError('EXCHANGE_PORT must leave room for the next two ports (Lambda API, signals).');
   return {
     dataDir,
     dynamoDir: join(dataDir, 'dynamodb'),
     passwordFile: join(dataDir, 'root-password'),
     httpPort,
     lambdaPort: httpPort + 1,
+    signalsPort: port(env, 'EXCHANGE_SIGNALS_PORT', httpPort + 2),
     dynamoPort: port(env, 'EXCHANGE_DYNAMODB_PORT', 8000),
     table: env.EXCHANGE_TABLE || 'exchange',
     rootPassword: env.EXCHANGE_ROOT_PW || undefined,

@@ -14,6 +14,8 @@ import { type OfflineServer, startOffline } from './serverless-offline.ts';
  */
 export interface E2eServer {
   readonly baseUrl: string;
+  /** The signal channel's address (docs/signals.md). */
+  readonly signalsUrl: string;
   readonly rootPassword: string;
   http: Http;
 }
@@ -42,6 +44,10 @@ export function useOffline(options: { env?: Record<string, string> } = {}): E2eS
     get baseUrl() {
       if (!server) throw new Error('the offline server is not started (beforeAll failed?)');
       return server.baseUrl;
+    },
+    get signalsUrl() {
+      if (!server) throw new Error('the offline server is not started (beforeAll failed?)');
+      return server.signalsUrl;
     },
     rootPassword,
     http: (method, path, requestOptions) => {

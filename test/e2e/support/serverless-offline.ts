@@ -20,12 +20,16 @@ export interface OfflineOptions {
   /** Another serverless config in the project root instead of serverless.yml (the benchmark's floor). */
   config?: string;
   startTimeoutMs?: number;
+  /** The signal channel's port (docs/signals.md); a free one by default. */
+  websocketPort?: number;
 }
 
 export interface OfflineServer {
   baseUrl: string;
   /** The serverless-offline process, which also runs every handler (`useInProcess`). */
   pid: number | undefined;
+  /** The signal channel's address (`ws://127.0.0.1:<port>`), as POST /changes announces it by default. */
+  signalsUrl: string;
   /** Everything the child printed so far (for failure messages). */
   output(): string;
   stop(): Promise<void>;
@@ -39,9 +43,14 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
   const httpPort = await freePort();
   let lambdaPort = await freePort();
   while (lambdaPort === httpPort) lambdaPort = await freePort();
+  let websocketPort = options.websocketPort ?? (await freePort());
+  while (!options.websocketPort && (websocketPort === httpPort || websocketPort === lambdaPort))
+    websocketPort = await freePort();
+  const signalsUrl = `ws://127.0.0.1:${websocketPort}`;
   // A build folder of its own (under the git-ignored .esbuild/): concurrent servers never share bundles.
   const buildDir = join('.esbuild', `offline-${process.pid}-${randomBytes(4).toString('hex')}`);
   const args = ['offline', 'start', '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort)];
+  args.push('--websocketPort', String(websocketPort));
   if (options.config) args.push('--config', options.config);
   const child = spawn(process.execPath, [serverlessBin, ...args, '--host', '127.0.0.1'], {
     cwd: projectRoot,
@@ -49,6 +58,7 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
+      EXCHANGE_SIGNALS_URL: signalsUrl,
       ...options.env,
       DYNAMODB_ENDPOINT: options.dynamoEndpoint,
       EXCHANGE_TABLE: options.table,
@@ -72,6 +82,7 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
   const server: OfflineServer = {
     baseUrl: `http://127.0.0.1:${httpPort}`,
     pid: child.pid,
+    signalsUrl,
     output: () => output,
     stop: async () => {
       process.removeListener('exit', killOnExit);

@@ -52,11 +52,11 @@ export function launch(env: Record<string, string>): Launched {
   return { child, output: () => text, exited, waitFor };
 }
 
-/** Ports for one launcher run: the API port and the next one (Lambda API) free, plus DynamoDB's. */
+/** Ports for one launcher run: the API port and the next two (Lambda API, signals) free, plus DynamoDB's. */
 export async function freePorts(): Promise<{ http: number; dynamo: number }> {
   for (;;) {
     const http = await freePort();
-    if (http < 65535 && (await isPortFree(http + 1))) return { http, dynamo: await freePort() };
+    if (http < 65534 && (await allFree([http + 1, http + 2]))) return { http, dynamo: await freePort() };
   }
 }
 
@@ -71,10 +71,10 @@ export async function allFree(ports: number[]): Promise<boolean> {
  */
 const BAD_PORTS = [4190, 6000, 6566, 6679, 6697, 10080, 4045, 5061];
 
-/** The first bad port that is free with its next port, plus a free DynamoDB port. */
+/** The first bad port that is free with its next two ports, plus a free DynamoDB port. */
 export async function freeBadPorts(): Promise<{ http: number; dynamo: number }> {
   for (const http of BAD_PORTS) {
-    if ((await isPortFree(http)) && (await isPortFree(http + 1))) return { http, dynamo: await freePort() };
+    if (await allFree([http, http + 1, http + 2])) return { http, dynamo: await freePort() };
   }
   throw new Error(`every candidate bad port is taken: ${BAD_PORTS.join(', ')}`);
 }

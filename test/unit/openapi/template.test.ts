@@ -51,18 +51,33 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 /** The logical id serverless gives a function's resources: `agbotAgreements` → `AgbotAgreements`. */
 const logicalName = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
-const names = [...FAMILIES.map((f) => functionName(f.folder)), FALLBACK.name];
+const httpNames = [...FAMILIES.map((f) => functionName(f.folder)), FALLBACK.name];
+/** The signal channel's function (docs/signals.md): on the WebSocket API, not a route family. */
+const SIGNALS = 'signals';
+const names = [...httpNames, SIGNALS];
 
 /** A function's resources: itself, its log group, its permission, its integration and the routes to it. */
 function resourcesOf(name: string): string[] {
   const id = logicalName(name);
-  const integration = `HttpApiIntegration${id}`;
-  const own = [`${id}LambdaFunction`, `${id}LogGroup`, `${id}LambdaPermissionHttpApi`, integration];
+  const integrations = [`HttpApiIntegration${id}`, `${id}WebsocketsIntegration`];
+  const own = [
+    `${id}LambdaFunction`,
+    `${id}LogGroup`,
+    `${id}LambdaPermissionHttpApi`,
+    `${id}LambdaPermissionWebsockets`,
+    ...integrations,
+  ];
   const routes = ofType('AWS::ApiGatewayV2::Route')
-    .filter(([, r]) => JSON.stringify(r.Properties?.Target).includes(`"${integration}"`))
+    .filter(([, r]) => integrations.some((i) => JSON.stringify(r.Properties?.Target).includes(`"${i}"`)))
     .map(([logicalId]) => logicalId);
   return [...own.filter((logicalId) => resources[logicalId]), ...routes];
 }
+
+/** Routes of the HTTP API (the WebSocket API's are the signal channel's). */
+const httpRoutes = () =>
+  ofType('AWS::ApiGatewayV2::Route').filter(
+    ([, r]) => !JSON.stringify(r.Properties?.ApiId).includes('Websockets'),
+  );
 
 describe('the packaged CloudFormation template', () => {
   it('has fewer than 200 resources, and no Lambda versions', () => {
@@ -76,7 +91,7 @@ describe('the packaged CloudFormation template', () => {
         .map(([id]) => id)
         .sort(),
     ).toEqual(names.map((name) => `${logicalName(name)}LambdaFunction`).sort());
-    for (const name of names) {
+    for (const name of httpNames) {
       const own = resourcesOf(name);
       expect(own.length, `${name}: ${own.join(', ')}`).toBeGreaterThanOrEqual(5);
       // 4 + one route per mount; the secrets family has three (issue 12: `allsecrets`), the
@@ -91,6 +106,9 @@ describe('the packaged CloudFormation template', () => {
     const shared = Object.keys(resources).filter((id) => !perFunction.includes(id));
     expect(shared.map((id) => resources[id]?.Type).sort()).toEqual([
       'AWS::ApiGatewayV2::Api',
+      'AWS::ApiGatewayV2::Api',
+      'AWS::ApiGatewayV2::Deployment',
+      'AWS::ApiGatewayV2::Stage',
       'AWS::ApiGatewayV2::Stage',
       'AWS::DynamoDB::Table',
       'AWS::IAM::Role',
@@ -102,7 +120,7 @@ describe('the packaged CloudFormation template', () => {
   });
 
   it('routes exactly the mounts of the route lists (method ANY) to their family', () => {
-    const routeKeys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => String(r.Properties?.RouteKey));
+    const routeKeys = httpRoutes().map(([, r]) => String(r.Properties?.RouteKey));
     const mounts = [...FAMILIES.flatMap((f) => f.mounts), FALLBACK.mount].map((path) => `ANY ${path}`);
     expect(routeKeys.sort()).toEqual(mounts.sort());
     for (const family of FAMILIES) {
@@ -111,5 +129,19 @@ describe('the packaged CloudFormation template', () => {
         .map((id) => String(resources[id]?.Properties?.RouteKey));
       expect(toFamily.sort(), family.folder).toEqual(family.mounts.map((path) => `ANY ${path}`).sort());
     }
+  });
+
+  it('has the signal channel: a WebSocket API whose three routes reach one function, which every function may address', () => {
+    const signalRoutes = resourcesOf(SIGNALS)
+      .filter((id) => resources[id]?.Type === 'AWS::ApiGatewayV2::Route')
+      .map((id) => String(resources[id]?.Properties?.RouteKey));
+    expect(signalRoutes.sort()).toEqual(['$connect', '$default', '$disconnect']);
+    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+      const env = fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined;
+      expect(JSON.stringify(env?.Variables?.EXCHANGE_SIGNALS_URL), id).toContain('"Ref":"WebsocketsApi"');
+    }
+    const policies = JSON.stringify(resources.IamRoleLambdaExecution?.Properties?.Policies);
+    expect(policies).toContain('execute-api:ManageConnections');
+    expect(policies).toContain('/*/POST/@connections/*');
   });
 });

@@ -1,0 +1,34 @@
+import { agbotWokenBy, type FeedRow, nodeWokenBy, visibleTo } from '#lib/feed/visibility';
+import { log } from '#lib/log';
+import { signalsUrl } from '#lib/signals/address';
+import { sendLookNow } from '#lib/signals/look-now';
+import { agbotConnections, nodeConnections, removeConnection } from './signal-connections.ts';
+
+/**
+ * After a write recorded `changes`, tells the listeners whose feed now shows something to poll
+ * (docs/signals.md): the nodes the rows are about and the agbots that read them. One Query per
+ * node woken and one for the agbots, only when the Exchange has a signal channel. Best effort: a
+ * write never fails because of a signal, and a listener that misses one finds the row at its next
+ * poll.
+ */
+export async function signalChanges(changes: FeedRow[]): Promise<void> {
+  if (!signalsUrl() || changes.length === 0) return;
+  try {
+    const nodes = new Set(changes.map(nodeWokenBy).filter((node) => node !== undefined));
+    // Rows no agbot reads (a node's mailbox, its status) cost no agbot lookup.
+    const agbotRows = changes.filter(visibleTo({ kind: 'agbot', org: '', id: '' }));
+    const connectionIds: string[] = [];
+    for (const node of nodes) {
+      const slash = node.indexOf('/');
+      connectionIds.push(...(await nodeConnections(node.slice(0, slash), node.slice(slash + 1))));
+    }
+    if (agbotRows.length > 0) {
+      for (const agbot of await agbotConnections())
+        if (agbotRows.some((row) => agbotWokenBy(agbot, row))) connectionIds.push(agbot.connectionId);
+    }
+    const gone = await sendLookNow(connectionIds);
+    await Promise.all(gone.map((connectionId) => removeConnection(connectionId)));
+  } catch (error) {
+    log.warn('signal not sent', { error: (error as Error).message });
+  }
+}

@@ -1,0 +1,95 @@
+import { BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from './client.ts';
+import { signalKeys } from './keys.ts';
+
+/**
+ * Who holds an open signal connection (docs/signals.md): written on `$connect`, deleted on
+ * `$disconnect`. API Gateway ends every connection within two hours, so each item expires (TTL)
+ * a little after that: a `$disconnect` lost in transit leaves nothing behind for long.
+ */
+export interface Listener {
+  kind: 'node' | 'agbot';
+  org: string;
+  id: string;
+}
+
+/** API Gateway's maximum connection duration, and the slack before DynamoDB's TTL may remove the items. */
+const MAX_CONNECTION_SECONDS = 2 * 60 * 60;
+const TTL_SLACK_SECONDS = 10 * 60;
+
+const listenerKey = (listener: Listener, connectionId: string) =>
+  listener.kind === 'node'
+    ? signalKeys.nodeListener(listener.org, listener.id, connectionId)
+    : signalKeys.agbotListener(connectionId);
+
+/** Records an open connection: 2 items, 2 write units. */
+export async function addConnection(
+  connectionId: string,
+  listener: Listener,
+  now = new Date(),
+): Promise<void> {
+  const ttl = Math.floor(now.getTime() / 1000) + MAX_CONNECTION_SECONDS + TTL_SLACK_SECONDS;
+  const item = { ...listener, connectedAt: now.toISOString(), ttl };
+  await documentClient.send(
+    new BatchWriteCommand({
+      RequestItems: {
+        [tableName()]: [
+          { PutRequest: { Item: { ...signalKeys.connection(connectionId), ...item } } },
+          { PutRequest: { Item: { ...listenerKey(listener, connectionId), ...item, connectionId } } },
+        ],
+      },
+    }),
+  );
+}
+
+/** The listener of a connection, if it is still recorded (eventually consistent: keepalives only). */
+export async function connectionListener(connectionId: string): Promise<Listener | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: signalKeys.connection(connectionId) }),
+  );
+  return Item ? { kind: Item.kind, org: Item.org, id: Item.id } : undefined;
+}
+
+/** Forgets a connection (both items); nothing when it is already gone. */
+export async function removeConnection(connectionId: string): Promise<Listener | undefined> {
+  const { Attributes } = await documentClient.send(
+    new DeleteCommand({
+      TableName: tableName(),
+      Key: signalKeys.connection(connectionId),
+      ReturnValues: 'ALL_OLD',
+    }),
+  );
+  if (!Attributes) return undefined;
+  const listener: Listener = { kind: Attributes.kind, org: Attributes.org, id: Attributes.id };
+  await documentClient.send(
+    new DeleteCommand({ TableName: tableName(), Key: listenerKey(listener, connectionId) }),
+  );
+  return listener;
+}
+
+/** The open connections of one node (usually one). */
+export const nodeConnections = (org: string, id: string): Promise<string[]> =>
+  connectionsIn(signalKeys.nodePartition(org, id)).then((items) => items.map((i) => i.connectionId));
+
+/** Every agbot's open connections (a handful per deployment), with who holds each. */
+export const agbotConnections = (): Promise<(Listener & { connectionId: string })[]> =>
+  connectionsIn(signalKeys.agbotPartition);
+
+async function connectionsIn(partition: string): Promise<(Listener & { connectionId: string })[]> {
+  const found: (Listener & { connectionId: string })[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? [])
+      found.push({ kind: item.kind, org: item.org, id: item.id, connectionId: item.connectionId });
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return found;
+}

@@ -1,0 +1,308 @@
+/**
+ * The signal channel (issue 24, docs/signals.md) on serverless-offline's WebSocket emulation: who
+ * may connect, who hears what, and the liveness an open connection gives a node.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { basicAuthHeader } from '#lib/auth/basic';
+import { LOOK_NOW } from '#lib/signals/address';
+import { SignalChannel } from '#lib/signals/channel';
+import { nodeConnections } from '#tables/signal-connections';
+import { silentLogger } from '../../agent/log.ts';
+import { freePort, waitForPort } from '../../scripts/local/ports.ts';
+import type { Credentials } from './support/http.ts';
+import { useOffline } from './support/offline.ts';
+import { createOrgWorld, expectStatus, type OrgWorld } from './support/world.ts';
+
+const server = useOffline();
+const root = (): Credentials => ({ user: 'root/root', secret: server.rootPassword });
+let acme: OrgWorld;
+let other: OrgWorld;
+const open: Listener[] = [];
+
+interface Listener {
+  channel: SignalChannel;
+  signals: number;
+  opened: number;
+}
+
+/** A channel as the agent and agbot hold it, counting what it hears. */
+async function listen(who: Credentials): Promise<Listener> {
+  const listener: Listener = { channel: undefined as unknown as SignalChannel, signals: 0, opened: 0 };
+  listener.channel = new SignalChannel({
+    url: server.signalsUrl,
+    authorization: () => basicAuthHeader(who.user, who.secret),
+    onLookNow: () => {
+      listener.signals += 1;
+    },
+    onOpen: () => {
+      listener.opened += 1;
+    },
+    log: silentLogger,
+    reconnectMinMs: 200,
+  });
+  listener.channel.start();
+  open.push(listener);
+  return listener;
+}
+
+const connected = (listener: Listener) =>
+  vi.waitFor(() => expect(listener.channel.connected).toBe(true), { timeout: 10_000, interval: 50 });
+
+/** The upgrade's answer for these credentials (a refused one never opens). */
+async function upgradeStatus(who: Credentials | undefined): Promise<number> {
+  const { default: WebSocket } = await import('ws');
+  return new Promise((resolve) => {
+    const socket = new WebSocket(server.signalsUrl, {
+      headers: who ? { authorization: basicAuthHeader(who.user, who.secret) } : {},
+    });
+    socket.on('open', () => {
+      socket.close();
+      resolve(101);
+    });
+    socket.on('unexpected-response', (request, response) => {
+      request.destroy();
+      resolve(response.statusCode ?? 0);
+    });
+    socket.on('error', () => resolve(0));
+  });
+}
+
+const nodePath = (node: Credentials) => {
+  const [org, id] = node.user.split('/');
+  return `/v1/orgs/${org}/nodes/${id}`;
+};
+
+beforeAll(async () => {
+  const f = { http: server.http, root: root() };
+  acme = await createOrgWorld(f, `sig-${randomBytes(3).toString('hex')}`);
+  other = await createOrgWorld(f, `sig-${randomBytes(3).toString('hex')}`);
+  // Mailboxes need a key on both ends.
+  expectStatus(
+    await server.http('PATCH', nodePath(acme.node), { auth: acme.node, body: { publicKey: 'node-key' } }),
+    201,
+    'PATCH node key',
+  );
+  const [org, agbotId] = acme.agbot.user.split('/');
+  expectStatus(
+    await server.http('PATCH', `/v1/orgs/${org}/agbots/${agbotId}`, {
+      auth: acme.agbot,
+      body: { publicKey: 'agbot-key' },
+    }),
+    200,
+    'PATCH agbot key',
+  );
+});
+
+afterAll(() => {
+  for (const listener of open) listener.channel.stop();
+});
+
+describe('the signal channel', () => {
+  it('POST /changes announces it to nodes and agbots, not to users', async () => {
+    const changes = `/v1/orgs/${acme.org}/changes`;
+    for (const who of [acme.node, acme.agbot]) {
+      const answer = expectStatus(
+        await server.http('POST', changes, { auth: who, body: {} }),
+        201,
+        'changes',
+      );
+      expect(answer.headers.get('x-exchange-signals')).toBe(server.signalsUrl);
+    }
+    const byUser = expectStatus(
+      await server.http('POST', changes, { auth: acme.admin, body: {} }),
+      201,
+      'changes',
+    );
+    expect(byUser.headers.get('x-exchange-signals')).toBeNull();
+  });
+
+  it('lets nodes and agbots in with their credentials; refuses a wrong secret (401) and users (403)', async () => {
+    expect(await upgradeStatus(acme.node)).toBe(101);
+    expect(await upgradeStatus(acme.agbot)).toBe(101);
+    expect(await upgradeStatus({ ...acme.node, secret: 'wrong' })).toBe(401);
+    expect(await upgradeStatus(undefined)).toBe(401);
+    expect(await upgradeStatus(acme.admin)).toBe(403);
+  });
+
+  it('a node hears about itself only; agbots hear about their own org, and only their own mailbox', async () => {
+    const [node, node2, agbot, agbot2, otherAgbot, otherNode] = (await Promise.all(
+      [acme.node, acme.node2, acme.agbot, acme.agbot2, other.agbot, other.node].map(listen),
+    )) as [Listener, Listener, Listener, Listener, Listener, Listener];
+    for (const listener of [node, node2, agbot, agbot2, otherAgbot, otherNode]) await connected(listener);
+
+    // A node policy change: the node and its org's agbots read it; nobody else.
+    const policy = { label: 'p', properties: [{ name: 'purpose', value: 'signals' }] };
+    expectStatus(
+      await server.http('PUT', `${nodePath(acme.node)}/policy`, { auth: root(), body: policy }),
+      201,
+      'PUT policy',
+    );
+    await vi.waitFor(() => {
+      expect(node.signals).toBe(1);
+      expect(agbot.signals).toBe(1);
+      expect(agbot2.signals).toBe(1);
+    });
+
+    // A message to agbot1: only agbot1 (agbot rows wake only their own agbot).
+    const [org, agbotId] = acme.agbot.user.split('/');
+    const toAgbot = { message: 'hello agbot', ttl: 300 };
+    expectStatus(
+      await server.http('POST', `/v1/orgs/${org}/agbots/${agbotId}/msgs`, { auth: acme.node, body: toAgbot }),
+      201,
+      'POST agbot msg',
+    );
+    await vi.waitFor(() => expect(agbot.signals).toBe(2));
+
+    // A message to node1: node1 only (agbots never read a node's mailbox rows).
+    const toNode = { message: 'hello node', ttl: 300 };
+    expectStatus(
+      await server.http('POST', `${nodePath(acme.node)}/msgs`, { auth: acme.agbot, body: toNode }),
+      201,
+      'POST node msg',
+    );
+    await vi.waitFor(() => expect(node.signals).toBe(2));
+
+    await sleep(1_000);
+    expect(node.signals).toBe(2);
+    expect(agbot.signals).toBe(2);
+    expect(agbot2.signals).toBe(1);
+    expect(node2.signals).toBe(0);
+    expect(otherAgbot.signals).toBe(0);
+    expect(otherNode.signals).toBe(0);
+    for (const listener of [node, node2, agbot, agbot2, otherAgbot, otherNode]) listener.channel.stop();
+  }, 60_000);
+
+  it('an open connection is the node’s liveness: lastHeartbeat reads now, then the time it closed', async () => {
+    const readBeat = async () =>
+      Date.parse(
+        expectStatus(await server.http('GET', nodePath(acme.node2), { auth: root() }), 200, 'GET node').body
+          .nodes[`${acme.node2.user}`].lastHeartbeat,
+      );
+    const listener = await listen(acme.node2);
+    await connected(listener);
+    await sleep(2_000);
+    const whileOpen = await readBeat();
+    expect(Date.now() - whileOpen).toBeLessThan(1_500);
+    listener.channel.stop();
+    await sleep(1_000);
+    const closedAt = await readBeat();
+    await sleep(1_500);
+    expect(await readBeat()).toBe(closedAt);
+    expect(Date.now() - closedAt).toBeGreaterThanOrEqual(1_400);
+  }, 30_000);
+
+  it('a connection the Exchange closes comes back by itself, and still hears', async () => {
+    const [org, id] = acme.node.user.split('/') as [string, string];
+    const listener = await listen(acme.node);
+    await connected(listener);
+    const [connectionId] = await nodeConnections(org, id);
+    const closed = await fetch(`${server.signalsUrl.replace('ws', 'http')}/@connections/${connectionId}`, {
+      method: 'DELETE',
+    });
+    expect(closed.status).toBeLessThan(300);
+    await vi.waitFor(() => expect(listener.opened).toBe(2), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect(await nodeConnections(org, id)).toHaveLength(1));
+    expect(await nodeConnections(org, id)).not.toContain(connectionId);
+    const policy = { label: 'p', properties: [{ name: 'purpose', value: 'again' }] };
+    expectStatus(
+      await server.http('PUT', `${nodePath(acme.node)}/policy`, { auth: root(), body: policy }),
+      201,
+      'PUT policy',
+    );
+    await vi.waitFor(() => expect(listener.signals).toBe(1));
+    expect(LOOK_NOW).toBe('{"type":"look"}');
+  }, 30_000);
+});
+
+describe('the agent on the signal channel', () => {
+  const agents: { child: ChildProcess; dir: string }[] = [];
+  const policyOf = async (port: number) => {
+    const res = await fetch(`http://127.0.0.1:${port}/node/policy`);
+    return (await res.json()) as { properties?: { name: string; value: unknown }[] };
+  };
+
+  /** A built agent registered as `node`, idling at 60–120 s between polls. */
+  async function startAgent(node: Credentials, env: Record<string, string>): Promise<number> {
+    const [org, id] = node.user.split('/') as [string, string];
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'signals-agent-'));
+    const child = spawn(process.execPath, ['dist/agent.mjs'], {
+      env: {
+        PATH: process.env.PATH,
+        HZN_AGENT_PORT: String(port),
+        HZN_AGENT_DATA_DIR: dir,
+        HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
+        HZN_AGENT_HEARTBEAT_MIN_SECONDS: '60',
+        HZN_AGENT_HEARTBEAT_MAX_SECONDS: '120',
+        HZN_AGENT_LOG_LEVEL: 'error',
+        DOCKER_HOST: 'unix:///nonexistent/docker.sock',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    agents.push({ child, dir });
+    await waitForPort(port, 20_000);
+    const register = await fetch(`http://127.0.0.1:${port}/node`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id, organization: org, token: node.secret, name: id }),
+    });
+    expect(register.status).toBeLessThan(300);
+    return port;
+  }
+
+  beforeAll(() => {
+    const build = spawnSync('npm', ['run', '--silent', 'build:agent'], { encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`npm run build:agent failed: ${build.stderr}`);
+  }, 120_000);
+
+  afterAll(() => {
+    for (const { child, dir } of agents) {
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a change reaches an idle agent within 2 s through the channel; with HZN_AGENT_SIGNALS=off it waits for the next poll', async () => {
+    const signalled = await startAgent(other.node, {});
+    const polling = await startAgent(other.node2, { HZN_AGENT_SIGNALS: 'off' });
+    const [org, id] = other.node.user.split('/') as [string, string];
+    await vi.waitFor(async () => expect(await nodeConnections(org, id)).toHaveLength(1), {
+      timeout: 20_000,
+      interval: 200,
+    });
+    const [, id2] = other.node2.user.split('/') as [string, string];
+    expect(await nodeConnections(org, id2)).toHaveLength(0);
+    // Both have made their first rounds (registration, the channel's open) and now idle ≥ 60 s.
+    await sleep(3_000);
+    const policy = { label: 'p', properties: [{ name: 'purpose', value: 'signalled' }] };
+    const changedAt = Date.now();
+    for (const node of [other.node, other.node2])
+      expectStatus(
+        await server.http('PUT', `${nodePath(node)}/policy`, { auth: root(), body: policy }),
+        201,
+        'PUT',
+      );
+    await vi.waitFor(
+      async () =>
+        expect((await policyOf(signalled)).properties).toContainEqual({
+          name: 'purpose',
+          value: 'signalled',
+        }),
+      { timeout: 10_000, interval: 100 },
+    );
+    const tookMs = Date.now() - changedAt;
+    console.log(`node policy changed on the Exchange → in the idle agent: ${tookMs} ms`);
+    expect(tookMs).toBeLessThan(2_000);
+    expect((await policyOf(polling)).properties ?? []).not.toContainEqual({
+      name: 'purpose',
+      value: 'signalled',
+    });
+  }, 90_000);
+});
