@@ -1,7 +1,7 @@
 import type * as z from 'zod';
+import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { type Caller, isMultiTenantAgbot } from '#lib/auth/caller';
-import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
