@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { createLogger, type Logger } from '#lib/json-logger';
 import { buildApp } from './app.ts';
 import type { AgentConfig } from './config.ts';
 import { type AgentContext, newRuntime } from './context.ts';
 import { createEventLog } from './events/eventlog.ts';
 import { createExchangeClient } from './exchange/client.ts';
 import { detectHost, type HostFacts } from './host.ts';
-import { createLogger, type Logger } from './log.ts';
 import { Mutex } from './mutex.ts';
 import { resumeUnregistration } from './node/unregister.ts';
 import { createNodeProtocol } from './protocol/node-protocol.ts';

@@ -1,10 +1,10 @@
 import type { ContainerInfo } from 'dockerode';
+import type { Logger } from '#lib/json-logger';
 import type { AgentConfig } from './config.ts';
 import type { EventLog } from './events/eventlog.ts';
 import type { ExchangeClient } from './exchange/client.ts';
 import type { HeartbeatIntervalsRecord } from './exchange/types.ts';
 import type { HostFacts } from './host.ts';
-import type { Logger } from './log.ts';
 import type { Mutex } from './mutex.ts';
 import type { Store } from './store/store.ts';
 import type { PushKind } from './sync/kinds.ts';

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Logger } from '#lib/json-logger';
 import { createAgbot as createAgbotRecord } from '#test/support/identities';
-import type { Logger } from '../../agent/log.ts';
 import { type Agbot, createAgbot } from '../agbot.ts';
 import { loadAgbotConfig } from '../config.ts';
 

@@ -1,5 +1,5 @@
+import type { Logger } from '#lib/json-logger';
 import { ExchangeUnavailableError } from '../exchange/client.ts';
-import type { Logger } from '../log.ts';
 import { backoffDelay } from './backoff.ts';
 import type { WorkerRegistry } from './registry.ts';
 

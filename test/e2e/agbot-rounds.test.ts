@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Logger } from '#lib/json-logger';
 import { buildCancel, buildReply, buildVerify } from '#lib/protocol/build-message';
 import { signDeployment } from '#lib/protocol/deployment-signature';
 import { seal } from '#lib/protocol/envelope-seal';
@@ -12,7 +13,6 @@ import { decodeSecretValue } from '#lib/protocol/secret-binding';
 import type { Agbot } from '../../agbot/agbot.ts';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
 import { startServeAllAgbot } from '../../agbot/test-support/serve-all-agbot.ts';
-import type { Logger } from '../../agent/log.ts';
 import {
   callerOf,
   exchangeAgbotAgreement,
