@@ -10,7 +10,6 @@ import { readProposal } from '#lib/protocol/parse-message';
 import { decodeSecretValue } from '#lib/protocol/secret-binding';
 import type { Agbot } from '../../agbot/agbot.ts';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
-import { startServeAllAgbot } from '../../agbot/test-support/serve-all-agbot.ts';
 import {
   callerOf,
   exchangeAgbotAgreement,
@@ -21,6 +20,7 @@ import {
 } from './support/agbot-org.ts';
 import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
+import { startServeAllAgbot } from './support/serve-all-agbot.ts';
 import { createOrg, createUser, expectStatus } from './support/world.ts';
 
 /**
