@@ -18,7 +18,7 @@ relaunchWithFlags();
 
 async function main(): Promise<void> {
   const { createAgent } = await import('./agent.ts');
-  const { ConfigError, loadConfig } = await import('./config.ts');
+  const { ConfigError, loadConfig } = await import('./ground/config.ts');
   const { createLogger } = await import('#lib/json-logger');
   let config: ReturnType<typeof loadConfig>;
   try {

@@ -1,5 +1,5 @@
 import { createHttp, type HttpResponse } from '#lib/http-client';
-import { own, ownTable } from '../own.ts';
+import { own, ownTable } from '../ground/own.ts';
 import type { ExchangeManagementStatus, ExchangeNode, ExchangePolicy, NodePolicy } from './types.ts';
 
 /** A node's own credentials: Basic `org/id:token`. */

@@ -20,7 +20,7 @@ import {
   type Validity,
   validity,
 } from '#lib/protocol/trust-file';
-import { badInput } from '../errors.ts';
+import { badInput } from '../ground/errors.ts';
 import { describeCertificate } from './verbose.ts';
 
 type Description = ReturnType<typeof describeCertificate>;

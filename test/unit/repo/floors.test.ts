@@ -39,17 +39,7 @@ const KNOWN_CYCLES: Record<string, string[][]> = {
     ['functions/families.ts', 'functions/openapi/'],
   ],
   agent: [
-    [
-      'agent/agreements/',
-      'agent/api/',
-      'agent/attributes/',
-      'agent/context.ts',
-      'agent/node/',
-      'agent/protocol/',
-      'agent/services/',
-      'agent/sync/',
-      'agent/workers/',
-    ],
+    ['agent/api/', 'agent/attributes/', 'agent/node/', 'agent/protocol/', 'agent/services/', 'agent/sync/'],
   ],
   agbot: [['agbot/rounds/', 'agbot/serve-all.ts']],
   cli: [['cli/commands/', 'cli/signing-keys.ts']],
