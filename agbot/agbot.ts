@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../agent/log.ts';
+import type { Logger } from '#lib/json-logger';
 import type { AgbotConfig } from './config.ts';
 import { agbotExchange } from './exchange.ts';
 import { messagingKeys } from './keys.ts';

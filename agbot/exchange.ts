@@ -1,5 +1,5 @@
+import { createHttp } from '#lib/http-client';
 import { type PageQuery, pageQueryString } from '#lib/protocol/mailbox-pages';
-import { createHttp } from '../agent/exchange/http.ts';
 
 /** The deployment policy or pattern (of the secrets' org) whose binding a secret is read for. */
 export interface SecretSource {

@@ -2,7 +2,7 @@
  * The agreement bot's entry point (`npm run agbot`, or `node dist/agbot.mjs`): reads the
  * environment, starts the agbot and stops it cleanly on SIGTERM/SIGINT.
  */
-import { createLogger } from '../agent/log.ts';
+import { createLogger } from '#lib/json-logger';
 import { createAgbot } from './agbot.ts';
 import { type AgbotConfig, AgbotConfigError, loadAgbotConfig } from './config.ts';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHttp } from '#lib/http-client';
 import type { Agent } from './agent.ts';
-import { createHttp } from './exchange/http.ts';
 import { type FakeExchange, startFakeExchange } from './test-support/fake-exchange.ts';
 import { NODE, newAgent, nodeKey, registerNode, tempDir } from './test-support/harness.ts';
 

@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import { createLogger, type Logger } from '#lib/json-logger';
 import { buildApp } from './app.ts';
-import type { AgentConfig } from './config.ts';
-import { type AgentContext, NO_SIGNALS, newRuntime } from './context.ts';
 import { createEventLog } from './events/eventlog.ts';
 import { createExchangeClient } from './exchange/client.ts';
-import { detectHost, type HostFacts } from './host.ts';
-import { createLogger, type Logger } from './log.ts';
-import { Mutex } from './mutex.ts';
+import type { AgentConfig } from './ground/config.ts';
+import { Mutex } from './ground/mutex.ts';
 import { resumeUnregistration } from './node/unregister.ts';
 import { createNodeProtocol } from './protocol/node-protocol.ts';
 import type { ProtocolTimings } from './protocol/protocol.ts';
+import { type AgentContext, NO_SIGNALS, newRuntime } from './runtime/context.ts';
+import { detectHost, type HostFacts } from './runtime/host.ts';
+import { WorkerRegistry } from './runtime/worker-registry.ts';
 import { Store } from './store/store.ts';
-import { WorkerRegistry } from './workers/registry.ts';
 import { startWorkers, type Workers } from './workers/workers.ts';
 
 export interface AgentOptions {

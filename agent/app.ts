@@ -12,8 +12,8 @@ import { serviceRoutes } from './api/service.ts';
 import { statusRoutes } from './api/status.ts';
 import { trustRoutes } from './api/trust.ts';
 import { userInputRoutes } from './api/userinput.ts';
-import type { AgentContext } from './context.ts';
-import { AgentError } from './errors.ts';
+import { AgentError } from './ground/errors.ts';
+import type { AgentContext } from './runtime/context.ts';
 
 /**
  * The local REST API: routes are Fastify plugins (one per resource, schemas beside them). Errors

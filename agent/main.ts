@@ -18,8 +18,8 @@ relaunchWithFlags();
 
 async function main(): Promise<void> {
   const { createAgent } = await import('./agent.ts');
-  const { ConfigError, loadConfig } = await import('./config.ts');
-  const { createLogger } = await import('./log.ts');
+  const { ConfigError, loadConfig } = await import('./ground/config.ts');
+  const { createLogger } = await import('#lib/json-logger');
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();

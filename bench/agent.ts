@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { createHttp } from '../agent/exchange/http.ts';
+import { createHttp } from '#lib/http-client';
 import { makeCert, rsaKey } from '../agent/test-support/certs.ts';
 import { startFakeExchange } from '../agent/test-support/fake-exchange.ts';
 import { freePort, waitForPort } from '../scripts/local/ports.ts';

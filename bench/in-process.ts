@@ -38,7 +38,7 @@ async function rawNode(node: string): Promise<Record<string, unknown> | undefine
   return Item;
 }
 
-/** A warm GET node: the caller's identity is cached per instance (tables/principal-cache.ts), so one GetItem. */
+/** A warm GET node: the caller's identity is cached per instance (lib/auth/principal-cache.ts), so one GetItem. */
 export async function rawGet(node: string): Promise<void> {
   await rawNode(node);
 }

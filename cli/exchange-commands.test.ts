@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyDeployment } from '#lib/protocol/deployment-signature';
-import { freePort } from '../scripts/local/ports.ts';
 import { type RecordingServer, type Route, startRecordingServer } from './test-support/recording-server.ts';
 import { hzn } from './test-support/run-hzn.ts';
 
@@ -612,7 +611,10 @@ describe('credentials, endpoints and the version check', () => {
   });
 
   it('an unreachable Exchange or agent is exit 5 with one line naming the variable', async () => {
-    const closedPort = await freePort();
+    // A port something listened on a moment ago: nothing answers there now.
+    const closed = await startRecordingServer();
+    await closed.close();
+    const closedPort = new URL(closed.url).port;
     const exchange = await hzn(['ex', 'node', 'ls'], {
       env: env({ HZN_EXCHANGE_URL: `http://127.0.0.1:${closedPort}/v1` }),
     });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deploymentString, signDeployment, verifyDeployment } from '#lib/protocol/deployment-signature';
-import { lastingProblem } from '../agent/trust/pem.ts';
+import { lastingProblem } from '#lib/protocol/trust-file';
 import { startRecordingServer } from './test-support/recording-server.ts';
 import { hzn } from './test-support/run-hzn.ts';
 

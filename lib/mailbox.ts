@@ -1,10 +1,6 @@
 import { IBM_ORG } from '#lib/auth/caller';
 import { HttpError } from '#lib/http/errors';
 import { messageExpiry } from '#lib/message-ttl';
-import { epochSeconds } from '#lib/time';
-import { TTL_GRACE_SECONDS } from '#tables/mailbox';
-import type { ReadBounds } from '#tables/mailbox-cleanup';
-import type { PostLimits } from '#tables/mailbox-post';
 
 /** What both mailboxes' handlers share: who may write to whom, the message as stored, the limits' answers. */
 
@@ -47,6 +43,14 @@ export const senderShareFull = (
       : `Access Denied: this message would take ${sender}'s messages in the mailbox of ${owner} past ${limits.maxMessageBytesPerSender} bytes (limits.maxMessageBytesPerSender); try again once they are read`,
   );
 
+/** The limits a POST is held to (0 = unlimited). */
+export interface PostLimits {
+  /** `maxMessagesInMailbox`: unexpired messages in the mailbox. */
+  max: number;
+  /** `maxMessagesPerSender` / `maxMessageBytesPerSender`: the sender's share of the mailbox. */
+  perSender: { msgs: number; bytes: number };
+}
+
 /** The limits a POST is held to, from the settings. */
 export const postLimits = (limits: {
   maxMessagesInMailbox: number;
@@ -62,6 +66,14 @@ export const MAX_MESSAGES_PER_READ = 100;
 /** Most bytes of messages one list read returns (at least one message): well under Lambda's 6 MB answer. */
 export const READ_BUDGET_BYTES = 2_000_000;
 
+/** How much one read returns: at most `max` messages, and no more than `budgetBytes` of JSON (one message at least). */
+export interface ReadBounds {
+  max: number;
+  budgetBytes: number;
+  /** Only messages with a larger id (the reader's last page ended there). */
+  after?: number;
+}
+
 /** A list read's bounds from its `maxmsgs` and `after` queries. */
 export const readBounds = (query: {
   maxmsgs?: number | undefined;
@@ -75,7 +87,10 @@ export const readBounds = (query: {
   ...(query.after !== undefined && query.after > 0 ? { after: query.after } : {}),
 });
 
-/** A message sent now with `ttl` seconds (cut to `maxTtlSeconds`), as the mailbox stores it. */
+/**
+ * A message sent now with `ttl` seconds (cut to `maxTtlSeconds`), as the mailbox stores it (the
+ * table adds its id and when DynamoDB may delete it).
+ */
 export function outgoingMessage(
   now: Date,
   body: { message: string; ttl: number },
@@ -89,7 +104,6 @@ export function outgoingMessage(
     message: body.message,
     timeSent: now.toISOString(),
     timeExpires: expires.toISOString(),
-    ttl: epochSeconds(expires) + TTL_GRACE_SECONDS,
     bytes: Buffer.byteLength(body.message),
   };
 }

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
+import type { TakenOutcome } from '#lib/auth/identity-taken';
 import { idFits } from '#lib/ids';
 import { splitOwner } from './agbot-counts.ts';
 import { AgbotEntity, agbotRepository } from './agbots.ts';
@@ -9,13 +10,7 @@ import { type Change, type ChangeOperation, transactWriteWithChanges } from './c
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
-import {
-  ownedEntry,
-  principalClaim,
-  principalSet,
-  type TakenOutcome,
-  takenOutcome,
-} from './principal-records.ts';
+import { ownedEntry, principalClaim, principalSet, takenOutcome } from './principal-records.ts';
 import { changingIdentity } from './principals.ts';
 import { orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';

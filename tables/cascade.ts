@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { PrincipalKind } from '#lib/auth/principal';
 import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
 import { type Change, recordChanges, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
@@ -14,7 +15,7 @@ import { isRegistered } from './nodes.ts';
 import { sweepPatternKeys } from './pattern-keys.ts';
 import { deletePattern, listOrgPatterns } from './pattern-records.ts';
 import { dropEmptyPrincipal, principalRemove } from './principal-records.ts';
-import { changingIdentity, type PrincipalKind, principalCache } from './principals.ts';
+import { changingIdentity, principalCache } from './principals.ts';
 import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret-records.ts';
 import { deletedServiceChange, getService, serviceRecordDelete } from './service-records.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ReadBounds } from '#lib/mailbox';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys } from './keys.ts';
 import {
@@ -304,14 +305,6 @@ export async function deleteSentNodeMessages(org: string, id: string): Promise<n
   let removed = 0;
   for (const { box, messages } of byNode.values()) removed += await removeMessages(box, messages);
   return removed;
-}
-
-/** How much one read returns: at most `max` messages, and no more than `budgetBytes` of JSON (one message at least). */
-export interface ReadBounds {
-  max: number;
-  budgetBytes: number;
-  /** Only messages with a larger id (the reader's last page ended there). */
-  after?: number;
 }
 
 /** Most Queries one read makes: expired messages at the head are deleted on the way, a few pages of them at most. */

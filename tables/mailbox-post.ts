@@ -1,3 +1,4 @@
+import type { PostLimits } from '#lib/mailbox';
 import { transactWriteWithChanges } from './changes.ts';
 import { tableName } from './client.ts';
 import { keys } from './keys.ts';
@@ -11,6 +12,7 @@ import {
   mailboxLayout,
   mailboxState,
   messageItem,
+  messageTtlAttribute,
   type SenderShare,
   senderShare,
 } from './mailbox.ts';
@@ -73,19 +75,11 @@ export type PostOutcome =
   | { outcome: 'no-owner' }
   | { outcome: 'no-sender' };
 
-/** The limits a POST is held to (0 = unlimited). */
-export interface PostLimits {
-  /** `maxMessagesInMailbox`: unexpired messages in the mailbox. */
-  max: number;
-  /** `maxMessagesPerSender` / `maxMessageBytesPerSender`: the sender's share of the mailbox. */
-  perSender: { msgs: number; bytes: number };
-}
-
 export interface PostRequest {
   box: Mailbox;
   sender: Sender;
-  /** The message as it will be stored; its id is given here. */
-  message: Omit<MailboxMessage, 'msgId'>;
+  /** The message as it will be stored; its id and its `ttl` attribute are given here. */
+  message: Omit<MailboxMessage, 'msgId' | 'ttl'>;
   limits: PostLimits;
   /** The mailbox state and share read with the authorization (loadPostContext). */
   state: MailboxState;
@@ -198,7 +192,7 @@ function postItems(
     {
       Put: {
         TableName: table,
-        Item: messageItem(box, { ...message, msgId }),
+        Item: messageItem(box, { ...message, msgId, ttl: messageTtlAttribute(message.timeExpires) }),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },

@@ -1,4 +1,5 @@
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { epochSeconds } from '#lib/time';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import type { Counter } from './stats.ts';
@@ -77,7 +78,11 @@ export const SHARE_PREFIX = 'MSGFROM#';
  * TTL deletes it without uncounting, so `ttl` is set this much later: it only sweeps mailboxes
  * nobody has read for a day (a full mailbox recounts itself, see `reconcileMailbox`).
  */
-export const TTL_GRACE_SECONDS = 24 * 60 * 60;
+const TTL_GRACE_SECONDS = 24 * 60 * 60;
+
+/** The `ttl` attribute of a message that expires at `timeExpires` (ISO): its expiry plus the grace. */
+export const messageTtlAttribute = (timeExpires: string): number =>
+  epochSeconds(new Date(timeExpires)) + TTL_GRACE_SECONDS;
 
 export const isLive = (message: { timeExpires: string }, now: string): boolean => message.timeExpires > now;
 

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand as RawQueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
+import type { TakenOutcome } from '#lib/auth/identity-taken';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
@@ -13,7 +14,6 @@ import {
   principalClaim,
   principalRemove,
   principalSet,
-  type TakenOutcome,
   takenOutcome,
 } from './principal-records.ts';
 import { changingIdentity } from './principals.ts';

@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PRINCIPAL_PRIORITY, type PrincipalKind } from '#lib/auth/principal';
 import { documentClient, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import {
@@ -9,7 +10,6 @@ import {
   principalSet,
   userEntry,
 } from './principal-records.ts';
-import { PRINCIPAL_PRIORITY, type PrincipalKind } from './principals.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
 /**

@@ -1,8 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import type { TakenOutcome } from '#lib/auth/identity-taken';
+import { PRINCIPAL_PRIORITY, type Principal, type PrincipalKind } from '#lib/auth/principal';
 import { documentClient, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { PRINCIPAL_PRIORITY, type Principal, type PrincipalKind } from './principals.ts';
 import type { TransactItem } from './transact.ts';
 
 /**
@@ -77,11 +78,6 @@ export function takenBy(
 ): PrincipalKind | undefined {
   return PRINCIPAL_PRIORITY.find((other) => other !== kind && item?.[other] !== undefined);
 }
-
-/** A create refused because `org/id` is already the identity of another kind (named). */
-export type TakenOutcome = `taken-by-${PrincipalKind}`;
-
-export const isTaken = (outcome: string): outcome is TakenOutcome => outcome.startsWith('taken-by-');
 
 /**
  * The outcome of a create whose transaction failed, when its `principalClaim` (item `index`) is

@@ -1,19 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { PRINCIPAL_PRIORITY, type Principal } from '#lib/auth/principal';
+import { PrincipalCache } from '#lib/auth/principal-cache';
 import { getConfig } from '#lib/config';
 import { documentClient, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { PrincipalCache } from './principal-cache.ts';
-
-/** What authentication needs to know about an `org/id` that may be a node, an agbot or a user. */
-export type Principal =
-  | { kind: 'node'; secretHash: string; owner: string }
-  | { kind: 'agbot'; secretHash: string; owner: string }
-  | { kind: 'user'; secretHash: string; admin: boolean; hubAdmin: boolean };
-
-export type PrincipalKind = Principal['kind'];
-
-/** Upstream's priority when one `org/id` is several kinds at once. */
-export const PRINCIPAL_PRIORITY: readonly PrincipalKind[] = ['node', 'agbot', 'user'];
 
 type Entry = Record<string, unknown>;
 const isEntry = (value: unknown): value is Entry => typeof value === 'object' && value !== null;

@@ -1,14 +1,9 @@
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
+import type { TakenOutcome } from '#lib/auth/identity-taken';
 import { tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
-import {
-  principalClaim,
-  principalSet,
-  type TakenOutcome,
-  takenOutcome,
-  userEntry,
-} from './principal-records.ts';
+import { principalClaim, principalSet, takenOutcome, userEntry } from './principal-records.ts';
 import { changingIdentity } from './principals.ts';
 import { orgCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';

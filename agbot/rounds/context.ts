@@ -1,4 +1,4 @@
-import type { Logger } from '../../agent/log.ts';
+import type { Logger } from '#lib/json-logger';
 import type { AgbotConfig } from '../config.ts';
 import type { AgbotExchange } from '../exchange.ts';
 import type { AgbotKeys } from '../keys.ts';

@@ -1,5 +1,5 @@
-import type { AgentContext } from '../context.ts';
-import { AgentError } from '../errors.ts';
+import { AgentError } from '../ground/errors.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import { type Agreement, isArchived, loadAgreements, saveAgreement } from './store.ts';
 
 /** Upstream's Basic-protocol termination reasons. */

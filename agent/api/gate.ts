@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { AgentContext } from '../context.ts';
-import { AgentError } from '../errors.ts';
+import { AgentError } from '../ground/errors.ts';
 import { loadNode } from '../node/record.ts';
+import type { AgentContext } from '../runtime/context.ts';
 
 /**
  * Upstream's registration gate of /attribute and /service*: until a node record exists (in any

@@ -1,6 +1,6 @@
-import type { AgentContext } from '../context.ts';
-import { AgentError } from '../errors.ts';
+import { AgentError } from '../ground/errors.ts';
 import { loadNode, nodeSource } from '../node/record.ts';
+import type { AgentContext } from '../runtime/context.ts';
 
 /**
  * Runs a local write; when it fails for a registered node the failure also goes to the event log

@@ -1,5 +1,5 @@
-import type { AgentContext } from '../context.ts';
-import { AgentError, badInput } from '../errors.ts';
+import { AgentError, badInput } from '../ground/errors.ts';
+import { own } from '../ground/own.ts';
 import {
   isActive,
   loadNode,
@@ -11,7 +11,7 @@ import {
 import { register, restarting } from '../node/register.ts';
 import { updateToken } from '../node/token.ts';
 import { unregister } from '../node/unregister.ts';
-import { own } from '../own.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import { registerBody, tokenBody, unregisterQuery } from './node.schema.ts';
 import type { RoutesPlugin } from './plugin.ts';
 import { parseBody } from './validation.ts';

@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AgentContext } from '../context.ts';
-import { AgentError, badInput } from '../errors.ts';
+import { AgentError, badInput } from '../ground/errors.ts';
+import { own, ownTable } from '../ground/own.ts';
 import { applyChange, nextJob, type StatusChange } from '../nmp/rules.ts';
 import type { NmpStatus } from '../nmp/store.ts';
 import { loadStatuses } from '../nmp/store.ts';
 import { statusesView } from '../nmp/view.ts';
 import { loadNode, nodeSource } from '../node/record.ts';
-import { own, ownTable } from '../own.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import { notRecorded, writeStatuses } from '../sync/management.ts';
 import { nextJobQuery, statusBody } from './nodemanagement.schema.ts';
 import type { RoutesPlugin } from './plugin.ts';

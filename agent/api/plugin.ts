@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AgentContext } from '../context.ts';
+import type { AgentContext } from '../runtime/context.ts';
 
 /** Every route plugin gets the agent context as its option. */
 export type RoutesPlugin = FastifyPluginAsync<{ ctx: AgentContext }>;

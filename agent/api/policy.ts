@@ -1,11 +1,11 @@
 import type * as z from 'zod';
-import type { AgentContext } from '../context.ts';
-import { notRegistered } from '../errors.ts';
 import type { NodePolicy, PolicyProperty } from '../exchange/types.ts';
+import { notRegistered } from '../ground/errors.ts';
 import { loadPolicy } from '../node/local.ts';
 import { isActive, loadNode, nodeSource } from '../node/record.ts';
 import { EMPTY_POLICY_VIEW, enforceBuiltins, normalizePolicy } from '../policy/policy.ts';
 import { validateConstraints, validateProperties } from '../policy/properties.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import { writeThrough } from '../sync/write-through.ts';
 import { logged } from './logged.ts';
 import type { RoutesPlugin } from './plugin.ts';

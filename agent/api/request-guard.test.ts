@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../ground/config.ts';
 import { loadPolicy } from '../node/local.ts';
 import { makeCert, rsaKey } from '../test-support/certs.ts';
 import type { FakeExchange } from '../test-support/fake-exchange.ts';

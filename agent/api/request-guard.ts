@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AgentError } from '../errors.ts';
+import { AgentError } from '../ground/errors.ts';
 
 /**
  * The local API has no authentication: whoever reaches it owns the node (it can allow privileged

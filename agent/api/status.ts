@@ -1,5 +1,5 @@
-import type { AgentContext } from '../context.ts';
-import { AGENT_VERSION, PREFERRED_EXCHANGE_VERSION, REQUIRED_EXCHANGE_VERSION } from '../version.ts';
+import { AGENT_VERSION, PREFERRED_EXCHANGE_VERSION, REQUIRED_EXCHANGE_VERSION } from '../ground/version.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import type { RoutesPlugin } from './plugin.ts';
 
 /** How long GET /status waits for the Exchange before calling it unreachable. */

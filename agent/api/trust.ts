@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import type { AgentContext } from '../context.ts';
-import { AgentError, badInput } from '../errors.ts';
+import { InvalidTrustFile } from '#lib/protocol/trust-file';
+import { AgentError, badInput } from '../ground/errors.ts';
 import { loadNode, nodeSource } from '../node/record.ts';
-import { InvalidTrustFile } from '../trust/pem.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import { TrustStore } from '../trust/store.ts';
 import type { RoutesPlugin } from './plugin.ts';
 

@@ -1,9 +1,9 @@
-import type { AgentContext } from '../context.ts';
-import { badInput, notRegistered } from '../errors.ts';
 import type { UserInputEntry } from '../exchange/types.ts';
+import { badInput, notRegistered } from '../ground/errors.ts';
 import { loadUserInput } from '../node/local.ts';
 import { isActive, loadNode, nodeSource } from '../node/record.ts';
 import { archMatches, isVersionRange, mergeUserInput, normalizeUserInput } from '../node/userinput.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import { writeThrough } from '../sync/write-through.ts';
 import { logged } from './logged.ts';
 import type { RoutesPlugin } from './plugin.ts';

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { badInput } from '../errors.ts';
+import { badInput } from '../ground/errors.ts';
 
 /**
  * Validates a request body with its schema; the first problem becomes a 400 whose `input` names

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AttributeBody, AttributePatch } from '../api/attribute.schema.ts';
-import type { AgentContext } from '../context.ts';
-import { AgentError, badInput } from '../errors.ts';
+import { AgentError, badInput } from '../ground/errors.ts';
 import { loadNode, nodeSource } from '../node/record.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import { checkMappings, mergeMappings, PATCHABLE } from './mappings.ts';
 import { type Attribute, loadAttributes, type ServiceSpec, saveAttributes } from './store.ts';
 

@@ -1,5 +1,5 @@
-import { badInput } from '../errors.ts';
-import { own } from '../own.ts';
+import { badInput } from '../ground/errors.ts';
+import { own } from '../ground/own.ts';
 import type { AttributeType } from './store.ts';
 
 /**

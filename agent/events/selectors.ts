@@ -1,4 +1,4 @@
-import { badInput } from '../errors.ts';
+import { badInput } from '../ground/errors.ts';
 import type { EventField, EventFilter } from '../store/store.ts';
 
 const COLUMNS = new Set(['record_id', 'timestamp', 'severity', 'message', 'event_code', 'source_type']);

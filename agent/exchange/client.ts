@@ -1,6 +1,6 @@
+import { createHttp, type HttpResponse } from '#lib/http-client';
 import { SIGNALS_HEADER } from '#lib/signals/address';
-import { own, ownTable } from '../own.ts';
-import { createHttp, type HttpResponse } from './http.ts';
+import { own, ownTable } from '../ground/own.ts';
 import type { ExchangeManagementStatus, ExchangeNode, ExchangePolicy, NodePolicy } from './types.ts';
 
 /** A node's own credentials: Basic `org/id:token`. */

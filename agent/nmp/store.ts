@@ -1,4 +1,4 @@
-import { ownTable } from '../own.ts';
+import { ownTable } from '../ground/own.ts';
 import type { Store } from '../store/store.ts';
 
 /** The job status the API shows and updates (empty optional values are left out). */

@@ -1,5 +1,5 @@
-import type { AgentContext } from '../context.ts';
-import { badInput, notRegistered } from '../errors.ts';
+import { badInput, notRegistered } from '../ground/errors.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import { checkPatternServices } from './pattern-config.ts';
 import { loadNode, type NodeRecord, nodeSource, saveNode } from './record.ts';
 

@@ -1,5 +1,5 @@
-import { AgentError, badInput, exchangeFailed, exchangeUnavailable } from '../errors.ts';
 import { ExchangeHttpError, ExchangeUnavailableError } from '../exchange/client.ts';
+import { AgentError, badInput, exchangeFailed, exchangeUnavailable } from '../ground/errors.ts';
 
 /**
  * Turns a failed Exchange call made on behalf of a request into the local API's answer:

@@ -7,9 +7,9 @@
 import { archMatches } from '#lib/protocol/arch';
 import { patternRecord } from '#lib/protocol/catalog-records';
 import { checkUserInput } from '#lib/protocol/user-input-check';
-import type { AgentContext } from '../context.ts';
-import { badInput } from '../errors.ts';
+import { badInput } from '../ground/errors.ts';
 import { serviceRecord } from '../protocol/exchange-calls.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import { serviceEvent } from '../services/events.ts';
 import { asAgentError } from './exchange-errors.ts';
 import { loadUserInput } from './local.ts';

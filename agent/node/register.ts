@@ -1,13 +1,13 @@
-import type { AgentContext } from '../context.ts';
-import { AgentError, badInput, exchangeFailed } from '../errors.ts';
 import { type Credentials, ExchangeHttpError, ExchangeUnavailableError } from '../exchange/client.ts';
 import type { ExchangeNode } from '../exchange/types.ts';
+import { AgentError, badInput, exchangeFailed } from '../ground/errors.ts';
+import { AGENT_VERSION, REQUIRED_EXCHANGE_VERSION } from '../ground/version.ts';
 import { defaultPolicy, enforceBuiltins, normalizePolicy, samePolicy } from '../policy/policy.ts';
+import type { AgentContext } from '../runtime/context.ts';
+import type { SyncKind } from '../runtime/sync-kinds.ts';
 import { normalizeRegistered } from '../services/registered.ts';
 import type { SyncValue } from '../sync/documents.ts';
-import type { SyncKind } from '../sync/kinds.ts';
 import { pushValue, refusedCode } from '../sync/write-through.ts';
-import { AGENT_VERSION, REQUIRED_EXCHANGE_VERSION } from '../version.ts';
 import { asAgentError, versionAtLeast } from './exchange-errors.ts';
 import { clearLocal, SEEN, savePolicy, saveRegisteredServices, saveUserInput } from './local.ts';
 import { credentials, loadNode, type NodeRecord, nodeSource, saveNode } from './record.ts';

@@ -1,6 +1,6 @@
-import type { AgentContext } from '../context.ts';
-import { AgentError, badInput, notRegistered } from '../errors.ts';
 import type { Credentials } from '../exchange/client.ts';
+import { AgentError, badInput, notRegistered } from '../ground/errors.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import { asAgentError } from './exchange-errors.ts';
 import { loadNode, type NodeRecord, saveNode } from './record.ts';
 

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { archiveAllAgreements } from '../agreements/cancel.ts';
 import { deleteAllAgreements } from '../agreements/store.ts';
-import type { AgentContext } from '../context.ts';
-import { AgentError } from '../errors.ts';
 import { LAST_UNREGISTRATION_KEY } from '../events/eventlog.ts';
 import { ExchangeHttpError, ExchangeUnavailableError } from '../exchange/client.ts';
-import type { PushKind } from '../sync/kinds.ts';
+import { AgentError } from '../ground/errors.ts';
+import type { AgentContext } from '../runtime/context.ts';
+import type { PushKind } from '../runtime/sync-kinds.ts';
 import { clearLocal } from './local.ts';
 import {
   credentials,

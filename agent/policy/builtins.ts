@@ -1,6 +1,6 @@
-import { badInput } from '../errors.ts';
 import type { PolicyProperty } from '../exchange/types.ts';
-import type { HostFacts } from '../host.ts';
+import { badInput } from '../ground/errors.ts';
+import type { HostFacts } from '../runtime/host.ts';
 
 export const ALLOW_PRIVILEGED = 'platform.allowPrivileged';
 

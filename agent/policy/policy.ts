@@ -1,5 +1,5 @@
 import type { ExchangePolicy, NodePolicy, PolicyProperty } from '../exchange/types.ts';
-import type { HostFacts } from '../host.ts';
+import type { HostFacts } from '../runtime/host.ts';
 import { allowPrivilegedOf, withBuiltins } from './builtins.ts';
 
 /** The shape GET /node/policy answers when the node has no policy (upstream's empty policy). */

@@ -1,6 +1,6 @@
 import { ConstraintError, parseConstraint } from '../../lib/policy/constraints.ts';
-import { badInput } from '../errors.ts';
 import type { PolicyProperty } from '../exchange/types.ts';
+import { badInput } from '../ground/errors.ts';
 
 const TYPES = ['string', 'int', 'float', 'boolean', 'version', 'list of strings', ''];
 const VERSION = /^\d+(\.\d+){0,2}$/;

@@ -7,8 +7,8 @@
 import * as z from 'zod';
 import { requiredServicesSchema } from '#lib/protocol/catalog-records';
 import { type PageQuery, pageQueryString } from '#lib/protocol/mailbox-pages';
-import type { AgentContext } from '../context.ts';
 import { type Credentials, ExchangeHttpError } from '../exchange/client.ts';
+import type { AgentContext } from '../runtime/context.ts';
 
 const enc = encodeURIComponent;
 const nodePath = (c: Credentials) => `/orgs/${enc(c.org)}/nodes/${enc(c.id)}`;

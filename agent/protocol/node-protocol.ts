@@ -6,13 +6,13 @@
 import { join } from 'node:path';
 import type { MessagingKeys } from '#lib/protocol/keys';
 import { REASON } from '#lib/protocol/reason-codes';
-import type { AgentContext } from '../context.ts';
-import { AgentError } from '../errors.ts';
-import { Mutex } from '../mutex.ts';
+import { AgentError } from '../ground/errors.ts';
+import { Mutex } from '../ground/mutex.ts';
+import type { AgentContext } from '../runtime/context.ts';
+import { type Loop, startLoop } from '../runtime/worker-loop.ts';
 import { findInstance } from '../services/dependency-store.ts';
 import { SAFETY_REREAD_MS } from '../sync/feed.ts';
 import { TrustStore } from '../trust/store.ts';
-import { type Loop, startLoop } from '../workers/loop.ts';
 import { engineAt } from '../workloads/engine.ts';
 import { agentHostAccess } from '../workloads/host-guard.ts';
 import { type WorkloadEvent, WorkloadRunner } from '../workloads/runner.ts';

@@ -4,8 +4,8 @@
  * under way (a workload being started, a termination being finished).
  */
 import type { MessagingKeys } from '#lib/protocol/keys';
-import type { AgentContext } from '../context.ts';
-import type { Mutex } from '../mutex.ts';
+import type { Mutex } from '../ground/mutex.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import type { TrustStore } from '../trust/store.ts';
 import type { WorkloadRunner } from '../workloads/runner.ts';
 import type { SecretFiles } from '../workloads/secret-files.ts';

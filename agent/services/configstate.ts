@@ -1,7 +1,7 @@
-import type { AgentContext } from '../context.ts';
-import { badInput } from '../errors.ts';
 import type { RegisteredService } from '../exchange/types.ts';
+import { badInput } from '../ground/errors.ts';
 import { loadRegisteredServices } from '../node/local.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import { writeThrough } from '../sync/write-through.ts';
 import { serviceEvent } from './events.ts';
 import { splitServiceUrl } from './registered.ts';

@@ -1,6 +1,6 @@
-import type { AgentContext } from '../context.ts';
 import type { Severity } from '../events/eventlog.ts';
 import { ANY_VERSION } from '../node/userinput.ts';
+import type { AgentContext } from '../runtime/context.ts';
 
 /** Service events carry upstream's `service` source (no instance or agreement yet). */
 export function serviceEvent(

@@ -7,8 +7,8 @@
  */
 import type { ContainerInfo } from 'dockerode';
 import { isArchived, loadAgreements } from '../agreements/store.ts';
-import type { AgentContext } from '../context.ts';
 import { type ProtocolAgreement, termsOf } from '../protocol/records.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import { loadServiceConfigs } from './config-store.ts';
 import { type DependencyInstance, findInstance, loadInstances, usersOf } from './dependency-store.ts';
 

@@ -1,7 +1,7 @@
 import { type Attribute, appliesTo, loadAttributes } from '../attributes/store.ts';
 import { attributeInConfig } from '../attributes/view.ts';
-import type { AgentContext } from '../context.ts';
 import { loadUserInput } from '../node/local.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import type { Store } from '../store/store.ts';
 import { loadServiceConfigs, type ServiceConfig } from './config-store.ts';
 import { workloadViews } from './instances.ts';

@@ -1,8 +1,8 @@
-import type { AgentContext } from '../context.ts';
 import type { Credentials } from '../exchange/client.ts';
 import type { ExchangeNode } from '../exchange/types.ts';
 import { isActive, loadNode, type NodeRecord } from '../node/record.ts';
-import type { PushKind } from './kinds.ts';
+import type { AgentContext } from '../runtime/context.ts';
+import type { PushKind } from '../runtime/sync-kinds.ts';
 
 /** One poll of the Exchange: the node as it was when the round began, and one shared read of the Exchange node. */
 export interface PollRound {

@@ -1,5 +1,5 @@
+import type { PushKind, SyncKind } from '../runtime/sync-kinds.ts';
 import type { SyncedDocument } from './document.ts';
-import type { PushKind, SyncKind } from './kinds.ts';
 import { managementDocument } from './management.ts';
 import { policyDocument } from './policy.ts';
 import { servicesDocument } from './services.ts';

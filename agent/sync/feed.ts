@@ -1,7 +1,7 @@
-import type { AgentContext } from '../context.ts';
 import type { Credentials } from '../exchange/client.ts';
 import type { NodeRecord } from '../node/record.ts';
 import { postChanges } from '../protocol/exchange-calls.ts';
+import type { AgentContext } from '../runtime/context.ts';
 
 /**
  * Every synced document (and the mailbox) is read again at least this often, even when the feed

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { canonical } from '../attributes/attributes.ts';
-import type { AgentContext } from '../context.ts';
-import { AgentError, exchangeFailed } from '../errors.ts';
 import { type Credentials, ExchangeHttpError, ExchangeUnavailableError } from '../exchange/client.ts';
 import type { ExchangeManagementStatus } from '../exchange/types.ts';
+import { AgentError, exchangeFailed } from '../ground/errors.ts';
 import { fromExchange, toExchange } from '../nmp/exchange-copy.ts';
 import {
   loadDirty,
@@ -15,6 +14,7 @@ import {
   saveStatuses,
 } from '../nmp/store.ts';
 import { credentials, isActive, loadNode, type NodeRecord, nodeSource } from '../node/record.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import type { PollRound, SyncedDocument } from './document.ts';
 
 type ExchangeManagementStatuses = Record<string, ExchangeManagementStatus>;

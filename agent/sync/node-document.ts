@@ -1,11 +1,11 @@
-import type { AgentContext } from '../context.ts';
-import { AgentError, exchangeFailed } from '../errors.ts';
 import { type Credentials, ExchangeHttpError } from '../exchange/client.ts';
+import { AgentError, exchangeFailed } from '../ground/errors.ts';
 import { SEEN } from '../node/local.ts';
 import { credentials, isActive, loadNode, nodeSource } from '../node/record.ts';
+import type { AgentContext } from '../runtime/context.ts';
+import type { SyncKind } from '../runtime/sync-kinds.ts';
 import type { Store } from '../store/store.ts';
 import type { SyncedDocument } from './document.ts';
-import type { SyncKind } from './kinds.ts';
 
 /** A document of the node written through to the Exchange as a whole (user input, policy, registered services). */
 export interface NodeDocumentSpec<T, R> extends Omit<SyncedDocument<R>, 'pushPending' | 'kind'> {

@@ -1,8 +1,8 @@
-import type { AgentContext } from '../context.ts';
 import { type Credentials, ExchangeHttpError } from '../exchange/client.ts';
 import type { ExchangeNode, HeartbeatIntervalsRecord } from '../exchange/types.ts';
 import { credentials, isActive, loadNode, type NodeRecord, nodeSource } from '../node/record.ts';
 import { unregister } from '../node/unregister.ts';
+import type { AgentContext } from '../runtime/context.ts';
 import type { PollRound } from './document.ts';
 import { DOCUMENTS } from './documents.ts';
 import { type FeedNews, readFeed, SAFETY_REREAD_MS } from './feed.ts';

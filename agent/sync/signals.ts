@@ -1,7 +1,7 @@
 import { basicAuthHeader } from '#lib/auth/basic';
 import { SignalChannel } from '#lib/signals/channel';
-import type { AgentContext, AgentSignals } from '../context.ts';
 import { credentials, isActive, loadNode } from '../node/record.ts';
+import type { AgentContext, AgentSignals } from '../runtime/context.ts';
 
 /**
  * The agent's end of the signal channel (docs/signals.md). The poll hands over the address the

@@ -1,9 +1,9 @@
-import type { AgentContext } from '../context.ts';
-import { notRegistered } from '../errors.ts';
 import { type Credentials, ExchangeUnavailableError } from '../exchange/client.ts';
+import { notRegistered } from '../ground/errors.ts';
 import { credentials, isActive, loadNode, type NodeRecord } from '../node/record.ts';
+import type { AgentContext } from '../runtime/context.ts';
+import type { PushKind, SyncKind } from '../runtime/sync-kinds.ts';
 import { DOCUMENTS, NODE_DOCUMENTS, type SyncValue } from './documents.ts';
-import type { PushKind, SyncKind } from './kinds.ts';
 import type { NodeDocument } from './node-document.ts';
 import { refusal } from './node-document.ts';
 

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { silentLogger } from '#lib/json-logger';
 import { type Agent, createAgent } from '../agent.ts';
-import type { AgentConfig } from '../config.ts';
-import { silentLogger } from '../log.ts';
+import type { AgentConfig } from '../ground/config.ts';
 import { type FakeExchange, startFakeExchange } from './fake-exchange.ts';
 
 /** Fixed host facts so policy assertions do not depend on the machine running the tests. */

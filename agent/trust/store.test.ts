@@ -1,9 +1,9 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidTrustFile } from '#lib/protocol/trust-file';
 import { makeCert, rsaKey, type TestCert } from '../test-support/certs.ts';
 import { tempDir } from '../test-support/harness.ts';
-import { InvalidTrustFile } from './pem.ts';
 import { checkName, TrustStore } from './store.ts';
 
 let cert: TestCert;

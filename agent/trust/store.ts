@@ -10,7 +10,6 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, join } from 'node:path';
-import { badInput } from '../errors.ts';
 import {
   certificateProblem,
   InvalidTrustFile,
@@ -20,7 +19,8 @@ import {
   timeProblem,
   type Validity,
   validity,
-} from './pem.ts';
+} from '#lib/protocol/trust-file';
+import { badInput } from '../ground/errors.ts';
 import { describeCertificate } from './verbose.ts';
 
 type Description = ReturnType<typeof describeCertificate>;

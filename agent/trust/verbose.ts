@@ -1,5 +1,5 @@
 import type { X509Certificate } from 'node:crypto';
-import { iso } from './pem.ts';
+import { iso } from '#lib/protocol/trust-file';
 
 /** Subject attribute short names → the OID upstream shows (CN and O get friendly names). */
 const OIDS = new Map(

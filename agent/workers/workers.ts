@@ -1,10 +1,10 @@
 import { nextHeartbeatInterval, resolveHeartbeatIntervals } from '#lib/protocol/heartbeat-intervals';
-import { type AgentContext, NO_SIGNALS } from '../context.ts';
+import { type AgentContext, NO_SIGNALS } from '../runtime/context.ts';
+import type { PushKind } from '../runtime/sync-kinds.ts';
+import { type Loop, startLoop } from '../runtime/worker-loop.ts';
 import { DOCUMENTS } from '../sync/documents.ts';
-import type { PushKind } from '../sync/kinds.ts';
 import { pollExchange } from '../sync/poll.ts';
 import { agentSignals } from '../sync/signals.ts';
-import { type Loop, startLoop } from './loop.ts';
 
 /** Worker names shown by GET /status/workers. */
 export const WORKERS = {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DeploymentError, parseDeployment } from '#lib/protocol/deployment';
 import { bindRisk } from '#lib/protocol/host-paths';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../ground/config.ts';
 import { testWorkloadEnvironment } from '../test-support/workload-environment.ts';
 import { engineAt } from './engine.ts';
 import { agentHostAccess, realHostPath } from './host-guard.ts';

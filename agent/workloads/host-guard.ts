@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { HostAccessOptions } from '#lib/protocol/privileged';
-import type { AgentConfig } from '../config.ts';
+import type { AgentConfig } from '../ground/config.ts';
 import { engineSocketPath } from './engine.ts';
 
 /**

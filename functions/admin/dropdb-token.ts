@@ -1,7 +1,7 @@
 import type * as z from 'zod';
+import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { hashSecret, randomToken } from '#lib/auth/secrets';
-import { endpoint } from '#lib/http/endpoint';
 import { json } from '#lib/http/responses';
 import { saveDropToken } from '#tables/drop-token';
 import type { dropTokenResponse } from './responses.ts';

@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { deleteAllItems } from '#tables/drop-all';
 import { authenticateWithDropToken } from './drop-token-auth.ts';

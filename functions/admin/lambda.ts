@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as adminDropDb } from './dropdb.ts';
 import { handler as adminDropDbToken } from './dropdb-token.ts';
 import { handler as adminInitDb } from './initdb.ts';

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
+import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
-import { endpoint } from '#lib/http/endpoint';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import type { adminStatus } from './responses.ts';

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
+import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { IBM_ORG, roleOf } from '#lib/auth/caller';
-import { endpoint } from '#lib/http/endpoint';
 import { json } from '#lib/http/responses';
 import { listOrgCounts } from '#tables/stats';
 import { countsOfOrgs } from '#tables/status-counts';

@@ -1,6 +1,6 @@
+import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { reloadConfig } from '#lib/config';
-import { endpoint } from '#lib/http/endpoint';
 import { HttpError } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 

@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { text } from '#lib/http/responses';
 import { EXCHANGE_VERSION } from '#lib/version';
 

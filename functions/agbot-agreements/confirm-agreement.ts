@@ -1,6 +1,6 @@
+import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import type { Caller } from '#lib/auth/caller';
-import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';

@@ -1,5 +1,5 @@
 import { authorizeAgbotOwnerRead } from '#functions/agbots/access';
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { getAgreement } from '#tables/agbot-agreement-records';
 import { agreementsResponse } from './agreement-view.ts';
 import { agreementPath } from './schemas.ts';

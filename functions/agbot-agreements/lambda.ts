@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as deleteAgbotAgreement } from './delete-agreement.ts';
 import { handler as deleteAgbotAgreements } from './delete-agreements.ts';
 import { handler as getAgbotAgreement } from './get-agreement.ts';

@@ -1,5 +1,5 @@
 import { agbotNotFound, authorizeAgbot } from '#functions/agbots/access';
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { accessDenied } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';

@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as deleteAgbotMessage } from './delete-message.ts';
 import { handler as getAgbotMessage } from './get-message.ts';
 import { handler as listAgbotMessages } from './list-messages.ts';

@@ -1,5 +1,5 @@
 import { agbotId, agbotNotFound } from '#functions/agbots/access';
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { mailboxFull, outgoingMessage, postLimits, senderShareFull } from '#lib/mailbox';
 import { postMessage } from '#tables/mailbox-post';

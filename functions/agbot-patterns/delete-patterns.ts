@@ -1,5 +1,5 @@
 import { agbotId } from '#functions/agbots/access';
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteAgbotPatterns } from '#tables/agbot-pattern-records';

@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as deleteAgbotPattern } from './delete-pattern.ts';
 import { handler as deleteAgbotPatterns } from './delete-patterns.ts';
 import { handler as getAgbotPattern } from './get-pattern.ts';

@@ -1,6 +1,6 @@
 import { authorizeServedWrite } from '#functions/agbot-patterns/served-access';
 import { agbotId } from '#functions/agbots/access';
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteAgbotPolicies } from '#tables/agbot-policy-records';

@@ -1,5 +1,5 @@
 import { authorizeServedRead } from '#functions/agbot-patterns/served-access';
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { getAgbotPolicy } from '#tables/agbot-policy-records';

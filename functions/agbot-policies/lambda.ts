@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as deleteAgbotPolicies } from './delete-policies.ts';
 import { handler as deleteAgbotPolicy } from './delete-policy.ts';
 import { handler as getAgbotPolicy } from './get-policy.ts';

@@ -1,7 +1,7 @@
 import { checkServeDeclaration } from '#functions/agbot-patterns/serve-rule';
 import { authorizeServedWrite } from '#functions/agbot-patterns/served-access';
 import { agbotId, agbotNotFound } from '#functions/agbots/access';
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { alreadyExists } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';

@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
 import { deleteAgbot } from '#tables/agbot-records';
 import { agbotNotFound, authorizeAgbot } from './access.ts';

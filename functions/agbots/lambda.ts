@@ -8,7 +8,7 @@ import { handler as deleteAgbotPolicy } from '#functions/agbot-policies/delete-p
 import { handler as getAgbotPolicy } from '#functions/agbot-policies/get-policy';
 import { handler as listAgbotPolicies } from '#functions/agbot-policies/list-policies';
 import { handler as postAgbotPolicy } from '#functions/agbot-policies/post-policy';
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as deleteAgbot } from './delete-agbot.ts';
 import { handler as getAgbot } from './get-agbot.ts';
 import { handler as listAgbots } from './list-agbots.ts';

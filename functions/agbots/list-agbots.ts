@@ -1,6 +1,6 @@
+import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { type Caller, IBM_ORG, isMultiTenantAgbot, isSuperUser, isUserType } from '#lib/auth/caller';
-import { endpoint } from '#lib/http/endpoint';
 import { accessDenied } from '#lib/http/errors';
 import { orgPath } from '#lib/ids';
 import { listOrgAgbots } from '#tables/agbot-records';

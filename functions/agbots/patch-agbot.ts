@@ -1,5 +1,5 @@
+import { endpoint } from '#functions/endpoint';
 import { hashSecret } from '#lib/auth/secrets';
-import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { updateAgbot } from '#tables/agbot-records';

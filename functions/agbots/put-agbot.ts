@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { authorizeAgbot } from './access.ts';
 import { heartbeatTimestamp } from './agbot-view.ts';

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';

@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as deleteAgentFileVersions } from './delete-agent-file-versions.ts';
 import { handler as getAgentFileVersions } from './get-agent-file-versions.ts';
 import { handler as putAgentFileVersions } from './put-agent-file-versions.ts';

@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as listAllServices } from './list-all-services.ts';
 import { handler as listCatalogPatterns } from './list-catalog-patterns.ts';
 import { handler as listCatalogServices } from './list-catalog-services.ts';

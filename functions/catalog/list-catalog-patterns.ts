@@ -1,9 +1,9 @@
+import { endpoint } from '#functions/endpoint';
 import { canSeePattern } from '#functions/patterns/access';
 import { patternListFilter } from '#functions/patterns/list-filters';
 import { patternsBody } from '#functions/patterns/pattern-view';
 import { catalogPatternsQuery } from '#functions/patterns/schemas';
 import { IBM_ORG, isHubAdmin, isUserType } from '#lib/auth/caller';
-import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { listOrgs } from '#tables/org-records';

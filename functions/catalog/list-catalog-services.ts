@@ -1,9 +1,9 @@
+import { endpoint } from '#functions/endpoint';
 import { authorizeServiceAccess } from '#functions/services/access';
 import { serviceListFilter } from '#functions/services/list-filters';
 import { catalogServicesQuery } from '#functions/services/schemas';
 import { servicesBody } from '#functions/services/service-view';
 import { IBM_ORG, isMultiTenantAgbot, isSuperUser } from '#lib/auth/caller';
-import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { listOrgs } from '#tables/org-records';

@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as getMaxChangeId } from './get-max-change-id.ts';
 import { handler as postChanges } from './post-changes.ts';
 import { changesRoutes } from './routes.ts';

@@ -1,8 +1,8 @@
 import type * as z from 'zod';
+import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { type Caller, isMultiTenantAgbot } from '#lib/auth/caller';
 import { visibleTo } from '#lib/feed/visibility';
-import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';

@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
 import { deleteDeploymentPolicy } from '#tables/deployment-policy-records';
 import { authorizePolicy, policyNotFound } from './access.ts';

@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { authorizePolicy } from './access.ts';

@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as deletePolicy } from './delete-policy.ts';
 import { handler as getPolicy } from './get-policy.ts';
 import { handler as listPolicies } from './list-policies.ts';

@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { json } from '#lib/http/responses';
 import { matchesAllFilters } from '#lib/like';
 import { type DeploymentPolicyRecord, listDeploymentPolicies } from '#tables/deployment-policy-records';

@@ -1,8 +1,8 @@
+import { endpoint } from '#functions/endpoint';
 import { authorizeSearch } from '#functions/node-search/access';
 import { foundNode, isCandidate } from '#functions/node-search/rules';
 import { policySearchBody } from '#functions/node-search/schemas';
 import { searchableOrgs } from '#functions/node-search/served';
-import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { getDeploymentPolicy } from '#tables/deployment-policy-records';

@@ -1,5 +1,5 @@
+import { endpoint } from '#functions/endpoint';
 import { authorizeNode, resourceId } from '#functions/nodes/access';
-import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';

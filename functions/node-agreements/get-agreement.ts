@@ -1,5 +1,5 @@
+import { endpoint } from '#functions/endpoint';
 import { authorizeNode } from '#functions/nodes/access';
-import { endpoint } from '#lib/http/endpoint';
 import { getNodeAgreement } from '#tables/node-agreement-records';
 import { agreementsResponse } from './agreement-view.ts';
 import { agreementPath } from './schemas.ts';

@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as deleteNodeAgreement } from './delete-agreement.ts';
 import { handler as deleteNodeAgreements } from './delete-agreements.ts';
 import { handler as getNodeAgreement } from './get-agreement.ts';

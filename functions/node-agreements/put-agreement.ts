@@ -1,6 +1,6 @@
+import { endpoint } from '#functions/endpoint';
 import { authorizeNode, nodeNotFound } from '#functions/nodes/access';
 import { noHeartbeatQuery } from '#functions/nodes/schemas';
-import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';

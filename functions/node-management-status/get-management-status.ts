@@ -1,5 +1,5 @@
+import { endpoint } from '#functions/endpoint';
 import { authorizeNode } from '#functions/nodes/access';
-import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { getManagementStatus } from '#tables/node-management-status-records';

@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as deleteNodeManagementStatus } from './delete-management-status.ts';
 import { handler as getNodeManagementStatus } from './get-management-status.ts';
 import { handler as getNodeManagementStatuses } from './get-management-statuses.ts';

@@ -1,5 +1,5 @@
+import { endpoint } from '#functions/endpoint';
 import { authorizeNode, nodeNotFound, resourceId } from '#functions/nodes/access';
-import { endpoint } from '#lib/http/endpoint';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { putManagementStatus } from '#tables/node-management-status-records';

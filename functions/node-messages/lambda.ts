@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as deleteNodeMessage } from './delete-message.ts';
 import { handler as getNodeMessage } from './get-message.ts';
 import { handler as listNodeMessages } from './list-messages.ts';

@@ -1,5 +1,5 @@
+import { endpoint } from '#functions/endpoint';
 import { nodeNotFound, resourceId } from '#functions/nodes/access';
-import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { mailboxFull, outgoingMessage, postLimits, senderShareFull } from '#lib/mailbox';

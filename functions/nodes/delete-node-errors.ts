@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
 import { deleteNodeErrors } from '#tables/node-report-records';
 import { authorizeNode, nodeNotFound, nodePath } from './access.ts';

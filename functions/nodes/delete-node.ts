@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
 import { deleteNode } from '#tables/node-records';
 import { authorizeNode, CONFLICT, nodeNotFound, nodePath, retryOnConflict } from './access.ts';

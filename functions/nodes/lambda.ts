@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as deleteNode } from './delete-node.ts';
 import { handler as deleteNodeErrors } from './delete-node-errors.ts';
 import { handler as deleteNodePolicy } from './delete-node-policy.ts';

@@ -1,6 +1,6 @@
+import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { roleOf } from '#lib/auth/caller';
-import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';

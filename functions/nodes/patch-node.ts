@@ -1,6 +1,6 @@
+import { endpoint } from '#functions/endpoint';
 import { isSuperUser } from '#lib/auth/caller';
 import { hashSecret } from '#lib/auth/secrets';
-import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';

@@ -1,5 +1,5 @@
+import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
-import { endpoint } from '#lib/http/endpoint';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { recordHeartbeat } from '#tables/node-records';

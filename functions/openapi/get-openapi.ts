@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { json, type Response } from '#lib/http/responses';
 import { openApiDocument } from './document.ts';
 

@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as getOpenApi } from './get-openapi.ts';
 import { openApiRoutes } from './routes.ts';
 

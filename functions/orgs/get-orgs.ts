@@ -1,6 +1,6 @@
+import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { type Caller, IBM_ORG, roleOf } from '#lib/auth/caller';
-import { endpoint } from '#lib/http/endpoint';
 import { badInput, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { filterPrefix, matchesAllFilters } from '#lib/like';

@@ -1,5 +1,5 @@
 import { handler as confirmAgreement } from '#functions/agbot-agreements/confirm-agreement';
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as deleteOrg } from './delete-org.ts';
 import { handler as getOrg } from './get-org.ts';
 import { handler as getOrgs } from './get-orgs.ts';

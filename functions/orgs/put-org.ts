@@ -1,5 +1,5 @@
+import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
-import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';

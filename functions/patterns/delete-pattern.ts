@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
 import { sweepPatternKeys } from '#tables/pattern-keys';
 import { deletePattern } from '#tables/pattern-records';

@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as deletePattern } from './delete-pattern.ts';
 import { handler as deletePatternKey } from './delete-pattern-key.ts';
 import { handler as deletePatternKeys } from './delete-pattern-keys.ts';

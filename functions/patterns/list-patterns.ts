@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { json } from '#lib/http/responses';
 import { listOrgPatterns } from '#tables/pattern-records';
 import { authorizePatternAccess, canSeePattern } from './access.ts';

@@ -1,7 +1,7 @@
+import { endpoint } from '#functions/endpoint';
 import { authorizeSearch } from '#functions/node-search/access';
 import { heartbeatSince, nodeHealth } from '#functions/node-search/rules';
 import { nodeHealthBody } from '#functions/node-search/schemas';
-import { endpoint } from '#lib/http/endpoint';
 import { json } from '#lib/http/responses';
 import { searchNodes } from '#tables/node-search';
 import { patternId } from './access.ts';

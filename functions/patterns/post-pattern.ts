@@ -1,6 +1,6 @@
 import { checkSecretBindings } from '#functions/catalog/secret-bindings';
+import { endpoint } from '#functions/endpoint';
 import { sizeProblem } from '#functions/nodes/rules';
-import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';

@@ -1,5 +1,5 @@
 import { keyFromBody } from '#functions/catalog/key-body';
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { putPatternKey } from '#tables/pattern-keys';

@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
-import { dispatcher, type LambdaHandler } from '#lib/http/dispatch';
-import { unrecognizedRoute } from '#lib/http/fallback';
+import { dispatcher, unrecognizedRoute } from '#functions/dispatch';
+import type { LambdaHandler } from '#lib/http/dispatch';
 import type { APIGatewayProxyEventV2 } from '#lib/http/lambda-types';
 import { handler as deleteSecret } from './delete-secret.ts';
 import { handler as getSecret } from './get-secret.ts';

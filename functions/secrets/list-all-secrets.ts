@@ -1,5 +1,5 @@
+import { endpoint } from '#functions/endpoint';
 import { isOrgAdmin } from '#lib/auth/caller';
-import { endpoint } from '#lib/http/endpoint';
 import { parseSecretName } from '#lib/secrets/names';
 import { listSecrets } from '#tables/secret-records';
 import { authorizeSecret } from './access.ts';

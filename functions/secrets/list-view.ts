@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { json } from '#lib/http/responses';
 import { inTree, type SecretTree, treePrefix } from '#lib/secrets/names';
 import type { SecretSummary } from '#tables/secret-records';

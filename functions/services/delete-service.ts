@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
 import { deleteServiceCascade } from '#tables/cascade';
 import { authorizeService, serviceNotFound } from './access.ts';

@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { json } from '#lib/http/responses';
 import { authorizeService, canSeeService, serviceNotFound } from './access.ts';
 import { getServiceQuery, servicePath } from './schemas.ts';

@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as deleteServiceDockAuth } from './delete-dockauth.ts';
 import { handler as deleteServiceDockAuths } from './delete-dockauths.ts';
 import { handler as deleteService } from './delete-service.ts';

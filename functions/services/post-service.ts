@@ -1,6 +1,6 @@
+import { endpoint } from '#functions/endpoint';
 import { sizeProblem } from '#functions/nodes/rules';
 import { serviceId } from '#lib/catalog/service-id';
-import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';

@@ -1,5 +1,5 @@
+import { endpoint } from '#functions/endpoint';
 import { sizeProblem } from '#functions/nodes/rules';
-import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';

@@ -1,3 +1,4 @@
+import { instanceAuthCaches } from '#functions/endpoint';
 import { authenticate } from '#lib/auth/authenticate';
 import { HttpError } from '#lib/http/errors';
 import { log } from '#lib/log';
@@ -47,7 +48,7 @@ export async function handler(event: WebSocketEvent) {
 
 /** Nodes and agbots may listen; a user has nothing to hear (403). */
 async function connect(event: WebSocketEvent, connectionId: string) {
-  const caller = await authenticate(header(event, 'authorization'));
+  const caller = await authenticate(header(event, 'authorization'), instanceAuthCaches);
   if (caller.kind !== 'node' && caller.kind !== 'agbot')
     return status(403, 'only nodes and agbots listen for signals');
   const now = new Date();

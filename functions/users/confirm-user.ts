@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { authorizeUser, userPath } from './target.ts';
 

@@ -1,4 +1,4 @@
-import { endpoint } from '#lib/http/endpoint';
+import { endpoint } from '#functions/endpoint';
 import { authorizeUser, userPath, usersResponse } from './target.ts';
 import { canSeeUser } from './visible.ts';
 

@@ -1,5 +1,5 @@
+import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
-import { endpoint } from '#lib/http/endpoint';
 import { orgPath } from '#lib/ids';
 import { listUsers } from '#tables/user-records';
 import { usersResponse } from './target.ts';

@@ -1,4 +1,4 @@
-import { dispatcher } from '#lib/http/dispatch';
+import { dispatcher } from '#functions/dispatch';
 import { handler as confirmUser } from './confirm-user.ts';
 import { handler as deleteUser } from './delete-user.ts';
 import { handler as getUser } from './get-user.ts';

@@ -1,7 +1,7 @@
+import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { identityTaken, isTaken } from '#lib/auth/identity-taken';
 import { hashSecret } from '#lib/auth/secrets';
-import { endpoint } from '#lib/http/endpoint';
 import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';

@@ -1,6 +1,6 @@
+import { endpoint } from '#functions/endpoint';
 import { identityTaken, isTaken } from '#lib/auth/identity-taken';
 import { hashSecret } from '#lib/auth/secrets';
-import { endpoint } from '#lib/http/endpoint';
 import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';

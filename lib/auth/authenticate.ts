@@ -1,10 +1,9 @@
 import { getConfig } from '#lib/config';
 import { unauthorized } from '#lib/http/errors';
 import { idFits } from '#lib/ids';
-import type { PrincipalCache } from '#tables/principal-cache';
-import { principalCache } from '#tables/principals';
 import { parseBasicAuth } from './basic.ts';
 import { type Caller, ROOT_CALLER } from './caller.ts';
+import type { PrincipalCache } from './principal-cache.ts';
 import { safeEqual, VerificationCache } from './secrets.ts';
 
 /** Shared by every request of this process: a warm request does not re-hash a secret it just verified. */
@@ -12,22 +11,21 @@ export const verificationCache = new VerificationCache(() => getConfig().authCac
 
 const INVALID = 'invalid.credentials';
 
-/** What one function instance remembers between requests (a test builds a second instance). */
+/**
+ * What one function instance remembers between requests (a test builds a second instance). The
+ * principals come from the caller's store (the Exchange's table: functions/endpoint.ts), so this
+ * rule knows nothing of where identities are kept.
+ */
 export interface AuthCaches {
-  principals: PrincipalCache;
+  principals: Pick<PrincipalCache, 'lookup' | 'reread'>;
   verified: VerificationCache;
 }
-
-const instanceCaches: AuthCaches = { principals: principalCache, verified: verificationCache };
 
 /**
  * Resolves Basic credentials to a caller or throws 401: upstream's "unauthorized" for an unknown
  * id and "invalid.credentials" for a wrong secret or an unusable header.
  */
-export async function authenticate(
-  authorization: string | undefined,
-  caches: AuthCaches = instanceCaches,
-): Promise<Caller> {
+export async function authenticate(authorization: string | undefined, caches: AuthCaches): Promise<Caller> {
   const credentials = parseBasicAuth(authorization);
   if (!credentials) throw unauthorized(INVALID);
   const { org, id, secret } = credentials;

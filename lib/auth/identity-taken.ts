@@ -1,8 +1,10 @@
 import { alreadyExists, type HttpError } from '#lib/http/errors';
-import type { TakenOutcome } from '#tables/principal-records';
-import type { PrincipalKind } from '#tables/principals';
+import type { PrincipalKind } from './principal.ts';
 
-export { isTaken } from '#tables/principal-records';
+/** A create refused because `org/id` is already the identity of another kind (named). */
+export type TakenOutcome = `taken-by-${PrincipalKind}`;
+
+export const isTaken = (outcome: string): outcome is TakenOutcome => outcome.startsWith('taken-by-');
 
 /**
  * 409 for a create of a user, node or agbot whose `org/id` is already another kind's identity:

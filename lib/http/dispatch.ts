@@ -1,6 +1,5 @@
 import type { Context } from 'aws-lambda';
 import type { ResourceDoc } from '#lib/openapi/route';
-import { malformedPath, unrecognizedRoute } from './fallback.ts';
 import type { APIGatewayProxyEventV2 } from './lambda-types.ts';
 import type { Response } from './responses.ts';
 import { compileRoutes, MALFORMED_PATH, matchRoute } from './route-match.ts';
@@ -14,13 +13,29 @@ const rawPathIsEncoded = () => process.env.IS_OFFLINE === 'true';
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Response>;
 
+/** What a request no route matches gets: a path no route serves, a path that is not valid percent-encoding. */
+export interface Fallbacks {
+  unrecognizedRoute: LambdaHandler;
+  malformedPath: LambdaHandler;
+}
+
+/** The family dispatcher of a deployment whose unmatched requests get `fallbacks` (the Exchange's: functions/dispatch.ts). */
+export const dispatcherWith =
+  (fallbacks: Fallbacks) =>
+  <H extends string>(routes: ResourceDoc<H>, handlers: Record<H, LambdaHandler>) =>
+    dispatcher(routes, handlers, fallbacks);
+
 /**
  * A family's one Lambda: API Gateway sends it every request under the family's mounts (some of
  * them `{proxy+}`), so it matches method + rawPath against the family's route list, sets
  * `pathParameters` as the exact route would have (decoded, by name) and runs that endpoint's
  * handler. A path or method the family lacks gets the catch-all's answer (401, else 404).
  */
-export function dispatcher<H extends string>(routes: ResourceDoc<H>, handlers: Record<H, LambdaHandler>) {
+function dispatcher<H extends string>(
+  routes: ResourceDoc<H>,
+  handlers: Record<H, LambdaHandler>,
+  { unrecognizedRoute, malformedPath }: Fallbacks,
+) {
   const table = compileRoutes(
     routes.routes.map((route) => ({
       method: route.method,

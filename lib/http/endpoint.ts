@@ -1,9 +1,8 @@
 import middy from '@middy/core';
 import type { z } from 'zod';
-import { authenticate } from '#lib/auth/authenticate';
 import type { Caller } from '#lib/auth/caller';
-import { type ExchangeConfig, getConfig } from '#lib/config';
-import { type Clock, systemClock } from '#lib/time';
+import type { ExchangeConfig } from '#lib/config';
+import type { Clock } from '#lib/time';
 import type { APIGatewayProxyEventV2 } from './lambda-types.ts';
 import { handleError } from './on-error.ts';
 import { readBody } from './read-body.ts';
@@ -17,8 +16,6 @@ export interface Deps {
   /** Resolves the caller from the Authorization header (401 when it cannot). */
   authenticate: (authorization: string | undefined) => Promise<Caller>;
 }
-
-export const defaultDeps: Deps = { clock: systemClock, config: getConfig, authenticate };
 
 interface Parsed<P, Q> {
   caller: Caller;
@@ -41,15 +38,27 @@ export interface EndpointSpec<P, Q, B, T> {
 
 const ANONYMOUS: Caller = { kind: 'user', org: '', id: '', fullId: '', admin: false, hubAdmin: false };
 /**
+ * The endpoint builder of a deployment whose side effects default to `defaults` (the Exchange's,
+ * with its table behind `authenticate`, are in functions/endpoint.ts).
+ */
+export function endpointWith(defaults: Deps) {
+  return function endpoint<
+    P = Record<string, never>,
+    Q = Record<string, never>,
+    B = undefined,
+    T = undefined,
+  >(spec: EndpointSpec<P, Q, B, T>, overrides: Partial<Deps> = {}) {
+    return buildEndpoint(spec, defaults, overrides);
+  };
+}
+
+/**
  * Builds a Lambda handler that runs the upstream order of checks: authenticate (401), parse path
  * (400), authorize (403/404), parse query and body (400), then the handler. Errors become
  * `{code, msg}` JSON in one place.
  */
-export function endpoint<P = Record<string, never>, Q = Record<string, never>, B = undefined, T = undefined>(
-  spec: EndpointSpec<P, Q, B, T>,
-  overrides: Partial<Deps> = {},
-) {
-  const deps: Deps = { ...defaultDeps, ...overrides };
+function buildEndpoint<P, Q, B, T>(spec: EndpointSpec<P, Q, B, T>, defaults: Deps, overrides: Partial<Deps>) {
+  const deps: Deps = { ...defaults, ...overrides };
   const run = async (event: APIGatewayProxyEventV2): Promise<Response> => {
     const headers = event.headers ?? {};
     const caller =
@@ -68,6 +77,6 @@ export function endpoint<P = Record<string, never>, Q = Record<string, never>, B
     .handler((event) => run(event));
   return Object.assign(handler, {
     /** The same endpoint with some dependencies replaced (tests: a fixed clock, say). */
-    withDeps: (more: Partial<Deps>) => endpoint(spec, { ...overrides, ...more }),
+    withDeps: (more: Partial<Deps>) => buildEndpoint(spec, defaults, { ...overrides, ...more }),
   });
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { silentLogger } from '#lib/json-logger';
 import { buildReply } from '#lib/protocol/build-message';
 import { signDeployment } from '#lib/protocol/deployment-signature';
 import type { Proposal, ProtocolMessage, SecretUpdate } from '#lib/protocol/messages';
@@ -9,8 +10,6 @@ import { readProposal } from '#lib/protocol/parse-message';
 import { decodeSecretValue } from '#lib/protocol/secret-binding';
 import type { Agbot } from '../../agbot/agbot.ts';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
-import { startServeAllAgbot } from '../../agbot/test-support/serve-all-agbot.ts';
-import { silentLogger } from '../../agent/log.ts';
 import {
   callerOf,
   exchangeAgbotAgreement,
@@ -21,6 +20,7 @@ import {
 } from './support/agbot-org.ts';
 import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
+import { startServeAllAgbot } from './support/serve-all-agbot.ts';
 import { createOrg, createUser, expectStatus } from './support/world.ts';
 
 /**

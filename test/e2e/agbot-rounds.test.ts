@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Logger } from '#lib/json-logger';
 import { buildCancel, buildReply, buildVerify } from '#lib/protocol/build-message';
 import { signDeployment } from '#lib/protocol/deployment-signature';
 import { seal } from '#lib/protocol/envelope-seal';
@@ -11,8 +12,6 @@ import { readProposal } from '#lib/protocol/parse-message';
 import { decodeSecretValue } from '#lib/protocol/secret-binding';
 import type { Agbot } from '../../agbot/agbot.ts';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
-import { startServeAllAgbot } from '../../agbot/test-support/serve-all-agbot.ts';
-import type { Logger } from '../../agent/log.ts';
 import {
   callerOf,
   exchangeAgbotAgreement,
@@ -23,6 +22,7 @@ import {
 } from './support/agbot-org.ts';
 import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
+import { startServeAllAgbot } from './support/serve-all-agbot.ts';
 import { createOrg, createUser, expectStatus } from './support/world.ts';
 
 /**

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { silentLogger } from '#lib/json-logger';
 import { newAgreementId } from '#lib/protocol/agreement-id';
 import {
   buildCancel,
@@ -24,7 +25,6 @@ import { encodeSecretValue } from '#lib/protocol/secret-binding';
 import { buildTerms } from '#lib/protocol/terms';
 import { createAgbot } from '#test/support/identities';
 import { type Agent, createAgent } from '../../agent/agent.ts';
-import { silentLogger } from '../../agent/log.ts';
 import { busyboxTestImage, reachableEngine } from '../../agent/test-support/engine.ts';
 import { HOST, testConfig } from '../../agent/test-support/harness.ts';
 import { containersOf, removeWorkload } from '../../agent/workloads/engine.ts';

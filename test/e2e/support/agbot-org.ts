@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
+import type { Logger } from '#lib/json-logger';
 import { createAgbot as createAgbotRecord } from '#test/support/identities';
 import { type Agbot, createAgbot } from '../../../agbot/agbot.ts';
 import { loadAgbotConfig } from '../../../agbot/config.ts';
-import type { Logger } from '../../../agent/log.ts';
 import type { Credentials, HttpResult } from './http.ts';
 import type { E2eServer } from './offline.ts';
 import { createOrg, createUser, expectStatus } from './world.ts';

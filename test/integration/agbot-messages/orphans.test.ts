@@ -58,7 +58,6 @@ describe('a message posted while its agbot is deleted', () => {
         message: 'late',
         timeSent: now.toISOString(),
         timeExpires: new Date(now.getTime() + 60_000).toISOString(),
-        ttl: Math.floor(now.getTime() / 1000) + 60,
         bytes: 4,
       },
       limits: { max: 0, perSender: { msgs: 0, bytes: 0 } },

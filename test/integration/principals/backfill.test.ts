@@ -1,5 +1,6 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { instanceAuthCaches } from '#functions/endpoint';
 import { authenticate } from '#lib/auth/authenticate';
 import { basicAuthHeader } from '#lib/auth/basic';
 import { documentClient, tableName } from '#tables/client';
@@ -23,7 +24,7 @@ useTestTable();
 const statusOf = async ({ user, secret }: Auth): Promise<number> => {
   principalCache.forgetAll();
   try {
-    await authenticate(basicAuthHeader(user, secret));
+    await authenticate(basicAuthHeader(user, secret), instanceAuthCaches);
     return 200;
   } catch (error) {
     return (error as { status: number }).status;

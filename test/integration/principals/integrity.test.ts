@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as deleteAgbot } from '#functions/agbots/delete-agbot';
 import { handler as patchAgbot } from '#functions/agbots/patch-agbot';
 import { handler as putAgbot } from '#functions/agbots/put-agbot';
+import { instanceAuthCaches } from '#functions/endpoint';
 import { handler as deleteNode } from '#functions/nodes/delete-node';
 import { handler as patchNode } from '#functions/nodes/patch-node';
 import { handler as putNode } from '#functions/nodes/put-node';
@@ -42,7 +43,7 @@ async function expectStatus(result: Promise<{ status: number; text: string }>, s
 /** The kind `org/id:secret` authenticates as, or the 401's status. */
 async function kindOf(user: string, secret: string): Promise<string | number> {
   try {
-    return (await authenticate(basicAuthHeader(user, secret))).kind;
+    return (await authenticate(basicAuthHeader(user, secret), instanceAuthCaches)).kind;
   } catch (error) {
     return (error as { status: number }).status;
   }

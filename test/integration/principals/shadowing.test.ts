@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as putAgbot } from '#functions/agbots/put-agbot';
+import { instanceAuthCaches } from '#functions/endpoint';
 import { handler as putNode } from '#functions/nodes/put-node';
 import { handler as postUser } from '#functions/users/post-user';
 import { handler as putUser } from '#functions/users/put-user';
@@ -38,7 +39,7 @@ const createAs = {
 /** The kind `org/id:secret` authenticates as, or the 401's status. */
 async function kindOf(user: string, secret: string): Promise<string | number> {
   try {
-    return (await authenticate(basicAuthHeader(user, secret))).kind;
+    return (await authenticate(basicAuthHeader(user, secret), instanceAuthCaches)).kind;
   } catch (error) {
     return (error as { status: number }).status;
   }

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { instanceAuthCaches } from '#functions/endpoint';
 import { handler as deleteNode } from '#functions/nodes/delete-node';
 import { handler as patchNode } from '#functions/nodes/patch-node';
 import { handler as deleteUser } from '#functions/users/delete-user';
@@ -6,9 +7,9 @@ import { handler as patchUser } from '#functions/users/patch-user';
 import { handler as postUser } from '#functions/users/post-user';
 import { type AuthCaches, authenticate } from '#lib/auth/authenticate';
 import { basicAuthHeader } from '#lib/auth/basic';
+import { PrincipalCache } from '#lib/auth/principal-cache';
 import { VerificationCache } from '#lib/auth/secrets';
 import { dynamoCallCount } from '#tables/client';
-import { PrincipalCache } from '#tables/principal-cache';
 import { loadPrincipal } from '#tables/principals';
 import { createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
@@ -34,7 +35,7 @@ function otherInstance() {
 }
 
 /** The status authentication answers: 200 for a caller, else the error's (401). */
-async function statusOf(auth: Auth, caches?: AuthCaches): Promise<number> {
+async function statusOf(auth: Auth, caches: AuthCaches = instanceAuthCaches): Promise<number> {
   try {
     await authenticate(basicAuthHeader(auth.user, auth.secret), caches);
     return 200;
@@ -71,10 +72,14 @@ describe('remembered identities (authCacheSeconds)', () => {
 
   it('an admin flag change is seen at once by this instance', async () => {
     const boss = await createUser('acme', 'boss', { admin: true });
-    expect(await authenticate(basicAuthHeader(boss.user, boss.secret))).toMatchObject({ admin: true });
+    expect(await authenticate(basicAuthHeader(boss.user, boss.secret), instanceAuthCaches)).toMatchObject({
+      admin: true,
+    });
     const path = { organization: 'acme', username: 'boss' };
     expect((await invoke(patchUser, { auth: boss, path, body: { admin: false } })).status).toBe(201);
-    expect(await authenticate(basicAuthHeader(boss.user, boss.secret))).toMatchObject({ admin: false });
+    expect(await authenticate(basicAuthHeader(boss.user, boss.secret), instanceAuthCaches)).toMatchObject({
+      admin: false,
+    });
   });
 
   it('a token change takes effect at once here and within authCacheSeconds on another instance', async () => {

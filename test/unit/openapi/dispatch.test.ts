@@ -1,7 +1,8 @@
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { dispatcher } from '#functions/dispatch';
 import { basicAuthHeader } from '#lib/auth/basic';
-import { dispatcher, type LambdaHandler } from '#lib/http/dispatch';
+import type { LambdaHandler } from '#lib/http/dispatch';
 import type { APIGatewayProxyEventV2 } from '#lib/http/lambda-types';
 import { json } from '#lib/http/responses';
 import { routeList } from '#lib/openapi/route';

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Logger } from '#lib/json-logger';
 import { createAgbot as createAgbotRecord } from '#test/support/identities';
-import type { Logger } from '../../agent/log.ts';
-import { type Agbot, createAgbot } from '../agbot.ts';
-import { loadAgbotConfig } from '../config.ts';
+import { type Agbot, createAgbot } from '../../../agbot/agbot.ts';
+import { loadAgbotConfig } from '../../../agbot/config.ts';
 
 /**
  * A multi-tenant `IBM/<id>` agbot serving every org (`HZN_AGBOT_SERVE_ALL`), as `npm start` runs

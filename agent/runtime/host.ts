@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
-import type { Store } from './store/store.ts';
+import type { Store } from '../store/store.ts';
 
 /** What the node policy's read-only `platform.*` properties report about this machine. */
 export interface HostFacts {

@@ -1,14 +1,14 @@
 import type { ContainerInfo } from 'dockerode';
-import type { AgentConfig } from './config.ts';
-import type { EventLog } from './events/eventlog.ts';
-import type { ExchangeClient } from './exchange/client.ts';
-import type { HeartbeatIntervalsRecord } from './exchange/types.ts';
+import type { Logger } from '#lib/json-logger';
+import type { EventLog } from '../events/eventlog.ts';
+import type { ExchangeClient } from '../exchange/client.ts';
+import type { HeartbeatIntervalsRecord } from '../exchange/types.ts';
+import type { AgentConfig } from '../ground/config.ts';
+import type { Mutex } from '../ground/mutex.ts';
+import type { Store } from '../store/store.ts';
 import type { HostFacts } from './host.ts';
-import type { Logger } from './log.ts';
-import type { Mutex } from './mutex.ts';
-import type { Store } from './store/store.ts';
-import type { PushKind } from './sync/kinds.ts';
-import type { WorkerRegistry } from './workers/registry.ts';
+import type { PushKind } from './sync-kinds.ts';
+import type { WorkerRegistry } from './worker-registry.ts';
 
 /** What lives only as long as the process. */
 export interface Runtime {

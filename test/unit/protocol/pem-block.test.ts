@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { firstPemBlock } from './pem-block.ts';
+import { firstPemBlock } from '#lib/protocol/pem-block';
 
 /** The pattern firstPemBlock replaces (kept here only as the reference for its meaning). */
 const BACKTRACKING = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]+?-----END \1-----/;

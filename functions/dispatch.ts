@@ -1,5 +1,6 @@
-import { endpoint } from './endpoint.ts';
-import { badInput, notFound } from './errors.ts';
+import { endpoint } from '#functions/endpoint';
+import { dispatcherWith } from '#lib/http/dispatch';
+import { badInput, notFound } from '#lib/http/errors';
 
 /**
  * What a path that no route serves gets: like upstream, credentials are checked first (401),
@@ -18,3 +19,6 @@ export const malformedPath = endpoint({
     throw badInput('invalid input: the path is not valid percent-encoding');
   },
 });
+
+/** A family's one Lambda (lib/http/dispatch.ts), answering what it does not serve as above. */
+export const dispatcher = dispatcherWith({ unrecognizedRoute, malformedPath });

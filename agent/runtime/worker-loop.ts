@@ -1,7 +1,7 @@
+import type { Logger } from '#lib/json-logger';
 import { ExchangeUnavailableError } from '../exchange/client.ts';
-import type { Logger } from '../log.ts';
 import { backoffDelay } from './backoff.ts';
-import type { WorkerRegistry } from './registry.ts';
+import type { WorkerRegistry } from './worker-registry.ts';
 
 export interface LoopOptions {
   name: string;

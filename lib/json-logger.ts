@@ -1,6 +1,7 @@
 /**
- * Structured log lines (one JSON object per line on stdout). Callers pass only what is safe to
- * keep: never a request body, a header or a token.
+ * The agent's and the agbot's structured log lines (one JSON object per line on stdout; the
+ * Exchange's Lambdas log through Powertools, log.ts). Callers pass only what is safe to keep:
+ * never a request body, a header or a token.
  */
 export type Fields = Record<string, unknown>;
 export type Level = 'debug' | 'info' | 'warn' | 'error';

@@ -8,8 +8,9 @@ export interface HttpResponse {
 }
 
 /**
- * One HTTP request with node:http(s) and keep-alive connections. The agent avoids fetch on
- * purpose: loading undici costs about 10 MB of resident memory, an eighth of the agent's budget.
+ * One HTTP request with node:http(s) and keep-alive connections: the agent's and the agbot's
+ * client of the Exchange. The agent avoids fetch on purpose: loading undici costs about 10 MB of
+ * resident memory, an eighth of the agent's budget.
  *
  * The modules are taken with process.getBuiltinModule, never with an ES `import`: the shipped
  * bundle is an ES module, and importing node:http there builds its ES namespace, which reads the

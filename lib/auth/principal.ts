@@ -1,0 +1,10 @@
+/** What authentication needs to know about an `org/id` that may be a node, an agbot or a user. */
+export type Principal =
+  | { kind: 'node'; secretHash: string; owner: string }
+  | { kind: 'agbot'; secretHash: string; owner: string }
+  | { kind: 'user'; secretHash: string; admin: boolean; hubAdmin: boolean };
+
+export type PrincipalKind = Principal['kind'];
+
+/** Upstream's priority when one `org/id` is several kinds at once. */
+export const PRINCIPAL_PRIORITY: readonly PrincipalKind[] = ['node', 'agbot', 'user'];
