@@ -21,7 +21,16 @@ export default defineConfig({
         extends: true,
         test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...withDynamoDb },
       },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...withDynamoDb } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          ...withDynamoDb,
+          // Every function built once for the run; each file's serverless-offline runs that build.
+          globalSetup: [...withDynamoDb.globalSetup, 'test/e2e/support/functions-build.ts'],
+        },
+      },
     ],
   },
 });

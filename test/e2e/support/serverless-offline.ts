@@ -19,6 +19,12 @@ export interface OfflineOptions {
   env?: Record<string, string>;
   /** Another serverless config in the project root instead of serverless.yml (the benchmark's floor). */
   config?: string;
+  /**
+   * A work folder (relative to the project root) where every function is already built
+   * (scripts/exchange-functions-build.ts): the server runs those bundles and builds nothing. Without
+   * it, the server builds its own into a fresh folder and removes it when it stops.
+   */
+  prebuiltDir?: string;
   startTimeoutMs?: number;
 }
 
@@ -39,8 +45,10 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
   const httpPort = await freePort();
   let lambdaPort = await freePort();
   while (lambdaPort === httpPort) lambdaPort = await freePort();
-  // A build folder of its own (under the git-ignored .esbuild/): concurrent servers never share bundles.
-  const buildDir = join('.esbuild', `offline-${process.pid}-${randomBytes(4).toString('hex')}`);
+  // A build folder of its own (under the git-ignored .esbuild/) unless given a finished build:
+  // concurrent servers never write into the same folder.
+  const buildDir =
+    options.prebuiltDir ?? join('.esbuild', `offline-${process.pid}-${randomBytes(4).toString('hex')}`);
   const args = ['offline', 'start', '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort)];
   if (options.config) args.push('--config', options.config);
   const child = spawn(process.execPath, [serverlessBin, ...args, '--host', '127.0.0.1'], {
@@ -55,6 +63,7 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
       EXCHANGE_ROOT_PW: options.rootPassword,
       AWS_REGION: 'local',
       EXCHANGE_BUILD_DIR: buildDir,
+      EXCHANGE_PREBUILT: options.prebuiltDir ? '1' : '',
       SLS_TELEMETRY_DISABLED: '1',
       SLS_NOTIFICATIONS_MODE: 'off',
     },
@@ -76,7 +85,7 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
     stop: async () => {
       process.removeListener('exit', killOnExit);
       await stopGroup(child, exited);
-      rmSync(join(projectRoot, buildDir), { recursive: true, force: true });
+      if (!options.prebuiltDir) rmSync(join(projectRoot, buildDir), { recursive: true, force: true });
     },
   };
   try {
