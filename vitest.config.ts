@@ -17,6 +17,8 @@ export default defineConfig({
       { extends: true, test: { name: 'agent', include: ['agent/**/*.test.ts'] } },
       { extends: true, test: { name: 'agbot', include: ['agbot/**/*.test.ts'] } },
       { extends: true, test: { name: 'cli', include: ['cli/**/*.test.ts'] } },
+      // `serverless package` for real: the bundles and the CloudFormation template (no DynamoDB).
+      { extends: true, test: { name: 'stack', include: ['test/stack/**/*.test.ts'] } },
       {
         extends: true,
         test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...withDynamoDb },
