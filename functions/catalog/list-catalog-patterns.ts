@@ -1,7 +1,7 @@
-import { canSeePattern } from '#functions/patterns/access';
-import { patternListFilter } from '#functions/patterns/list-filters';
-import { patternsBody } from '#functions/patterns/pattern-view';
-import { catalogPatternsQuery } from '#functions/patterns/schemas';
+import { canSeePattern } from '#functions/patterns/shared/access';
+import { patternListFilter } from '#functions/patterns/shared/list-filters';
+import { patternsBody } from '#functions/patterns/shared/pattern-view';
+import { catalogPatternsQuery } from '#functions/patterns/shared/schemas';
 import { IBM_ORG, isHubAdmin, isUserType } from '#lib/auth/caller';
 import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, emptyList } from '#lib/http/errors';
