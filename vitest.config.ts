@@ -17,11 +17,22 @@ export default defineConfig({
       { extends: true, test: { name: 'agent', include: ['agent/**/*.test.ts'] } },
       { extends: true, test: { name: 'agbot', include: ['agbot/**/*.test.ts'] } },
       { extends: true, test: { name: 'cli', include: ['cli/**/*.test.ts'] } },
+      // `serverless package` for real: the bundles and the CloudFormation template (no DynamoDB).
+      { extends: true, test: { name: 'stack', include: ['test/stack/**/*.test.ts'] } },
       {
         extends: true,
         test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...withDynamoDb },
       },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...withDynamoDb } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          ...withDynamoDb,
+          // Every function built once for the run; each file's serverless-offline runs that build.
+          globalSetup: [...withDynamoDb.globalSetup, 'test/e2e/support/functions-build.ts'],
+        },
+      },
     ],
   },
 });

@@ -1,44 +1,23 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
-import { parse } from 'yaml';
-import { functions } from '#functions/families';
+import {
+  esbuildOptions,
+  handlerSource,
+  readServerlessYaml,
+  serverlessFunctions,
+} from '../scripts/exchange-functions-build.ts';
 import { median } from './stats.ts';
 
 /**
- * Every function built as serverless.yml's `custom.esbuild` builds it (serverless-esbuild drops
- * its own keys and turns `exclude` into esbuild's `external`), then: the minified size of each
- * .mjs, and how long a fresh `node` takes to import it.
+ * Every function built as serverless.yml's `custom.esbuild` builds it (scripts/exchange-functions-build.ts),
+ * one at a time, then: the minified size of each .mjs, and how long a fresh `node` takes to import it.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Under node_modules so the bundles resolve what they leave external as on Lambda. */
 const outRoot = join(root, 'node_modules', '.cache', 'exchange-bench');
-
-/** serverless-esbuild's own options, which it removes before calling esbuild (its dist/bundle.js). */
-const PLUGIN_KEYS = [
-  'concurrency',
-  'zipConcurrency',
-  'exclude',
-  'nativeZip',
-  'packager',
-  'packagePath',
-  'watch',
-  'keepOutputDirectory',
-  'packagerOptions',
-  'installExtraArgs',
-  'outputFileExtension',
-  'outputBuildFolder',
-  'outputWorkFolder',
-  'nodeExternals',
-  'skipBuild',
-  'skipRebuild',
-  'skipBuildExcludeFns',
-  'stripEntryResolveExtensions',
-  'disposeContext',
-  'config',
-];
 
 export interface FunctionBundle {
   name: string;
@@ -47,29 +26,8 @@ export interface FunctionBundle {
   bytes: number;
 }
 
-function readYaml(path: string): Record<string, unknown> {
-  return parse(readFileSync(path, 'utf8'), { logLevel: 'error' }) ?? {};
-}
-
-/** name → handler of every function serverless.yml deploys (generated from the route lists). */
-export function serverlessFunctions(): Map<string, string> {
-  return new Map(Object.entries(functions()).map(([name, fn]) => [name, fn.handler]));
-}
-
-function esbuildOptions(): BuildOptions {
-  const config = readYaml(join(root, 'serverless.yml'));
-  const custom = (config.custom as { esbuild: Record<string, unknown> }).esbuild;
-  const options = Object.fromEntries(Object.entries(custom).filter(([key]) => !PLUGIN_KEYS.includes(key)));
-  return {
-    ...options,
-    external: [...((custom.external as string[]) ?? []), ...((custom.exclude as string[]) ?? [])],
-    outExtension: { '.js': String(custom.outputFileExtension ?? '.js') },
-    logLevel: 'error',
-  } as BuildOptions;
-}
-
 async function buildOne(options: BuildOptions, name: string, handler: string): Promise<FunctionBundle> {
-  const source = `${handler.slice(0, handler.lastIndexOf('.'))}.ts`;
+  const source = handlerSource(handler);
   const outdir = join(outRoot, name, dirname(source));
   await build({ ...options, entryPoints: [join(root, source)], outdir, absWorkingDir: root });
   const ext = (options.outExtension as Record<string, string>)['.js'] ?? '.js';
@@ -96,7 +54,7 @@ export function buildEndpointBundle(operationId: string, handlerModule: string):
 
 /** NODE_OPTIONS the functions run with (serverless.yml provider.environment), e.g. --enable-source-maps. */
 export function deployedNodeOptions(): string {
-  const provider = readYaml(join(root, 'serverless.yml')).provider as {
+  const provider = readServerlessYaml().provider as {
     environment?: Record<string, string>;
   };
   return provider.environment?.NODE_OPTIONS ?? '';

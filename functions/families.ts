@@ -17,6 +17,7 @@ import { orgsRoutes } from '#functions/orgs/routes';
 import { patternsRoutes } from '#functions/patterns/routes';
 import { secretsRoutes } from '#functions/secrets/routes';
 import { servicesRoutes } from '#functions/services/routes';
+import { SIGNALS_FUNCTION } from '#functions/signals/function';
 import { usersRoutes } from '#functions/users/routes';
 import type { ResourceDoc } from '#lib/openapi/route';
 import { serverlessFunctions } from '#lib/openapi/serverless';
@@ -56,5 +57,8 @@ export const FALLBACK = {
   mount: '/{proxy+}',
 } as const;
 
-/** serverless.yml's `functions:` (read through functions/serverless-functions.cjs). */
+/** The HTTP API's functions: one per family and the catch-all. */
 export const functions = () => serverlessFunctions(FAMILIES, FALLBACK);
+
+/** serverless.yml's `functions:` (read through functions/serverless-functions.cjs): the HTTP API's and the signal channel's. */
+export const stackFunctions = () => ({ ...functions(), signals: SIGNALS_FUNCTION });

@@ -1,6 +1,7 @@
 // Hands serverless.yml its `functions:`, generated from the route lists (functions/families.ts):
 // esbuild bundles that module (route lists are strings and zod, no handler) into CommonJS in
 // memory, and it is evaluated here. Same idea as tables/serverless-table.cjs.
+const { existsSync } = require('node:fs');
 const { buildSync } = require('esbuild');
 const Module = require('node:module');
 const path = require('node:path');
@@ -25,22 +26,6 @@ function loadFamilies() {
 }
 
 /**
- * The signal channel (docs/signals.md): API Gateway's WebSocket API, one small Lambda for its three
- * routes. It is not a route family: no HTTP mount, no OpenAPI operation.
- */
-const signals = {
-  handler: 'functions/signals/lambda.handler',
-  memorySize: 256,
-  events: [
-    { websocket: { route: '$connect' } },
-    { websocket: { route: '$disconnect' } },
-    { websocket: { route: '$default' } },
-  ],
-};
-
-module.exports.functions = () => ({ ...loadFamilies().functions(), signals });
-
-/**
  * `EXCHANGE_SIGNALS_URL` of every function: the channel's address, which POST /changes announces
  * and every write signals through. Set in the environment locally (npm start and the tests give
  * serverless-offline's WebSocket port); on AWS, the stack's own WebSocket API.
@@ -59,3 +44,24 @@ module.exports.signalsUrl = async ({ resolveVariable }) =>
       ],
     ],
   };
+
+/**
+ * EXCHANGE_PREBUILT=1: the functions are already built in EXCHANGE_BUILD_DIR (the end-to-end tests
+ * build them once per run, scripts/exchange-functions-build.ts), so serverless-esbuild skips every
+ * function and serverless-offline runs the bundles found there. Only a finished build is accepted.
+ */
+function prebuilt() {
+  if (!process.env.EXCHANGE_PREBUILT) return false;
+  const workDir = path.resolve(__dirname, '..', process.env.EXCHANGE_BUILD_DIR || '.esbuild');
+  if (!existsSync(path.join(workDir, 'built.json')))
+    throw new Error(`EXCHANGE_PREBUILT is set but ${workDir} holds no finished build (built.json)`);
+  return true;
+}
+
+module.exports.functions = () => {
+  const functions = loadFamilies().stackFunctions();
+  if (!prebuilt()) return functions;
+  return Object.fromEntries(
+    Object.entries(functions).map(([name, fn]) => [name, { ...fn, skipEsbuild: true }]),
+  );
+};

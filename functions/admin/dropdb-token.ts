@@ -4,7 +4,7 @@ import { authorize } from '#lib/auth/access';
 import { hashSecret, randomToken } from '#lib/auth/secrets';
 import { json } from '#lib/http/responses';
 import { saveDropToken } from '#tables/drop-token';
-import type { dropTokenResponse } from './responses.ts';
+import type { dropTokenResponse } from './shared/responses.ts';
 
 /**
  * GET /v1/admin/dropdb/token: root only. A fresh one-time token for POST /v1/admin/dropdb, valid

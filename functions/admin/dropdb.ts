@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { deleteAllItems } from '#tables/drop-all';
-import { authenticateWithDropToken } from './drop-token-auth.ts';
+import { authenticateWithDropToken } from './shared/drop-token-auth.ts';
 
 /**
  * POST /v1/admin/dropdb: root/root authenticated with the one-time token from

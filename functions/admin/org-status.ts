@@ -3,8 +3,8 @@ import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
-import type { adminStatus } from './responses.ts';
-import { OPERATING_NORMALLY, statusFigures } from './status-figures.ts';
+import type { adminStatus } from './shared/responses.ts';
+import { OPERATING_NORMALLY, statusFigures } from './shared/status-figures.ts';
 
 /** GET /v1/orgs/{organization}/status: READ on the org; like /admin/status restricted to that org. */
 export const handler = endpoint({

@@ -5,8 +5,8 @@ import { IBM_ORG, roleOf } from '#lib/auth/caller';
 import { json } from '#lib/http/responses';
 import { listOrgCounts } from '#tables/stats';
 import { countsOfOrgs } from '#tables/status-counts';
-import type { adminOrgStatus } from './responses.ts';
-import { OPERATING_NORMALLY } from './status-figures.ts';
+import type { adminOrgStatus } from './shared/responses.ts';
+import { OPERATING_NORMALLY } from './shared/status-figures.ts';
 
 /**
  * GET /v1/admin/orgstatus: ORGSTATUS (root, hub admin, org admin). Nodes per org: every org for

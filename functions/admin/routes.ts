@@ -1,7 +1,7 @@
 import { orgPath } from '#lib/ids';
 import { errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
-import { adminOrgStatus, adminStatus, dropTokenResponse } from './responses.ts';
+import { adminOrgStatus, adminStatus, dropTokenResponse } from './shared/responses.ts';
 
 /** Administration (reference §5, §6; contract "Administration"). */
 export const adminRoutes = routeList({

@@ -2,8 +2,8 @@ import type * as z from 'zod';
 import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { json } from '#lib/http/responses';
-import type { adminStatus } from './responses.ts';
-import { OPERATING_NORMALLY, statusFigures } from './status-figures.ts';
+import type { adminStatus } from './shared/responses.ts';
+import { OPERATING_NORMALLY, statusFigures } from './shared/status-figures.ts';
 
 /** GET /v1/admin/status: STATUS (root, hub admin, org admin, user); figures come from the counters. */
 export const handler = endpoint({

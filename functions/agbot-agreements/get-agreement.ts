@@ -1,8 +1,8 @@
-import { authorizeAgbotOwnerRead } from '#functions/agbots/access';
+import { authorizeAgbotOwnerRead } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { getAgreement } from '#tables/agbot-agreement-records';
-import { agreementsResponse } from './agreement-view.ts';
-import { agreementPath } from './schemas.ts';
+import { agreementsResponse } from './shared/agreement-view.ts';
+import { agreementPath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreement}: as the list; absent → 404 empty map. */
 export const handler = endpoint({

@@ -1,8 +1,8 @@
-import { authorizeAgbotOwnerRead } from '#functions/agbots/access';
+import { authorizeAgbotOwnerRead } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { listAgreements } from '#tables/agbot-agreement-records';
-import { agreementsResponse } from './agreement-view.ts';
-import { agreementsPath } from './schemas.ts';
+import { agreementsResponse } from './shared/agreement-view.ts';
+import { agreementsPath } from './shared/schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/agbots/{agreementbot}/agreements: the agbot, its owner, org admins,

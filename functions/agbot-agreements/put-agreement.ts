@@ -1,10 +1,10 @@
-import { agbotNotFound, authorizeAgbot } from '#functions/agbots/access';
+import { agbotNotFound, authorizeAgbot } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { accessDenied } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { putAgreement } from '#tables/agbot-agreement-records';
-import { agreementPath, putAgreementBody } from './schemas.ts';
+import { agreementPath, putAgreementBody } from './shared/schemas.ts';
 
 /**
  * PUT /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreement}: the agbot, its owner,

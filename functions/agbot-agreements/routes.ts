@@ -1,7 +1,7 @@
 import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
-import { agbotAgreement, agreementServiceView, getAgbotAgreementsResponse } from './responses.ts';
-import { agreementPath, agreementsPath, putAgreementBody } from './schemas.ts';
+import { agbotAgreement, agreementServiceView, getAgbotAgreementsResponse } from './shared/responses.ts';
+import { agreementPath, agreementsPath, putAgreementBody } from './shared/schemas.ts';
 
 const who = 'The owning user or the agbot: its owner, org admins, hub admins, root, the agbot itself.';
 

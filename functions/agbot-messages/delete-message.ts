@@ -1,8 +1,8 @@
 import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
 import { removeMessages } from '#tables/mailbox-cleanup';
-import { authorizeMessageDelete } from './access.ts';
-import { messagePath } from './schemas.ts';
+import { authorizeMessageDelete } from './shared/access.ts';
+import { messagePath } from './shared/schemas.ts';
 
 /**
  * DELETE /v1/orgs/{organization}/agbots/{agreementbot}/msgs/{message}: the owning user or the

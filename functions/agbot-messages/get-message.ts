@@ -4,9 +4,9 @@ import { json } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { agbotMailbox } from '#tables/agbot-message-records';
 import { readLiveMessage } from '#tables/mailbox-cleanup';
-import { authorizeMailboxReader } from './access.ts';
-import { messagesBody } from './message-view.ts';
-import { messagePath } from './schemas.ts';
+import { authorizeMailboxReader } from './shared/access.ts';
+import { messagesBody } from './shared/message-view.ts';
+import { messagePath } from './shared/schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/agbots/{agreementbot}/msgs/{message}: a user or the agbot. A

@@ -5,9 +5,9 @@ import { readBounds } from '#lib/mailbox';
 import { isoTimestamp } from '#lib/time';
 import { agbotMailbox } from '#tables/agbot-message-records';
 import { readLiveMessages } from '#tables/mailbox-cleanup';
-import { authorizeMailboxReader } from './access.ts';
-import { messagesBody } from './message-view.ts';
-import { listMessagesQuery, messagesPath } from './schemas.ts';
+import { authorizeMailboxReader } from './shared/access.ts';
+import { messagesBody } from './shared/message-view.ts';
+import { listMessagesQuery, messagesPath } from './shared/schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/agbots/{agreementbot}/msgs[?maxmsgs=N][&after=ID]: a user or the

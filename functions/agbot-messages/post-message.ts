@@ -1,10 +1,10 @@
-import { agbotId, agbotNotFound } from '#functions/agbots/access';
+import { agbotId, agbotNotFound } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { mailboxFull, outgoingMessage, postLimits, senderShareFull } from '#lib/mailbox';
 import { postMessage } from '#tables/mailbox-post';
-import { authorizeSender } from './access.ts';
-import { messagesPath, postMessageBody } from './schemas.ts';
+import { authorizeSender } from './shared/access.ts';
+import { messagesPath, postMessageBody } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/agbots/{agreementbot}/msgs: a node of an org the agbot may serve.

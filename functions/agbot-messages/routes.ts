@@ -7,7 +7,7 @@ import {
   messagePath,
   messagesPath,
   postMessageBody,
-} from './schemas.ts';
+} from './shared/schemas.ts';
 
 const readers = 'Users of the org, hub admins, root and the agbot itself (nodes, other agbots: 403).';
 

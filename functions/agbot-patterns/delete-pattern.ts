@@ -1,10 +1,10 @@
-import { agbotId } from '#functions/agbots/access';
+import { agbotId } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteAgbotPattern } from '#tables/agbot-pattern-records';
-import { patternPath } from './schemas.ts';
-import { authorizeServedWrite } from './served-access.ts';
+import { patternPath } from './shared/schemas.ts';
+import { authorizeServedWrite } from './shared/served-access.ts';
 
 /** DELETE .../agbots/{agreementbot}/deployment/patterns/{deploymentpattern}: the owning user or the agbot. */
 export const handler = endpoint({

@@ -2,9 +2,9 @@ import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { getAgbotPattern } from '#tables/agbot-pattern-records';
-import { patternsBody } from './pattern-view.ts';
-import { patternPath } from './schemas.ts';
-import { authorizeServedRead } from './served-access.ts';
+import { patternsBody } from './shared/pattern-view.ts';
+import { patternPath } from './shared/schemas.ts';
+import { authorizeServedRead } from './shared/served-access.ts';
 
 /** GET .../agbots/{agreementbot}/deployment/patterns/{deploymentpattern}: the owning user or the agbot. */
 export const handler = endpoint({

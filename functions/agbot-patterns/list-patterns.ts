@@ -3,9 +3,9 @@ import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { matchesAllFilters } from '#lib/like';
 import { type AgbotPatternRecord, listAgbotPatterns } from '#tables/agbot-pattern-records';
-import { patternsBody } from './pattern-view.ts';
-import { listPatternsQuery, patternsPath } from './schemas.ts';
-import { authorizeServedRead } from './served-access.ts';
+import { patternsBody } from './shared/pattern-view.ts';
+import { listPatternsQuery, patternsPath } from './shared/schemas.ts';
+import { authorizeServedRead } from './shared/served-access.ts';
 
 /**
  * GET /v1/orgs/{organization}/agbots/{agreementbot}/deployment/patterns: the owning user or the

@@ -1,16 +1,16 @@
-import { agbotId, agbotNotFound } from '#functions/agbots/access';
+import { agbotId, agbotNotFound } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { alreadyExists } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { insertAgbotPattern } from '#tables/agbot-pattern-records';
-import { patternsPath, postPatternBody } from './schemas.ts';
-import { checkServeDeclaration } from './serve-rule.ts';
-import { authorizeServedWrite } from './served-access.ts';
+import { patternsPath, postPatternBody } from './shared/schemas.ts';
+import { checkServeDeclaration } from './shared/serve-rule.ts';
+import { authorizeServedWrite } from './shared/served-access.ts';
 
 /**
  * POST /v1/orgs/{organization}/agbots/{agreementbot}/deployment/patterns: the owning user or the
- * agbot, within what the agbot may serve (serve-rule.ts). The id is `<patternOrgid>_<pattern>`;
+ * agbot, within what the agbot may serve (shared/serve-rule.ts). The id is `<patternOrgid>_<pattern>`;
  * serving it twice is a 409.
  */
 export const handler = endpoint({

@@ -1,10 +1,10 @@
-import { authorizeServedWrite } from '#functions/agbot-patterns/served-access';
-import { agbotId } from '#functions/agbots/access';
+import { authorizeServedWrite } from '#functions/agbot-patterns/shared/served-access';
+import { agbotId } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteAgbotPolicies } from '#tables/agbot-policy-records';
-import { policiesPath } from './schemas.ts';
+import { policiesPath } from './shared/schemas.ts';
 
 /** DELETE .../agbots/{agreementbot}/deployment/policies: every served policy; none → 404. */
 export const handler = endpoint({

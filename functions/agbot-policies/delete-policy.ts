@@ -1,10 +1,10 @@
-import { authorizeServedWrite } from '#functions/agbot-patterns/served-access';
-import { agbotId } from '#functions/agbots/access';
+import { authorizeServedWrite } from '#functions/agbot-patterns/shared/served-access';
+import { agbotId } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteAgbotPolicy } from '#tables/agbot-policy-records';
-import { policyPath } from './schemas.ts';
+import { policyPath } from './shared/schemas.ts';
 
 /** DELETE .../agbots/{agreementbot}/deployment/policies/{deploymentpolicy}: the owning user or the agbot. */
 export const handler = endpoint({

@@ -1,10 +1,10 @@
-import { authorizeServedRead } from '#functions/agbot-patterns/served-access';
+import { authorizeServedRead } from '#functions/agbot-patterns/shared/served-access';
 import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { getAgbotPolicy } from '#tables/agbot-policy-records';
-import { policiesBody } from './policy-view.ts';
-import { policyPath } from './schemas.ts';
+import { policiesBody } from './shared/policy-view.ts';
+import { policyPath } from './shared/schemas.ts';
 
 /** GET .../agbots/{agreementbot}/deployment/policies/{deploymentpolicy}: the owning user or the agbot. */
 export const handler = endpoint({

@@ -1,11 +1,11 @@
-import { authorizeServedRead } from '#functions/agbot-patterns/served-access';
+import { authorizeServedRead } from '#functions/agbot-patterns/shared/served-access';
 import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { matchesAllFilters } from '#lib/like';
 import { type AgbotPolicyRecord, listAgbotPolicies } from '#tables/agbot-policy-records';
-import { policiesBody } from './policy-view.ts';
-import { listPoliciesQuery, policiesPath } from './schemas.ts';
+import { policiesBody } from './shared/policy-view.ts';
+import { listPoliciesQuery, policiesPath } from './shared/schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies: the owning user or the

@@ -1,12 +1,12 @@
-import { checkServeDeclaration } from '#functions/agbot-patterns/serve-rule';
-import { authorizeServedWrite } from '#functions/agbot-patterns/served-access';
-import { agbotId, agbotNotFound } from '#functions/agbots/access';
+import { checkServeDeclaration } from '#functions/agbot-patterns/shared/serve-rule';
+import { authorizeServedWrite } from '#functions/agbot-patterns/shared/served-access';
+import { agbotId, agbotNotFound } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { alreadyExists } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { insertAgbotPolicy } from '#tables/agbot-policy-records';
-import { policiesPath, postPolicyBody } from './schemas.ts';
+import { policiesPath, postPolicyBody } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies: the owning user or the

@@ -7,7 +7,7 @@ import {
   policiesPath,
   policyPath,
   postPolicyBody,
-} from './schemas.ts';
+} from './shared/schemas.ts';
 
 const who = 'The owning user or the agbot: its owner, org admins, hub admins, root, the agbot itself.';
 

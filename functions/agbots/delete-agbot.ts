@@ -1,8 +1,8 @@
 import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
 import { deleteAgbot } from '#tables/agbot-records';
-import { agbotNotFound, authorizeAgbot } from './access.ts';
-import { agbotPath } from './schemas.ts';
+import { agbotNotFound, authorizeAgbot } from './shared/access.ts';
+import { agbotPath } from './shared/schemas.ts';
 
 /**
  * DELETE /v1/orgs/{organization}/agbots/{agreementbot}: its owner, org admins, hub admins, root,

@@ -1,9 +1,9 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { authorizeAgbotReader } from './access.ts';
-import { agbotAttribute, agbotsResponse } from './agbot-view.ts';
-import { agbotPath, getAgbotQuery } from './schemas.ts';
+import { authorizeAgbotReader } from './shared/access.ts';
+import { agbotAttribute, agbotsResponse } from './shared/agbot-view.ts';
+import { agbotPath, getAgbotQuery } from './shared/schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/agbots/{agreementbot}[?attribute=]: users of the org, hub admins,

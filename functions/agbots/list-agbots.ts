@@ -4,9 +4,9 @@ import { type Caller, IBM_ORG, isMultiTenantAgbot, isSuperUser, isUserType } fro
 import { accessDenied } from '#lib/http/errors';
 import { orgPath } from '#lib/ids';
 import { listOrgAgbots } from '#tables/agbot-records';
-import { agbotsResponse } from './agbot-view.ts';
-import { agbotListFilter, idPrefix } from './list-filters.ts';
-import { listAgbotsQuery } from './schemas.ts';
+import { agbotsResponse } from './shared/agbot-view.ts';
+import { agbotListFilter, idPrefix } from './shared/list-filters.ts';
+import { listAgbotsQuery } from './shared/schemas.ts';
 
 /** Upstream shows root and multi-tenant agbots any org's agbots; everyone else only its own org's and IBM's. */
 const mayList = (caller: Caller, org: string) =>

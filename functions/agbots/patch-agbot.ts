@@ -3,9 +3,9 @@ import { hashSecret } from '#lib/auth/secrets';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { updateAgbot } from '#tables/agbot-records';
-import { agbotId, agbotNotFound, authorizeAgbot } from './access.ts';
-import { heartbeatTimestamp } from './agbot-view.ts';
-import { agbotPath, PATCH_ATTRIBUTES, patchAgbotBody } from './schemas.ts';
+import { agbotId, agbotNotFound, authorizeAgbot } from './shared/access.ts';
+import { heartbeatTimestamp } from './shared/agbot-view.ts';
+import { agbotPath, PATCH_ATTRIBUTES, patchAgbotBody } from './shared/schemas.ts';
 
 const ONE_OF = PATCH_ATTRIBUTES.map((name) => `'${name}'`).join(', ');
 

@@ -2,9 +2,9 @@ import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { ok } from '#lib/http/responses';
 import { recordAgbotHeartbeat } from '#tables/agbot-records';
-import { agbotNotFound, authorizeAgbot } from './access.ts';
-import { heartbeatTimestamp } from './agbot-view.ts';
-import { agbotPath } from './schemas.ts';
+import { agbotNotFound, authorizeAgbot } from './shared/access.ts';
+import { heartbeatTimestamp } from './shared/agbot-view.ts';
+import { agbotPath } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/agbots/{agreementbot}/heartbeat: the agbot itself, its owner, org

@@ -1,9 +1,9 @@
 import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
-import { authorizeAgbot } from './access.ts';
-import { heartbeatTimestamp } from './agbot-view.ts';
-import { saveAgbot } from './save-agbot.ts';
-import { agbotPath, putAgbotBody } from './schemas.ts';
+import { authorizeAgbot } from './shared/access.ts';
+import { heartbeatTimestamp } from './shared/agbot-view.ts';
+import { saveAgbot } from './shared/save-agbot.ts';
+import { agbotPath, putAgbotBody } from './shared/schemas.ts';
 
 /**
  * PUT /v1/orgs/{organization}/agbots/{agreementbot}: a user of the org creates it (and owns it,

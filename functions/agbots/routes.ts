@@ -5,8 +5,8 @@ import { orgPath } from '#lib/ids';
 import { aliasRoutes } from '#lib/openapi/alias';
 import { attributeResponse, errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
-import { agbot, getAgbotsResponse } from './responses.ts';
-import { agbotPath, getAgbotQuery, listAgbotsQuery, patchAgbotBody, putAgbotBody } from './schemas.ts';
+import { agbot, getAgbotsResponse } from './shared/responses.ts';
+import { agbotPath, getAgbotQuery, listAgbotsQuery, patchAgbotBody, putAgbotBody } from './shared/schemas.ts';
 
 const writers = 'Its owner, org admins, hub admins, root and the agbot itself';
 const WRITE_STATUS_201 =

@@ -4,7 +4,7 @@ import { noContent } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { isoTimestamp } from '#lib/time';
 import { clearAgentFileVersions } from '#tables/agent-file-versions';
-import { authorizeAgentConfig } from './authorize-agent-config.ts';
+import { authorizeAgentConfig } from './shared/authorize-agent-config.ts';
 
 /**
  * DELETE /v1/orgs/{organization}/AgentFileVersion: who may PUT. Empties the org's three lists (GET

@@ -4,8 +4,8 @@ import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { getAgentFileVersions } from '#tables/agent-file-versions';
-import { authorizeAgentConfig } from './authorize-agent-config.ts';
-import type { agentVersionsResponse } from './responses.ts';
+import { authorizeAgentConfig } from './shared/authorize-agent-config.ts';
+import type { agentVersionsResponse } from './shared/responses.ts';
 
 /**
  * GET /v1/orgs/{organization}/AgentFileVersion: any identity of the org, hub admins, root,

@@ -4,8 +4,8 @@ import { ok } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { isoTimestamp } from '#lib/time';
 import { putAgentFileVersions } from '#tables/agent-file-versions';
-import { authorizeAgentConfig } from './authorize-agent-config.ts';
-import { putAgentFileVersionsBody } from './schemas.ts';
+import { authorizeAgentConfig } from './shared/authorize-agent-config.ts';
+import { putAgentFileVersionsBody } from './shared/schemas.ts';
 
 /**
  * PUT /v1/orgs/{organization}/AgentFileVersion: the org's agbots and org admins, multi-tenant

@@ -1,8 +1,8 @@
 import { orgPath } from '#lib/ids';
 import { errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
-import { agentVersionsResponse } from './responses.ts';
-import { putAgentFileVersionsBody } from './schemas.ts';
+import { agentVersionsResponse } from './shared/responses.ts';
+import { putAgentFileVersionsBody } from './shared/schemas.ts';
 
 const kept =
   'Kept per organization (the contract; upstream keeps them for IBM only and answers 400 for any other org). ' +

@@ -1,8 +1,8 @@
 import { endpoint } from '#functions/endpoint';
-import { canSeePattern } from '#functions/patterns/access';
-import { patternListFilter } from '#functions/patterns/list-filters';
-import { patternsBody } from '#functions/patterns/pattern-view';
-import { catalogPatternsQuery } from '#functions/patterns/schemas';
+import { canSeePattern } from '#functions/patterns/shared/access';
+import { patternListFilter } from '#functions/patterns/shared/list-filters';
+import { patternsBody } from '#functions/patterns/shared/pattern-view';
+import { catalogPatternsQuery } from '#functions/patterns/shared/schemas';
 import { IBM_ORG, isHubAdmin, isUserType } from '#lib/auth/caller';
 import { accessDenied, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';

@@ -1,8 +1,8 @@
 import { endpoint } from '#functions/endpoint';
-import { authorizeServiceAccess } from '#functions/services/access';
-import { serviceListFilter } from '#functions/services/list-filters';
-import { catalogServicesQuery } from '#functions/services/schemas';
-import { servicesBody } from '#functions/services/service-view';
+import { authorizeServiceAccess } from '#functions/services/shared/access';
+import { serviceListFilter } from '#functions/services/shared/list-filters';
+import { catalogServicesQuery } from '#functions/services/shared/schemas';
+import { servicesBody } from '#functions/services/shared/service-view';
 import { IBM_ORG, isMultiTenantAgbot, isSuperUser } from '#lib/auth/caller';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';

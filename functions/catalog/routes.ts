@@ -1,7 +1,7 @@
-import { patternsResponse } from '#functions/patterns/responses';
-import { catalogPatternsQuery } from '#functions/patterns/schemas';
-import { getServicesResponse } from '#functions/services/responses';
-import { catalogServicesQuery } from '#functions/services/schemas';
+import { patternsResponse } from '#functions/patterns/shared/responses';
+import { catalogPatternsQuery } from '#functions/patterns/shared/schemas';
+import { getServicesResponse } from '#functions/services/shared/responses';
+import { catalogServicesQuery } from '#functions/services/shared/schemas';
 import { emptyListOrError, errors } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
 

@@ -1,8 +1,8 @@
 import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
 import { deleteDeploymentPolicy } from '#tables/deployment-policy-records';
-import { authorizePolicy, policyNotFound } from './access.ts';
-import { policyPath } from './schemas.ts';
+import { authorizePolicy, policyNotFound } from './shared/access.ts';
+import { policyPath } from './shared/schemas.ts';
 
 /** DELETE /v1/orgs/{organization}/business/policies/{policy}: as PUT; 204, or 404 when missing. */
 export const handler = endpoint({

@@ -1,9 +1,9 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { authorizePolicy } from './access.ts';
-import { policiesBody, policyAttribute } from './policy-view.ts';
-import { getPolicyQuery, policyPath } from './schemas.ts';
+import { authorizePolicy } from './shared/access.ts';
+import { policiesBody, policyAttribute } from './shared/policy-view.ts';
+import { getPolicyQuery, policyPath } from './shared/schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/business/policies/{policy}[?attribute=]: any identity of the org,

@@ -2,9 +2,9 @@ import { endpoint } from '#functions/endpoint';
 import { json } from '#lib/http/responses';
 import { matchesAllFilters } from '#lib/like';
 import { type DeploymentPolicyRecord, listDeploymentPolicies } from '#tables/deployment-policy-records';
-import { authorizePolicyAccess } from './access.ts';
-import { policiesBody } from './policy-view.ts';
-import { listPoliciesQuery, policiesPath } from './schemas.ts';
+import { authorizePolicyAccess } from './shared/access.ts';
+import { policiesBody } from './shared/policy-view.ts';
+import { listPoliciesQuery, policiesPath } from './shared/schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/business/policies: identities of the org, multi-tenant agbots, root

@@ -1,14 +1,14 @@
-import { checkSecretBindings } from '#functions/catalog/secret-bindings';
+import { checkSecretBindings } from '#functions/catalog/shared/secret-bindings';
 import { endpoint } from '#functions/endpoint';
 import { sizeProblem } from '#functions/nodes/rules';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { PATCHABLE, patchDeploymentPolicy } from '#tables/deployment-policy-records';
-import { authorizePolicy, policyId, policyNotFound } from './access.ts';
-import { storedPolicyService } from './policy-view.ts';
-import { missingReference, policyBodyProblem } from './rules.ts';
-import { patchPolicyBody, policyPath } from './schemas.ts';
+import { authorizePolicy, policyId, policyNotFound } from './shared/access.ts';
+import { storedPolicyService } from './shared/policy-view.ts';
+import { missingReference, policyBodyProblem } from './shared/rules.ts';
+import { patchPolicyBody, policyPath } from './shared/schemas.ts';
 
 /**
  * PATCH /v1/orgs/{organization}/business/policies/{policy}: as PUT. Applies the first attribute

@@ -1,14 +1,14 @@
-import { checkSecretBindings } from '#functions/catalog/secret-bindings';
+import { checkSecretBindings } from '#functions/catalog/shared/secret-bindings';
 import { endpoint } from '#functions/endpoint';
 import { sizeProblem } from '#functions/nodes/rules';
 import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { createDeploymentPolicy } from '#tables/deployment-policy-records';
-import { authorizePolicyAccess, policyId } from './access.ts';
-import { storedPolicy } from './policy-view.ts';
-import { missingReference, policyBodyProblem } from './rules.ts';
-import { policyBody, policyPath } from './schemas.ts';
+import { authorizePolicyAccess, policyId } from './shared/access.ts';
+import { storedPolicy } from './shared/policy-view.ts';
+import { missingReference, policyBodyProblem } from './shared/rules.ts';
+import { policyBody, policyPath } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/business/policies/{policy} (and .../deployment/policies/...): users

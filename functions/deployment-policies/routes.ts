@@ -3,7 +3,7 @@ import { policySearchBody } from '#functions/node-search/schemas';
 import { aliasRoutes } from '#lib/openapi/alias';
 import { errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
-import { deploymentPoliciesResponse, policyAttributeResponse } from './responses.ts';
+import { deploymentPoliciesResponse, policyAttributeResponse } from './shared/responses.ts';
 import {
   getPolicyQuery,
   listPoliciesQuery,
@@ -11,7 +11,7 @@ import {
   policiesPath,
   policyBody,
   policyPath,
-} from './schemas.ts';
+} from './shared/schemas.ts';
 
 const BUSINESS = '/v1/orgs/{organization}/business/policies';
 const DEPLOYMENT = '/v1/orgs/{organization}/deployment/policies';

@@ -8,9 +8,9 @@ import { json } from '#lib/http/responses';
 import { getDeploymentPolicy } from '#tables/deployment-policy-records';
 import { type SearchNode, searchNodes } from '#tables/node-search';
 import { getSearchOffset } from '#tables/search-offsets';
-import { policyId } from './access.ts';
-import { policyPath } from './schemas.ts';
-import { nextPage, pagingConflict, savePaging } from './search-paging.ts';
+import { policyId } from './shared/access.ts';
+import { policyPath } from './shared/schemas.ts';
+import { nextPage, pagingConflict, savePaging } from './shared/search-paging.ts';
 
 const byLastUpdated = (a: SearchNode, b: SearchNode) =>
   a.lastUpdated.localeCompare(b.lastUpdated) || `${a.org}/${a.id}`.localeCompare(`${b.org}/${b.id}`);

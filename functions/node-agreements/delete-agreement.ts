@@ -5,7 +5,7 @@ import { noContent } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { deleteNodeAgreement } from '#tables/node-agreement-records';
 import { laterTimestamp } from '#tables/node-records';
-import { agreementPath } from './schemas.ts';
+import { agreementPath } from './shared/schemas.ts';
 
 /** DELETE /v1/orgs/{organization}/nodes/{node}/agreements/{agid}: whoever may write the node; stamps its lastUpdated; 204. */
 export const handler = endpoint({

@@ -5,7 +5,7 @@ import { noContent } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { deleteAllNodeAgreements } from '#tables/node-agreement-records';
 import { laterTimestamp } from '#tables/node-records';
-import { agreementsPath } from './schemas.ts';
+import { agreementsPath } from './shared/schemas.ts';
 
 /** DELETE /v1/orgs/{organization}/nodes/{node}/agreements: every agreement of the node; 204, none → 404. */
 export const handler = endpoint({

@@ -1,8 +1,8 @@
 import { endpoint } from '#functions/endpoint';
 import { authorizeNode } from '#functions/nodes/access';
 import { getNodeAgreement } from '#tables/node-agreement-records';
-import { agreementsResponse } from './agreement-view.ts';
-import { agreementPath } from './schemas.ts';
+import { agreementsResponse } from './shared/agreement-view.ts';
+import { agreementPath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/nodes/{node}/agreements/{agid}: as the list; absent → 404 empty map. */
 export const handler = endpoint({

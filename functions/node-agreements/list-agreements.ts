@@ -1,8 +1,8 @@
 import { endpoint } from '#functions/endpoint';
 import { authorizeNode } from '#functions/nodes/access';
 import { listNodeAgreements } from '#tables/node-agreement-records';
-import { agreementsResponse } from './agreement-view.ts';
-import { agreementsPath } from './schemas.ts';
+import { agreementsResponse } from './shared/agreement-view.ts';
+import { agreementsPath } from './shared/schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/nodes/{node}/agreements: whoever may read the node (the node, its

@@ -6,7 +6,7 @@ import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { putNodeAgreement } from '#tables/node-agreement-records';
 import { laterTimestamp } from '#tables/node-records';
-import { agreementPath, putAgreementBody } from './schemas.ts';
+import { agreementPath, putAgreementBody } from './shared/schemas.ts';
 
 const NO_SERVICE = { orgid: '', pattern: '', url: '' };
 

@@ -1,8 +1,8 @@
 import { noHeartbeatQuery } from '#functions/nodes/schemas';
 import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
-import { getNodeAgreementsResponse, nAgrService, naService, nodeAgreement } from './responses.ts';
-import { agreementPath, agreementsPath, putAgreementBody } from './schemas.ts';
+import { getNodeAgreementsResponse, nAgrService, naService, nodeAgreement } from './shared/responses.ts';
+import { agreementPath, agreementsPath, putAgreementBody } from './shared/schemas.ts';
 
 const readers = 'Whoever may read the node: the node itself, its owner, org admins, root, agbots of the org.';
 const writers = 'Whoever may write the node: the node itself, its owner, org admins, root (not agbots).';

@@ -3,8 +3,8 @@ import { authorizeNode, resourceId } from '#functions/nodes/access';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteManagementStatus } from '#tables/node-management-status-records';
-import { nodeStatusPath } from './schemas.ts';
-import { policyKey } from './view.ts';
+import { nodeStatusPath } from './shared/schemas.ts';
+import { policyKey } from './shared/view.ts';
 
 /** DELETE /v1/orgs/{organization}/nodes/{node}/managementStatus/{mgmtpolicy}: whoever may write the node. */
 export const handler = endpoint({

@@ -3,8 +3,8 @@ import { authorizeNode } from '#functions/nodes/access';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { getManagementStatus } from '#tables/node-management-status-records';
-import { getManagementStatusQuery, nodeStatusPath } from './schemas.ts';
-import { policyKey, statusesView } from './view.ts';
+import { getManagementStatusQuery, nodeStatusPath } from './shared/schemas.ts';
+import { policyKey, statusesView } from './shared/view.ts';
 
 /** GET /v1/orgs/{organization}/nodes/{node}/managementStatus/{mgmtpolicy}: the one status, same shape as the list. */
 export const handler = endpoint({

@@ -3,8 +3,8 @@ import { authorizeNode } from '#functions/nodes/access';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { listManagementStatuses } from '#tables/node-management-status-records';
-import { getManagementStatusQuery, nodeStatusesPath } from './schemas.ts';
-import { statusesView } from './view.ts';
+import { getManagementStatusQuery, nodeStatusesPath } from './shared/schemas.ts';
+import { statusesView } from './shared/view.ts';
 
 /**
  * GET /v1/orgs/{organization}/nodes/{node}/managementStatus: whoever may read the node. None (or

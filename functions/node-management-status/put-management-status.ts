@@ -3,8 +3,8 @@ import { authorizeNode, nodeNotFound, resourceId } from '#functions/nodes/access
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { putManagementStatus } from '#tables/node-management-status-records';
-import { nodeStatusPath, putManagementStatusBody } from './schemas.ts';
-import { policyKey, storedStatus } from './view.ts';
+import { nodeStatusPath, putManagementStatusBody } from './shared/schemas.ts';
+import { policyKey, storedStatus } from './shared/view.ts';
 
 /**
  * PUT /v1/orgs/{organization}/nodes/{node}/managementStatus/{mgmtpolicy}: whoever may write the

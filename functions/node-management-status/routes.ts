@@ -1,12 +1,12 @@
 import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
-import { agentUpgradePolicyStatus, getManagementStatusResponse } from './responses.ts';
+import { agentUpgradePolicyStatus, getManagementStatusResponse } from './shared/responses.ts';
 import {
   getManagementStatusQuery,
   nodeStatusesPath,
   nodeStatusPath,
   putManagementStatusBody,
-} from './schemas.ts';
+} from './shared/schemas.ts';
 
 const readers = 'Whoever may read the node: its owner, org admins, root, the node itself, agbots of the org.';
 const writers = 'Whoever may write the node: its owner, org admins, root, the node itself.';

@@ -1,8 +1,8 @@
 import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
 import { removeMessages } from '#tables/mailbox-cleanup';
-import { authorizeNodeMessageDelete } from './access.ts';
-import { nodeMessagePath } from './schemas.ts';
+import { authorizeNodeMessageDelete } from './shared/access.ts';
+import { nodeMessagePath } from './shared/schemas.ts';
 
 /**
  * DELETE /v1/orgs/{organization}/nodes/{node}/msgs/{msgid}: whoever may write the node (the node

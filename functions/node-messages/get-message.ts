@@ -4,9 +4,9 @@ import { json } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { readLiveMessage } from '#tables/mailbox-cleanup';
 import { nodeMailbox } from '#tables/node-message-records';
-import { authorizeNodeMailbox } from './access.ts';
-import { nodeMessagesBody } from './message-view.ts';
-import { nodeMessagePath } from './schemas.ts';
+import { authorizeNodeMailbox } from './shared/access.ts';
+import { nodeMessagesBody } from './shared/message-view.ts';
+import { nodeMessagePath } from './shared/schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/nodes/{node}/msgs/{msgid}: whoever may read the node. A non-integer

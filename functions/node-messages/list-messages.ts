@@ -5,9 +5,9 @@ import { readBounds } from '#lib/mailbox';
 import { isoTimestamp } from '#lib/time';
 import { readLiveMessages } from '#tables/mailbox-cleanup';
 import { nodeMailbox } from '#tables/node-message-records';
-import { authorizeNodeMailbox } from './access.ts';
-import { nodeMessagesBody } from './message-view.ts';
-import { listNodeMessagesQuery, nodeMessagesPath } from './schemas.ts';
+import { authorizeNodeMailbox } from './shared/access.ts';
+import { nodeMessagesBody } from './shared/message-view.ts';
+import { listNodeMessagesQuery, nodeMessagesPath } from './shared/schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/nodes/{node}/msgs[?maxmsgs=N][&after=ID]: whoever may read the node.

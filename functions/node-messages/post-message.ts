@@ -4,8 +4,8 @@ import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { mailboxFull, outgoingMessage, postLimits, senderShareFull } from '#lib/mailbox';
 import { postMessage } from '#tables/mailbox-post';
-import { authorizeNodeSender } from './access.ts';
-import { nodeMessagesPath, postNodeMessageBody } from './schemas.ts';
+import { authorizeNodeSender } from './shared/access.ts';
+import { nodeMessagesPath, postNodeMessageBody } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/nodes/{node}/msgs: an agbot with a public key that may serve the

@@ -7,7 +7,7 @@ import {
   nodeMessagesPath,
   nodeMsg,
   postNodeMessageBody,
-} from './schemas.ts';
+} from './shared/schemas.ts';
 
 const readers =
   'Whoever may read the node: the node itself, its owner, org admins, root, agbots of its org (other nodes, other users, hub admins: 403).';

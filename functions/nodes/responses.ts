@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { heartbeatIntervals } from '#functions/orgs/responses';
+import { heartbeatIntervals } from '#functions/orgs/shared/responses';
 
 /** Response bodies of the node endpoints (reference §4, §11), as node-view.ts and policy-view.ts build them. */
 const int = z.number().int();

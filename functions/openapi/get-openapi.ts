@@ -1,6 +1,6 @@
 import { endpoint } from '#functions/endpoint';
 import { json, type Response } from '#lib/http/responses';
-import { openApiDocument } from './document.ts';
+import { openApiDocument } from './shared/document.ts';
 
 let cached: Response | undefined;
 

@@ -1,5 +1,5 @@
 import { routeList } from '#lib/openapi/route';
-import { openApiResponse } from './responses.ts';
+import { openApiResponse } from './shared/responses.ts';
 
 /** The document itself, anonymous like upstream's swagger. */
 export const openApiRoutes = routeList({

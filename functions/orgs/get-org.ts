@@ -4,8 +4,8 @@ import { badInput, emptyList, notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { getOrg } from '#tables/org-records';
-import { ORG_ATTRIBUTES, orgView } from './org-view.ts';
-import { getOrgQuery } from './schemas.ts';
+import { ORG_ATTRIBUTES, orgView } from './shared/org-view.ts';
+import { getOrgQuery } from './shared/schemas.ts';
 
 const isOrgAttribute = (name: string): name is (typeof ORG_ATTRIBUTES)[number] =>
   (ORG_ATTRIBUTES as readonly string[]).includes(name);

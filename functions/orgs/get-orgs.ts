@@ -5,8 +5,8 @@ import { badInput, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { filterPrefix, matchesAllFilters } from '#lib/like';
 import { getOrg, listOrgs, type OrgRecord } from '#tables/org-records';
-import { orgView } from './org-view.ts';
-import { getOrgsQuery } from './schemas.ts';
+import { orgView } from './shared/org-view.ts';
+import { getOrgsQuery } from './shared/schemas.ts';
 
 /** Root and hub admins see every org; org admins and users their own and IBM; nodes and agbots their own. */
 async function visibleOrgs(caller: Caller, organization: string | undefined): Promise<OrgRecord[]> {

@@ -5,8 +5,8 @@ import { ok } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { isoTimestamp } from '#lib/time';
 import { type OrgPatch, patchOrg } from '#tables/org-records';
-import { checkOrgLimits } from './org-body.ts';
-import { orgPatchBody } from './schemas.ts';
+import { checkOrgLimits } from './shared/org-body.ts';
+import { orgPatchBody } from './shared/schemas.ts';
 
 type PatchBody = ReturnType<typeof orgPatchBody.parse>;
 

@@ -5,8 +5,8 @@ import { ok } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { isoTimestamp } from '#lib/time';
 import { insertOrg } from '#tables/org-records';
-import { checkOrgLimits, orgFields } from './org-body.ts';
-import { orgBody } from './schemas.ts';
+import { checkOrgLimits, orgFields } from './shared/org-body.ts';
+import { orgBody } from './shared/schemas.ts';
 
 /** POST /v1/orgs/{organization}: root and hub admins create an org (and its counters). */
 export const handler = endpoint({

@@ -5,8 +5,8 @@ import { ok } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { isoTimestamp } from '#lib/time';
 import { replaceOrg } from '#tables/org-records';
-import { checkOrgLimits, orgFields } from './org-body.ts';
-import { orgBody } from './schemas.ts';
+import { checkOrgLimits, orgFields } from './shared/org-body.ts';
+import { orgBody } from './shared/schemas.ts';
 
 /**
  * PUT /v1/orgs/{organization}: replaces an existing org (never creates). As upstream, the body is

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { confirmAgreementBody } from '#functions/agbot-agreements/schemas';
+import { confirmAgreementBody } from '#functions/agbot-agreements/shared/schemas';
 import { orgPath } from '#lib/ids';
 import { attributeResponse, emptyListOrError, errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
-import { getOrgsResponse, heartbeatIntervals, org } from './responses.ts';
-import { getOrgQuery, getOrgsQuery, orgBody, orgPatchBody } from './schemas.ts';
+import { getOrgsResponse, heartbeatIntervals, org } from './shared/responses.ts';
+import { getOrgQuery, getOrgsQuery, orgBody, orgPatchBody } from './shared/schemas.ts';
 
 /**
  * Organizations (reference §9), and the confirmation of an agbot's agreement: its path is under

@@ -2,8 +2,8 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deletePatternKey } from '#tables/pattern-keys';
-import { authorizePattern, patternId, patternNotFound } from './access.ts';
-import { patternKeyPath } from './schemas.ts';
+import { authorizePattern, patternId, patternNotFound } from './shared/access.ts';
+import { patternKeyPath } from './shared/schemas.ts';
 
 /** DELETE /v1/orgs/{organization}/patterns/{pattern}/keys/{keyid}: 204, or 404 when missing. */
 export const handler = endpoint({

@@ -2,8 +2,8 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deletePatternKeys } from '#tables/pattern-keys';
-import { authorizePattern, patternId, patternNotFound } from './access.ts';
-import { patternPath } from './schemas.ts';
+import { authorizePattern, patternId, patternNotFound } from './shared/access.ts';
+import { patternPath } from './shared/schemas.ts';
 
 /** DELETE /v1/orgs/{organization}/patterns/{pattern}/keys: every key; none → 404. */
 export const handler = endpoint({

@@ -2,8 +2,8 @@ import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
 import { sweepPatternKeys } from '#tables/pattern-keys';
 import { deletePattern } from '#tables/pattern-records';
-import { authorizePattern, patternNotFound } from './access.ts';
-import { patternPath } from './schemas.ts';
+import { authorizePattern, patternNotFound } from './shared/access.ts';
+import { patternPath } from './shared/schemas.ts';
 
 /**
  * DELETE /v1/orgs/{organization}/patterns/{pattern}: as PUT; 204, or 404 when missing. Takes its

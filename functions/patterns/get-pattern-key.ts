@@ -2,8 +2,8 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { text } from '#lib/http/responses';
 import { getPatternKey } from '#tables/pattern-keys';
-import { authorizePattern, patternId, patternNotFound } from './access.ts';
-import { patternKeyPath } from './schemas.ts';
+import { authorizePattern, patternId, patternNotFound } from './shared/access.ts';
+import { patternKeyPath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/patterns/{pattern}/keys/{keyid}: the key as `text/plain`. */
 export const handler = endpoint({

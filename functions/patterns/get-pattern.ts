@@ -1,9 +1,9 @@
 import { endpoint } from '#functions/endpoint';
 import { badInput, notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { authorizePattern } from './access.ts';
-import { patternAttribute, patternsBody } from './pattern-view.ts';
-import { getPatternQuery, patternPath } from './schemas.ts';
+import { authorizePattern } from './shared/access.ts';
+import { patternAttribute, patternsBody } from './shared/pattern-view.ts';
+import { getPatternQuery, patternPath } from './shared/schemas.ts';
 
 const ATTRIBUTES =
   /^(owner|public|agreementprotocols|clusternamespace|description|label|secretbinding|services|userinput)$/i;

@@ -2,8 +2,8 @@ import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { listPatternKeys } from '#tables/pattern-keys';
-import { authorizePattern, patternNotFound } from './access.ts';
-import { patternPath } from './schemas.ts';
+import { authorizePattern, patternNotFound } from './shared/access.ts';
+import { patternPath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/patterns/{pattern}/keys: the key ids; none → 404 `[]`. */
 export const handler = endpoint({

@@ -1,10 +1,10 @@
 import { endpoint } from '#functions/endpoint';
 import { json } from '#lib/http/responses';
 import { listOrgPatterns } from '#tables/pattern-records';
-import { authorizePatternAccess, canSeePattern } from './access.ts';
-import { patternListFilter } from './list-filters.ts';
-import { patternsBody } from './pattern-view.ts';
-import { listPatternsQuery, patternsPath } from './schemas.ts';
+import { authorizePatternAccess, canSeePattern } from './shared/access.ts';
+import { patternListFilter } from './shared/list-filters.ts';
+import { patternsBody } from './shared/pattern-view.ts';
+import { listPatternsQuery, patternsPath } from './shared/schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/patterns: everyone but hub admins (the list counts as public). Org

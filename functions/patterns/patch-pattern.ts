@@ -1,15 +1,15 @@
-import { checkSecretBindings } from '#functions/catalog/secret-bindings';
+import { checkSecretBindings } from '#functions/catalog/shared/secret-bindings';
 import { endpoint } from '#functions/endpoint';
 import { sizeProblem } from '#functions/nodes/rules';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { PATCHABLE } from '#tables/pattern-records';
-import { authorizePattern, patternId, patternNotFound } from './access.ts';
-import { storedServices } from './pattern-view.ts';
-import { mayBePublic, missingReference, servicesProblem } from './rules.ts';
-import { patchPatternBody, patternPath } from './schemas.ts';
-import { updatePattern } from './update-pattern.ts';
+import { authorizePattern, patternId, patternNotFound } from './shared/access.ts';
+import { storedServices } from './shared/pattern-view.ts';
+import { mayBePublic, missingReference, servicesProblem } from './shared/rules.ts';
+import { patchPatternBody, patternPath } from './shared/schemas.ts';
+import { updatePattern } from './shared/update-pattern.ts';
 
 /**
  * PATCH /v1/orgs/{organization}/patterns/{pattern}: as PUT. Applies the first attribute present in

@@ -4,8 +4,8 @@ import { heartbeatSince, nodeHealth } from '#functions/node-search/rules';
 import { nodeHealthBody } from '#functions/node-search/schemas';
 import { json } from '#lib/http/responses';
 import { searchNodes } from '#tables/node-search';
-import { patternId } from './access.ts';
-import { patternPath } from './schemas.ts';
+import { patternId } from './shared/access.ts';
+import { patternPath } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/patterns/{pattern}/nodehealth (catalog reference §3.8): the nodes of

@@ -1,14 +1,14 @@
-import { checkSecretBindings } from '#functions/catalog/secret-bindings';
+import { checkSecretBindings } from '#functions/catalog/shared/secret-bindings';
 import { endpoint } from '#functions/endpoint';
 import { sizeProblem } from '#functions/nodes/rules';
 import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { createPattern } from '#tables/pattern-records';
-import { authorizePatternAccess, patternId } from './access.ts';
-import { storedPattern } from './pattern-view.ts';
-import { mayBePublic, missingReference, servicesProblem } from './rules.ts';
-import { patternBody, patternPath } from './schemas.ts';
+import { authorizePatternAccess, patternId } from './shared/access.ts';
+import { storedPattern } from './shared/pattern-view.ts';
+import { mayBePublic, missingReference, servicesProblem } from './shared/rules.ts';
+import { patternBody, patternPath } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/patterns/{pattern} (and .../deployment/patterns/...): users and

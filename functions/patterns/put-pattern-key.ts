@@ -1,10 +1,10 @@
-import { keyFromBody } from '#functions/catalog/key-body';
+import { keyFromBody } from '#functions/catalog/shared/key-body';
 import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { putPatternKey } from '#tables/pattern-keys';
-import { authorizePattern, patternNotFound } from './access.ts';
-import { patternKeyPath } from './schemas.ts';
+import { authorizePattern, patternNotFound } from './shared/access.ts';
+import { patternKeyPath } from './shared/schemas.ts';
 
 /**
  * PUT /v1/orgs/{organization}/patterns/{pattern}/keys/{keyid}: whoever may write the pattern. The

@@ -1,14 +1,14 @@
-import { checkSecretBindings } from '#functions/catalog/secret-bindings';
+import { checkSecretBindings } from '#functions/catalog/shared/secret-bindings';
 import { endpoint } from '#functions/endpoint';
 import { sizeProblem } from '#functions/nodes/rules';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { authorizePattern, patternId, patternNotFound } from './access.ts';
-import { storedPattern } from './pattern-view.ts';
-import { mayBePublic, missingReference, servicesProblem } from './rules.ts';
-import { patternBody, patternPath } from './schemas.ts';
-import { updatePattern } from './update-pattern.ts';
+import { authorizePattern, patternId, patternNotFound } from './shared/access.ts';
+import { storedPattern } from './shared/pattern-view.ts';
+import { mayBePublic, missingReference, servicesProblem } from './shared/rules.ts';
+import { patternBody, patternPath } from './shared/schemas.ts';
+import { updatePattern } from './shared/update-pattern.ts';
 
 /**
  * PUT /v1/orgs/{organization}/patterns/{pattern}: the owner, org admins, root. Update only

@@ -1,11 +1,11 @@
 import { nodeHealthResponse, patternSearchResponse } from '#functions/node-search/responses';
 import { nodeHealthBody, patternSearchBody } from '#functions/node-search/schemas';
-import { keyIdList } from '#functions/services/responses';
-import { keyBodyDoc } from '#functions/services/schemas';
+import { keyIdList } from '#functions/services/shared/responses';
+import { keyBodyDoc } from '#functions/services/shared/schemas';
 import { aliasRoutes } from '#lib/openapi/alias';
 import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
-import { patternAttributeResponse, patternsResponse } from './responses.ts';
+import { patternAttributeResponse, patternsResponse } from './shared/responses.ts';
 import {
   getPatternQuery,
   listPatternsQuery,
@@ -14,7 +14,7 @@ import {
   patternKeyPath,
   patternPath,
   patternsPath,
-} from './schemas.ts';
+} from './shared/schemas.ts';
 
 const PATTERNS = '/v1/orgs/{organization}/patterns';
 const DEPLOYMENT = '/v1/orgs/{organization}/deployment/patterns';

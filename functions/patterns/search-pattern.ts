@@ -7,8 +7,8 @@ import { badInput } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { searchNodes } from '#tables/node-search';
 import { getPattern } from '#tables/pattern-records';
-import { patternId } from './access.ts';
-import { patternPath } from './schemas.ts';
+import { patternId } from './shared/access.ts';
+import { patternPath } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/patterns/{pattern}/search (catalog reference §3.7): the nodes of

@@ -1,10 +1,10 @@
 import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
 import { deleteSecret } from '#tables/secret-records';
-import { authorizeSecret } from './access.ts';
 import { secretNotFound } from './get-secret.ts';
-import { secretPath } from './schemas.ts';
-import { secretNameOrThrow } from './secret-name.ts';
+import { authorizeSecret } from './shared/access.ts';
+import { secretPath } from './shared/schemas.ts';
+import { secretNameOrThrow } from './shared/secret-name.ts';
 
 /** DELETE /v1/orgs/{organization}/secrets/{secret}: 204, 404 when there is none; a `deleted` change row. */
 export const handler = endpoint({

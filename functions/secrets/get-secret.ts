@@ -5,16 +5,16 @@ import { log } from '#lib/log';
 import { open, SecretIntegrityError } from '#lib/secrets/envelope';
 import { keyProvider } from '#lib/secrets/provider';
 import { getSecret } from '#tables/secret-records';
-import { authorizeSecret } from './access.ts';
-import { authorizeDelivery } from './delivery.ts';
-import { deliveryQuery, secretPath } from './schemas.ts';
-import { secretNameOrThrow } from './secret-name.ts';
+import { authorizeSecret } from './shared/access.ts';
+import { authorizeDelivery } from './shared/delivery.ts';
+import { deliveryQuery, secretPath } from './shared/schemas.ts';
+import { secretNameOrThrow } from './shared/secret-name.ts';
 
 export const secretNotFound = (name: string) => notFound(`No secret(s) found under secret name '${name}'`);
 
 /**
  * GET /v1/orgs/{organization}/secrets/{secret}: `{key, value}`, opened from its envelope, for a
- * user who may read it, or an agbot delivering it for `?policy=` or `?pattern=` (delivery.ts). A value
+ * user who may read it, or an agbot delivering it for `?policy=` or `?pattern=` (shared/delivery.ts). A value
  * that fails its integrity check (moved from another item, altered) is logged as such and
  * answered 409, never 500 and never a value.
  */

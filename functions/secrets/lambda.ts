@@ -12,7 +12,7 @@ import { handler as listUserSecrets } from './list-user-secrets.ts';
 import { handler as postSecret } from './post-secret.ts';
 import { handler as putSecret } from './put-secret.ts';
 import { secretsRoutes } from './routes.ts';
-import { secretRequest } from './secret-path.ts';
+import { secretRequest } from './shared/secret-path.ts';
 
 const dispatch = dispatcher(secretsRoutes, {
   'secrets/list-secrets': listSecrets,
@@ -36,7 +36,7 @@ const oneSecret: Record<string, LambdaHandler> = {
 
 /**
  * The secrets family's one Lambda. A secret's name may contain `/`, which no exact route can
- * hold, so a request that names one secret (secret-path.ts) goes straight to its method's
+ * hold, so a request that names one secret (shared/secret-path.ts) goes straight to its method's
  * handler with the whole name as `secret`; the list routes go through the usual dispatcher.
  */
 const route: LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => {

@@ -2,9 +2,9 @@ import { endpoint } from '#functions/endpoint';
 import { isOrgAdmin } from '#lib/auth/caller';
 import { parseSecretName } from '#lib/secrets/names';
 import { listSecrets } from '#tables/secret-records';
-import { authorizeSecret } from './access.ts';
-import { listResponse } from './list-view.ts';
-import { listQuery, orgPath } from './schemas.ts';
+import { authorizeSecret } from './shared/access.ts';
+import { listResponse } from './shared/list-view.ts';
+import { listQuery, orgPath } from './shared/schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/allsecrets: every name the caller may list, relative to the org.

@@ -1,5 +1,5 @@
-import { treeListEndpoint } from './list-view.ts';
-import { userNodeTreePath } from './schemas.ts';
+import { treeListEndpoint } from './shared/list-view.ts';
+import { userNodeTreePath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/secrets/user/{user}/node/{node}: the user's secrets for the node,
  * prefix removed. */

@@ -5,9 +5,9 @@ import { seal } from '#lib/secrets/envelope';
 import { keyProvider } from '#lib/secrets/provider';
 import { isoTimestamp } from '#lib/time';
 import { putSecret } from '#tables/secret-records';
-import { authorizeSecret } from './access.ts';
-import { MAX_SECRET_BODY_BYTES, secretBody, secretPath } from './schemas.ts';
-import { boundNode, secretNameOrThrow } from './secret-name.ts';
+import { authorizeSecret } from './shared/access.ts';
+import { MAX_SECRET_BODY_BYTES, secretBody, secretPath } from './shared/schemas.ts';
+import { boundNode, secretNameOrThrow } from './shared/secret-name.ts';
 
 /**
  * PUT and POST /v1/orgs/{organization}/secrets/{secret}: create or overwrite (upstream treats

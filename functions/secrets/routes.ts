@@ -1,6 +1,6 @@
 import { errorResponse, errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
-import { secretNames, secretValue } from './responses.ts';
+import { secretNames, secretValue } from './shared/responses.ts';
 import {
   deliveryQuery,
   listQuery,
@@ -10,7 +10,7 @@ import {
   secretPath,
   userNodeTreePath,
   userTreePath,
-} from './schemas.ts';
+} from './shared/schemas.ts';
 
 const LIST_TEXT =
   'Names only, never values; `?details=true` gives `{name, lastUpdated}` entries (for agbots that missed the change feed).';

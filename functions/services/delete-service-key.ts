@@ -2,8 +2,8 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteServiceKey } from '#tables/service-children';
-import { authorizeService, resourceId, serviceNotFound } from './access.ts';
-import { keyPath } from './schemas.ts';
+import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
+import { keyPath } from './shared/schemas.ts';
 
 /** DELETE /v1/orgs/{organization}/services/{service}/keys/{keyid}: whoever may write the service. */
 export const handler = endpoint({

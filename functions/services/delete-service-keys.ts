@@ -2,8 +2,8 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteServiceKeys } from '#tables/service-children';
-import { authorizeService, resourceId, serviceNotFound } from './access.ts';
-import { servicePath } from './schemas.ts';
+import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
+import { servicePath } from './shared/schemas.ts';
 
 /** DELETE /v1/orgs/{organization}/services/{service}/keys: every key; none → 404. */
 export const handler = endpoint({

@@ -1,8 +1,8 @@
 import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
 import { deleteServiceCascade } from '#tables/cascade';
-import { authorizeService, serviceNotFound } from './access.ts';
-import { servicePath } from './schemas.ts';
+import { authorizeService, serviceNotFound } from './shared/access.ts';
+import { servicePath } from './shared/schemas.ts';
 
 /**
  * DELETE /v1/orgs/{organization}/services/{service}: owner, org admins, root. Deletes its policy,

@@ -2,9 +2,9 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { getDockAuth } from '#tables/service-children';
-import { authorizeService, resourceId, serviceNotFound } from './access.ts';
-import { dockAuthView } from './dockauth-view.ts';
-import { dockAuthPath } from './schemas.ts';
+import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
+import { dockAuthView } from './shared/dockauth-view.ts';
+import { dockAuthPath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/services/{service}/dockauths/{dockauthid}: token masked. */
 export const handler = endpoint({

@@ -2,8 +2,8 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { text } from '#lib/http/responses';
 import { getServiceKey } from '#tables/service-children';
-import { authorizeService, resourceId, serviceNotFound } from './access.ts';
-import { keyPath } from './schemas.ts';
+import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
+import { keyPath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/services/{service}/keys/{keyid}: the key as `text/plain`. */
 export const handler = endpoint({

@@ -2,8 +2,8 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { getServicePolicy } from '#tables/service-children';
-import { authorizeService, serviceNotFound } from './access.ts';
-import { servicePath } from './schemas.ts';
+import { authorizeService, serviceNotFound } from './shared/access.ts';
+import { servicePath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/services/{service}/policy: whoever may read the service (no row filter). */
 export const handler = endpoint({

@@ -1,8 +1,8 @@
 import { endpoint } from '#functions/endpoint';
 import { json } from '#lib/http/responses';
-import { authorizeService, canSeeService, serviceNotFound } from './access.ts';
-import { getServiceQuery, servicePath } from './schemas.ts';
-import { serviceAttribute, servicesBody } from './service-view.ts';
+import { authorizeService, canSeeService, serviceNotFound } from './shared/access.ts';
+import { getServiceQuery, servicePath } from './shared/schemas.ts';
+import { serviceAttribute, servicesBody } from './shared/service-view.ts';
 
 /**
  * GET /v1/orgs/{organization}/services/{service}[?attribute=]: whoever may read it (§1.1) and see

@@ -2,9 +2,9 @@ import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { listDockAuths } from '#tables/service-children';
-import { authorizeService, serviceNotFound } from './access.ts';
-import { dockAuthView } from './dockauth-view.ts';
-import { servicePath } from './schemas.ts';
+import { authorizeService, serviceNotFound } from './shared/access.ts';
+import { dockAuthView } from './shared/dockauth-view.ts';
+import { servicePath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/services/{service}/dockauths: tokens masked; none → 404 `[]`. */
 export const handler = endpoint({

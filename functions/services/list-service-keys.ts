@@ -2,8 +2,8 @@ import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { listServiceKeys } from '#tables/service-children';
-import { authorizeService, serviceNotFound } from './access.ts';
-import { servicePath } from './schemas.ts';
+import { authorizeService, serviceNotFound } from './shared/access.ts';
+import { servicePath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/services/{service}/keys: the key ids; none → 404 `[]`. */
 export const handler = endpoint({

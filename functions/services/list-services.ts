@@ -2,11 +2,11 @@ import { endpoint } from '#functions/endpoint';
 import { badInput, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { listOrgServices } from '#tables/service-records';
-import { authorizeServiceAccess, canSeeService } from './access.ts';
-import { NODE_TYPES, serviceListFilter } from './list-filters.ts';
-import { versionProblem } from './rules.ts';
-import { listServicesQuery, servicesPath } from './schemas.ts';
-import { servicesBody } from './service-view.ts';
+import { authorizeServiceAccess, canSeeService } from './shared/access.ts';
+import { NODE_TYPES, serviceListFilter } from './shared/list-filters.ts';
+import { versionProblem } from './shared/rules.ts';
+import { listServicesQuery, servicesPath } from './shared/schemas.ts';
+import { servicesBody } from './shared/service-view.ts';
 
 /**
  * GET /v1/orgs/{organization}/services: every caller but hub admins; rows as §2.5 (plain users:

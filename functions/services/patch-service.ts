@@ -4,17 +4,17 @@ import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import type { ServiceRecord } from '#tables/service-records';
-import { authorizeService, resourceId, serviceNotFound } from './access.ts';
+import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
 import {
   missingRequiredMessage,
   missingRequiredService,
   requiredServicesProblem,
   sharableProblem,
   userInputProblem,
-} from './rules.ts';
-import { type PatchServiceBody, patchServiceBody, servicePath } from './schemas.ts';
-import { encodeRequiredServices } from './service-view.ts';
-import { updateService } from './update-service.ts';
+} from './shared/rules.ts';
+import { type PatchServiceBody, patchServiceBody, servicePath } from './shared/schemas.ts';
+import { encodeRequiredServices } from './shared/service-view.ts';
+import { updateService } from './shared/update-service.ts';
 
 /** Upstream's order: the first attribute present is applied, the rest ignored (§2.4). */
 const ORDER = [

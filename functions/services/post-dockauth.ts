@@ -2,8 +2,8 @@ import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { addDockAuth } from '#tables/service-children';
-import { authorizeService, serviceNotFound } from './access.ts';
-import { dockAuthBody, servicePath } from './schemas.ts';
+import { authorizeService, serviceNotFound } from './shared/access.ts';
+import { dockAuthBody, servicePath } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/services/{service}/dockauths: whoever may write the service. An

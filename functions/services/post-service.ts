@@ -5,10 +5,10 @@ import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { createService } from '#tables/service-records';
-import { authorizeServiceAccess } from './access.ts';
-import { missingRequiredMessage, missingRequiredService, serviceBodyProblem } from './rules.ts';
-import { serviceBody, servicesPath } from './schemas.ts';
-import { storedService } from './service-view.ts';
+import { authorizeServiceAccess } from './shared/access.ts';
+import { missingRequiredMessage, missingRequiredService, serviceBodyProblem } from './shared/rules.ts';
+import { serviceBody, servicesPath } from './shared/schemas.ts';
+import { storedService } from './shared/service-view.ts';
 
 /**
  * POST /v1/orgs/{organization}/services: users and admins of the org, root. Validates in upstream's

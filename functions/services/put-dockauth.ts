@@ -3,8 +3,8 @@ import { notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { replaceDockAuth } from '#tables/service-children';
-import { authorizeService, serviceNotFound } from './access.ts';
-import { dockAuthBody, dockAuthPath } from './schemas.ts';
+import { authorizeService, serviceNotFound } from './shared/access.ts';
+import { dockAuthBody, dockAuthPath } from './shared/schemas.ts';
 
 /** PUT /v1/orgs/{organization}/services/{service}/dockauths/{dockauthid}: replaces an existing one. */
 export const handler = endpoint({

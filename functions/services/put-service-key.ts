@@ -1,10 +1,10 @@
-import { keyFromBody } from '#functions/catalog/key-body';
+import { keyFromBody } from '#functions/catalog/shared/key-body';
 import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { putServiceKey } from '#tables/service-children';
-import { authorizeService, serviceNotFound } from './access.ts';
-import { keyPath } from './schemas.ts';
+import { authorizeService, serviceNotFound } from './shared/access.ts';
+import { keyPath } from './shared/schemas.ts';
 
 /**
  * PUT /v1/orgs/{organization}/services/{service}/keys/{keyid}: whoever may write the service. The

@@ -4,9 +4,9 @@ import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { putServicePolicy } from '#tables/service-children';
-import { authorizeService, serviceNotFound } from './access.ts';
-import { servicePolicyProblem, storedServicePolicy } from './policy-rules.ts';
-import { servicePath, servicePolicyBody } from './schemas.ts';
+import { authorizeService, serviceNotFound } from './shared/access.ts';
+import { servicePolicyProblem, storedServicePolicy } from './shared/policy-rules.ts';
+import { servicePath, servicePolicyBody } from './shared/schemas.ts';
 
 /** PUT /v1/orgs/{organization}/services/{service}/policy: whoever may write the service. Upsert. */
 export const handler = endpoint({

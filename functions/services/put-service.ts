@@ -3,11 +3,11 @@ import { sizeProblem } from '#functions/nodes/rules';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { authorizeService, resourceId, serviceNotFound } from './access.ts';
-import { missingRequiredMessage, missingRequiredService, serviceBodyProblem } from './rules.ts';
-import { serviceBody, servicePath } from './schemas.ts';
-import { storedService } from './service-view.ts';
-import { updateService } from './update-service.ts';
+import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
+import { missingRequiredMessage, missingRequiredService, serviceBodyProblem } from './shared/rules.ts';
+import { serviceBody, servicePath } from './shared/schemas.ts';
+import { storedService } from './shared/service-view.ts';
+import { updateService } from './shared/update-service.ts';
 
 /**
  * PUT /v1/orgs/{organization}/services/{service}: owner, org admins, root. Update only (missing →

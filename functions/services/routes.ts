@@ -8,7 +8,7 @@ import {
   service,
   serviceDockAuth,
   servicePolicy,
-} from './responses.ts';
+} from './shared/responses.ts';
 import {
   dockAuthBody,
   dockAuthPath,
@@ -21,7 +21,7 @@ import {
   servicePath,
   servicePolicyBody,
   servicesPath,
-} from './schemas.ts';
+} from './shared/schemas.ts';
 
 /** Services and their policy, keys and dockauths (catalog reference §2). */
 export const servicesRoutes = routeList({

@@ -1,6 +1,6 @@
 import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
-import { authorizeUser, userPath } from './target.ts';
+import { authorizeUser, userPath } from './shared/target.ts';
 
 /**
  * POST /v1/orgs/{organization}/users/{username}/confirm: 201 when the credentials are valid and

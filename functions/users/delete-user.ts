@@ -3,8 +3,8 @@ import { badInput, notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteUserCascade } from '#tables/cascade';
 import { isRootUser, userDeletionCounts } from '#tables/user-records';
-import { authorizeUser, userPath } from './target.ts';
-import { canSeeUser } from './visible.ts';
+import { authorizeUser, userPath } from './shared/target.ts';
+import { canSeeUser } from './shared/visible.ts';
 
 /** DELETE /v1/orgs/{organization}/users/{username}: the user, its admins, root; takes its nodes and agbots along. */
 export const handler = endpoint({

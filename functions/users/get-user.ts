@@ -1,6 +1,6 @@
 import { endpoint } from '#functions/endpoint';
-import { authorizeUser, userPath, usersResponse } from './target.ts';
-import { canSeeUser } from './visible.ts';
+import { authorizeUser, userPath, usersResponse } from './shared/target.ts';
+import { canSeeUser } from './shared/visible.ts';
 
 /** GET /v1/orgs/{organization}/users/{username}: the user itself, its admins, root. */
 export const handler = endpoint({

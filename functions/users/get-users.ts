@@ -2,8 +2,8 @@ import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { orgPath } from '#lib/ids';
 import { listUsers } from '#tables/user-records';
-import { usersResponse } from './target.ts';
-import { canSeeUser } from './visible.ts';
+import { usersResponse } from './shared/target.ts';
+import { canSeeUser } from './shared/visible.ts';
 
 /** GET /v1/orgs/{organization}/users: org admins, hub admins (admins only) and root. */
 export const handler = endpoint({

@@ -4,9 +4,9 @@ import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { type UserFields, updateUser } from '#tables/user-records';
-import { mayPatch, patchAttribute, patchProblem } from './patch-rules.ts';
-import { userPatchBody } from './schemas.ts';
-import { authorizeUser, userPath } from './target.ts';
+import { mayPatch, patchAttribute, patchProblem } from './shared/patch-rules.ts';
+import { userPatchBody } from './shared/schemas.ts';
+import { authorizeUser, userPath } from './shared/target.ts';
 
 /** PATCH /v1/orgs/{organization}/users/{username}: exactly one of password, admin, hubAdmin, email. */
 export const handler = endpoint({

@@ -6,9 +6,9 @@ import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { insertUser } from '#tables/user-records';
-import { userWriteProblem } from './rules.ts';
-import { userBody } from './schemas.ts';
-import { userPath } from './target.ts';
+import { userWriteProblem } from './shared/rules.ts';
+import { userBody } from './shared/schemas.ts';
+import { userPath } from './shared/target.ts';
 
 /** POST /v1/orgs/{organization}/users/{username}: org admins (own org), hub admins, root create a user. */
 export const handler = endpoint({

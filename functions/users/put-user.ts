@@ -5,10 +5,10 @@ import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { insertUser, type UserFields, updateUser } from '#tables/user-records';
-import { userWriteProblem } from './rules.ts';
-import { userBody } from './schemas.ts';
-import { authorizeUser, userPath } from './target.ts';
-import { canSeeUser } from './visible.ts';
+import { userWriteProblem } from './shared/rules.ts';
+import { userBody } from './shared/schemas.ts';
+import { authorizeUser, userPath } from './shared/target.ts';
+import { canSeeUser } from './shared/visible.ts';
 
 /**
  * PUT /v1/orgs/{organization}/users/{username}: replaces the user if the caller may see it, else

@@ -1,8 +1,8 @@
 import { orgPath } from '#lib/ids';
 import { emptyListOrError, errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
-import { apiKeyMetadata, getUsersResponse, user } from './responses.ts';
-import { userBody, userPatchBody, userPath } from './schemas.ts';
+import { apiKeyMetadata, getUsersResponse, user } from './shared/responses.ts';
+import { userBody, userPatchBody, userPath } from './shared/schemas.ts';
 
 /** Users (reference §10). */
 export const usersRoutes = routeList({

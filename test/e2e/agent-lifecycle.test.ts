@@ -41,6 +41,7 @@ async function startExchange(): Promise<void> {
     dynamoEndpoint: inject('dynamoEndpoint'),
     table: tableName(),
     rootPassword,
+    prebuiltDir: inject('exchangeBuildDir'),
   });
   exchange = httpClient(offline.baseUrl);
   proxy?.target(Number(new URL(offline.baseUrl).port));

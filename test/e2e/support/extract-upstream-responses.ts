@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApiDocument } from '#functions/openapi/document';
+import { openApiDocument } from '#functions/openapi/shared/document';
 
 /**
  * Writes openapi-responses.json: for every operation of OUR document that upstream's OpenAPI

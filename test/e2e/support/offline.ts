@@ -32,6 +32,7 @@ export function useOffline(options: { env?: Record<string, string> } = {}): E2eS
       table: tableName(),
       rootPassword,
       env: options.env,
+      prebuiltDir: inject('exchangeBuildDir'),
     });
     // Every 2xx answer is checked against our OpenAPI document and upstream's.
     client = checkedHttp(httpClient(server.baseUrl));

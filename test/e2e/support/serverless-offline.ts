@@ -19,6 +19,12 @@ export interface OfflineOptions {
   env?: Record<string, string>;
   /** Another serverless config in the project root instead of serverless.yml (the benchmark's floor). */
   config?: string;
+  /**
+   * A work folder (relative to the project root) where every function is already built
+   * (scripts/exchange-functions-build.ts): the server runs those bundles and builds nothing. Without
+   * it, the server builds its own into a fresh folder and removes it when it stops.
+   */
+  prebuiltDir?: string;
   startTimeoutMs?: number;
   /** The signal channel's port (docs/signals.md); a free one by default. */
   websocketPort?: number;
@@ -47,8 +53,10 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
   while (!options.websocketPort && (websocketPort === httpPort || websocketPort === lambdaPort))
     websocketPort = await freePort();
   const signalsUrl = `ws://127.0.0.1:${websocketPort}`;
-  // A build folder of its own (under the git-ignored .esbuild/): concurrent servers never share bundles.
-  const buildDir = join('.esbuild', `offline-${process.pid}-${randomBytes(4).toString('hex')}`);
+  // A build folder of its own (under the git-ignored .esbuild/) unless given a finished build:
+  // concurrent servers never write into the same folder.
+  const buildDir =
+    options.prebuiltDir ?? join('.esbuild', `offline-${process.pid}-${randomBytes(4).toString('hex')}`);
   const args = ['offline', 'start', '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort)];
   args.push('--websocketPort', String(websocketPort));
   if (options.config) args.push('--config', options.config);
@@ -65,6 +73,7 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
       EXCHANGE_ROOT_PW: options.rootPassword,
       AWS_REGION: 'local',
       EXCHANGE_BUILD_DIR: buildDir,
+      EXCHANGE_PREBUILT: options.prebuiltDir ? '1' : '',
       SLS_TELEMETRY_DISABLED: '1',
       SLS_NOTIFICATIONS_MODE: 'off',
     },
@@ -87,7 +96,7 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
     stop: async () => {
       process.removeListener('exit', killOnExit);
       await stopGroup(child, exited);
-      rmSync(join(projectRoot, buildDir), { recursive: true, force: true });
+      if (!options.prebuiltDir) rmSync(join(projectRoot, buildDir), { recursive: true, force: true });
     },
   };
   try {

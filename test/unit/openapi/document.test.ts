@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '#functions/openapi/document';
 import { handler } from '#functions/openapi/get-openapi';
+import { openApiDocument } from '#functions/openapi/shared/document';
 import { ANNOTATIONS, CHECKED, type JsonSchema, SchemaChecker } from '#test/e2e/support/json-schema';
 import { invoke } from '#test/support/invoke';
 

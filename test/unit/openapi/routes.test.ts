@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FALLBACK, FAMILIES, functions } from '#functions/families';
-import { openApiDocument } from '#functions/openapi/document';
+import { openApiDocument } from '#functions/openapi/shared/document';
 import { functionName } from '#lib/openapi/serverless';
 
 /**

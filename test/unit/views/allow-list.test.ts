@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
-import { agreementView } from '#functions/agbot-agreements/agreement-view';
-import { agbotAgreement } from '#functions/agbot-agreements/responses';
-import { messageView } from '#functions/agbot-messages/message-view';
-import { agbotMsg } from '#functions/agbot-messages/schemas';
-import { patternView } from '#functions/agbot-patterns/pattern-view';
-import { agbotPattern } from '#functions/agbot-patterns/schemas';
-import { policyView } from '#functions/agbot-policies/policy-view';
-import { agbotBusinessPol } from '#functions/agbot-policies/schemas';
-import { agbotView } from '#functions/agbots/agbot-view';
-import { agbot } from '#functions/agbots/responses';
-import { getManagementStatusResponse } from '#functions/node-management-status/responses';
-import { statusesView } from '#functions/node-management-status/view';
-import { nodeMessageView } from '#functions/node-messages/message-view';
-import { nodeMsg } from '#functions/node-messages/schemas';
+import { agreementView } from '#functions/agbot-agreements/shared/agreement-view';
+import { agbotAgreement } from '#functions/agbot-agreements/shared/responses';
+import { messageView } from '#functions/agbot-messages/shared/message-view';
+import { agbotMsg } from '#functions/agbot-messages/shared/schemas';
+import { patternView } from '#functions/agbot-patterns/shared/pattern-view';
+import { agbotPattern } from '#functions/agbot-patterns/shared/schemas';
+import { policyView } from '#functions/agbot-policies/shared/policy-view';
+import { agbotBusinessPol } from '#functions/agbot-policies/shared/schemas';
+import { agbotView } from '#functions/agbots/shared/agbot-view';
+import { agbot } from '#functions/agbots/shared/responses';
+import { getManagementStatusResponse } from '#functions/node-management-status/shared/responses';
+import { statusesView } from '#functions/node-management-status/shared/view';
+import { nodeMessageView } from '#functions/node-messages/shared/message-view';
+import { nodeMsg } from '#functions/node-messages/shared/schemas';
 import { nodeView } from '#functions/nodes/node-view';
 import { nodePolicyView } from '#functions/nodes/policy-view';
 import { node, nodePolicy } from '#functions/nodes/responses';
-import { orgView } from '#functions/orgs/org-view';
-import { org } from '#functions/orgs/responses';
-import { user } from '#functions/users/responses';
-import { userView } from '#functions/users/user-view';
+import { orgView } from '#functions/orgs/shared/org-view';
+import { org } from '#functions/orgs/shared/responses';
+import { user } from '#functions/users/shared/responses';
+import { userView } from '#functions/users/shared/user-view';
 
 /**
  * Every view is built field by field from an allow-list: given a record that also holds stored-only

@@ -1,5 +1,5 @@
-import { mayDeliverSecrets, mayServe } from '#functions/agbots/entitlement';
-import { ownerAuthor } from '#functions/catalog/secret-bindings';
+import { mayDeliverSecrets, mayServe } from '#functions/agbots/shared/entitlement';
+import { ownerAuthor } from '#functions/catalog/shared/secret-bindings';
 import type { Caller } from '#lib/auth/caller';
 import { accessDenied, badInput } from '#lib/http/errors';
 import { bindingRefusal, boundEntries, deliversEntry } from '#lib/secrets/binding-rule';

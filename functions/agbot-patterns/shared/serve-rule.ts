@@ -1,4 +1,4 @@
-import { mayManageMultiTenant, mayServe } from '#functions/agbots/entitlement';
+import { mayManageMultiTenant, mayServe } from '#functions/agbots/shared/entitlement';
 import { type Caller, IBM_ORG } from '#lib/auth/caller';
 import { accessDenied, badInput } from '#lib/http/errors';
 import type { AgbotRecord } from '#tables/agbot-records';

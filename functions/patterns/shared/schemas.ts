@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { secretBindingEntry, userInputEntry } from '#functions/deployment-policies/schemas';
-import { booleanParam } from '#functions/services/schemas';
+import { secretBindingEntry, userInputEntry } from '#functions/deployment-policies/shared/schemas';
+import { booleanParam } from '#functions/services/shared/schemas';
 import { idSegment } from '#lib/ids';
 import { filterParam } from '#lib/like';
 

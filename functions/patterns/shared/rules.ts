@@ -1,4 +1,4 @@
-import { describeMissingService, missingUserInputService } from '#functions/catalog/references';
+import { describeMissingService, missingUserInputService } from '#functions/catalog/shared/references';
 import { isValidVersion } from '#lib/catalog/version-range';
 import { getOrg } from '#tables/org-records';
 import { findServiceVersions } from '#tables/service-references';

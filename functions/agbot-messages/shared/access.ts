@@ -3,7 +3,7 @@ import {
   agbotNotFound,
   authorizeAgbot,
   authorizeAgbotReader,
-} from '#functions/agbots/access';
+} from '#functions/agbots/shared/access';
 import { authorize } from '#lib/auth/access';
 import type { Caller } from '#lib/auth/caller';
 import { accessDenied, badInput } from '#lib/http/errors';

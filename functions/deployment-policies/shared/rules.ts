@@ -1,6 +1,6 @@
 // The constraint grammar: one implementation, shared with the agent and the agreement protocol.
 
-import { describeMissingService, missingUserInputService } from '#functions/catalog/references';
+import { describeMissingService, missingUserInputService } from '#functions/catalog/shared/references';
 import { isValidVersion } from '#lib/catalog/version-range';
 import { ConstraintError, parseConstraint } from '#lib/policy/constraints';
 import { findServiceVersions } from '#tables/service-references';

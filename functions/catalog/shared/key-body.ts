@@ -1,4 +1,4 @@
-import { MAX_KEY_LENGTH } from '#functions/services/schemas';
+import { MAX_KEY_LENGTH } from '#functions/services/shared/schemas';
 import { badInput } from '#lib/http/errors';
 import type { APIGatewayProxyEventV2 } from '#lib/http/lambda-types';
 

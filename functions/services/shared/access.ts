@@ -1,4 +1,4 @@
-import { authorizeCatalogAccess, type CatalogAccess } from '#functions/catalog/access';
+import { authorizeCatalogAccess, type CatalogAccess } from '#functions/catalog/shared/access';
 import { type Caller, isMultiTenantAgbot, isSuperUser, roleOf } from '#lib/auth/caller';
 import { notFound } from '#lib/http/errors';
 import { getService, type ServiceRecord } from '#tables/service-records';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { agbotPath } from '#functions/agbots/schemas';
+import { agbotPath } from '#functions/agbots/shared/schemas';
 import { MAX_ID_BYTES, maxUtf8Bytes } from '#lib/ids';
 
 /**

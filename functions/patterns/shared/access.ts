@@ -1,4 +1,4 @@
-import { authorizeCatalogAccess, type CatalogAccess } from '#functions/catalog/access';
+import { authorizeCatalogAccess, type CatalogAccess } from '#functions/catalog/shared/access';
 import { type Caller, IBM_ORG, isSuperUser } from '#lib/auth/caller';
 import { notFound } from '#lib/http/errors';
 import { getPattern, type PatternRecord } from '#tables/pattern-records';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { nodeOrgid, servedFilter, servedId, servedName } from '#functions/agbot-patterns/schemas';
-import { agbotPath } from '#functions/agbots/schemas';
+import { nodeOrgid, servedFilter, servedId, servedName } from '#functions/agbot-patterns/shared/schemas';
+import { agbotPath } from '#functions/agbots/shared/schemas';
 
 /**
  * Schemas of the agbot's served deployment policies (contract "Agbot deployment policies",

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { agbotPath } from '#functions/agbots/schemas';
+import { agbotPath } from '#functions/agbots/shared/schemas';
 import { MAX_MESSAGE_BYTES } from '#lib/config';
 import { messageTtl } from '#lib/message-ttl';
 

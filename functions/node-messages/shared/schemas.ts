@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { afterMessageId, messageId, postMessageBody } from '#functions/agbot-messages/schemas';
+import { afterMessageId, messageId, postMessageBody } from '#functions/agbot-messages/shared/schemas';
 import { nodePath } from '#functions/nodes/schemas';
 
 /**

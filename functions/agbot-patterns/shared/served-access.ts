@@ -1,5 +1,9 @@
-import { agbotNotFound, authorizeAgbotOwnerRead, authorizeExistingAgbot } from '#functions/agbots/access';
-import type { AgbotPath } from '#functions/agbots/schemas';
+import {
+  agbotNotFound,
+  authorizeAgbotOwnerRead,
+  authorizeExistingAgbot,
+} from '#functions/agbots/shared/access';
+import type { AgbotPath } from '#functions/agbots/shared/schemas';
 import type { Caller } from '#lib/auth/caller';
 import type { AgbotRecord } from '#tables/agbot-records';
 
