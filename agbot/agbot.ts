@@ -5,6 +5,7 @@ import { agbotExchange } from './exchange.ts';
 import { messagingKeys } from './keys.ts';
 import { DEFAULT_SETTINGS, type RoundContext, type RoundSettings } from './rounds/context.ts';
 import { protocolRound } from './rounds/round.ts';
+import { agbotSignals } from './signals.ts';
 import { type AgbotStatus, statusApi } from './status-api.ts';
 import { AgbotStore } from './store.ts';
 
@@ -60,6 +61,10 @@ export function createAgbot(options: {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
+  /** A signal came while a round ran: run another as soon as it ends. */
+  let again = false;
+  const signals = agbotSignals(config, exchange, log, () => wake());
+  let context: RoundContext | undefined;
 
   async function runRound(context: RoundContext): Promise<void> {
     try {
@@ -71,13 +76,26 @@ export function createAgbot(options: {
     }
     state.rounds += 1;
     state.lastRoundAt = new Date().toISOString();
+    signals.announced(exchange.signalsUrl());
   }
 
-  function schedule(context: RoundContext): void {
+  function schedule(context: RoundContext, delayMs = config.pollIntervalMs): void {
     if (stopped) return;
+    clearTimeout(timer);
     timer = setTimeout(() => {
-      running = runRound(context).finally(() => schedule(context));
-    }, config.pollIntervalMs);
+      again = false;
+      running = runRound(context).finally(() => {
+        running = undefined;
+        schedule(context, again ? 0 : config.pollIntervalMs);
+      });
+    }, delayMs);
+  }
+
+  /** "Look now": the next round starts at once (after the running one, if any). */
+  function wake(): void {
+    if (!context || stopped) return;
+    if (running) again = true;
+    else schedule(context, 0);
   }
 
   return {
@@ -89,7 +107,7 @@ export function createAgbot(options: {
         agbot: `${config.org}/${config.id}`,
         port: (api.server.address() as AddressInfo).port,
       });
-      const context: RoundContext = {
+      context = {
         config,
         store,
         exchange,
@@ -99,10 +117,15 @@ export function createAgbot(options: {
         settings,
         memory: { servedOrgs: new Set(), servedOrgsLoaded: false, lastMailboxAt: 0 },
       };
-      running = runRound(context).finally(() => schedule(context));
+      const first = context;
+      running = runRound(first).finally(() => {
+        running = undefined;
+        schedule(first);
+      });
     },
     async stop() {
       stopped = true;
+      signals.stop();
       clearTimeout(timer);
       await running;
       await api.close();

@@ -17,6 +17,7 @@ describe('loadAgbotConfig', () => {
       requestTimeoutMs: 10_000,
       logLevel: 'info',
       serveAll: false,
+      signals: true,
     });
   });
 
@@ -29,6 +30,7 @@ describe('loadAgbotConfig', () => {
       HZN_AGBOT_PORT: '0',
       HZN_AGBOT_SERVE_ALL: 'true',
       HZN_AGBOT_PROTOCOL_TIMEOUT_SECONDS: '30',
+      HZN_AGBOT_SIGNALS: 'off',
     });
     expect(config).toMatchObject({
       exchangeUrl: 'https://exchange.example/v1',
@@ -37,6 +39,7 @@ describe('loadAgbotConfig', () => {
       port: 0,
       serveAll: true,
       protocolTimeoutS: 30,
+      signals: false,
     });
   });
 
@@ -48,6 +51,7 @@ describe('loadAgbotConfig', () => {
     [{ ...base, HZN_AGBOT_POLL_SECONDS: '0' }, 'HZN_AGBOT_POLL_SECONDS must be a number of seconds'],
     [{ ...base, HZN_AGBOT_PORT: '70000' }, 'HZN_AGBOT_PORT must be an integer from 0 to 65535'],
     [{ ...base, HZN_EXCHANGE_URL: 'not a url' }, 'HZN_EXCHANGE_URL is not a URL'],
+    [{ ...base, HZN_AGBOT_SIGNALS: 'yes' }, 'HZN_AGBOT_SIGNALS must be on or off, not "yes"'],
   ])('%o → %s', (env, message) => {
     expect(() => loadAgbotConfig(env)).toThrow(message);
   });

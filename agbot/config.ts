@@ -16,6 +16,11 @@ export interface AgbotConfig {
   serveAll: boolean;
   /** HZN_AGBOT_PROTOCOL_TIMEOUT_SECONDS: the reply timeout instead of 2 × the node's max heartbeat. */
   protocolTimeoutS?: number;
+  /**
+   * The signal channel (docs/signals.md): a round runs at once when the Exchange says the feed has
+   * something for this agbot. HZN_AGBOT_SIGNALS=off: rounds every poll interval only.
+   */
+  signals: boolean;
 }
 
 export class AgbotConfigError extends Error {}
@@ -49,10 +54,18 @@ export function loadAgbotConfig(env: Env = process.env): AgbotConfig {
     requestTimeoutMs: positiveSeconds(env, 'HZN_AGBOT_EXCHANGE_TIMEOUT_SECONDS', 10) * 1000,
     logLevel: logLevel as AgbotConfig['logLevel'],
     serveAll: env.HZN_AGBOT_SERVE_ALL === 'true',
+    signals: onOff(env, 'HZN_AGBOT_SIGNALS', true),
     ...(env.HZN_AGBOT_PROTOCOL_TIMEOUT_SECONDS
       ? { protocolTimeoutS: positiveSeconds(env, 'HZN_AGBOT_PROTOCOL_TIMEOUT_SECONDS', 240) }
       : {}),
   };
+}
+
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'on' && raw !== 'off') throw new AgbotConfigError(`${name} must be on or off, not "${raw}"`);
+  return raw === 'on';
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

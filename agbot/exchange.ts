@@ -1,5 +1,6 @@
 import { createHttp } from '#lib/http-client';
 import { type PageQuery, pageQueryString } from '#lib/protocol/mailbox-pages';
+import { SIGNALS_HEADER } from '#lib/signals/address';
 
 /** The deployment policy or pattern (of the secrets' org) whose binding a secret is read for. */
 export interface SecretSource {
@@ -42,6 +43,8 @@ export function agbotExchange(options: {
   const self = `/orgs/${enc(options.org)}/agbots/${enc(options.id)}`;
   /** Requests sent since start (the bench counts an idle round's). */
   let requests = 0;
+  /** The signal channel's address, as POST /changes last announced it (docs/signals.md). */
+  let signalsUrl: string | undefined;
 
   async function call(
     method: string,
@@ -61,6 +64,10 @@ export function agbotExchange(options: {
     if (!expected.includes(response.status)) {
       throw new AgbotExchangeError(response.status, `${method} ${path}`, response.text.slice(0, 200));
     }
+    if (path.endsWith('/changes')) {
+      const announced = response.headers[SIGNALS_HEADER.toLowerCase()];
+      signalsUrl = typeof announced === 'string' && /^wss?:\/\//.test(announced) ? announced : undefined;
+    }
     return response.text === '' ? undefined : JSON.parse(response.text);
   }
 
@@ -79,6 +86,8 @@ export function agbotExchange(options: {
   return {
     call,
     requests: () => requests,
+    signalsUrl: () => signalsUrl,
+    authorization: () => authorization,
     /** Publishes the messaging public key on the agbot's own record (nodes verify against it). */
     publishPublicKey: (publicKey: string) => call('PATCH', self, { publicKey }),
     heartbeat: () => call('POST', `${self}/heartbeat`),

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+
+describe('the agent settings of the signal channel (docs/signals.md)', () => {
+  it('listen by default and poll hourly while the channel is open', () => {
+    expect(loadConfig({})).toMatchObject({ signals: true, signalledPollMs: 3_600_000 });
+  });
+
+  it('read HZN_AGENT_SIGNALS and HZN_AGENT_SIGNALLED_POLL_SECONDS', () => {
+    const config = loadConfig({ HZN_AGENT_SIGNALS: 'off', HZN_AGENT_SIGNALLED_POLL_SECONDS: '600' });
+    expect(config).toMatchObject({ signals: false, signalledPollMs: 600_000 });
+  });
+
+  it.each([
+    [{ HZN_AGENT_SIGNALS: 'true' }, 'HZN_AGENT_SIGNALS must be on or off, not "true"'],
+    [
+      { HZN_AGENT_SIGNALLED_POLL_SECONDS: '0' },
+      'HZN_AGENT_SIGNALLED_POLL_SECONDS must be an integer from 1 to 86400',
+    ],
+  ])('%o → %s', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
