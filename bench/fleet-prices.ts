@@ -25,9 +25,16 @@ export interface PerNodeMinute {
   httpRequests: number;
   websocketConnectionMinutes: number;
   websocketMessages: number;
+  /**
+   * Invocations of the signal channel's function: `$connect`, `$disconnect` and each message a
+   * client sends (the keepalives); the "look now" messages the Exchange sends invoke nothing.
+   */
+  websocketInvocations: number;
   /** Lambda billed seconds per HTTP request (measured; an upper bound locally). */
   lambdaSecondsPerRequest: number;
   lambdaMemoryGb: number;
+  /** The signal function's memory (serverless: functions/signals/function.ts). */
+  signalsMemoryGb: number;
   readUnits: number;
   writeUnits: number;
 }
@@ -40,9 +47,11 @@ export function costPerThousandNodeMonths(m: PerNodeMinute) {
     'API Gateway WebSocket connection-minutes':
       perMonth(m.websocketConnectionMinutes) * PRICES.websocketConnectionMinute,
     'API Gateway WebSocket messages': perMonth(m.websocketMessages) * PRICES.websocketMessage,
-    'Lambda requests': perMonth(m.httpRequests) * PRICES.lambdaRequest,
+    'Lambda requests': perMonth(m.httpRequests + m.websocketInvocations) * PRICES.lambdaRequest,
     'Lambda duration':
-      perMonth(m.httpRequests) * m.lambdaSecondsPerRequest * m.lambdaMemoryGb * PRICES.lambdaGbSecond,
+      (perMonth(m.httpRequests) * m.lambdaMemoryGb + perMonth(m.websocketInvocations) * m.signalsMemoryGb) *
+      m.lambdaSecondsPerRequest *
+      PRICES.lambdaGbSecond,
     'DynamoDB write units': perMonth(m.writeUnits) * PRICES.writeUnit,
     'DynamoDB read units': perMonth(m.readUnits) * PRICES.readUnit,
   };

@@ -1,5 +1,5 @@
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect as connectTcp, createServer as createNetServer } from 'node:net';
 
 /**
  * Counting proxies for the fleet benchmark: one in front of the Exchange (HTTP requests by route
@@ -150,4 +150,133 @@ export async function dynamoProxy(target: string, counts: Counts): Promise<{ url
   });
   const url = await listen(server);
   return { url, close: () => server.close() };
+}
+
+/** What the signal channel cost while counting: connection time and messages each way. */
+export interface SocketCounts {
+  /** Time of connections closed while counting (open ones: `connectionMs()`). */
+  closedConnectionMs: number;
+  /** Data frames clients sent (keepalives): each invokes the signal function. */
+  clientMessages: number;
+  /** Data frames the Exchange sent ("look now"). */
+  serverMessages: number;
+  /** Upgrades accepted and upgraded connections closed ($connect, $disconnect invocations). */
+  connects: number;
+  disconnects: number;
+  /** performance.now() when counting started; undefined while not counting. */
+  countingSince: number | undefined;
+  /** Upgrade times of the connections open now. */
+  open: Set<{ upgradedAt: number }>;
+}
+
+export const newSocketCounts = (): SocketCounts => ({
+  closedConnectionMs: 0,
+  clientMessages: 0,
+  serverMessages: 0,
+  connects: 0,
+  disconnects: 0,
+  countingSince: undefined,
+  open: new Set(),
+});
+
+/** Connection time within the counting window so far, closed and open connections. */
+export function connectionMs(counts: SocketCounts, now = performance.now()): number {
+  const since = counts.countingSince ?? now;
+  let total = counts.closedConnectionMs;
+  for (const socket of counts.open) total += now - Math.max(socket.upgradedAt, since);
+  return total;
+}
+
+/**
+ * Counts data frames (text, binary) in a WebSocket byte stream; control frames (ping, pong, close)
+ * are free on API Gateway. Frames may arrive split or several in one chunk.
+ */
+function frameCounter(onData: () => void): (chunk: Buffer) => void {
+  let pending = Buffer.alloc(0);
+  return (chunk) => {
+    pending = Buffer.concat([pending, chunk]);
+    for (;;) {
+      if (pending.length < 2) return;
+      const opcode = (pending[0] as number) & 0x0f;
+      const masked = ((pending[1] as number) & 0x80) !== 0;
+      let length = (pending[1] as number) & 0x7f;
+      let offset = 2;
+      if (length === 126) {
+        if (pending.length < 4) return;
+        length = pending.readUInt16BE(2);
+        offset = 4;
+      } else if (length === 127) {
+        if (pending.length < 10) return;
+        length = Number(pending.readBigUInt64BE(2));
+        offset = 10;
+      }
+      const end = offset + (masked ? 4 : 0) + length;
+      if (pending.length < end) return;
+      if (opcode === 1 || opcode === 2) onData();
+      pending = pending.subarray(end);
+    }
+  };
+}
+
+/**
+ * A TCP proxy in front of the signal channel (serverless-offline's WebSocket port): forwards every
+ * byte; on a connection the server upgrades (101), counts its time and its data frames each way.
+ * Plain HTTP through it (the @connections management API) is forwarded uncounted: the frames it
+ * causes are counted on the listener's connection.
+ */
+export async function socketProxy(
+  targetPort: number,
+  counts: SocketCounts,
+): Promise<{ port: number; close(): void }> {
+  const counting = () => counts.countingSince !== undefined;
+  const server = createNetServer((client) => {
+    const upstream = connectTcp(targetPort, '127.0.0.1');
+    let upgraded: { upgradedAt: number } | undefined;
+    let head = '';
+    const fromClient = frameCounter(() => {
+      if (counting()) counts.clientMessages++;
+    });
+    const fromServer = frameCounter(() => {
+      if (counting()) counts.serverMessages++;
+    });
+    client.on('data', (chunk: Buffer) => {
+      if (upgraded) fromClient(chunk);
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (upgraded) fromServer(chunk);
+      else if (head.length < 64) {
+        head += chunk.toString('latin1');
+        if (head.startsWith('HTTP/1.1 101')) {
+          upgraded = { upgradedAt: performance.now() };
+          counts.open.add(upgraded);
+          if (counting()) counts.connects++;
+          const rest = chunk.subarray(chunk.indexOf('\r\n\r\n') + 4);
+          if (rest.length > 0) fromServer(rest);
+        }
+      }
+      client.write(chunk);
+    });
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      if (upgraded) {
+        counts.open.delete(upgraded);
+        if (counting()) {
+          counts.closedConnectionMs +=
+            performance.now() - Math.max(upgraded.upgradedAt, counts.countingSince ?? 0);
+          counts.disconnects++;
+        }
+      }
+      client.destroy();
+      upstream.destroy();
+    };
+    for (const socket of [client, upstream]) {
+      socket.on('close', end);
+      socket.on('error', end);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as AddressInfo).port, close: () => server.close() };
 }

@@ -3,21 +3,36 @@
  * (serverless-offline), each behind a counting proxy (bench/fleet-proxies.ts), registers N real
  * agents (`dist/agent.mjs`, default settings: adaptive intervals; a node policy; configured) and,
  * once they have settled, lets them idle for a window. Prints per node per minute: HTTP requests by
- * route, DynamoDB calls and capacity units by operation; then the monthly cost per 1,000 nodes at
- * list prices (bench/fleet-prices.ts). No WebSocket channel exists yet: its figures are 0.
+ * route, the signal channel's connection-minutes and messages (a counting proxy in front of its
+ * WebSocket port, announced to the agents instead of it), DynamoDB calls and capacity units by
+ * operation; then the monthly cost per 1,000 nodes at list prices (bench/fleet-prices.ts). Then,
+ * with the nodes idle since the start, the time from adding a deployment policy to the proposal
+ * at the node and to its container running (bench/fleet-latency.ts; the container only with an
+ * engine at DOCKER_HOST), one run per node, the median.
  *
- * FLEET_NODES (5), FLEET_SETTLE_SECONDS (300: the adaptive interval reaches its 120 s maximum
- * after 20+40+…+100 s), FLEET_WINDOW_SECONDS (600); FLEET_DEBUG=1 prints each counted DynamoDB
- * call's key values. Needs `npm run build:agent` first.
+ * FLEET_NODES (5), FLEET_SETTLE_SECONDS (300: the nodes are idle 5 minutes and more),
+ * FLEET_WINDOW_SECONDS (600); FLEET_SIGNALS=off runs the agents without the channel (polling
+ * alone); FLEET_DEBUG=1 prints each counted DynamoDB call's key values. Needs `npm run build:agent`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SIGNALS_FUNCTION } from '#functions/signals/function';
+import { busyboxTestImage, reachableEngine } from '../agent/test-support/engine.ts';
 import { freePort, waitForPort } from '../scripts/local/ports.ts';
 import { BENCH_TABLE, ROOT_PASSWORD, startBenchDynamo } from './env.ts';
+import type { IdleNode } from './fleet-latency.ts';
 import { costPerThousandNodeMonths, PRICES_AS_OF } from './fleet-prices.ts';
-import { dynamoProxy, exchangeProxy, newCounts } from './fleet-proxies.ts';
+import {
+  connectionMs,
+  dynamoProxy,
+  exchangeProxy,
+  newCounts,
+  newSocketCounts,
+  type SocketCounts,
+  socketProxy,
+} from './fleet-proxies.ts';
 import { median } from './stats.ts';
 
 const ORG = 'fleet';
@@ -25,6 +40,7 @@ const env = (name: string, fallback: number) => Number(process.env[name] || fall
 const NODES = env('FLEET_NODES', 5);
 const SETTLE_S = env('FLEET_SETTLE_SECONDS', 300);
 const WINDOW_S = env('FLEET_WINDOW_SECONDS', 600);
+const SIGNALS = process.env.FLEET_SIGNALS !== 'off';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value: number, digits = 3) => Number(value.toFixed(digits));
 
@@ -38,8 +54,11 @@ async function main() {
   const dynamo = await startBenchDynamo();
   const dynamoCounts = newCounts();
   const httpCounts = newCounts();
+  const socketCounts = newSocketCounts();
   const db = await dynamoProxy(dynamo.endpoint, dynamoCounts);
+  // Modules that reach the table are imported once DynamoDB Local's address is set.
   const { createTableIfMissing } = await import('#tables/create-table');
+  const { measureProposalLatency, medianMs } = await import('./fleet-latency.ts');
   const { bootstrap } = await import('#tables/bootstrap');
   const { startOffline } = await import('../test/e2e/support/serverless-offline.ts');
   const { httpClient } = await import('../test/e2e/support/http.ts');
@@ -48,13 +67,19 @@ async function main() {
   const dirs: string[] = [];
   let stopOffline: (() => Promise<void>) | undefined;
   let closeProxy: (() => void) | undefined;
+  let closeSocketProxy: (() => void) | undefined;
   try {
     await createTableIfMissing(BENCH_TABLE);
     await bootstrap();
+    const websocketPort = await freePort();
+    const sockets = await socketProxy(websocketPort, socketCounts);
+    closeSocketProxy = sockets.close;
     const server = await startOffline({
       dynamoEndpoint: db.url,
       table: BENCH_TABLE,
       rootPassword: ROOT_PASSWORD,
+      websocketPort,
+      env: { EXCHANGE_SIGNALS_URL: `ws://127.0.0.1:${sockets.port}` },
     });
     stopOffline = server.stop;
     const exchange = await exchangeProxy(server.baseUrl, httpCounts);
@@ -64,8 +89,9 @@ async function main() {
     await createOrg({ http, root }, ORG);
     const owner = await createUser({ http, root }, ORG, 'owner');
     console.log(
-      `fleet: ${NODES} agents (dist/agent.mjs, default settings), settle ${SETTLE_S} s, window ${WINDOW_S} s`,
+      `fleet: ${NODES} agents (dist/agent.mjs, default settings, signal channel ${SIGNALS ? 'on' : 'off'}), settle ${SETTLE_S} s, window ${WINDOW_S} s`,
     );
+    const idle: IdleNode[] = [];
     for (let i = 1; i <= NODES; i++) {
       const id = `node${i}`;
       const token = `${id}-token-0123456789`;
@@ -81,7 +107,8 @@ async function main() {
           HZN_EXCHANGE_URL: `${exchange.url}/v1`,
           HZN_AGENT_DATA_DIR: dataDir,
           HZN_AGENT_LOG_LEVEL: 'error',
-          DOCKER_HOST: 'unix:///nonexistent/docker.sock',
+          HZN_AGENT_SIGNALS: SIGNALS ? 'on' : 'off',
+          DOCKER_HOST: process.env.DOCKER_HOST || 'unix:///nonexistent/docker.sock',
         },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
@@ -97,23 +124,51 @@ async function main() {
       };
       await call('POST', '/node', { id, organization: ORG, token, name: id });
       await call('POST', '/node/policy', {
-        properties: [{ name: 'purpose', value: 'fleet' }],
+        properties: [
+          { name: 'purpose', value: 'fleet' },
+          { name: 'node', value: id },
+        ],
         constraints: [],
       });
       await call('PUT', '/node/configstate', { state: 'configured' });
+      idle.push({ id, port });
     }
     console.log(`settling ${SETTLE_S} s…`);
     await sleep(SETTLE_S * 1000);
     httpCounts.counting = true;
     dynamoCounts.counting = true;
+    socketCounts.countingSince = performance.now();
     console.log(`measuring ${WINDOW_S} s…`);
     await sleep(WINDOW_S * 1000);
     httpCounts.counting = false;
     dynamoCounts.counting = false;
-    report(httpCounts, dynamoCounts);
+    const socketMs = connectionMs(socketCounts);
+    socketCounts.countingSince = undefined;
+    report(httpCounts, dynamoCounts, socketCounts, socketMs);
+
+    console.log(`\npolicy added → at a node idle ${SETTLE_S + WINDOW_S} s and more (one run per node):`);
+    const engine = process.env.DOCKER_HOST ? await reachableEngine() : undefined;
+    const latency = await measureProposalLatency({
+      http,
+      baseUrl: exchange.url,
+      org: ORG,
+      root,
+      nodes: idle,
+      image: engine ? await busyboxTestImage() : 'busybox:absent',
+      engine,
+    });
+    console.log(
+      `  proposal at the node, median of ${latency.proposalMs.length}: ${medianMs(latency.proposalMs)} ms`,
+    );
+    console.log(
+      engine
+        ? `  container running, median of ${latency.runningMs.length}: ${medianMs(latency.runningMs)} ms`
+        : '  container running: not measured (no container engine at DOCKER_HOST)',
+    );
   } finally {
     for (const agent of agents) agent.kill('SIGTERM');
     closeProxy?.();
+    closeSocketProxy?.();
     await stopOffline?.();
     db.close();
     await dynamo.stop();
@@ -121,7 +176,12 @@ async function main() {
   }
 }
 
-function report(http: ReturnType<typeof newCounts>, dynamo: ReturnType<typeof newCounts>) {
+function report(
+  http: ReturnType<typeof newCounts>,
+  dynamo: ReturnType<typeof newCounts>,
+  sockets: SocketCounts,
+  socketMs: number,
+) {
   const perNodeMinute = (value: number) => value / NODES / (WINDOW_S / 60);
   const sum = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
   console.log('\nper node per minute');
@@ -129,7 +189,14 @@ function report(http: ReturnType<typeof newCounts>, dynamo: ReturnType<typeof ne
   for (const [route, count] of [...http.calls].sort())
     console.log(`  ${route}: ${round(perNodeMinute(count))}`);
   console.log(`  all: ${round(perNodeMinute(sum(http.calls)))}`);
-  console.log('WebSocket connection-minutes: 0, messages: 0 (no signal channel yet)');
+  const websocketMessages = perNodeMinute(sockets.clientMessages + sockets.serverMessages);
+  // Invocations of the signal function: each client message, connect and disconnect.
+  const websocketInvocations = perNodeMinute(sockets.clientMessages + sockets.connects + sockets.disconnects);
+  console.log(
+    `WebSocket: ${round(perNodeMinute(socketMs / 60_000))} connection-minutes, ${round(websocketMessages)} messages ` +
+      `(${sockets.clientMessages} keepalives, ${sockets.serverMessages} "look now" in all), ` +
+      `${sockets.connects} connects, ${sockets.disconnects} disconnects`,
+  );
   console.log('DynamoDB calls / read units / write units by operation:');
   for (const [op, count] of [...dynamo.calls].sort())
     console.log(
@@ -143,10 +210,12 @@ function report(http: ReturnType<typeof newCounts>, dynamo: ReturnType<typeof ne
   const lambdaSeconds = http.durationsMs.length > 0 ? median(http.durationsMs) / 1000 : 0;
   const cost = costPerThousandNodeMonths({
     httpRequests: perNodeMinute(sum(http.calls)),
-    websocketConnectionMinutes: 0,
-    websocketMessages: 0,
+    websocketConnectionMinutes: perNodeMinute(socketMs / 60_000),
+    websocketMessages,
+    websocketInvocations,
     lambdaSecondsPerRequest: lambdaSeconds,
     lambdaMemoryGb: memoryGb(),
+    signalsMemoryGb: SIGNALS_FUNCTION.memorySize / 1024,
     readUnits,
     writeUnits,
   });
