@@ -1,6 +1,7 @@
-import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type Change, type ChangeOperation, recordChanges, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
+import { batchDelete } from './kernel/batch-delete.ts';
 import { keys } from './keys.ts';
 import { type TransactItem, TransactionFailed } from './transact.ts';
 
@@ -10,10 +11,6 @@ import { type TransactItem, TransactionFailed } from './transact.ts';
  */
 export type Key = { pk: string; sk: string };
 export type CreateOutcome = 'created' | 'exists' | 'no-agbot';
-
-const BATCH_SIZE = 25;
-const MAX_BATCH_ATTEMPTS = 8;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs `put` (which must carry its own "not already there" condition) in one transaction with a
@@ -76,24 +73,10 @@ async function queryChildren(
 export const childKeys = async (org: string, id: string, prefix: string): Promise<Key[]> =>
   (await queryChildren(org, id, prefix, 'pk, sk')) as Key[];
 
-/** Deletes keys 25 at a time, retrying what DynamoDB leaves unprocessed (throttling) with backoff. */
-export async function deleteKeys(toDelete: Key[]): Promise<void> {
-  const table = tableName();
-  for (let i = 0; i < toDelete.length; i += BATCH_SIZE) {
-    let pending = toDelete.slice(i, i + BATCH_SIZE).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt >= MAX_BATCH_ATTEMPTS) throw new Error(`${pending.length} items could not be deleted`);
-      if (attempt > 0) await sleep(20 * 2 ** attempt);
-      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      pending = (result.UnprocessedItems?.[table] ?? []) as typeof pending;
-    }
-  }
-}
-
 /** Deletes every child of one kind; resolves how many there were (0: nothing to delete). */
 export async function deleteChildren(org: string, id: string, prefix: string): Promise<number> {
   const found = await childKeys(org, id, prefix);
-  await deleteKeys(found);
+  await batchDelete(found);
   return found.length;
 }
 

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
 import { type Change, recordChanges, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
@@ -8,6 +8,7 @@ import {
   deleteOrgDeploymentPolicies,
   listDeploymentPolicies,
 } from './deployment-policy-records.ts';
+import { batchDelete } from './kernel/batch-delete.ts';
 import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts';
 import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
 import { isRegistered } from './nodes.ts';
@@ -29,31 +30,12 @@ import { type TransactItem, TransactionFailed, transactWrite } from './transact.
 type Key = { pk: string; sk: string };
 type Item = Record<string, unknown>;
 
-const BATCH_SIZE = 25;
 /** A message's sort key (`MSGSEQ`, the mailbox state, is not one). */
 const NODE_MESSAGE_SK = /^MSG#\d+$/;
-const MAX_BATCH_ATTEMPTS = 8;
 /** Partitions cleaned at once: enough to overlap round trips without throttling a small table. */
 const CONCURRENCY = 8;
 /** Records per counted transaction (each with its principal entry, plus one counter update; DynamoDB allows 100 items). */
 const RECORDS_PER_TRANSACTION = 49;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Deletes keys 25 at a time, retrying what DynamoDB leaves unprocessed (throttling) with backoff. */
-async function batchDelete(toDelete: Key[]): Promise<void> {
-  const table = tableName();
-  for (let i = 0; i < toDelete.length; i += BATCH_SIZE) {
-    let pending = toDelete.slice(i, i + BATCH_SIZE).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt >= MAX_BATCH_ATTEMPTS)
-        throw new Error(`cascade: ${pending.length} items could not be deleted`);
-      if (attempt > 0) await sleep(20 * 2 ** attempt);
-      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      pending = (result.UnprocessedItems?.[table] ?? []) as typeof pending;
-    }
-  }
-}
 
 /** Every item of a base-table partition or a gsi1 partition (optionally a sort-key prefix), all pages. */
 async function queryAll(input: {

@@ -1,6 +1,7 @@
-import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
+import { batchDelete } from './kernel/batch-delete.ts';
 import { indexKeys, keys } from './keys.ts';
 import { type ListReach, queryPages } from './list-ceiling.ts';
 import { ownerCountUpdate } from './owner-counts.ts';
@@ -189,24 +190,12 @@ export const deleteDeploymentPolicy = ({ org, name, owner }: DeploymentPolicyRec
   );
 
 /**
- * Deletes every policy of an org (its cascade), 25 per BatchWriteItem with retries, then takes them
+ * Deletes every policy of an org (its cascade), by BatchWriteItem, then takes them
  * off their owners' counts (the org's users go with the org; root's count stays right).
  */
 export async function deleteOrgDeploymentPolicies(org: string): Promise<void> {
   const policies = await listDeploymentPolicies(org);
-  const keysToDelete = policies.map((p) => keys.deploymentPolicy(org, p.name));
-  for (let i = 0; i < keysToDelete.length; i += 25) {
-    let pending = keysToDelete.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 8)
-        throw new Error(`${pending.length} deployment policies of '${org}' could not be deleted`);
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-      const result = await documentClient.send(
-        new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }),
-      );
-      pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-    }
-  }
+  await batchDelete(policies.map((p) => keys.deploymentPolicy(org, p.name)));
   const perOwner = new Map<string, number>();
   for (const { owner } of policies) perOwner.set(owner, (perOwner.get(owner) ?? 0) + 1);
   for (const [owner, count] of perOwner)

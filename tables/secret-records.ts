@@ -1,7 +1,8 @@
-import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SealedValue } from '#lib/secrets/envelope';
 import { type Change, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
+import { batchDelete, type Key } from './kernel/batch-delete.ts';
 import { indexKeys, keys } from './keys.ts';
 import { type ListReach, queryPages } from './list-ceiling.ts';
 import { type TransactItem, TransactionFailed } from './transact.ts';
@@ -82,7 +83,7 @@ export async function deleteSecret(org: string, name: string): Promise<boolean> 
   }
 }
 
-async function queryAll(
+async function querySecrets(
   input: { index?: 'gsi1'; partition: string; prefix?: string },
   reach: ListReach,
 ): Promise<Record<string, unknown>[]> {
@@ -110,31 +111,26 @@ async function queryAll(
  * within the list ceiling.
  */
 export async function listSecrets(org: string, prefix = ''): Promise<SecretSummary[]> {
-  const items = await queryAll({ partition: keys.secret(org, '').pk, prefix: prefix || undefined }, 'capped');
+  const items = await querySecrets(
+    { partition: keys.secret(org, '').pk, prefix: prefix || undefined },
+    'capped',
+  );
   return items.map((item) => ({ name: String(item.sk), lastUpdated: String(item.lastUpdated) }));
 }
 
-async function deleteKeys(found: Record<string, unknown>[]): Promise<void> {
-  const table = tableName();
-  for (let i = 0; i < found.length; i += 25) {
-    let pending = found
-      .slice(i, i + 25)
-      .map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt >= 8) throw new Error(`${pending.length} secrets could not be deleted`);
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      pending = (result.UnprocessedItems?.[table] ?? []) as typeof pending;
-    }
-  }
-}
+const keysOf = (items: Record<string, unknown>[]): Key[] =>
+  items.map(({ pk, sk }) => ({ pk: String(pk), sk: String(sk) }));
 
 /** Cascades (no Scan): every secret of an org, of a user (`user/<U>/…`), of a node (gsi1). */
 export const deleteOrgSecrets = async (org: string): Promise<void> =>
-  deleteKeys(await queryAll({ partition: keys.secret(org, '').pk }, 'all'));
+  batchDelete(keysOf(await querySecrets({ partition: keys.secret(org, '').pk }, 'all')));
 
 export const deleteUserSecrets = async (org: string, user: string): Promise<void> =>
-  deleteKeys(await queryAll({ partition: keys.secret(org, '').pk, prefix: `user/${user}/` }, 'all'));
+  batchDelete(
+    keysOf(await querySecrets({ partition: keys.secret(org, '').pk, prefix: `user/${user}/` }, 'all')),
+  );
 
 export const deleteNodeSecrets = async (org: string, node: string): Promise<void> =>
-  deleteKeys(await queryAll({ index: 'gsi1', partition: indexKeys.nodeSecrets(org, node) }, 'all'));
+  batchDelete(
+    keysOf(await querySecrets({ index: 'gsi1', partition: indexKeys.nodeSecrets(org, node) }, 'all')),
+  );
