@@ -1,7 +1,8 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Change, type ChangeOperation, recordChanges, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { batchDelete } from './kernel/batch-delete.ts';
+import { queryAll } from './kernel/query-all.ts';
 import { keys } from './keys.ts';
 import { type TransactItem, TransactionFailed } from './transact.ts';
 
@@ -50,23 +51,13 @@ async function queryChildren(
   prefix: string,
   projection?: string,
 ): Promise<Record<string, unknown>[]> {
-  const found: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.agbot(org, id).pk, ':prefix': prefix },
-        ProjectionExpression: projection,
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    found.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+  return queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.agbot(org, id).pk, ':prefix': prefix },
+    ProjectionExpression: projection,
+    ConsistentRead: true,
+  });
 }
 
 /** Keys of the agbot's children whose sort key starts with `prefix`. */

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
 import { type Change, recordChanges, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
@@ -9,6 +9,7 @@ import {
   listDeploymentPolicies,
 } from './deployment-policy-records.ts';
 import { batchDelete } from './kernel/batch-delete.ts';
+import { queryAll } from './kernel/query-all.ts';
 import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts';
 import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
 import { isRegistered } from './nodes.ts';
@@ -38,7 +39,7 @@ const CONCURRENCY = 8;
 const RECORDS_PER_TRANSACTION = 49;
 
 /** Every item of a base-table partition or a gsi1 partition (optionally a sort-key prefix), all pages. */
-async function queryAll(input: {
+async function queryPartition(input: {
   index?: 'gsi1';
   partition: string;
   prefix?: string;
@@ -57,25 +58,15 @@ async function queryAll(input: {
   if (input.owner !== undefined) values[':owner'] = input.owner;
   // `owner` is a DynamoDB reserved word.
   if (input.owner !== undefined || input.projection?.includes('#owner')) names['#owner'] = 'owner';
-  const items: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: input.index,
-        KeyConditionExpression: condition,
-        FilterExpression: input.owner !== undefined ? '#owner = :owner' : undefined,
-        ProjectionExpression: input.projection,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as Item[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return queryAll({
+    TableName: tableName(),
+    IndexName: input.index,
+    KeyConditionExpression: condition,
+    FilterExpression: input.owner !== undefined ? '#owner = :owner' : undefined,
+    ProjectionExpression: input.projection,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
 }
 
 async function forEachLimited<T>(items: T[], run: (item: T) => Promise<unknown>): Promise<void> {
@@ -98,7 +89,7 @@ export async function deletePartition(
   pk: string,
   options: { last?: string; keep?: string } = {},
 ): Promise<Key[]> {
-  const found = (await queryAll({ partition: pk, projection: 'pk, sk' })) as Key[];
+  const found = (await queryPartition({ partition: pk, projection: 'pk, sk' })) as Key[];
   const children = found.filter((key) => key.sk !== options.last && key.sk !== options.keep);
   await batchDelete(children);
   const record = found.find((key) => key.sk === options.last);
@@ -247,7 +238,7 @@ async function deleteOrgPartitions(org: string): Promise<void> {
   const foreignOwned: { org: string; id: string; owner: string }[] = [];
   const ids = new Set<string>();
   for (const { partition, record } of members) {
-    const items = await queryAll({ index: 'gsi1', partition, projection: 'pk, gsi1sk, #owner' });
+    const items = await queryPartition({ index: 'gsi1', partition, projection: 'pk, gsi1sk, #owner' });
     for (const item of items) {
       ids.add(String(item.gsi1sk));
       const owner = String(item.owner ?? '');
@@ -337,7 +328,7 @@ async function deleteUserAndOwned(
   userCounts: Partial<Counts>,
 ): Promise<boolean> {
   const owner = `${org}/${username}`;
-  const nodes = await queryAll({ index: 'gsi1', partition: indexKeys.orgNodes(org), owner });
+  const nodes = await queryPartition({ index: 'gsi1', partition: indexKeys.orgNodes(org), owner });
   // Each node's messages go with its partition; they are uncounted with the node.
   const messages = new Map<string, number>();
   await forEachLimited(nodes, async (node) => {
@@ -371,10 +362,10 @@ async function deleteUserAndOwned(
     await deletePattern(pattern);
     await sweepPatternKeys(org, pattern.name);
   }
-  const agbots = await queryAll({ index: 'gsi1', partition: indexKeys.orgAgbots(org), owner });
+  const agbots = await queryPartition({ index: 'gsi1', partition: indexKeys.orgAgbots(org), owner });
   await forEachLimited(agbots, (agbot) => deleteAgbotCascade({ org, id: String(agbot.gsi1sk), owner }));
   const user = keys.user(org, username);
-  const links = await queryAll({ partition: user.pk, prefix: ownedAgbotPrefix, projection: 'sk' });
+  const links = await queryPartition({ partition: user.pk, prefix: ownedAgbotPrefix, projection: 'sk' });
   await forEachLimited(links, async (link) => {
     const [agbotOrg = '', id = ''] = splitOwner(String(link.sk).slice(ownedAgbotPrefix.length));
     await deleteAgbotCascade({ org: agbotOrg, id, owner });
@@ -434,7 +425,11 @@ async function deleteOrgPatterns(org: string): Promise<void> {
 
 /** Deletes the services a user owns in any org (the links in its partition). */
 async function deleteOwnedServices(userPk: string, options: { recordChanges: boolean }): Promise<void> {
-  const links = await queryAll({ partition: userPk, prefix: ownedServicePrefix, projection: 'org, id' });
+  const links = await queryPartition({
+    partition: userPk,
+    prefix: ownedServicePrefix,
+    projection: 'org, id',
+  });
   await forEachLimited(links, (link) =>
     deleteServiceCascade(String(link.org), String(link.id), { recordChange: options.recordChanges }),
   );
@@ -445,7 +440,11 @@ async function deleteOwnedServices(userPk: string, options: { recordChanges: boo
  * both). The org's own feed goes with the org, so these deletes record no change rows.
  */
 async function deleteOrgServices(org: string, userPartitions: string[]): Promise<void> {
-  const services = await queryAll({ index: 'gsi1', partition: indexKeys.orgServices(org), projection: 'id' });
+  const services = await queryPartition({
+    index: 'gsi1',
+    partition: indexKeys.orgServices(org),
+    projection: 'id',
+  });
   await forEachLimited(services, (service) =>
     deleteServiceCascade(org, String(service.id), { recordChange: false }),
   );

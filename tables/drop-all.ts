@@ -1,29 +1,24 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { forgetChangeSequence } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
+import { tableName } from './client.ts';
 import { batchDelete, type Key } from './kernel/batch-delete.ts';
+import { pagesOfScan } from './kernel/query-all.ts';
 import { principalCache } from './principals.ts';
 
 const SEGMENTS = 4;
 
 async function dropSegment(table: string, segment: number): Promise<number> {
   let deleted = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({
-        TableName: table,
-        Segment: segment,
-        TotalSegments: SEGMENTS,
-        ProjectionExpression: 'pk, sk',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    const keys = (page.Items ?? []) as Key[];
-    await batchDelete(keys);
+  const pages = pagesOfScan({
+    TableName: table,
+    Segment: segment,
+    TotalSegments: SEGMENTS,
+    ProjectionExpression: 'pk, sk',
+  });
+  // Page by page: a big table's keys are never all held at once.
+  for await (const keys of pages) {
+    await batchDelete(keys as Key[]);
     deleted += keys.length;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   return deleted;
 }
 

@@ -1,5 +1,6 @@
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
+import { queryAll } from './kernel/query-all.ts';
 import { indexKeys, keys } from './keys.ts';
 import type { Counter } from './stats.ts';
 
@@ -172,24 +173,13 @@ export async function listMailbox(box: Mailbox): Promise<MailboxMessage[]> {
 }
 
 /** Every item of the mailbox owner's partition under `prefix` (consistent, every page). */
-async function queryPrefix(box: Mailbox, prefix: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': mailboxLayout(box).owner.pk, ':prefix': prefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
+const queryPrefix = (box: Mailbox, prefix: string): Promise<Record<string, unknown>[]> =>
+  queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': mailboxLayout(box).owner.pk, ':prefix': prefix },
+    ConsistentRead: true,
+  });
 
 /**
  * One page of the mailbox, oldest first, expired messages included: one consistent Query of at

@@ -3,6 +3,7 @@ import { QueryCommand as RawQueryCommand, UpdateCommand } from '@aws-sdk/lib-dyn
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
+import { queryAll } from './kernel/query-all.ts';
 import { indexKeys, keys } from './keys.ts';
 import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
 import { isHeartbeatItem, laterHeartbeat, withHeartbeats } from './node-liveness.ts';
@@ -270,24 +271,13 @@ const mailboxStateDelete = ({ pk, sk, seq }: PartitionKey): TransactItem => ({
 });
 
 /** Keys of every item in the node's partition (the node, its policy, its mailbox, its other children). */
-async function partitionKeys(org: string, id: string): Promise<PartitionKey[]> {
-  const found: PartitionKey[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new RawQueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.node(org, id).pk },
-        ProjectionExpression: 'pk, sk, seq',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    found.push(...((page.Items ?? []) as PartitionKey[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
-}
+const partitionKeys = (org: string, id: string): Promise<PartitionKey[]> =>
+  queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.node(org, id).pk },
+    ProjectionExpression: 'pk, sk, seq',
+  }) as Promise<PartitionKey[]>;
 
 const MAX_TRANSACTION_ITEMS = 100;
 

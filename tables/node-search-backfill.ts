@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
+import { queryAll } from './kernel/query-all.ts';
 import { indexKeys, keys } from './keys.ts';
 import { listNodeAgreements } from './node-agreement-records.ts';
 import { listOrgs } from './org-records.ts';
@@ -50,27 +51,17 @@ export async function backfillNodeSearch(): Promise<number> {
 async function nodesWithoutSearchKeys(
   org: string,
 ): Promise<{ id: string; pattern: string; lastUpdated: string }[]> {
-  const found: { id: string; pattern: string; lastUpdated: string }[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        FilterExpression: 'attribute_not_exists(gsi2pk)',
-        ProjectionExpression: 'id, pattern, lastUpdated',
-        ExpressionAttributeValues: { ':pk': indexKeys.orgNodes(org) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? [])
-      found.push({
-        id: String(item.id),
-        pattern: String(item.pattern ?? ''),
-        lastUpdated: String(item.lastUpdated),
-      });
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    FilterExpression: 'attribute_not_exists(gsi2pk)',
+    ProjectionExpression: 'id, pattern, lastUpdated',
+    ExpressionAttributeValues: { ':pk': indexKeys.orgNodes(org) },
+  });
+  return items.map((item) => ({
+    id: String(item.id),
+    pattern: String(item.pattern ?? ''),
+    lastUpdated: String(item.lastUpdated),
+  }));
 }

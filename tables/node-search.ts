@@ -1,5 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from './client.ts';
+import { tableName } from './client.ts';
+import { pagesOfQuery } from './kernel/query-all.ts';
 import { indexKeys } from './keys.ts';
 import type { AgreementSummary } from './node-agreement-records.ts';
 import { withHeartbeats } from './node-liveness.ts';
@@ -54,31 +54,26 @@ export async function searchNodes(
   options: { from?: string; want?: number; keep: (node: SearchNode) => boolean },
 ): Promise<SearchPage> {
   const page: SearchPage = { nodes: [], calls: 0, itemsRead: 0 };
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi2',
-        KeyConditionExpression: options.from ? 'gsi2pk = :pk AND gsi2sk >= :from' : 'gsi2pk = :pk',
-        ExpressionAttributeValues: {
-          ':pk': indexKeys.nodeSearch(org, pattern),
-          ...(options.from ? { ':from': options.from } : {}),
-        },
-        ExclusiveStartKey: startKey,
-        // Enough for a page when most nodes qualify; more pages when they do not.
-        Limit: options.want ? Math.min(1000, options.want + 50) : undefined,
-      }),
-    );
+  const pages = pagesOfQuery({
+    TableName: tableName(),
+    IndexName: 'gsi2',
+    KeyConditionExpression: options.from ? 'gsi2pk = :pk AND gsi2sk >= :from' : 'gsi2pk = :pk',
+    ExpressionAttributeValues: {
+      ':pk': indexKeys.nodeSearch(org, pattern),
+      ...(options.from ? { ':from': options.from } : {}),
+    },
+    // Enough for a page when most nodes qualify; more pages when they do not.
+    Limit: options.want ? Math.min(1000, options.want + 50) : undefined,
+  });
+  for await (const items of pages) {
     page.calls++;
-    page.itemsRead += result.Items?.length ?? 0;
+    page.itemsRead += items.length;
     // The index holds the node item's lastHeartbeat; heartbeats live in their own items.
-    for (const node of await withHeartbeats((result.Items ?? []).map(toNode))) {
+    for (const node of await withHeartbeats(items.map(toNode))) {
       if (!options.keep(node)) continue;
       page.nodes.push(node);
       if (options.want !== undefined && page.nodes.length >= options.want) return page;
     }
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
+  }
   return page;
 }

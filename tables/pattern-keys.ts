@@ -1,6 +1,7 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
+import { queryAll } from './kernel/query-all.ts';
 import { keys, serviceChildPrefix } from './keys.ts';
 import type { PatternRecord } from './pattern-records.ts';
 import { type TransactItem, TransactionFailed } from './transact.ts';
@@ -45,24 +46,13 @@ async function writeChecked(
   }
 }
 
-async function queryKeys(org: string, name: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.pattern(org, name).pk, ':prefix': KEY_PREFIX },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
+const queryKeys = (org: string, name: string): Promise<Record<string, unknown>[]> =>
+  queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.pattern(org, name).pk, ':prefix': KEY_PREFIX },
+    ConsistentRead: true,
+  });
 
 export async function getPatternKey(pattern: Pattern, keyId: string): Promise<string | undefined> {
   const { Item } = await documentClient.send(

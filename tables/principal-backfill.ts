@@ -1,5 +1,6 @@
-import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
+import { pagesOfScan } from './kernel/query-all.ts';
 import { keys } from './keys.ts';
 import {
   dropEmptyPrincipal,
@@ -62,32 +63,28 @@ async function scanAll(): Promise<{ records: Found[]; principals: Map<string, It
   const principals = new Map<string, Item>();
   await Promise.all(
     Array.from({ length: SEGMENTS }, async (_, segment) => {
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await documentClient.send(
-          new ScanCommand({
-            TableName: tableName(),
-            Segment: segment,
-            TotalSegments: SEGMENTS,
-            FilterExpression: 'sk IN (:node, :agbot, :user, :principal)',
-            ProjectionExpression:
-              'pk, sk, tokenHash, passwordHash, #owner, admin, hubAdmin, #node, #agbot, #user',
-            ExpressionAttributeNames: {
-              '#owner': 'owner',
-              '#node': 'node',
-              '#agbot': 'agbot',
-              '#user': 'user',
-            },
-            ExpressionAttributeValues: {
-              ':node': 'NODE',
-              ':agbot': 'AGBOT',
-              ':user': 'USER',
-              ':principal': 'PRINCIPAL',
-            },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) {
+      const pages = pagesOfScan({
+        TableName: tableName(),
+        Segment: segment,
+        TotalSegments: SEGMENTS,
+        FilterExpression: 'sk IN (:node, :agbot, :user, :principal)',
+        ProjectionExpression:
+          'pk, sk, tokenHash, passwordHash, #owner, admin, hubAdmin, #node, #agbot, #user',
+        ExpressionAttributeNames: {
+          '#owner': 'owner',
+          '#node': 'node',
+          '#agbot': 'agbot',
+          '#user': 'user',
+        },
+        ExpressionAttributeValues: {
+          ':node': 'NODE',
+          ':agbot': 'AGBOT',
+          ':user': 'USER',
+          ':principal': 'PRINCIPAL',
+        },
+      });
+      for await (const items of pages) {
+        for (const item of items) {
           const pk = String(item.pk);
           const kind = RECORD_SK[String(item.sk)];
           if (kind) {
@@ -95,8 +92,7 @@ async function scanAll(): Promise<{ records: Found[]; principals: Map<string, It
             records.push({ org, id, kind, record: item });
           } else principals.set(pk, item);
         }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+      }
     }),
   );
   return { records, principals };

@@ -1,7 +1,8 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { open, type SealedValue, seal } from '#lib/secrets/envelope';
 import type { KeyProvider } from '#lib/secrets/key-provider';
 import { documentClient, tableName } from './client.ts';
+import { queryAll } from './kernel/query-all.ts';
 import { indexKeys, keys } from './keys.ts';
 
 /**
@@ -54,22 +55,9 @@ async function keyIdOf(provider: KeyProvider): Promise<string> {
   return probe.keyId;
 }
 
-async function queryPages(
-  input: ConstructorParameters<typeof QueryCommand>[0],
-): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
-
 const allOrgs = async (): Promise<string[]> =>
   (
-    await queryPages({
+    await queryAll({
       TableName: tableName(),
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
@@ -79,7 +67,7 @@ const allOrgs = async (): Promise<string[]> =>
   ).map((item) => String(item.gsi1sk));
 
 const orgSecretItems = (org: string) =>
-  queryPages({
+  queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.secret(org, '').pk },

@@ -1,6 +1,7 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
+import { queryAll } from './kernel/query-all.ts';
 import { keys, serviceChildPrefix } from './keys.ts';
 import type { ServiceRecord } from './service-records.ts';
 import { type TransactItem, TransactionFailed } from './transact.ts';
@@ -64,24 +65,13 @@ async function getChild(key: { pk: string; sk: string }): Promise<Item | undefin
   return Item;
 }
 
-async function queryChildren(service: Service, prefix: string): Promise<Item[]> {
-  const items: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.service(service.org, service.id).pk, ':prefix': prefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as Item[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
+const queryChildren = (service: Service, prefix: string): Promise<Item[]> =>
+  queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.service(service.org, service.id).pk, ':prefix': prefix },
+    ConsistentRead: true,
+  }) as Promise<Item[]>;
 
 const put = (Item: Item, ConditionExpression?: string): TransactItem => ({
   Put: { TableName: tableName(), Item, ConditionExpression },

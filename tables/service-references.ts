@@ -1,6 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { serviceUrlPart } from '#lib/catalog/service-id';
-import { documentClient, tableName } from './client.ts';
+import { tableName } from './client.ts';
+import { queryAll } from './kernel/query-all.ts';
 import { indexKeys } from './keys.ts';
 
 /** What a "referenced service exists" check needs of a stored service. */
@@ -18,41 +18,30 @@ export interface ServiceReference {
  * urls whose id happens to share that prefix. Its cost grows with that url's versions only.
  */
 export async function findServiceVersions(org: string, url: string): Promise<ServiceReference[]> {
-  const found: ServiceReference[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-        FilterExpression: '#url = :url',
-        ExpressionAttributeNames: {
-          '#url': 'url',
-          '#org': 'org',
-          '#version': 'version',
-          '#arch': 'arch',
-          '#public': 'public',
-        },
-        ExpressionAttributeValues: {
-          ':pk': indexKeys.orgServices(org),
-          ':prefix': `${serviceUrlPart(url)}_`,
-          ':url': url,
-        },
-        ProjectionExpression: '#org, #url, #version, #arch, #public',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      found.push({
-        org: item.org,
-        url: item.url,
-        version: item.version,
-        arch: item.arch,
-        public: item.public === true,
-      });
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+    FilterExpression: '#url = :url',
+    ExpressionAttributeNames: {
+      '#url': 'url',
+      '#org': 'org',
+      '#version': 'version',
+      '#arch': 'arch',
+      '#public': 'public',
+    },
+    ExpressionAttributeValues: {
+      ':pk': indexKeys.orgServices(org),
+      ':prefix': `${serviceUrlPart(url)}_`,
+      ':url': url,
+    },
+    ProjectionExpression: '#org, #url, #version, #arch, #public',
+  });
+  return items.map((item) => ({
+    org: item.org as string,
+    url: item.url as string,
+    version: item.version as string,
+    arch: item.arch as string,
+    public: item.public === true,
+  }));
 }
