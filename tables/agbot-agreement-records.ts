@@ -1,9 +1,9 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { AgbotAgreementEntity } from './agbot-agreements.ts';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
+import { retryOnConflict } from './kernel/retry-on-conflict.ts';
 import { agbotChildPrefix, indexKeys, keys } from './keys.ts';
 import { type ListReach, maxPagesFor, withinCeiling } from './list-ceiling.ts';
 import { ExchangeTable } from './table.ts';
@@ -52,28 +52,12 @@ export async function findAgreementsById(agreementId: string): Promise<Agreement
   return Items;
 }
 
-const CONFLICT_RETRIES = 5;
-const isConflict = (error: unknown) =>
-  (error instanceof Error && error.name === 'TransactionConflictException') ||
-  (error instanceof TransactionCanceledException &&
-    (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict'));
-const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
-
 /**
  * A transaction on the agbot's record, retried longer than transactWrite does on its own: an
  * agbot writing many agreements at once makes its own transactions collide.
  */
-async function transactOnAgbot(items: TransactItem[], changes: Change[]): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await transactWriteWithChanges(items, changes);
-    } catch (error) {
-      if (!isConflict(error) || attempt >= CONFLICT_RETRIES) throw error;
-      await pause(attempt);
-    }
-  }
-}
+const transactOnAgbot = (items: TransactItem[], changes: Change[]): Promise<void> =>
+  retryOnConflict(() => transactWriteWithChanges(items, changes));
 
 /**
  * Moves the org's `agbotAgreements` counter with a plain ADD after the agreement write, not in its
@@ -82,22 +66,16 @@ async function transactOnAgbot(items: TransactItem[], changes: Change[]): Promis
  */
 async function countAgreements(org: string, delta: number): Promise<void> {
   if (delta === 0) return;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await documentClient.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.orgStats(org),
-          UpdateExpression: 'ADD agbotAgreements :delta',
-          ExpressionAttributeValues: { ':delta': delta },
-        }),
-      );
-      return;
-    } catch (error) {
-      if (!isConflict(error) || attempt >= CONFLICT_RETRIES) throw error;
-      await pause(attempt);
-    }
-  }
+  await retryOnConflict(() =>
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.orgStats(org),
+        UpdateExpression: 'ADD agbotAgreements :delta',
+        ExpressionAttributeValues: { ':delta': delta },
+      }),
+    ),
+  );
 }
 
 /** The agbot's agreement count moves with its agreements; the agbot must still be there. */

@@ -1,6 +1,7 @@
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
 import { queryAll } from './kernel/query-all.ts';
+import { retryOnConflict } from './kernel/retry-on-conflict.ts';
 import { indexKeys, keys } from './keys.ts';
 import type { Counter } from './stats.ts';
 
@@ -244,8 +245,6 @@ export async function getMailboxMessage(box: Mailbox, msgId: number): Promise<Ma
   return Item ? toMessage(box, Item) : undefined;
 }
 
-const CONFLICT_RETRIES = 5;
-
 /**
  * Moves the org's `agbotMsgs` / `nodeMsgs` counter (status figures). A plain UpdateItem after the
  * message write rather than in its transaction: every message of an org would contend on that one
@@ -253,22 +252,15 @@ const CONFLICT_RETRIES = 5;
  */
 export async function countMessages(box: Mailbox, delta: number): Promise<void> {
   if (delta === 0) return;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await documentClient.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.orgStats(box.org),
-          UpdateExpression: 'ADD #count :delta',
-          ExpressionAttributeNames: { '#count': mailboxLayout(box).counter },
-          ExpressionAttributeValues: { ':delta': delta },
-        }),
-      );
-      return;
-    } catch (error) {
-      const conflict = (error as Error).name === 'TransactionConflictException';
-      if (!conflict || attempt >= CONFLICT_RETRIES) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
-    }
-  }
+  await retryOnConflict(() =>
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.orgStats(box.org),
+        UpdateExpression: 'ADD #count :delta',
+        ExpressionAttributeNames: { '#count': mailboxLayout(box).counter },
+        ExpressionAttributeValues: { ':delta': delta },
+      }),
+    ),
+  );
 }

@@ -1,8 +1,8 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
+import { retryOnConflict } from './kernel/retry-on-conflict.ts';
 import { keys, nodeChildPrefix } from './keys.ts';
 import { type ListReach, maxPagesFor, withinCeiling } from './list-ceiling.ts';
 import { NodeAgreementEntity } from './node-agreements.ts';
@@ -118,12 +118,6 @@ const summaryOf = (write: NodeAgreementWrite): AgreementSummary => ({
   lastUpdated: write.now,
 });
 
-const CONFLICT_RETRIES = 5;
-const isConflict = (error: unknown) =>
-  (error instanceof Error && error.name === 'TransactionConflictException') ||
-  (error instanceof TransactionCanceledException &&
-    (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict'));
-
 /**
  * Moves `nodeAgreements` of the node's org and of its owner with plain ADDs after the agreement
  * write, not in its transaction: every agreement of the org would otherwise collide on the org's
@@ -134,22 +128,16 @@ async function countNodeAgreements(org: string, owner: string, delta: number): P
   const slash = owner.indexOf('/');
   const userStats = { pk: keys.user(owner.slice(0, slash), owner.slice(slash + 1)).pk, sk: 'STATS' };
   for (const Key of [keys.orgStats(org), userStats]) {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await documentClient.send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key,
-            UpdateExpression: 'ADD nodeAgreements :delta',
-            ExpressionAttributeValues: { ':delta': delta },
-          }),
-        );
-        break;
-      } catch (error) {
-        if (!isConflict(error) || attempt >= CONFLICT_RETRIES) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
-      }
-    }
+    await retryOnConflict(() =>
+      documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key,
+          UpdateExpression: 'ADD nodeAgreements :delta',
+          ExpressionAttributeValues: { ':delta': delta },
+        }),
+      ),
+    );
   }
 }
 
