@@ -1,3 +1,4 @@
+import { CONFLICT, type Conflict, optimisticUpdate } from './kernel/optimistic-update.ts';
 import { createNode, type NodeChanges, type NodeRecord, updateNode } from './node-records.ts';
 import { getOrg } from './org-records.ts';
 import { isTaken, type TakenOutcome } from './principal-records.ts';
@@ -40,34 +41,33 @@ export type SaveNodeOutcome =
   /** `org/id` is already a user or an agbot: a node there would shadow it. */
   | { outcome: 'taken'; taken: TakenOutcome };
 
-const ATTEMPTS = 6;
-const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
-
 export async function saveNode(
   request: SaveNodeRequest,
   first: NodeRecord | undefined,
   steps: SaveNodeSteps,
 ): Promise<SaveNodeOutcome> {
-  let node = first;
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    if (node) {
-      steps.checkExisting(node);
-      // Upstream's operations: PUT created/modified, PATCH modified.
-      const operation = request.create ? 'created/modified' : 'modified';
-      if (await updateNode(node, request.changes, operation)) return { outcome: 'updated' };
-    } else {
-      if (!request.create) return { outcome: 'missing' };
-      steps.checkCreate();
-      const created = await createWithinLimits(request, request.create);
-      if (created) return created;
-    }
-    if (attempt < ATTEMPTS) {
-      await pause(attempt);
-      node = await steps.reread();
-    }
+  const saved = await optimisticUpdate(first, {
+    write: (node) => saveOnce(request, node, steps),
+    reread: steps.reread,
+  });
+  return saved === CONFLICT ? { outcome: 'conflict' } : saved;
+}
+
+/** One attempt: update the node as read, or create it; CONFLICT when another request got there first. */
+async function saveOnce(
+  request: SaveNodeRequest,
+  node: NodeRecord | undefined,
+  steps: SaveNodeSteps,
+): Promise<SaveNodeOutcome | Conflict> {
+  if (node) {
+    steps.checkExisting(node);
+    // Upstream's operations: PUT created/modified, PATCH modified.
+    const operation = request.create ? 'created/modified' : 'modified';
+    return (await updateNode(node, request.changes, operation)) ? { outcome: 'updated' } : CONFLICT;
   }
-  return { outcome: 'conflict' };
+  if (!request.create) return { outcome: 'missing' };
+  steps.checkCreate();
+  return (await createWithinLimits(request, request.create)) ?? CONFLICT;
 }
 
 /** Creates the node within the limits; undefined when it exists already (another request made it). */
