@@ -1,10 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
+import { batchGet } from './kernel/batch-get.ts';
 import { queryAll } from './kernel/query-all.ts';
 import { indexKeys } from './keys.ts';
 import {
-  batchGetItems,
   countMessages,
   getMailboxMessage,
   isLive,
@@ -167,7 +167,7 @@ async function readStateAndShare(
   senderId: string | undefined,
 ): Promise<{ state: MailboxState; share: SenderShare }> {
   const layout = mailboxLayout(box);
-  const found = await batchGetItems([layout.state, ...(senderId ? [layout.share(senderId)] : [])]);
+  const found = await batchGet([layout.state, ...(senderId ? [layout.share(senderId)] : [])]);
   return {
     state: mailboxState(itemAt(found, layout.state)),
     share: senderShare(senderId ? itemAt(found, layout.share(senderId)) : undefined),
@@ -358,7 +358,7 @@ export async function loadDeleteContext(
 ): Promise<{ owner: Record<string, unknown> | undefined; message: MessageRef | undefined }> {
   const layout = mailboxLayout(box);
   const wanted = msgId > 0 ? [layout.owner, layout.message(msgId)] : [layout.owner];
-  const found = await batchGetItems(wanted);
+  const found = await batchGet(wanted);
   const item = msgId > 0 ? itemAt(found, layout.message(msgId)) : undefined;
   return { owner: itemAt(found, layout.owner), message: item ? toMessageRef(box, item) : undefined };
 }

@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
 import { queryAll } from './kernel/query-all.ts';
 import { retryOnConflict } from './kernel/retry-on-conflict.ts';
@@ -215,23 +215,6 @@ export async function listShares(box: Mailbox): Promise<Map<string, SenderShare>
 }
 
 type Item = Record<string, unknown>;
-
-/** Consistent BatchGetItem of a few keys (retrying what DynamoDB leaves unprocessed); the items found. */
-export async function batchGetItems(wanted: Item[]): Promise<Item[]> {
-  const table = tableName();
-  const found: Item[] = [];
-  let pending: Item[] = wanted;
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt >= 6) throw new Error('mailbox: DynamoDB left keys unprocessed');
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    const result = await documentClient.send(
-      new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
-    );
-    found.push(...(result.Responses?.[table] ?? []));
-    pending = result.UnprocessedKeys?.[table]?.Keys ?? [];
-  }
-  return found;
-}
 
 /** The item of `found` at `key`, if any. */
 export const itemAt = (found: Item[], key: { pk: string; sk: string }): Item | undefined =>
