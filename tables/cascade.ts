@@ -17,7 +17,7 @@ import { sweepPatternKeys } from './pattern-keys.ts';
 import { deletePattern, listOrgPatterns } from './pattern-records.ts';
 import { dropEmptyPrincipal, principalRemove } from './principal-records.ts';
 import { changingIdentity, type PrincipalKind, principalCache } from './principals.ts';
-import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret-records.ts';
+import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret/records.ts';
 import { deletedServiceChange, getService, serviceRecordDelete } from './service-records.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';

@@ -18,7 +18,7 @@ import {
   takenOutcome,
 } from './principal-records.ts';
 import { changingIdentity } from './principals.ts';
-import { deleteNodeSecrets } from './secret-records.ts';
+import { deleteNodeSecrets } from './secret/records.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { storedItemReader } from './stored-item.ts';
 import { ExchangeTable } from './table.ts';

@@ -1,6 +1,6 @@
 import { endpoint } from '#lib/http/endpoint';
 import { noContent } from '#lib/http/responses';
-import { deleteSecret } from '#tables/secret-records';
+import { deleteSecret } from '#tables/secret/records';
 import { authorizeSecret } from './access.ts';
 import { secretNotFound } from './get-secret.ts';
 import { secretPath } from './schemas.ts';

@@ -1,7 +1,7 @@
 import { isOrgAdmin } from '#lib/auth/caller';
 import { endpoint } from '#lib/http/endpoint';
 import { parseSecretName } from '#lib/secrets/names';
-import { listSecrets } from '#tables/secret-records';
+import { listSecrets } from '#tables/secret/records';
 import { authorizeSecret } from './access.ts';
 import { listResponse } from './list-view.ts';
 import { listQuery, orgPath } from './schemas.ts';

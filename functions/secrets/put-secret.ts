@@ -4,7 +4,7 @@ import { ok } from '#lib/http/responses';
 import { seal } from '#lib/secrets/envelope';
 import { keyProvider } from '#lib/secrets/provider';
 import { isoTimestamp } from '#lib/time';
-import { putSecret } from '#tables/secret-records';
+import { putSecret } from '#tables/secret/records';
 import { authorizeSecret } from './access.ts';
 import { MAX_SECRET_BODY_BYTES, secretBody, secretPath } from './schemas.ts';
 import { boundNode, secretNameOrThrow } from './secret-name.ts';

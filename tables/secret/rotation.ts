@@ -1,9 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { open, type SealedValue, seal } from '#lib/secrets/envelope';
 import type { KeyProvider } from '#lib/secrets/key-provider';
-import { documentClient, tableName } from './client.ts';
-import { queryAll } from './kernel/query-all.ts';
-import { indexKeys, keys } from './keys.ts';
+import { documentClient, tableName } from '../client.ts';
+import { queryAll } from '../kernel/query-all.ts';
+import { indexKeys, keys } from '../keys.ts';
 
 /**
  * Re-seals every secret sealed under `from` with a data key of `to` (rotation of the local master

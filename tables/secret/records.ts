@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SealedValue } from '#lib/secrets/envelope';
-import { type Change, transactWriteWithChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import { batchDelete, type Key } from './kernel/batch-delete.ts';
-import { indexKeys, keys } from './keys.ts';
-import { type ListReach, queryPages } from './list-ceiling.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
+import { type Change, transactWriteWithChanges } from '../changes.ts';
+import { documentClient, tableName } from '../client.ts';
+import { batchDelete, type Key } from '../kernel/batch-delete.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { type ListReach, queryPages } from '../list-ceiling.ts';
+import { type TransactItem, TransactionFailed } from '../transact.ts';
 
 /**
  * The secrets manager's records: `SECRETS#<org>` / `<full name>`, one partition per org, so a
