@@ -7,7 +7,7 @@ import {
   deleteDeploymentPolicy,
   deleteOrgDeploymentPolicies,
   listDeploymentPolicies,
-} from './deployment-policy-records.ts';
+} from './deployment-policy/records.ts';
 import { batchDelete } from './kernel/batch-delete.ts';
 import { queryAll } from './kernel/query-all.ts';
 import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts';

@@ -1,6 +1,6 @@
 import { endpoint } from '#lib/http/endpoint';
 import { noContent } from '#lib/http/responses';
-import { deleteDeploymentPolicy } from '#tables/deployment-policy-records';
+import { deleteDeploymentPolicy } from '#tables/deployment-policy/records';
 import { authorizePolicy, policyNotFound } from './access.ts';
 import { policyPath } from './schemas.ts';
 

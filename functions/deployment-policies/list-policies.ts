@@ -1,7 +1,7 @@
 import { endpoint } from '#lib/http/endpoint';
 import { json } from '#lib/http/responses';
 import { matchesAllFilters } from '#lib/like';
-import { type DeploymentPolicyRecord, listDeploymentPolicies } from '#tables/deployment-policy-records';
+import { type DeploymentPolicyRecord, listDeploymentPolicies } from '#tables/deployment-policy/records';
 import { authorizePolicyAccess } from './access.ts';
 import { policiesBody } from './policy-view.ts';
 import { listPoliciesQuery, policiesPath } from './schemas.ts';

@@ -4,7 +4,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { createDeploymentPolicy } from '#tables/deployment-policy-records';
+import { createDeploymentPolicy } from '#tables/deployment-policy/records';
 import { authorizePolicyAccess, policyId } from './access.ts';
 import { storedPolicy } from './policy-view.ts';
 import { missingReference, policyBodyProblem } from './rules.ts';

@@ -4,7 +4,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { replaceDeploymentPolicy } from '#tables/deployment-policy-records';
+import { replaceDeploymentPolicy } from '#tables/deployment-policy/records';
 import { authorizePolicy, policyId, policyNotFound } from './access.ts';
 import { storedPolicy } from './policy-view.ts';
 import { missingReference, policyBodyProblem } from './rules.ts';

@@ -1,5 +1,5 @@
 import { json } from '#lib/http/responses';
-import type { DeploymentPolicyRecord } from '#tables/deployment-policy-records';
+import type { DeploymentPolicyRecord } from '#tables/deployment-policy/records';
 import type { SearchNode } from '#tables/node-search';
 import { deleteSearchOffset, putSearchOffset, type SearchOffset } from '#tables/search-offsets';
 

@@ -5,7 +5,7 @@ import { searchableOrgs } from '#functions/node-search/served';
 import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getDeploymentPolicy } from '#tables/deployment-policy-records';
+import { getDeploymentPolicy } from '#tables/deployment-policy/records';
 import { type SearchNode, searchNodes } from '#tables/node-search';
 import { getSearchOffset } from '#tables/search-offsets';
 import { policyId } from './access.ts';

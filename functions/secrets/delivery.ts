@@ -5,7 +5,7 @@ import { accessDenied, badInput } from '#lib/http/errors';
 import { bindingRefusal, boundEntries, deliversEntry } from '#lib/secrets/binding-rule';
 import { getAgbotPattern } from '#tables/agbot-pattern-records';
 import { getAgbotPolicy } from '#tables/agbot-policy-records';
-import { getDeploymentPolicy } from '#tables/deployment-policy-records';
+import { getDeploymentPolicy } from '#tables/deployment-policy/records';
 import { getPattern } from '#tables/pattern-records';
 import type { DeliveryQuery } from './schemas.ts';
 

@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import { batchDelete } from './kernel/batch-delete.ts';
-import { indexKeys, keys } from './keys.ts';
-import { type ListReach, queryPages } from './list-ceiling.ts';
-import { ownerCountUpdate } from './owner-counts.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
+import { documentClient, tableName } from '../client.ts';
+import { batchDelete } from '../kernel/batch-delete.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { type ListReach, queryPages } from '../list-ceiling.ts';
+import { ownerCountUpdate } from '../owner-counts.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
 
 /**
  * A deployment (business) policy (catalog reference §4): `BUSINESSPOL#<org>/<name>` /
