@@ -3,11 +3,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
 import { type Change, recordChanges, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
-import {
-  deleteDeploymentPolicy,
-  deleteOrgDeploymentPolicies,
-  listDeploymentPolicies,
-} from './deployment-policy/records.ts';
+import { deleteOrgDeploymentPolicies, deleteOwnedDeploymentPolicies } from './deployment-policy/cascade.ts';
 import { batchDelete } from './kernel/batch-delete.ts';
 import { queryAll } from './kernel/query-all.ts';
 import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts';
@@ -353,9 +349,7 @@ async function deleteUserAndOwned(
   await deleteUserSecrets(org, username);
   await forEachLimited(nodes, (node) => deleteNodeSecrets(org, String(node.gsi1sk)));
   await deleteOwnedServices(keys.user(org, username).pk, { recordChanges: true });
-  // Deployment policies are only ever in their org: the user's are found among the org's.
-  for (const policy of await listDeploymentPolicies(org, 'all'))
-    if (policy.owner === owner) await deleteDeploymentPolicy(policy);
+  await deleteOwnedDeploymentPolicies(org, owner);
   // So are patterns (another org's admin cannot take one over here, docs/compatibility.md).
   for (const pattern of await listOrgPatterns(org, 'all')) {
     if (pattern.owner !== owner) continue;

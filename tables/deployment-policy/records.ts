@@ -1,11 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
-import { batchDelete } from '../kernel/batch-delete.ts';
 import { indexKeys, keys } from '../keys.ts';
 import { type ListReach, queryPages } from '../list-ceiling.ts';
 import { ownerCountUpdate } from '../owner-counts.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
+import { type TransactItem, TransactionFailed } from '../transact.ts';
 
 /**
  * A deployment (business) policy (catalog reference §4): `BUSINESSPOL#<org>/<name>` /
@@ -188,16 +187,3 @@ export const deleteDeploymentPolicy = ({ org, name, owner }: DeploymentPolicyRec
     ],
     policyChange(org, name, 'deleted'),
   );
-
-/**
- * Deletes every policy of an org (its cascade), by BatchWriteItem, then takes them
- * off their owners' counts (the org's users go with the org; root's count stays right).
- */
-export async function deleteOrgDeploymentPolicies(org: string): Promise<void> {
-  const policies = await listDeploymentPolicies(org);
-  await batchDelete(policies.map((p) => keys.deploymentPolicy(org, p.name)));
-  const perOwner = new Map<string, number>();
-  for (const { owner } of policies) perOwner.set(owner, (perOwner.get(owner) ?? 0) + 1);
-  for (const [owner, count] of perOwner)
-    await transactWrite([ownerCountUpdate('BUSINESSPOL', owner, -count)]);
-}
