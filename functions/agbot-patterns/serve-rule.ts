@@ -3,7 +3,7 @@ import { type Caller, IBM_ORG } from '#lib/auth/caller';
 import { accessDenied, badInput } from '#lib/http/errors';
 import type { AgbotRecord } from '#tables/agbot-records';
 import { getDeploymentPolicy } from '#tables/deployment-policy/records';
-import { getPattern } from '#tables/pattern-records';
+import { getPattern } from '#tables/pattern/records';
 
 /** What a POST of a served pattern or policy declares. */
 export interface ServeDeclaration {

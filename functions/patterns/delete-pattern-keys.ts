@@ -1,7 +1,7 @@
 import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deletePatternKeys } from '#tables/pattern-keys';
+import { deletePatternKeys } from '#tables/pattern/key-records';
 import { authorizePattern, patternId, patternNotFound } from './access.ts';
 import { patternPath } from './schemas.ts';
 

@@ -1,7 +1,7 @@
 import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { listPatternKeys } from '#tables/pattern-keys';
+import { listPatternKeys } from '#tables/pattern/key-records';
 import { authorizePattern, patternNotFound } from './access.ts';
 import { patternPath } from './schemas.ts';
 

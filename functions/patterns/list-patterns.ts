@@ -1,6 +1,6 @@
 import { endpoint } from '#lib/http/endpoint';
 import { json } from '#lib/http/responses';
-import { listOrgPatterns } from '#tables/pattern-records';
+import { listOrgPatterns } from '#tables/pattern/records';
 import { authorizePatternAccess, canSeePattern } from './access.ts';
 import { patternListFilter } from './list-filters.ts';
 import { patternsBody } from './pattern-view.ts';

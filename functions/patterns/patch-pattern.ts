@@ -4,7 +4,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { PATCHABLE } from '#tables/pattern-records';
+import { PATCHABLE } from '#tables/pattern/records';
 import { authorizePattern, patternId, patternNotFound } from './access.ts';
 import { storedServices } from './pattern-view.ts';
 import { mayBePublic, missingReference, servicesProblem } from './rules.ts';

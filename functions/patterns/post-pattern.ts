@@ -4,7 +4,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { createPattern } from '#tables/pattern-records';
+import { createPattern } from '#tables/pattern/records';
 import { authorizePatternAccess, patternId } from './access.ts';
 import { storedPattern } from './pattern-view.ts';
 import { mayBePublic, missingReference, servicesProblem } from './rules.ts';

@@ -2,7 +2,7 @@ import { keyFromBody } from '#functions/catalog/key-body';
 import { endpoint } from '#lib/http/endpoint';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { putPatternKey } from '#tables/pattern-keys';
+import { putPatternKey } from '#tables/pattern/key-records';
 import { authorizePattern, patternNotFound } from './access.ts';
 import { patternKeyPath } from './schemas.ts';
 

@@ -6,7 +6,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { searchNodes } from '#tables/node-search';
-import { getPattern } from '#tables/pattern-records';
+import { getPattern } from '#tables/pattern/records';
 import { patternId } from './access.ts';
 import { patternPath } from './schemas.ts';
 

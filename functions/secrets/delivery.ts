@@ -6,7 +6,7 @@ import { bindingRefusal, boundEntries, deliversEntry } from '#lib/secrets/bindin
 import { getAgbotPattern } from '#tables/agbot-pattern-records';
 import { getAgbotPolicy } from '#tables/agbot-policy-records';
 import { getDeploymentPolicy } from '#tables/deployment-policy/records';
-import { getPattern } from '#tables/pattern-records';
+import { getPattern } from '#tables/pattern/records';
 import type { DeliveryQuery } from './schemas.ts';
 
 type AgbotCaller = Extract<Caller, { kind: 'agbot' }>;

@@ -1,6 +1,6 @@
 import { serviceId } from '#lib/catalog/service-id';
 import { createDeploymentPolicy, type DeploymentPolicyRecord } from '#tables/deployment-policy/records';
-import { createPattern, type PatternRecord } from '#tables/pattern-records';
+import { createPattern, type PatternRecord } from '#tables/pattern/records';
 import { createService, getService, rewriteService, type ServiceRecord } from '#tables/service-records';
 
 /**

@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import { indexKeys, keys, publicPatternsPartition } from './keys.ts';
-import { type ListReach, queryPages } from './list-ceiling.ts';
-import { ownerChange, ownerCountUpdate } from './owner-counts.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
+import { documentClient, tableName } from '../client.ts';
+import { indexKeys, keys, publicPatternsPartition } from '../keys.ts';
+import { type ListReach, queryPages } from '../list-ceiling.ts';
+import { ownerChange, ownerCountUpdate } from '../owner-counts.ts';
+import { type TransactItem, TransactionFailed } from '../transact.ts';
 
 /**
  * A deployment pattern (catalog reference §3): `PATTERN#<org>/<name>` / `PATTERN`, listed in gsi1

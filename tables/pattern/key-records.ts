@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import { queryAll } from './kernel/query-all.ts';
-import { keys, serviceChildPrefix } from './keys.ts';
-import type { PatternRecord } from './pattern-records.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
+import { documentClient, tableName } from '../client.ts';
+import { queryAll } from '../kernel/query-all.ts';
+import { keys, serviceChildPrefix } from '../keys.ts';
+import { type TransactItem, TransactionFailed } from '../transact.ts';
+import type { PatternRecord } from './records.ts';
 
 /**
  * A pattern's keys (catalog reference §3.5: as service keys), in the pattern's partition. Each
