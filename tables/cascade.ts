@@ -4,8 +4,10 @@ import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
 import { type Change, recordChanges, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { deleteOrgDeploymentPolicies, deleteOwnedDeploymentPolicies } from './deployment-policy/cascade.ts';
-import { batchDelete } from './kernel/batch-delete.ts';
-import { queryAll } from './kernel/query-all.ts';
+import { batchDelete, type Key } from './kernel/batch-delete.ts';
+import { deletePartition } from './kernel/delete-partition.ts';
+import { forEachLimited } from './kernel/for-each-limited.ts';
+import { queryPartition } from './kernel/query-partition.ts';
 import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts';
 import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
 import { isRegistered } from './nodes.ts';
@@ -24,74 +26,11 @@ import { type TransactItem, TransactionFailed, transactWrite } from './transact.
  * Scan). Children go first and the entity's own record last, so an interrupted cascade leaves the
  * record behind and a retried DELETE finishes the job.
  */
-type Key = { pk: string; sk: string };
-type Item = Record<string, unknown>;
 
 /** A message's sort key (`MSGSEQ`, the mailbox state, is not one). */
 const NODE_MESSAGE_SK = /^MSG#\d+$/;
-/** Partitions cleaned at once: enough to overlap round trips without throttling a small table. */
-const CONCURRENCY = 8;
 /** Records per counted transaction (each with its principal entry, plus one counter update; DynamoDB allows 100 items). */
 const RECORDS_PER_TRANSACTION = 49;
-
-/** Every item of a base-table partition or a gsi1 partition (optionally a sort-key prefix), all pages. */
-async function queryPartition(input: {
-  index?: 'gsi1';
-  partition: string;
-  prefix?: string;
-  projection?: string;
-  owner?: string;
-}): Promise<Item[]> {
-  const keyAttr = input.index ? 'gsi1pk' : 'pk';
-  const names: Record<string, string> = { '#key': keyAttr };
-  const values: Record<string, unknown> = { ':key': input.partition };
-  let condition = '#key = :key';
-  if (input.prefix !== undefined) {
-    names['#sort'] = input.index ? 'gsi1sk' : 'sk';
-    values[':prefix'] = input.prefix;
-    condition += ' AND begins_with(#sort, :prefix)';
-  }
-  if (input.owner !== undefined) values[':owner'] = input.owner;
-  // `owner` is a DynamoDB reserved word.
-  if (input.owner !== undefined || input.projection?.includes('#owner')) names['#owner'] = 'owner';
-  return queryAll({
-    TableName: tableName(),
-    IndexName: input.index,
-    KeyConditionExpression: condition,
-    FilterExpression: input.owner !== undefined ? '#owner = :owner' : undefined,
-    ProjectionExpression: input.projection,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  });
-}
-
-async function forEachLimited<T>(items: T[], run: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await run(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
-}
-
-/**
- * Deletes every item of partition `pk` and returns the keys it deleted. `last` (the entity's own
- * record) goes after all the others; `keep` is left in place (the caller deletes it itself, e.g. in
- * a counted transaction).
- */
-export async function deletePartition(
-  pk: string,
-  options: { last?: string; keep?: string } = {},
-): Promise<Key[]> {
-  const found = (await queryPartition({ partition: pk, projection: 'pk, sk' })) as Key[];
-  const children = found.filter((key) => key.sk !== options.last && key.sk !== options.keep);
-  await batchDelete(children);
-  const record = found.find((key) => key.sk === options.last);
-  if (record) await batchDelete([record]);
-  return record ? [...children, record] : children;
-}
 
 /** Runs `items`; false when a condition failed. */
 async function transactIfAllHold(items: TransactItem[], changes: Change[] = []): Promise<boolean> {
