@@ -11,8 +11,7 @@ import { queryPartition } from './kernel/query-partition.ts';
 import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts';
 import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
 import { isRegistered } from './nodes.ts';
-import { sweepPatternKeys } from './pattern/key-records.ts';
-import { deletePattern, listOrgPatterns } from './pattern/records.ts';
+import { deleteOrgPatterns, deleteOwnedPatterns } from './pattern/cascade.ts';
 import { dropEmptyPrincipal, principalRemove } from './principal-records.ts';
 import { changingIdentity, type PrincipalKind, principalCache } from './principals.ts';
 import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret/records.ts';
@@ -289,12 +288,7 @@ async function deleteUserAndOwned(
   await forEachLimited(nodes, (node) => deleteNodeSecrets(org, String(node.gsi1sk)));
   await deleteOwnedServices(keys.user(org, username).pk, { recordChanges: true });
   await deleteOwnedDeploymentPolicies(org, owner);
-  // So are patterns (another org's admin cannot take one over here, docs/compatibility.md).
-  for (const pattern of await listOrgPatterns(org, 'all')) {
-    if (pattern.owner !== owner) continue;
-    await deletePattern(pattern);
-    await sweepPatternKeys(org, pattern.name);
-  }
+  await deleteOwnedPatterns(org, owner);
   const agbots = await queryPartition({ index: 'gsi1', partition: indexKeys.orgAgbots(org), owner });
   await forEachLimited(agbots, (agbot) => deleteAgbotCascade({ org, id: String(agbot.gsi1sk), owner }));
   const user = keys.user(org, username);
@@ -346,14 +340,6 @@ export async function deleteServiceCascade(
     return true;
   }
   throw new Error(`service '${org}/${id}' kept changing owner while it was deleted`);
-}
-
-/** An org's patterns with their keys (no change rows: the org's feed goes with it). */
-async function deleteOrgPatterns(org: string): Promise<void> {
-  await forEachLimited(await listOrgPatterns(org, 'all'), async (pattern) => {
-    await deletePattern(pattern, { recordChange: false });
-    await sweepPatternKeys(org, pattern.name);
-  });
 }
 
 /** Deletes the services a user owns in any org (the links in its partition). */
