@@ -15,7 +15,7 @@ import { deleteOrgPatterns, deleteOwnedPatterns } from './pattern/cascade.ts';
 import { dropEmptyPrincipal, principalRemove } from './principal-records.ts';
 import { changingIdentity, type PrincipalKind, principalCache } from './principals.ts';
 import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret/records.ts';
-import { deletedServiceChange, getService, serviceRecordDelete } from './service-records.ts';
+import { deletedServiceChange, getService, serviceRecordDelete } from './service/records.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 

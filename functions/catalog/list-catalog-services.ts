@@ -7,7 +7,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { listOrgs } from '#tables/org-records';
-import { listCatalogServices } from '#tables/service-records';
+import { listCatalogServices } from '#tables/service/records';
 
 /**
  * GET /v1/catalog/services (also GET /v1/services): every caller but hub admins. Root and

@@ -1,7 +1,7 @@
 import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteDockAuths } from '#tables/service-children';
+import { deleteDockAuths } from '#tables/service/children';
 import { authorizeService, resourceId, serviceNotFound } from './access.ts';
 import { servicePath } from './schemas.ts';
 

@@ -1,7 +1,7 @@
 import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getDockAuth } from '#tables/service-children';
+import { getDockAuth } from '#tables/service/children';
 import { authorizeService, resourceId, serviceNotFound } from './access.ts';
 import { dockAuthView } from './dockauth-view.ts';
 import { dockAuthPath } from './schemas.ts';

@@ -1,7 +1,7 @@
 import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { text } from '#lib/http/responses';
-import { getServiceKey } from '#tables/service-children';
+import { getServiceKey } from '#tables/service/children';
 import { authorizeService, resourceId, serviceNotFound } from './access.ts';
 import { keyPath } from './schemas.ts';
 

@@ -1,7 +1,7 @@
 import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getServicePolicy } from '#tables/service-children';
+import { getServicePolicy } from '#tables/service/children';
 import { authorizeService, serviceNotFound } from './access.ts';
 import { servicePath } from './schemas.ts';
 

@@ -1,7 +1,7 @@
 import { endpoint } from '#lib/http/endpoint';
 import { badInput, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { listOrgServices } from '#tables/service-records';
+import { listOrgServices } from '#tables/service/records';
 import { authorizeServiceAccess, canSeeService } from './access.ts';
 import { NODE_TYPES, serviceListFilter } from './list-filters.ts';
 import { versionProblem } from './rules.ts';

@@ -4,7 +4,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { createService } from '#tables/service-records';
+import { createService } from '#tables/service/records';
 import { authorizeServiceAccess } from './access.ts';
 import { missingRequiredMessage, missingRequiredService, serviceBodyProblem } from './rules.ts';
 import { serviceBody, servicesPath } from './schemas.ts';

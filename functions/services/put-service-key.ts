@@ -2,7 +2,7 @@ import { keyFromBody } from '#functions/catalog/key-body';
 import { endpoint } from '#lib/http/endpoint';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { putServiceKey } from '#tables/service-children';
+import { putServiceKey } from '#tables/service/children';
 import { authorizeService, serviceNotFound } from './access.ts';
 import { keyPath } from './schemas.ts';
 

@@ -3,7 +3,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { putServicePolicy } from '#tables/service-children';
+import { putServicePolicy } from '#tables/service/children';
 import { authorizeService, serviceNotFound } from './access.ts';
 import { servicePolicyProblem, storedServicePolicy } from './policy-rules.ts';
 import { servicePath, servicePolicyBody } from './schemas.ts';

@@ -1,16 +1,16 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { splitOwner } from './agbot-counts.ts';
-import { type Change, transactWriteWithChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import { indexKeys, keys, publicServicesPartition } from './keys.ts';
-import { queryPages } from './list-ceiling.ts';
-import { ownerCountUpdate } from './owner-counts.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
+import { splitOwner } from '../agbot-counts.ts';
+import { type Change, transactWriteWithChanges } from '../changes.ts';
+import { documentClient, tableName } from '../client.ts';
+import { indexKeys, keys, publicServicesPartition } from '../keys.ts';
+import { queryPages } from '../list-ceiling.ts';
+import { ownerCountUpdate } from '../owner-counts.ts';
+import { type TransactItem, TransactionFailed } from '../transact.ts';
 
 /**
  * A service (catalog reference §2): `SERVICE#<org>/<id>` / `SERVICE`, listed in gsi1
  * `ORG#<org>#SERVICES` by id. Top-level `org, id, url, version, arch, public, owner` are what
- * tables/service-references.ts reads. JSON-valued fields (`matchHardware`, `requiredServices`,
+ * tables/service/references.ts reads. JSON-valued fields (`matchHardware`, `requiredServices`,
  * `userInput`, `imageStore`) are kept as the JSON text upstream stores, so `?attribute=` and the
  * `requiredurl` filter see what upstream sees. A public service also has a copy in the
  * `PUBLICSERVICES` partition (the cross-org catalog). `rev` counts writes: a rewrite is

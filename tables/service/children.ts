@@ -1,10 +1,10 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import { queryAll } from './kernel/query-all.ts';
-import { keys, serviceChildPrefix } from './keys.ts';
-import type { ServiceRecord } from './service-records.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
+import { documentClient, tableName } from '../client.ts';
+import { queryAll } from '../kernel/query-all.ts';
+import { keys, serviceChildPrefix } from '../keys.ts';
+import { type TransactItem, TransactionFailed } from '../transact.ts';
+import type { ServiceRecord } from './records.ts';
 
 /**
  * A service's policy, keys and dockauths (catalog reference §2.6), in the service's partition.
