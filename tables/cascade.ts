@@ -8,14 +8,14 @@ import { batchDelete, type Key } from './kernel/batch-delete.ts';
 import { deletePartition } from './kernel/delete-partition.ts';
 import { forEachLimited } from './kernel/for-each-limited.ts';
 import { queryPartition } from './kernel/query-partition.ts';
-import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts';
+import { indexKeys, keys, ownedAgbotPrefix } from './keys.ts';
 import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
 import { isRegistered } from './nodes.ts';
 import { deleteOrgPatterns, deleteOwnedPatterns } from './pattern/cascade.ts';
 import { dropEmptyPrincipal, principalRemove } from './principal-records.ts';
 import { changingIdentity, type PrincipalKind, principalCache } from './principals.ts';
 import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret/records.ts';
-import { deletedServiceChange, getService, serviceRecordDelete } from './service/records.ts';
+import { deleteOrgServices, deleteOwnedServices } from './service/cascade.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
@@ -310,62 +310,4 @@ async function deleteUserAndOwned(
     if (error instanceof TransactionFailed) return false;
     throw error;
   }
-}
-
-/**
- * Deletes a service with its policy, keys and dockauths: children first, then the record with its
- * public copy, owner link and count (and a `deleted` change row when `recordChange`), then any
- * child written meanwhile. False when it was already gone. A PUT that moved the service to another
- * owner meanwhile makes the record delete's owner condition fail: read again and retry.
- */
-export async function deleteServiceCascade(
-  org: string,
-  id: string,
-  options: { recordChange: boolean },
-): Promise<boolean> {
-  const { pk, sk } = keys.service(org, id);
-  for (let round = 0; round < MAX_DELETE_ROUNDS; round++) {
-    const service = await getService(org, id);
-    if (!service) return false;
-    await deletePartition(pk, { keep: sk });
-    try {
-      const items = serviceRecordDelete(service);
-      if (options.recordChange) await transactWriteWithChanges(items, [deletedServiceChange(service)]);
-      else await transactWrite(items);
-    } catch (error) {
-      if (error instanceof TransactionFailed) continue;
-      throw error;
-    }
-    await deletePartition(pk);
-    return true;
-  }
-  throw new Error(`service '${org}/${id}' kept changing owner while it was deleted`);
-}
-
-/** Deletes the services a user owns in any org (the links in its partition). */
-async function deleteOwnedServices(userPk: string, options: { recordChanges: boolean }): Promise<void> {
-  const links = await queryPartition({
-    partition: userPk,
-    prefix: ownedServicePrefix,
-    projection: 'org, id',
-  });
-  await forEachLimited(links, (link) =>
-    deleteServiceCascade(String(link.org), String(link.id), { recordChange: options.recordChanges }),
-  );
-}
-
-/**
- * An org's services and the services its users own in other orgs (upstream's foreign keys delete
- * both). The org's own feed goes with the org, so these deletes record no change rows.
- */
-async function deleteOrgServices(org: string, userPartitions: string[]): Promise<void> {
-  const services = await queryPartition({
-    index: 'gsi1',
-    partition: indexKeys.orgServices(org),
-    projection: 'id',
-  });
-  await forEachLimited(services, (service) =>
-    deleteServiceCascade(org, String(service.id), { recordChange: false }),
-  );
-  await forEachLimited(userPartitions, (pk) => deleteOwnedServices(pk, { recordChanges: true }));
 }

@@ -1,6 +1,6 @@
 import { endpoint } from '#lib/http/endpoint';
 import { noContent } from '#lib/http/responses';
-import { deleteServiceCascade } from '#tables/cascade';
+import { deleteServiceCascade } from '#tables/service/cascade';
 import { authorizeService, serviceNotFound } from './access.ts';
 import { servicePath } from './schemas.ts';
 
