@@ -1,6 +1,6 @@
 import { PutTransaction } from 'dynamodb-toolbox';
 import { isoTimestamp } from '#lib/time';
-import { OrgEntity } from './orgs.ts';
+import { OrgEntity } from './org/entity.ts';
 import { principalSet, userEntry } from './principal-records.ts';
 import { orgCounterUpdate } from './stats.ts';
 import { TransactionFailed, transactWrite } from './transact.ts';

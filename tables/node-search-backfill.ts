@@ -4,7 +4,7 @@ import { documentClient, tableName } from './client.ts';
 import { queryAll } from './kernel/query-all.ts';
 import { indexKeys, keys } from './keys.ts';
 import { listNodeAgreements } from './node-agreement-records.ts';
-import { listOrgs } from './org-records.ts';
+import { listOrgs } from './org/records.ts';
 
 /**
  * Nodes written before the searches' index (gsi2) lack its keys and their agreement summary:

@@ -6,7 +6,7 @@ import { IBM_ORG, isHubAdmin, isUserType } from '#lib/auth/caller';
 import { endpoint } from '#lib/http/endpoint';
 import { accessDenied, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { listOrgs } from '#tables/org-records';
+import { listOrgs } from '#tables/org/records';
 import { listCatalogPatterns } from '#tables/pattern/records';
 
 /**

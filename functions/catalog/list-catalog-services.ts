@@ -6,7 +6,7 @@ import { IBM_ORG, isMultiTenantAgbot, isSuperUser } from '#lib/auth/caller';
 import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { listOrgs } from '#tables/org-records';
+import { listOrgs } from '#tables/org/records';
 import { listCatalogServices } from '#tables/service/records';
 
 /**

@@ -3,7 +3,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { badInput, emptyList, notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
-import { getOrg } from '#tables/org-records';
+import { getOrg } from '#tables/org/records';
 import { ORG_ATTRIBUTES, orgView } from './org-view.ts';
 import { getOrgQuery } from './schemas.ts';
 

@@ -4,7 +4,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { badInput, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { filterPrefix, matchesAllFilters } from '#lib/like';
-import { getOrg, listOrgs, type OrgRecord } from '#tables/org-records';
+import { getOrg, listOrgs, type OrgRecord } from '#tables/org/records';
 import { orgView } from './org-view.ts';
 import { getOrgsQuery } from './schemas.ts';
 

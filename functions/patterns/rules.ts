@@ -1,6 +1,6 @@
 import { describeMissingService, missingUserInputService } from '#functions/catalog/references';
 import { isValidVersion } from '#lib/catalog/version-range';
-import { getOrg } from '#tables/org-records';
+import { getOrg } from '#tables/org/records';
 import { findServiceVersions } from '#tables/service/references';
 import type { PatternService } from './schemas.ts';
 

@@ -1,12 +1,12 @@
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { idFits } from '#lib/ids';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
-import { tableName } from './client.ts';
-import { indexKeys, keys } from './keys.ts';
-import { OrgEntity, orgRepository } from './orgs.ts';
-import { orgCounterUpdate } from './stats.ts';
-import { ExchangeTable } from './table.ts';
-import { TransactionFailed } from './transact.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
+import { tableName } from '../client.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { orgCounterUpdate } from '../stats.ts';
+import { ExchangeTable } from '../table.ts';
+import { TransactionFailed } from '../transact.ts';
+import { OrgEntity, orgRepository } from './entity.ts';
 
 export type OrgRecord = FormattedItem<typeof OrgEntity>;
 

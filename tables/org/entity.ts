@@ -1,6 +1,6 @@
 import { Entity, EntityRepository, item, map, number, record, string } from 'dynamodb-toolbox';
-import { indexKeys, keys } from './keys.ts';
-import { ExchangeTable } from './table.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { ExchangeTable } from '../table.ts';
 
 const heartbeatIntervals = map({
   minInterval: number().default(0),
