@@ -4,7 +4,7 @@ import { OrgEntity } from './org/entity.ts';
 import { principalSet, userEntry } from './principal-records.ts';
 import { orgCounterUpdate } from './stats.ts';
 import { TransactionFailed, transactWrite } from './transact.ts';
-import { UserEntity } from './users.ts';
+import { UserEntity } from './user/entity.ts';
 
 /**
  * What must exist for the Exchange to work: org `root`, org `IBM` (home of multi-tenant agbots and

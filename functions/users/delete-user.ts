@@ -2,7 +2,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { badInput, notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteUserCascade } from '#tables/cascade';
-import { isRootUser, userDeletionCounts } from '#tables/user-records';
+import { isRootUser, userDeletionCounts } from '#tables/user/records';
 import { authorizeUser, userPath } from './target.ts';
 import { canSeeUser } from './visible.ts';
 

@@ -1,7 +1,7 @@
 import { authorize } from '#lib/auth/access';
 import { endpoint } from '#lib/http/endpoint';
 import { orgPath } from '#lib/ids';
-import { listUsers } from '#tables/user-records';
+import { listUsers } from '#tables/user/records';
 import { usersResponse } from './target.ts';
 import { canSeeUser } from './visible.ts';
 

@@ -3,7 +3,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { type UserFields, updateUser } from '#tables/user-records';
+import { type UserFields, updateUser } from '#tables/user/records';
 import { mayPatch, patchAttribute, patchProblem } from './patch-rules.ts';
 import { userPatchBody } from './schemas.ts';
 import { authorizeUser, userPath } from './target.ts';

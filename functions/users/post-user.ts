@@ -5,7 +5,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { insertUser } from '#tables/user-records';
+import { insertUser } from '#tables/user/records';
 import { userWriteProblem } from './rules.ts';
 import { userBody } from './schemas.ts';
 import { userPath } from './target.ts';

@@ -4,7 +4,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { insertUser, type UserFields, updateUser } from '#tables/user-records';
+import { insertUser, type UserFields, updateUser } from '#tables/user/records';
 import { userWriteProblem } from './rules.ts';
 import { userBody } from './schemas.ts';
 import { authorizeUser, userPath } from './target.ts';

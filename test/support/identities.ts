@@ -6,7 +6,7 @@ import { OrgEntity } from '#tables/org/entity';
 import { ownedEntry, principalSet, userEntry } from '#tables/principal-records';
 import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
 import { transactWrite } from '#tables/transact';
-import { UserEntity } from '#tables/users';
+import { UserEntity } from '#tables/user/entity';
 
 /**
  * Test fixtures written straight to the table (through the same entities the handlers use, with

@@ -7,7 +7,7 @@ import { NodePolicyEntity } from '#tables/node-policies';
 import { NodeEntity } from '#tables/nodes';
 import { getOrgCounts, orgCounterUpdate, userCounterUpdate } from '#tables/stats';
 import { transactWrite } from '#tables/transact';
-import { getUser as readUser } from '#tables/user-records';
+import { getUser as readUser } from '#tables/user/records';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { partitionSortKeys } from '#test/support/partition';

@@ -1,19 +1,19 @@
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
-import { tableName } from './client.ts';
-import { indexKeys, keys } from './keys.ts';
-import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
+import { tableName } from '../client.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
 import {
   principalClaim,
   principalSet,
   type TakenOutcome,
   takenOutcome,
   userEntry,
-} from './principal-records.ts';
-import { changingIdentity } from './principals.ts';
-import { orgCounterUpdate } from './stats.ts';
-import { ExchangeTable } from './table.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
-import { UserEntity, userRepository } from './users.ts';
+} from '../principal-records.ts';
+import { changingIdentity } from '../principals.ts';
+import { orgCounterUpdate } from '../stats.ts';
+import { ExchangeTable } from '../table.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
+import { UserEntity, userRepository } from './entity.ts';
 
 export type UserRecord = FormattedItem<typeof UserEntity>;
 

@@ -1,6 +1,6 @@
 import { boolean, Entity, EntityRepository, item, string } from 'dynamodb-toolbox';
-import { indexKeys, keys } from './keys.ts';
-import { ExchangeTable } from './table.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { ExchangeTable } from '../table.ts';
 
 const userSchema = item({
   org: string().key(),
