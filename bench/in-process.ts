@@ -3,8 +3,8 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as getNode } from '#functions/nodes/get-node';
 import { handler as putNode } from '#functions/nodes/put-node';
 import { documentClient, dynamoCallCount, tableName } from '#tables/client';
+import { principalCache } from '#tables/identity/principals';
 import { changeRowKeys, indexKeys, keys } from '#tables/keys';
-import { principalCache } from '#tables/principals';
 import { invoke } from '#test/support/invoke';
 import { ORG } from './seed.ts';
 import { median, timed } from './stats.ts';
@@ -38,7 +38,7 @@ async function rawNode(node: string): Promise<Record<string, unknown> | undefine
   return Item;
 }
 
-/** A warm GET node: the caller's identity is cached per instance (tables/principal-cache.ts), so one GetItem. */
+/** A warm GET node: the caller's identity is cached per instance (tables/identity/cache.ts), so one GetItem. */
 export async function rawGet(node: string): Promise<void> {
   await rawNode(node);
 }

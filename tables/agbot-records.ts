@@ -7,16 +7,16 @@ import { AgbotEntity, agbotRepository } from './agbots.ts';
 import { deleteAgbotCascade } from './cascade.ts';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
-import { indexKeys, keys } from './keys.ts';
-import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
+import { changingIdentity } from './identity/principals.ts';
 import {
   ownedEntry,
   principalClaim,
   principalSet,
   type TakenOutcome,
   takenOutcome,
-} from './principal-records.ts';
-import { changingIdentity } from './principals.ts';
+} from './identity/records.ts';
+import { indexKeys, keys } from './keys.ts';
+import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
 import { orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { ExchangeTable } from './table.ts';
 import { type TransactItem, TransactionFailed } from './transact.ts';

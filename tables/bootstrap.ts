@@ -1,7 +1,7 @@
 import { PutTransaction } from 'dynamodb-toolbox';
 import { isoTimestamp } from '#lib/time';
+import { principalSet, userEntry } from './identity/records.ts';
 import { OrgEntity } from './org/entity.ts';
-import { principalSet, userEntry } from './principal-records.ts';
 import { orgCounterUpdate } from './stats.ts';
 import { TransactionFailed, transactWrite } from './transact.ts';
 import { UserEntity } from './user/entity.ts';

@@ -3,11 +3,7 @@ import { QueryCommand as RawQueryCommand, UpdateCommand } from '@aws-sdk/lib-dyn
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
-import { queryAll } from './kernel/query-all.ts';
-import { indexKeys, keys } from './keys.ts';
-import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
-import { isHeartbeatItem, laterHeartbeat, withHeartbeats } from './node-liveness.ts';
-import { isRegistered, NodeEntity } from './nodes.ts';
+import { changingIdentity } from './identity/principals.ts';
 import {
   dropEmptyPrincipal,
   ownedEntry,
@@ -16,8 +12,12 @@ import {
   principalSet,
   type TakenOutcome,
   takenOutcome,
-} from './principal-records.ts';
-import { changingIdentity } from './principals.ts';
+} from './identity/records.ts';
+import { queryAll } from './kernel/query-all.ts';
+import { indexKeys, keys } from './keys.ts';
+import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
+import { isHeartbeatItem, laterHeartbeat, withHeartbeats } from './node-liveness.ts';
+import { isRegistered, NodeEntity } from './nodes.ts';
 import { deleteNodeSecrets } from './secret/records.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
 import { storedItemReader } from './stored-item.ts';

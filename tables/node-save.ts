@@ -1,7 +1,7 @@
+import { isTaken, type TakenOutcome } from './identity/records.ts';
 import { CONFLICT, type Conflict, optimisticUpdate } from './kernel/optimistic-update.ts';
 import { createNode, type NodeChanges, type NodeRecord, updateNode } from './node-records.ts';
 import { getOrg } from './org/records.ts';
-import { isTaken, type TakenOutcome } from './principal-records.ts';
 import { getOrgCounts, getUserCounts } from './stats.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { getConfig } from '#lib/config';
 import { unauthorized } from '#lib/http/errors';
 import { idFits } from '#lib/ids';
-import type { PrincipalCache } from '#tables/principal-cache';
-import { principalCache } from '#tables/principals';
+import type { PrincipalCache } from '#tables/identity/cache';
+import { principalCache } from '#tables/identity/principals';
 import { parseBasicAuth } from './basic.ts';
 import { type Caller, ROOT_CALLER } from './caller.ts';
 import { safeEqual, VerificationCache } from './secrets.ts';

@@ -1,8 +1,8 @@
 import { alreadyExists, type HttpError } from '#lib/http/errors';
-import type { TakenOutcome } from '#tables/principal-records';
-import type { PrincipalKind } from '#tables/principals';
+import type { PrincipalKind } from '#tables/identity/principals';
+import type { TakenOutcome } from '#tables/identity/records';
 
-export { isTaken } from '#tables/principal-records';
+export { isTaken } from '#tables/identity/records';
 
 /**
  * 409 for a create of a user, node or agbot whose `org/id` is already another kind's identity:

@@ -1,15 +1,15 @@
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { tableName } from '../client.ts';
-import { indexKeys, keys } from '../keys.ts';
-import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
+import { changingIdentity } from '../identity/principals.ts';
 import {
   principalClaim,
   principalSet,
   type TakenOutcome,
   takenOutcome,
   userEntry,
-} from '../principal-records.ts';
-import { changingIdentity } from '../principals.ts';
+} from '../identity/records.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
 import { orgCounterUpdate } from '../stats.ts';
 import { ExchangeTable } from '../table.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';

@@ -1,9 +1,9 @@
 import { PutTransaction } from 'dynamodb-toolbox';
 import { hashSecret } from '#lib/auth/secrets';
 import { AgbotEntity } from '#tables/agbots';
+import { ownedEntry, principalSet, userEntry } from '#tables/identity/records';
 import { NodeEntity } from '#tables/nodes';
 import { OrgEntity } from '#tables/org/entity';
-import { ownedEntry, principalSet, userEntry } from '#tables/principal-records';
 import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
 import { transactWrite } from '#tables/transact';
 import { UserEntity } from '#tables/user/entity';

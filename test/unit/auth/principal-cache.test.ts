@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PrincipalCache } from '#tables/principal-cache';
-import type { Principal } from '#tables/principals';
+import { PrincipalCache } from '#tables/identity/cache';
+import type { Principal } from '#tables/identity/principals';
 
 /** A cache over an in-memory directory, with a clock the test moves and every load recorded. */
 function setup(options: { ttlMs?: number; maxEntries?: number } = {}) {

@@ -1,9 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { documentClient, tableName } from '../client.ts';
+import { keys } from '../keys.ts';
+import type { TransactItem } from '../transact.ts';
 import { PRINCIPAL_PRIORITY, type Principal, type PrincipalKind } from './principals.ts';
-import type { TransactItem } from './transact.ts';
 
 /**
  * The writes of principal items (`PRINCIPAL#<org>/<id>`): one map attribute per kind (`node`,

@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { getConfig } from '#lib/config';
-import { documentClient, tableName } from './client.ts';
-import { keys } from './keys.ts';
-import { PrincipalCache } from './principal-cache.ts';
+import { documentClient, tableName } from '../client.ts';
+import { keys } from '../keys.ts';
+import { PrincipalCache } from './cache.ts';
 
 /** What authentication needs to know about an `org/id` that may be a node, an agbot or a user. */
 export type Principal =

@@ -1,7 +1,9 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from './client.ts';
-import { pagesOfScan } from './kernel/query-all.ts';
-import { keys } from './keys.ts';
+import { documentClient, tableName } from '../client.ts';
+import { pagesOfScan } from '../kernel/query-all.ts';
+import { keys } from '../keys.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
+import { PRINCIPAL_PRIORITY, type PrincipalKind } from './principals.ts';
 import {
   dropEmptyPrincipal,
   ownedEntry,
@@ -9,9 +11,7 @@ import {
   principalRemove,
   principalSet,
   userEntry,
-} from './principal-records.ts';
-import { PRINCIPAL_PRIORITY, type PrincipalKind } from './principals.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
+} from './records.ts';
 
 /**
  * Brings every principal item in line with the user, node and agbot records: writes the entries
