@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
+import { agbotChildDeltas, splitOwner } from './agbot/counts.ts';
 import { type Change, recordChanges, transactWriteWithChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { deleteOrgDeploymentPolicies, deleteOwnedDeploymentPolicies } from './deployment-policy/cascade.ts';

@@ -121,7 +121,7 @@ const summaryOf = (write: NodeAgreementWrite): AgreementSummary => ({
 /**
  * Moves `nodeAgreements` of the node's org and of its owner with plain ADDs after the agreement
  * write, not in its transaction: every agreement of the org would otherwise collide on the org's
- * one STATS item (as agbot agreements do, tables/agbot-agreement-records.ts).
+ * one STATS item (as agbot agreements do, tables/agbot/agreement-records.ts).
  */
 async function countNodeAgreements(org: string, owner: string, delta: number): Promise<void> {
   if (delta === 0) return;

@@ -2,7 +2,7 @@ import { agbotId, authorizeAgbot } from '#functions/agbots/access';
 import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteAllAgreements } from '#tables/agbot-agreement-records';
+import { deleteAllAgreements } from '#tables/agbot/agreement-records';
 import { agreementsPath } from './schemas.ts';
 
 /** DELETE /v1/orgs/{organization}/agbots/{agreementbot}/agreements: every agreement of the agbot; 204, none → 404. */

@@ -1,6 +1,6 @@
 import { authorizeAgbotOwnerRead } from '#functions/agbots/access';
 import { endpoint } from '#lib/http/endpoint';
-import { getAgreement } from '#tables/agbot-agreement-records';
+import { getAgreement } from '#tables/agbot/agreement-records';
 import { agreementsResponse } from './agreement-view.ts';
 import { agreementPath } from './schemas.ts';
 

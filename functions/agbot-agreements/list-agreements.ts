@@ -1,6 +1,6 @@
 import { authorizeAgbotOwnerRead } from '#functions/agbots/access';
 import { endpoint } from '#lib/http/endpoint';
-import { listAgreements } from '#tables/agbot-agreement-records';
+import { listAgreements } from '#tables/agbot/agreement-records';
 import { agreementsResponse } from './agreement-view.ts';
 import { agreementsPath } from './schemas.ts';
 

@@ -3,7 +3,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { accessDenied } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { putAgreement } from '#tables/agbot-agreement-records';
+import { putAgreement } from '#tables/agbot/agreement-records';
 import { agreementPath, putAgreementBody } from './schemas.ts';
 
 /**

@@ -2,7 +2,7 @@ import { agbotId } from '#functions/agbots/access';
 import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteAgbotPattern } from '#tables/agbot-pattern-records';
+import { deleteAgbotPattern } from '#tables/agbot/pattern-records';
 import { patternPath } from './schemas.ts';
 import { authorizeServedWrite } from './served-access.ts';
 

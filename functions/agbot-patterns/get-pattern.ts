@@ -1,7 +1,7 @@
 import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getAgbotPattern } from '#tables/agbot-pattern-records';
+import { getAgbotPattern } from '#tables/agbot/pattern-records';
 import { patternsBody } from './pattern-view.ts';
 import { patternPath } from './schemas.ts';
 import { authorizeServedRead } from './served-access.ts';

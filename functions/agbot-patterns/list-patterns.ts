@@ -2,7 +2,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { matchesAllFilters } from '#lib/like';
-import { type AgbotPatternRecord, listAgbotPatterns } from '#tables/agbot-pattern-records';
+import { type AgbotPatternRecord, listAgbotPatterns } from '#tables/agbot/pattern-records';
 import { patternsBody } from './pattern-view.ts';
 import { listPatternsQuery, patternsPath } from './schemas.ts';
 import { authorizeServedRead } from './served-access.ts';

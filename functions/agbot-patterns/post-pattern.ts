@@ -3,7 +3,7 @@ import { endpoint } from '#lib/http/endpoint';
 import { alreadyExists } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { insertAgbotPattern } from '#tables/agbot-pattern-records';
+import { insertAgbotPattern } from '#tables/agbot/pattern-records';
 import { patternsPath, postPatternBody } from './schemas.ts';
 import { checkServeDeclaration } from './serve-rule.ts';
 import { authorizeServedWrite } from './served-access.ts';

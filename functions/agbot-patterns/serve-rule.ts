@@ -1,7 +1,7 @@
 import { mayManageMultiTenant, mayServe } from '#functions/agbots/entitlement';
 import { type Caller, IBM_ORG } from '#lib/auth/caller';
 import { accessDenied, badInput } from '#lib/http/errors';
-import type { AgbotRecord } from '#tables/agbot-records';
+import type { AgbotRecord } from '#tables/agbot/records';
 import { getDeploymentPolicy } from '#tables/deployment-policy/records';
 import { getPattern } from '#tables/pattern/records';
 

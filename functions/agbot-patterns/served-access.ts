@@ -1,7 +1,7 @@
 import { agbotNotFound, authorizeAgbotOwnerRead, authorizeExistingAgbot } from '#functions/agbots/access';
 import type { AgbotPath } from '#functions/agbots/schemas';
 import type { Caller } from '#lib/auth/caller';
-import type { AgbotRecord } from '#tables/agbot-records';
+import type { AgbotRecord } from '#tables/agbot/records';
 
 /**
  * Who may touch an agbot's served patterns and policies: the contract's "owning user or agbot",

@@ -3,7 +3,7 @@ import { agbotId } from '#functions/agbots/access';
 import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteAgbotPolicies } from '#tables/agbot-policy-records';
+import { deleteAgbotPolicies } from '#tables/agbot/policy-records';
 import { policiesPath } from './schemas.ts';
 
 /** DELETE .../agbots/{agreementbot}/deployment/policies: every served policy; none → 404. */

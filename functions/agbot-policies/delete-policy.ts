@@ -3,7 +3,7 @@ import { agbotId } from '#functions/agbots/access';
 import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteAgbotPolicy } from '#tables/agbot-policy-records';
+import { deleteAgbotPolicy } from '#tables/agbot/policy-records';
 import { policyPath } from './schemas.ts';
 
 /** DELETE .../agbots/{agreementbot}/deployment/policies/{deploymentpolicy}: the owning user or the agbot. */

@@ -2,7 +2,7 @@ import { authorizeServedRead } from '#functions/agbot-patterns/served-access';
 import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getAgbotPolicy } from '#tables/agbot-policy-records';
+import { getAgbotPolicy } from '#tables/agbot/policy-records';
 import { policiesBody } from './policy-view.ts';
 import { policyPath } from './schemas.ts';
 

@@ -1,6 +1,6 @@
 import { endpoint } from '#lib/http/endpoint';
 import { noContent } from '#lib/http/responses';
-import { deleteAgbot } from '#tables/agbot-records';
+import { deleteAgbot } from '#tables/agbot/records';
 import { agbotNotFound, authorizeAgbot } from './access.ts';
 import { agbotPath } from './schemas.ts';
 

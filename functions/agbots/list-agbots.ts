@@ -3,7 +3,7 @@ import { type Caller, IBM_ORG, isMultiTenantAgbot, isSuperUser, isUserType } fro
 import { endpoint } from '#lib/http/endpoint';
 import { accessDenied } from '#lib/http/errors';
 import { orgPath } from '#lib/ids';
-import { listOrgAgbots } from '#tables/agbot-records';
+import { listOrgAgbots } from '#tables/agbot/records';
 import { agbotsResponse } from './agbot-view.ts';
 import { agbotListFilter, idPrefix } from './list-filters.ts';
 import { listAgbotsQuery } from './schemas.ts';

@@ -2,7 +2,7 @@ import { hashSecret } from '#lib/auth/secrets';
 import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
-import { updateAgbot } from '#tables/agbot-records';
+import { updateAgbot } from '#tables/agbot/records';
 import { agbotId, agbotNotFound, authorizeAgbot } from './access.ts';
 import { heartbeatTimestamp } from './agbot-view.ts';
 import { agbotPath, PATCH_ATTRIBUTES, patchAgbotBody } from './schemas.ts';

@@ -1,7 +1,7 @@
 import { authorize } from '#lib/auth/access';
 import { endpoint } from '#lib/http/endpoint';
 import { ok } from '#lib/http/responses';
-import { recordAgbotHeartbeat } from '#tables/agbot-records';
+import { recordAgbotHeartbeat } from '#tables/agbot/records';
 import { agbotNotFound, authorizeAgbot } from './access.ts';
 import { heartbeatTimestamp } from './agbot-view.ts';
 import { agbotPath } from './schemas.ts';

@@ -7,7 +7,7 @@ import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { isoTimestamp } from '#lib/time';
 import { EXCHANGE_VERSION } from '#lib/version';
-import { recordAgbotHeartbeat } from '#tables/agbot-records';
+import { recordAgbotHeartbeat } from '#tables/agbot/records';
 import { readChanges } from '#tables/change-reads';
 import { numberedUpTo } from '#tables/changes';
 import { recordHeartbeat } from '#tables/node-records';

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { splitOwner } from '../agbot-counts.ts';
+import { splitOwner } from '../agbot/counts.ts';
 import { type Change, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
 import { indexKeys, keys, publicServicesPartition } from '../keys.ts';

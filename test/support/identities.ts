@@ -1,6 +1,6 @@
 import { PutTransaction } from 'dynamodb-toolbox';
 import { hashSecret } from '#lib/auth/secrets';
-import { AgbotEntity } from '#tables/agbots';
+import { AgbotEntity } from '#tables/agbot/entity';
 import { ownedEntry, principalSet, userEntry } from '#tables/identity/records';
 import { NodeEntity } from '#tables/nodes';
 import { OrgEntity } from '#tables/org/entity';

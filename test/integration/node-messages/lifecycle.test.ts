@@ -4,7 +4,7 @@ import { handler as deleteAgbot } from '#functions/agbots/delete-agbot';
 import { handler as postMessage } from '#functions/node-messages/post-message';
 import { handler as deleteNode } from '#functions/nodes/delete-node';
 import { handler as deleteUser } from '#functions/users/delete-user';
-import { listMessages } from '#tables/agbot-message-records';
+import { listMessages } from '#tables/agbot/message-records';
 import { keys } from '#tables/keys';
 import { listNodeMessages } from '#tables/node-message-records';
 import { getOrgCounts } from '#tables/stats';

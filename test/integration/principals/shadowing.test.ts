@@ -5,7 +5,7 @@ import { handler as postUser } from '#functions/users/post-user';
 import { handler as putUser } from '#functions/users/put-user';
 import { authenticate } from '#lib/auth/authenticate';
 import { basicAuthHeader } from '#lib/auth/basic';
-import { getAgbot } from '#tables/agbot-records';
+import { getAgbot } from '#tables/agbot/records';
 import { getNode } from '#tables/node-records';
 import { getOrgCounts, getUserCounts } from '#tables/stats';
 import { getUser } from '#tables/user/records';

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { documentClient, tableName } from '../client.ts';
+import { keys } from '../keys.ts';
 
 /**
  * An agbot's paging state of one deployment-policy search (catalog reference §4.3): the offset (a

@@ -1,7 +1,7 @@
 import { Entity, type FormattedItem, item, PutTransaction, string } from 'dynamodb-toolbox';
-import { servedRecords } from './agbot-served.ts';
-import { agbotChildPrefix, keys } from './keys.ts';
-import { ExchangeTable } from './table.ts';
+import { agbotChildPrefix, keys } from '../keys.ts';
+import { ExchangeTable } from '../table.ts';
+import { servedRecords } from './served.ts';
 
 /**
  * A deployment (business) policy an agbot serves: `AGBOT#<org>/<id>` / `BUSINESSPOL#<policyId>`,

@@ -1,5 +1,5 @@
-import { agbotChildPrefix } from './keys.ts';
-import type { Counts } from './stats.ts';
+import { agbotChildPrefix } from '../keys.ts';
+import type { Counts } from '../stats.ts';
 
 /** `org/username` (or `org/id`) → [org, rest]. */
 export const splitOwner = (owner: string): [string, string] => {

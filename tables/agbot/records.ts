@@ -2,24 +2,24 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { idFits } from '#lib/ids';
-import { splitOwner } from './agbot-counts.ts';
-import { AgbotEntity, agbotRepository } from './agbots.ts';
-import { deleteAgbotCascade } from './cascade.ts';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import { changingIdentity } from './identity/principals.ts';
+import { deleteAgbotCascade } from '../cascade.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
+import { documentClient, tableName } from '../client.ts';
+import { changingIdentity } from '../identity/principals.ts';
 import {
   ownedEntry,
   principalClaim,
   principalSet,
   type TakenOutcome,
   takenOutcome,
-} from './identity/records.ts';
-import { indexKeys, keys } from './keys.ts';
-import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
-import { orgCounterUpdate, userCounterUpdate } from './stats.ts';
-import { ExchangeTable } from './table.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
+} from '../identity/records.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
+import { orgCounterUpdate, userCounterUpdate } from '../stats.ts';
+import { ExchangeTable } from '../table.ts';
+import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { splitOwner } from './counts.ts';
+import { AgbotEntity, agbotRepository } from './entity.ts';
 
 export type AgbotRecord = FormattedItem<typeof AgbotEntity>;
 /** What PUT, PATCH and heartbeats change; keys, owner and the agreement count never change here. */

@@ -1,6 +1,6 @@
 import { Entity, EntityRepository, item, number, string } from 'dynamodb-toolbox';
-import { indexKeys, keys } from './keys.ts';
-import { ExchangeTable } from './table.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { ExchangeTable } from '../table.ts';
 
 const agbotSchema = item({
   org: string().key(),

@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, type ChangeOperation, recordChanges, transactWriteWithChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import { batchDelete } from './kernel/batch-delete.ts';
-import { queryAll } from './kernel/query-all.ts';
-import { keys } from './keys.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
+import { type Change, type ChangeOperation, recordChanges, transactWriteWithChanges } from '../changes.ts';
+import { documentClient, tableName } from '../client.ts';
+import { batchDelete } from '../kernel/batch-delete.ts';
+import { queryAll } from '../kernel/query-all.ts';
+import { keys } from '../keys.ts';
+import { type TransactItem, TransactionFailed } from '../transact.ts';
 
 /**
  * What the agbot's served patterns and served policies share: they live in the agbot's partition

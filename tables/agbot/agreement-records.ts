@@ -1,13 +1,13 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
-import { AgbotAgreementEntity } from './agbot-agreements.ts';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import { retryOnConflict } from './kernel/retry-on-conflict.ts';
-import { agbotChildPrefix, indexKeys, keys } from './keys.ts';
-import { type ListReach, maxPagesFor, withinCeiling } from './list-ceiling.ts';
-import { ExchangeTable } from './table.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
+import { documentClient, tableName } from '../client.ts';
+import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
+import { agbotChildPrefix, indexKeys, keys } from '../keys.ts';
+import { type ListReach, maxPagesFor, withinCeiling } from '../list-ceiling.ts';
+import { ExchangeTable } from '../table.ts';
+import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { AgbotAgreementEntity } from './agreement-entity.ts';
 
 export type AgreementRecord = FormattedItem<typeof AgbotAgreementEntity>;
 type Key = { pk: string; sk: string };
