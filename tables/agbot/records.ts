@@ -2,7 +2,6 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { idFits } from '#lib/ids';
-import { deleteAgbotCascade } from '../cascade.ts';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
 import { changingIdentity } from '../identity/principals.ts';
@@ -18,6 +17,7 @@ import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
 import { orgCounterUpdate, userCounterUpdate } from '../stats.ts';
 import { ExchangeTable } from '../table.ts';
 import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { deleteAgbotCascade } from './cascade.ts';
 import { splitOwner } from './counts.ts';
 import { AgbotEntity, agbotRepository } from './entity.ts';
 
