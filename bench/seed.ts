@@ -6,7 +6,7 @@ import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
 import { ownedEntry } from '#tables/identity/records';
 import { keys } from '#tables/keys';
-import { NodeEntity } from '#tables/nodes';
+import { NodeEntity } from '#tables/node/entity';
 import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
 import { transactWrite } from '#tables/transact';
 import { createNode, createOrg, createUser } from '#test/support/identities';

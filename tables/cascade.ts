@@ -10,7 +10,7 @@ import { deletePartition } from './kernel/delete-partition.ts';
 import { forEachLimited } from './kernel/for-each-limited.ts';
 import { queryPartition } from './kernel/query-partition.ts';
 import { indexKeys, keys, ownedAgbotPrefix } from './keys.ts';
-import { isRegistered } from './nodes.ts';
+import { isRegistered } from './node/entity.ts';
 import { deleteOrgPatterns, deleteOwnedPatterns } from './pattern/cascade.ts';
 import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret/records.ts';
 import { deleteOrgServices, deleteOwnedServices } from './service/cascade.ts';

@@ -185,7 +185,7 @@ export const indexKeys = {
   orgPatterns: (org: string) => `ORG#${org}#PATTERNS`,
   /**
    * gsi2: the nodes of an org that name `pattern` ("" for policy nodes), sorted by `nodeSearchSort`
-   * (tables/node-search.ts).
+   * (tables/node/search.ts).
    */
   nodeSearch: (org: string, pattern: string) => `SEARCH#${org}#${pattern}`,
   /** gsi2's sort key: the node's lastUpdated (policy searches page by it), then its id. */

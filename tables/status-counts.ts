@@ -1,6 +1,6 @@
 import { batchGet } from './kernel/batch-get.ts';
 import { keys } from './keys.ts';
-import { isRegistered, nodeRepository } from './nodes.ts';
+import { isRegistered, nodeRepository } from './node/entity.ts';
 import { COUNTERS, type Counts, zeroCounts } from './stats.ts';
 
 const toCounts = (raw: Record<string, unknown> | undefined): Counts => {

@@ -10,7 +10,7 @@ import { EXCHANGE_VERSION } from '#lib/version';
 import { recordAgbotHeartbeat } from '#tables/agbot/records';
 import { readChanges } from '#tables/change-reads';
 import { numberedUpTo } from '#tables/changes';
-import { recordHeartbeat } from '#tables/node-records';
+import { recordHeartbeat } from '#tables/node/records';
 import { groupChanges } from './group-changes.ts';
 import type { changesResponse } from './responses.ts';
 import { changesBody } from './schemas.ts';

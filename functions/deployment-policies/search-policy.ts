@@ -7,7 +7,7 @@ import { badInput } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { getSearchOffset } from '#tables/agbot/search-offsets';
 import { getDeploymentPolicy } from '#tables/deployment-policy/records';
-import { type SearchNode, searchNodes } from '#tables/node-search';
+import { type SearchNode, searchNodes } from '#tables/node/search';
 import { policyId } from './access.ts';
 import { policyPath } from './schemas.ts';
 import { nextPage, pagingConflict, savePaging } from './search-paging.ts';

@@ -3,8 +3,8 @@ import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { deleteAllNodeAgreements } from '#tables/node-agreement-records';
-import { laterTimestamp } from '#tables/node-records';
+import { deleteAllNodeAgreements } from '#tables/node/agreement-records';
+import { laterTimestamp } from '#tables/node/records';
 import { agreementsPath } from './schemas.ts';
 
 /** DELETE /v1/orgs/{organization}/nodes/{node}/agreements: every agreement of the node; 204, none → 404. */

@@ -1,6 +1,6 @@
 import { authorizeNode } from '#functions/nodes/access';
 import { endpoint } from '#lib/http/endpoint';
-import { getNodeAgreement } from '#tables/node-agreement-records';
+import { getNodeAgreement } from '#tables/node/agreement-records';
 import { agreementsResponse } from './agreement-view.ts';
 import { agreementPath } from './schemas.ts';
 

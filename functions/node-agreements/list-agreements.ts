@@ -1,6 +1,6 @@
 import { authorizeNode } from '#functions/nodes/access';
 import { endpoint } from '#lib/http/endpoint';
-import { listNodeAgreements } from '#tables/node-agreement-records';
+import { listNodeAgreements } from '#tables/node/agreement-records';
 import { agreementsResponse } from './agreement-view.ts';
 import { agreementsPath } from './schemas.ts';
 

@@ -2,7 +2,7 @@ import { authorizeNode, resourceId } from '#functions/nodes/access';
 import { endpoint } from '#lib/http/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteManagementStatus } from '#tables/node-management-status-records';
+import { deleteManagementStatus } from '#tables/node/management-status-records';
 import { nodeStatusPath } from './schemas.ts';
 import { policyKey } from './view.ts';
 

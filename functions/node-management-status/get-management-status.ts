@@ -2,7 +2,7 @@ import { authorizeNode } from '#functions/nodes/access';
 import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getManagementStatus } from '#tables/node-management-status-records';
+import { getManagementStatus } from '#tables/node/management-status-records';
 import { getManagementStatusQuery, nodeStatusPath } from './schemas.ts';
 import { policyKey, statusesView } from './view.ts';
 

@@ -2,7 +2,7 @@ import { authorizeNode } from '#functions/nodes/access';
 import { endpoint } from '#lib/http/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { listManagementStatuses } from '#tables/node-management-status-records';
+import { listManagementStatuses } from '#tables/node/management-status-records';
 import { getManagementStatusQuery, nodeStatusesPath } from './schemas.ts';
 import { statusesView } from './view.ts';
 

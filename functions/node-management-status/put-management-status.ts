@@ -2,7 +2,7 @@ import { authorizeNode, nodeNotFound, resourceId } from '#functions/nodes/access
 import { endpoint } from '#lib/http/endpoint';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { putManagementStatus } from '#tables/node-management-status-records';
+import { putManagementStatus } from '#tables/node/management-status-records';
 import { nodeStatusPath, putManagementStatusBody } from './schemas.ts';
 import { policyKey, storedStatus } from './view.ts';
 

@@ -4,7 +4,7 @@ import { json } from '#lib/http/responses';
 import { readBounds } from '#lib/mailbox';
 import { isoTimestamp } from '#lib/time';
 import { readLiveMessages } from '#tables/mailbox-cleanup';
-import { nodeMailbox } from '#tables/node-message-records';
+import { nodeMailbox } from '#tables/node/message-records';
 import { authorizeNodeMailbox } from './access.ts';
 import { nodeMessagesBody } from './message-view.ts';
 import { listNodeMessagesQuery, nodeMessagesPath } from './schemas.ts';

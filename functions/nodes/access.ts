@@ -2,7 +2,7 @@ import { type Access, authorize } from '#lib/auth/access';
 import type { Caller } from '#lib/auth/caller';
 import { HttpError, notFound } from '#lib/http/errors';
 import { CONFLICT, type Conflict, optimisticUpdate } from '#tables/kernel/optimistic-update';
-import { getNode, type NodeRecord } from '#tables/node-records';
+import { getNode, type NodeRecord } from '#tables/node/records';
 import type { NodePath } from './schemas.ts';
 
 export { CONFLICT } from '#tables/kernel/optimistic-update';

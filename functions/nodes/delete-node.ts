@@ -1,6 +1,6 @@
 import { endpoint } from '#lib/http/endpoint';
 import { noContent } from '#lib/http/responses';
-import { deleteNode } from '#tables/node-records';
+import { deleteNode } from '#tables/node/records';
 import { authorizeNode, CONFLICT, nodeNotFound, nodePath, writeWithReread } from './access.ts';
 
 /**

@@ -4,7 +4,7 @@ import { nodeHealthBody } from '#functions/node-search/schemas';
 import { endpoint } from '#lib/http/endpoint';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
-import { searchNodes } from '#tables/node-search';
+import { searchNodes } from '#tables/node/search';
 
 /**
  * POST /v1/orgs/{organization}/search/nodehealth: the org's nodes with no pattern (policy nodes)

@@ -3,7 +3,7 @@ import { heartbeatSince, nodeHealth } from '#functions/node-search/rules';
 import { nodeHealthBody } from '#functions/node-search/schemas';
 import { endpoint } from '#lib/http/endpoint';
 import { json } from '#lib/http/responses';
-import { searchNodes } from '#tables/node-search';
+import { searchNodes } from '#tables/node/search';
 import { patternId } from './access.ts';
 import { patternPath } from './schemas.ts';
 

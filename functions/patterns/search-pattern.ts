@@ -5,7 +5,7 @@ import { searchableOrgs } from '#functions/node-search/served';
 import { endpoint } from '#lib/http/endpoint';
 import { badInput } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { searchNodes } from '#tables/node-search';
+import { searchNodes } from '#tables/node/search';
 import { getPattern } from '#tables/pattern/records';
 import { patternId } from './access.ts';
 import { patternPath } from './schemas.ts';

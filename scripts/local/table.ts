@@ -17,7 +17,7 @@ export async function prepareTable(options: {
   const { createTableIfMissing } = await import('#tables/create-table');
   const { bootstrap } = await import('#tables/bootstrap');
   const { backfillPrincipalsOnce } = await import('#tables/identity/backfill');
-  const { backfillNodeSearch } = await import('#tables/node-search-backfill');
+  const { backfillNodeSearch } = await import('#tables/node/search-backfill');
   try {
     await createTableIfMissing(options.table);
     await bootstrap();

@@ -2,7 +2,7 @@ import { PutTransaction } from 'dynamodb-toolbox';
 import { hashSecret } from '#lib/auth/secrets';
 import { AgbotEntity } from '#tables/agbot/entity';
 import { ownedEntry, principalSet, userEntry } from '#tables/identity/records';
-import { NodeEntity } from '#tables/nodes';
+import { NodeEntity } from '#tables/node/entity';
 import { OrgEntity } from '#tables/org/entity';
 import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
 import { transactWrite } from '#tables/transact';

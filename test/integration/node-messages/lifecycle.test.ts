@@ -6,7 +6,7 @@ import { handler as deleteNode } from '#functions/nodes/delete-node';
 import { handler as deleteUser } from '#functions/users/delete-user';
 import { listMessages } from '#tables/agbot/message-records';
 import { keys } from '#tables/keys';
-import { listNodeMessages } from '#tables/node-message-records';
+import { listNodeMessages } from '#tables/node/message-records';
 import { getOrgCounts } from '#tables/stats';
 import { createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

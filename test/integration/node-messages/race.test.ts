@@ -3,7 +3,7 @@ import { handler as postAgbotMessage } from '#functions/agbot-messages/post-mess
 import { handler as postNodeMessage } from '#functions/node-messages/post-message';
 import { getConfig } from '#lib/config';
 import { listMessages } from '#tables/agbot/message-records';
-import { listNodeMessages } from '#tables/node-message-records';
+import { listNodeMessages } from '#tables/node/message-records';
 import { getOrgCounts } from '#tables/stats';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

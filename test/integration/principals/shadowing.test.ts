@@ -6,7 +6,7 @@ import { handler as putUser } from '#functions/users/put-user';
 import { authenticate } from '#lib/auth/authenticate';
 import { basicAuthHeader } from '#lib/auth/basic';
 import { getAgbot } from '#tables/agbot/records';
-import { getNode } from '#tables/node-records';
+import { getNode } from '#tables/node/records';
 import { getOrgCounts, getUserCounts } from '#tables/stats';
 import { getUser } from '#tables/user/records';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';

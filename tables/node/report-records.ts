@@ -1,11 +1,11 @@
 import { type FormattedItem, PutTransaction } from 'dynamodb-toolbox';
-import { type Change, transactWriteWithChanges } from './changes.ts';
-import { tableName } from './client.ts';
-import { keys } from './keys.ts';
-import { NodeErrorsEntity, nodeErrorsRepository } from './node-errors.ts';
-import { type NodeChanges, type NodeRecord, setNodeFields } from './node-records.ts';
-import { NodeStatusEntity, nodeStatusRepository } from './node-status.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
+import { type Change, transactWriteWithChanges } from '../changes.ts';
+import { tableName } from '../client.ts';
+import { keys } from '../keys.ts';
+import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { NodeErrorsEntity, nodeErrorsRepository } from './errors.ts';
+import { type NodeChanges, type NodeRecord, setNodeFields } from './records.ts';
+import { NodeStatusEntity, nodeStatusRepository } from './status.ts';
 
 /**
  * What a node reports about itself — its status, its surfaced errors, its services' config

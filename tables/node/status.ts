@@ -1,6 +1,6 @@
 import { any, boolean, Entity, EntityRepository, item, list, record, string } from 'dynamodb-toolbox';
-import { keys } from './keys.ts';
-import { ExchangeTable } from './table.ts';
+import { keys } from '../keys.ts';
+import { ExchangeTable } from '../table.ts';
 
 const statusSchema = item({
   org: string().key(),

@@ -1,6 +1,6 @@
 import { Entity, item, list, map, string } from 'dynamodb-toolbox';
-import { indexKeys, keys } from './keys.ts';
-import { ExchangeTable } from './table.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { ExchangeTable } from '../table.ts';
 
 const agreementSchema = item({
   org: string().key(),

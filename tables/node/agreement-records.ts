@@ -1,14 +1,14 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import { retryOnConflict } from './kernel/retry-on-conflict.ts';
-import { keys, nodeChildPrefix } from './keys.ts';
-import { type ListReach, maxPagesFor, withinCeiling } from './list-ceiling.ts';
-import { NodeAgreementEntity } from './node-agreements.ts';
-import { type NodeChanges, setNodeFields } from './node-records.ts';
-import { ExchangeTable } from './table.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
+import { documentClient, tableName } from '../client.ts';
+import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
+import { keys, nodeChildPrefix } from '../keys.ts';
+import { type ListReach, maxPagesFor, withinCeiling } from '../list-ceiling.ts';
+import { ExchangeTable } from '../table.ts';
+import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { NodeAgreementEntity } from './agreement-entity.ts';
+import { type NodeChanges, setNodeFields } from './records.ts';
 
 export type NodeAgreementRecord = FormattedItem<typeof NodeAgreementEntity>;
 type Key = { pk: string; sk: string };
@@ -50,7 +50,7 @@ const agreementChange = (org: string, node: string, operation: ChangeOperation):
   operation,
 });
 
-/** What searches keep of an agreement on its node (`agreementServices`, tables/node-search.ts). */
+/** What searches keep of an agreement on its node (`agreementServices`, tables/node/search.ts). */
 export interface AgreementSummary {
   url: string;
   state: string;

@@ -1,14 +1,14 @@
-import { tableName } from './client.ts';
-import { pagesOfQuery } from './kernel/query-all.ts';
-import { indexKeys } from './keys.ts';
-import type { AgreementSummary } from './node-agreement-records.ts';
-import { withHeartbeats } from './node-liveness.ts';
+import { tableName } from '../client.ts';
+import { pagesOfQuery } from '../kernel/query-all.ts';
+import { indexKeys } from '../keys.ts';
+import { withHeartbeats } from '../node-liveness.ts';
+import type { AgreementSummary } from './agreement-records.ts';
 
 /**
  * The agbots' node searches (catalog reference §3.7, §3.8, §4.3) read gsi2: every node is indexed
  * under `SEARCH#<org>#<pattern>` ("" for policy nodes), sorted by `<lastUpdated>#<id>`, with the
  * few attributes a search needs projected (table-definition.json), including the node's agreement
- * summary (`agreementServices`, kept by tables/node-agreement-records.ts). A search is one Query
+ * summary (`agreementServices`, kept by tables/node/agreement-records.ts). A search is one Query
  * per 1 MB page of that partition (plus one BatchGetItem per 100 nodes for their heartbeats,
  * tables/node-liveness.ts): no Scan.
  */

@@ -1,6 +1,6 @@
 import { any, Entity, EntityRepository, item, list, string } from 'dynamodb-toolbox';
-import { keys } from './keys.ts';
-import { ExchangeTable } from './table.ts';
+import { keys } from '../keys.ts';
+import { ExchangeTable } from '../table.ts';
 
 const errorsSchema = item({
   org: string().key(),

@@ -1,10 +1,10 @@
 import { type FormattedItem, PutTransaction } from 'dynamodb-toolbox';
-import { type Change, transactWriteWithChanges } from './changes.ts';
-import { tableName } from './client.ts';
-import { keys } from './keys.ts';
-import { NodePolicyEntity, nodePolicyRepository } from './node-policies.ts';
-import { type NodeChanges, setNodeFields } from './node-records.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
+import { type Change, transactWriteWithChanges } from '../changes.ts';
+import { tableName } from '../client.ts';
+import { keys } from '../keys.ts';
+import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { NodePolicyEntity, nodePolicyRepository } from './policy-entity.ts';
+import { type NodeChanges, setNodeFields } from './records.ts';
 
 export type NodePolicyRecord = FormattedItem<typeof NodePolicyEntity>;
 

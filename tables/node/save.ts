@@ -1,8 +1,8 @@
-import { isTaken, type TakenOutcome } from './identity/records.ts';
-import { CONFLICT, type Conflict, optimisticUpdate } from './kernel/optimistic-update.ts';
-import { createNode, type NodeChanges, type NodeRecord, updateNode } from './node-records.ts';
-import { getOrg } from './org/records.ts';
-import { getOrgCounts, getUserCounts } from './stats.ts';
+import { isTaken, type TakenOutcome } from '../identity/records.ts';
+import { CONFLICT, type Conflict, optimisticUpdate } from '../kernel/optimistic-update.ts';
+import { getOrg } from '../org/records.ts';
+import { getOrgCounts, getUserCounts } from '../stats.ts';
+import { createNode, type NodeChanges, type NodeRecord, updateNode } from './records.ts';
 
 /**
  * The node PUT/PATCH write path as one operation (exchange-behavior §11.1/§11.2): update the node

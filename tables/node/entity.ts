@@ -10,8 +10,8 @@ import {
   record,
   string,
 } from 'dynamodb-toolbox';
-import { indexKeys, keys } from './keys.ts';
-import { ExchangeTable } from './table.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { ExchangeTable } from '../table.ts';
 
 const nodeSchema = item({
   org: string().key(),
@@ -39,11 +39,11 @@ const nodeSchema = item({
   lastUpdated: string(),
   clusterNamespace: string().default(''),
   isNamespaceScoped: boolean().default(false),
-  /** How many agreements the node holds (tables/node-agreement-records.ts keeps it; maxAgreements checks it). */
+  /** How many agreements the node holds (tables/node/agreement-records.ts keeps it; maxAgreements checks it). */
   agreementCount: number().optional(),
   /**
    * What searches need of the node's agreements, kept in the same transactions as the agreements
-   * (tables/node-agreement-records.ts): agreement id → `{url, state, lastUpdated}`.
+   * (tables/node/agreement-records.ts): agreement id → `{url, state, lastUpdated}`.
    */
   agreementServices: record(string(), any()).default({}),
 });

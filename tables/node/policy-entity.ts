@@ -1,6 +1,6 @@
 import { any, Entity, EntityRepository, item, list, map, string } from 'dynamodb-toolbox';
-import { keys } from './keys.ts';
-import { ExchangeTable } from './table.ts';
+import { keys } from '../keys.ts';
+import { ExchangeTable } from '../table.ts';
 
 const policySchema = item({
   org: string().key(),

@@ -1,9 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand as RawQueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import { changingIdentity } from './identity/principals.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
+import { documentClient, tableName } from '../client.ts';
+import { changingIdentity } from '../identity/principals.ts';
 import {
   dropEmptyPrincipal,
   ownedEntry,
@@ -12,17 +12,17 @@ import {
   principalSet,
   type TakenOutcome,
   takenOutcome,
-} from './identity/records.ts';
-import { queryAll } from './kernel/query-all.ts';
-import { indexKeys, keys } from './keys.ts';
-import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
-import { isHeartbeatItem, laterHeartbeat, withHeartbeats } from './node-liveness.ts';
-import { isRegistered, NodeEntity } from './nodes.ts';
-import { deleteNodeSecrets } from './secret/records.ts';
-import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
-import { storedItemReader } from './stored-item.ts';
-import { ExchangeTable } from './table.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
+} from '../identity/records.ts';
+import { queryAll } from '../kernel/query-all.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
+import { isHeartbeatItem, laterHeartbeat, withHeartbeats } from '../node-liveness.ts';
+import { deleteNodeSecrets } from '../secret/records.ts';
+import { type Counts, orgCounterUpdate, userCounterUpdate } from '../stats.ts';
+import { storedItemReader } from '../stored-item.ts';
+import { ExchangeTable } from '../table.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
+import { isRegistered, NodeEntity } from './entity.ts';
 
 export type NodeRecord = FormattedItem<typeof NodeEntity>;
 /** What PUT, PATCH, heartbeats and policy writes change; keys, owner and ha_group never change here. */
@@ -82,7 +82,7 @@ function counterItems(
   ];
 }
 
-/** gsi2's keys follow the node's pattern and lastUpdated (tables/node-search.ts). */
+/** gsi2's keys follow the node's pattern and lastUpdated (tables/node/search.ts). */
 const searchKeys = (org: string, id: string, fields: NodeChanges) => ({
   ...(fields.pattern !== undefined ? { gsi2pk: indexKeys.nodeSearch(org, fields.pattern) } : {}),
   ...(fields.lastUpdated !== undefined ? { gsi2sk: indexKeys.nodeSearchSort(fields.lastUpdated, id) } : {}),
@@ -255,7 +255,7 @@ export function laterTimestamp(previous: string, proposed: string): string {
 }
 
 /** Heartbeats write the node's liveness item, not the node (tables/node-liveness.ts). */
-export { recordHeartbeat } from './node-liveness.ts';
+export { recordHeartbeat } from '../node-liveness.ts';
 
 const NODE_MESSAGE_SK = /^MSG#\d+$/;
 type PartitionKey = { pk: string; sk: string; seq?: number };

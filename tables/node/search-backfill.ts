@@ -1,10 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from './client.ts';
-import { queryAll } from './kernel/query-all.ts';
-import { indexKeys, keys } from './keys.ts';
-import { listNodeAgreements } from './node-agreement-records.ts';
-import { listOrgs } from './org/records.ts';
+import { documentClient, tableName } from '../client.ts';
+import { queryAll } from '../kernel/query-all.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { listOrgs } from '../org/records.ts';
+import { listNodeAgreements } from './agreement-records.ts';
 
 /**
  * Nodes written before the searches' index (gsi2) lack its keys and their agreement summary:

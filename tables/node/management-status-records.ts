@@ -8,12 +8,12 @@ import {
   QueryCommand,
   string,
 } from 'dynamodb-toolbox';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
-import { tableName } from './client.ts';
-import { keys, nodeChildPrefix } from './keys.ts';
-import { maxPagesFor, withinCeiling } from './list-ceiling.ts';
-import { ExchangeTable } from './table.ts';
-import { TransactionFailed } from './transact.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
+import { tableName } from '../client.ts';
+import { keys, nodeChildPrefix } from '../keys.ts';
+import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
+import { ExchangeTable } from '../table.ts';
+import { TransactionFailed } from '../transact.ts';
 
 const statusSchema = item({
   org: string().key(),
