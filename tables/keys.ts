@@ -57,7 +57,7 @@ export const keys = {
   }),
   agentFileVersions: (org: string) => ({ pk: `ORG#${org}`, sk: 'AGENTFILEVERSION' }),
   dropToken: () => ({ pk: 'ADMIN', sk: 'DROPDB_TOKEN' }),
-  /** Written when the principal backfill (principal-backfill.ts) finished on this table. */
+  /** Written when the principal backfill (identity/backfill.ts) finished on this table. */
   principalsBackfilled: () => ({ pk: 'ADMIN', sk: 'PRINCIPALS_BACKFILLED' }),
   /** The change feed's sequence: the last change id handed out (tables/changes.ts). */
   changeSequence: () => ({ pk: 'CHANGES', sk: 'SEQ' }),

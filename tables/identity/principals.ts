@@ -34,7 +34,7 @@ export function principalOf(item: Entry): Principal | undefined {
 /**
  * Looks up `org/id` and returns the kind that wins upstream's priority (node > agbot > user), or
  * undefined: one consistent GetItem of its principal item (`PRINCIPAL#<org>/<id>`), which every
- * write of a node, agbot or user record updates in the same transaction (principal-records.ts).
+ * write of a node, agbot or user record updates in the same transaction (records.ts).
  * Consistent, so a write on this instance is seen by the very next lookup.
  */
 export async function loadPrincipal(org: string, id: string): Promise<Principal | undefined> {
