@@ -1,6 +1,6 @@
 import { handler as listNodeMessages } from '#functions/node-messages/list-messages';
 import { handler as postNodeMessage } from '#functions/node-messages/post-message';
-import { nodeMailbox } from '#tables/node-message-records';
+import { nodeMailbox } from '#tables/node/message-records';
 import { invoke } from '#test/support/invoke';
 import { CONNECTIONS, type LoadResult, loadWith } from './http-load.ts';
 import { type Credentials, callsPerRequest } from './in-process.ts';

@@ -114,7 +114,7 @@ try {
 
   const { handler: getNode } = await import('../functions/nodes/get-node.ts');
   const { invoke } = await import('../test/support/invoke.ts');
-  const { principalCache } = await import('../tables/principals.ts');
+  const { principalCache } = await import('../tables/identity/principals.ts');
   const read = async (cold: boolean) => {
     if (cold) principalCache.forgetAll();
     const result = await invoke(getNode, {

@@ -4,7 +4,7 @@ import { bootstrap } from '#tables/bootstrap';
 import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
 import { indexKeys, keys } from '#tables/keys';
-import { createService, type ServiceRecord } from '#tables/service-records';
+import { createService, type ServiceRecord } from '#tables/service/records';
 import { createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { type Comparison, callsPerRequest, compare } from './in-process.ts';

@@ -2,7 +2,7 @@ import { type AuthCaches, authenticate, verificationCache } from '#lib/auth/auth
 import { getConfig } from '#lib/config';
 import { endpointWith } from '#lib/http/endpoint';
 import { systemClock } from '#lib/time';
-import { principalCache } from '#tables/principals';
+import { principalCache } from '#tables/identity/principals';
 
 /**
  * What this function instance remembers between requests: the identities read from the table

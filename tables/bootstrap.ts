@@ -1,10 +1,10 @@
 import { PutTransaction } from 'dynamodb-toolbox';
 import { isoTimestamp } from '#lib/time';
-import { OrgEntity } from './orgs.ts';
-import { principalSet, userEntry } from './principal-records.ts';
+import { principalSet, userEntry } from './identity/records.ts';
+import { OrgEntity } from './org/entity.ts';
 import { orgCounterUpdate } from './stats.ts';
 import { TransactionFailed, transactWrite } from './transact.ts';
-import { UserEntity } from './users.ts';
+import { UserEntity } from './user/entity.ts';
 
 /**
  * What must exist for the Exchange to work: org `root`, org `IBM` (home of multi-tenant agbots and

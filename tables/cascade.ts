@@ -1,24 +1,21 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PrincipalKind } from '#lib/auth/principal';
-import { agbotChildDeltas, splitOwner } from './agbot-counts.ts';
-import { type Change, recordChanges, transactWriteWithChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import {
-  deleteDeploymentPolicy,
-  deleteOrgDeploymentPolicies,
-  listDeploymentPolicies,
-} from './deployment-policy-records.ts';
-import { indexKeys, keys, ownedAgbotPrefix, ownedServicePrefix } from './keys.ts';
-import { deleteSentNodeMessages } from './mailbox-cleanup.ts';
-import { isRegistered } from './nodes.ts';
-import { sweepPatternKeys } from './pattern-keys.ts';
-import { deletePattern, listOrgPatterns } from './pattern-records.ts';
-import { dropEmptyPrincipal, principalRemove } from './principal-records.ts';
-import { changingIdentity, principalCache } from './principals.ts';
-import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret-records.ts';
-import { deletedServiceChange, getService, serviceRecordDelete } from './service-records.ts';
-import { type Counts, orgCounterUpdate, userCounterUpdate } from './stats.ts';
+import { deleteAgbotCascade, deleteForeignOwnedAgbot } from './agbot/cascade.ts';
+import { splitOwner } from './agbot/counts.ts';
+import { recordChanges } from './changes.ts';
+import { tableName } from './client.ts';
+import { deleteOrgDeploymentPolicies, deleteOwnedDeploymentPolicies } from './deployment-policy/cascade.ts';
+import { changingIdentity, principalCache } from './identity/principals.ts';
+import { dropEmptyPrincipal, principalRemove } from './identity/records.ts';
+import { batchDelete, type Key } from './kernel/batch-delete.ts';
+import { deletePartition } from './kernel/delete-partition.ts';
+import { forEachLimited } from './kernel/for-each-limited.ts';
+import { queryPartition } from './kernel/query-partition.ts';
+import { indexKeys, keys, ownedAgbotPrefix } from './keys.ts';
+import { isRegistered } from './node/entity.ts';
+import { deleteOrgPatterns, deleteOwnedPatterns } from './pattern/cascade.ts';
+import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret/records.ts';
+import { deleteOrgServices, deleteOwnedServices } from './service/cascade.ts';
+import { type Counts, orgCounterUpdate } from './stats.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
 /**
@@ -27,222 +24,11 @@ import { type TransactItem, TransactionFailed, transactWrite } from './transact.
  * Scan). Children go first and the entity's own record last, so an interrupted cascade leaves the
  * record behind and a retried DELETE finishes the job.
  */
-type Key = { pk: string; sk: string };
-type Item = Record<string, unknown>;
 
-const BATCH_SIZE = 25;
 /** A message's sort key (`MSGSEQ`, the mailbox state, is not one). */
 const NODE_MESSAGE_SK = /^MSG#\d+$/;
-const MAX_BATCH_ATTEMPTS = 8;
-/** Partitions cleaned at once: enough to overlap round trips without throttling a small table. */
-const CONCURRENCY = 8;
 /** Records per counted transaction (each with its principal entry, plus one counter update; DynamoDB allows 100 items). */
 const RECORDS_PER_TRANSACTION = 49;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Deletes keys 25 at a time, retrying what DynamoDB leaves unprocessed (throttling) with backoff. */
-async function batchDelete(toDelete: Key[]): Promise<void> {
-  const table = tableName();
-  for (let i = 0; i < toDelete.length; i += BATCH_SIZE) {
-    let pending = toDelete.slice(i, i + BATCH_SIZE).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt >= MAX_BATCH_ATTEMPTS)
-        throw new Error(`cascade: ${pending.length} items could not be deleted`);
-      if (attempt > 0) await sleep(20 * 2 ** attempt);
-      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      pending = (result.UnprocessedItems?.[table] ?? []) as typeof pending;
-    }
-  }
-}
-
-/** Every item of a base-table partition or a gsi1 partition (optionally a sort-key prefix), all pages. */
-async function queryAll(input: {
-  index?: 'gsi1';
-  partition: string;
-  prefix?: string;
-  projection?: string;
-  owner?: string;
-}): Promise<Item[]> {
-  const keyAttr = input.index ? 'gsi1pk' : 'pk';
-  const names: Record<string, string> = { '#key': keyAttr };
-  const values: Record<string, unknown> = { ':key': input.partition };
-  let condition = '#key = :key';
-  if (input.prefix !== undefined) {
-    names['#sort'] = input.index ? 'gsi1sk' : 'sk';
-    values[':prefix'] = input.prefix;
-    condition += ' AND begins_with(#sort, :prefix)';
-  }
-  if (input.owner !== undefined) values[':owner'] = input.owner;
-  // `owner` is a DynamoDB reserved word.
-  if (input.owner !== undefined || input.projection?.includes('#owner')) names['#owner'] = 'owner';
-  const items: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: input.index,
-        KeyConditionExpression: condition,
-        FilterExpression: input.owner !== undefined ? '#owner = :owner' : undefined,
-        ProjectionExpression: input.projection,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as Item[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
-
-async function forEachLimited<T>(items: T[], run: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await run(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
-}
-
-/**
- * Deletes every item of partition `pk` and returns the keys it deleted. `last` (the entity's own
- * record) goes after all the others; `keep` is left in place (the caller deletes it itself, e.g. in
- * a counted transaction).
- */
-export async function deletePartition(
-  pk: string,
-  options: { last?: string; keep?: string } = {},
-): Promise<Key[]> {
-  const found = (await queryAll({ partition: pk, projection: 'pk, sk' })) as Key[];
-  const children = found.filter((key) => key.sk !== options.last && key.sk !== options.keep);
-  await batchDelete(children);
-  const record = found.find((key) => key.sk === options.last);
-  if (record) await batchDelete([record]);
-  return record ? [...children, record] : children;
-}
-
-/** Runs `items`; false when a condition failed. */
-async function transactIfAllHold(items: TransactItem[], changes: Change[] = []): Promise<boolean> {
-  try {
-    await transactWriteWithChanges(items, changes);
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionFailed) return false;
-    throw error;
-  }
-}
-
-/** What deleting an agbot record must also do: its counters, and its owner's link if any. */
-function agbotRecordDelete(
-  agbot: { org: string; id: string; owner: string },
-  condition: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> },
-  deltas: Partial<Counts>,
-): TransactItem[] {
-  const [ownerOrg, ownerUser] = splitOwner(agbot.owner);
-  const items: TransactItem[] = [
-    {
-      Delete: {
-        TableName: tableName(),
-        Key: keys.agbot(agbot.org, agbot.id),
-        ConditionExpression: condition.expression,
-        ExpressionAttributeNames: condition.names,
-        ExpressionAttributeValues: condition.values,
-      },
-    },
-    orgCounterUpdate(agbot.org, { deltas: { agbots: -1, ...deltas } }),
-    userCounterUpdate(ownerOrg, ownerUser, { deltas: { agbots: -1 } }),
-  ];
-  if (ownerOrg !== agbot.org) {
-    const link = keys.ownedAgbot(ownerOrg, ownerUser, agbot.org, agbot.id);
-    items.push({ Delete: { TableName: tableName(), Key: link } });
-  }
-  return items;
-}
-
-/** How long a started agbot delete holds its claim before another DELETE may take over (a crashed one). */
-const CLAIM_SECONDS = 60;
-
-/** Marks the agbot as being deleted by this request; false if it is gone, changed hands, or is claimed. */
-async function claimAgbot(agbot: { org: string; id: string; owner: string }, claim: Date): Promise<boolean> {
-  try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.agbot(agbot.org, agbot.id),
-        UpdateExpression: 'SET #deleting = :claim',
-        ConditionExpression: '#owner = :owner AND (attribute_not_exists(#deleting) OR #deleting < :stale)',
-        ExpressionAttributeNames: { '#owner': 'owner', '#deleting': 'deleting' },
-        ExpressionAttributeValues: {
-          ':owner': agbot.owner,
-          ':claim': claim.toISOString(),
-          ':stale': new Date(claim.getTime() - CLAIM_SECONDS * 1000).toISOString(),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
-}
-
-const MAX_DELETE_ROUNDS = 5;
-
-/**
- * Deletes an agbot with its agreements, served patterns and policies and messages, uncounting all
- * of them; false (nothing deleted or counted) when it was gone, changed hands or another request
- * is deleting it. One request wins a claim on the record first, so concurrent deletes count once.
- * Then its partition goes (Query + BatchWrite), then the record with its counts in one
- * transaction: agreements by the count kept on the record (exact even while agreements are being
- * written), messages by those found. Children written meanwhile (their writes need the record)
- * are swept up after it.
- */
-export const deleteAgbotCascade = (agbot: { org: string; id: string; owner: string }): Promise<boolean> =>
-  changingIdentity(agbot.org, agbot.id, () => deleteClaimedAgbot(agbot));
-
-async function deleteClaimedAgbot(agbot: { org: string; id: string; owner: string }): Promise<boolean> {
-  const { pk, sk } = keys.agbot(agbot.org, agbot.id);
-  const claim = new Date();
-  if (!(await claimAgbot(agbot, claim))) return false;
-  // Upstream deletes what the agbot sent to nodes with it; claimed, it can send no more.
-  await deleteSentNodeMessages(agbot.org, agbot.id);
-  let messages = 0;
-  for (let round = 0; round < MAX_DELETE_ROUNDS; round++) {
-    messages -= agbotChildDeltas(await deletePartition(pk, { keep: sk })).agbotMsgs ?? 0;
-    const { Item } = await documentClient.send(
-      new GetCommand({ TableName: tableName(), Key: { pk, sk }, ConsistentRead: true }),
-    );
-    if (Item?.deleting !== claim.toISOString()) return false;
-    const agreements = Item.agreementCount as number | undefined;
-    const condition = {
-      expression: `#deleting = :claim AND ${agreements === undefined ? 'attribute_not_exists(#count)' : '#count = :count'}`,
-      names: { '#deleting': 'deleting', '#count': 'agreementCount' },
-      values: {
-        ':claim': claim.toISOString(),
-        ...(agreements === undefined ? {} : { ':count': agreements }),
-      },
-    };
-    const deltas = { agbotAgreements: -(agreements ?? 0), agbotMsgs: -messages };
-    const deleted: Change = { org: agbot.org, id: agbot.id, resource: 'agbot', operation: 'deleted' };
-    const items = [
-      ...agbotRecordDelete(agbot, condition, deltas),
-      principalRemove(agbot.org, agbot.id, 'agbot'),
-    ];
-    if (await transactIfAllHold(items, [deleted])) {
-      await dropEmptyPrincipal(agbot.org, agbot.id);
-      // Agreements written meanwhile were in the record's count; messages were not.
-      const late = agbotChildDeltas(await deletePartition(pk, { keep: sk }));
-      if (late.agbotMsgs)
-        await transactWrite([orgCounterUpdate(agbot.org, { deltas: { agbotMsgs: late.agbotMsgs } })]);
-      return true;
-    }
-  }
-  throw new Error(`agbot '${agbot.org}/${agbot.id}': its agreements kept changing while it was deleted`);
-}
 
 /**
  * Deletes an org's users, nodes, agbots (each with its whole partition), then its STATS, then the
@@ -266,7 +52,7 @@ async function deleteOrgPartitions(org: string): Promise<void> {
   const foreignOwned: { org: string; id: string; owner: string }[] = [];
   const ids = new Set<string>();
   for (const { partition, record } of members) {
-    const items = await queryAll({ index: 'gsi1', partition, projection: 'pk, gsi1sk, #owner' });
+    const items = await queryPartition({ index: 'gsi1', partition, projection: 'pk, gsi1sk, #owner' });
     for (const item of items) {
       ids.add(String(item.gsi1sk));
       const owner = String(item.owner ?? '');
@@ -288,13 +74,7 @@ async function deleteOrgPartitions(org: string): Promise<void> {
     partitions.filter((p) => p.record === 'USER').map((p) => p.pk),
   );
   await forEachLimited(partitions, ({ pk, record }) => deletePartition(pk, { last: record }));
-  await forEachLimited(foreignOwned, async (agbot) => {
-    const { pk, sk } = keys.agbot(agbot.org, agbot.id);
-    await deletePartition(pk, { keep: sk });
-    // The org's own counters go with it; only the owner's count and link need the transaction.
-    const [drop, , ownerCount, link] = agbotRecordDelete(agbot, { expression: 'attribute_exists(pk)' }, {});
-    await transactIfAllHold([drop, ownerCount, link].filter((item) => item !== undefined));
-  });
+  await forEachLimited(foreignOwned, deleteForeignOwnedAgbot);
   await batchDelete(principalKeys);
   // The secrets manager's partition (issue 12).
   await deleteOrgSecrets(org);
@@ -356,7 +136,7 @@ async function deleteUserAndOwned(
   userCounts: Partial<Counts>,
 ): Promise<boolean> {
   const owner = `${org}/${username}`;
-  const nodes = await queryAll({ index: 'gsi1', partition: indexKeys.orgNodes(org), owner });
+  const nodes = await queryPartition({ index: 'gsi1', partition: indexKeys.orgNodes(org), owner });
   // Each node's messages go with its partition; they are uncounted with the node.
   const messages = new Map<string, number>();
   await forEachLimited(nodes, async (node) => {
@@ -381,19 +161,12 @@ async function deleteUserAndOwned(
   await deleteUserSecrets(org, username);
   await forEachLimited(nodes, (node) => deleteNodeSecrets(org, String(node.gsi1sk)));
   await deleteOwnedServices(keys.user(org, username).pk, { recordChanges: true });
-  // Deployment policies are only ever in their org: the user's are found among the org's.
-  for (const policy of await listDeploymentPolicies(org, 'all'))
-    if (policy.owner === owner) await deleteDeploymentPolicy(policy);
-  // So are patterns (another org's admin cannot take one over here, docs/compatibility.md).
-  for (const pattern of await listOrgPatterns(org, 'all')) {
-    if (pattern.owner !== owner) continue;
-    await deletePattern(pattern);
-    await sweepPatternKeys(org, pattern.name);
-  }
-  const agbots = await queryAll({ index: 'gsi1', partition: indexKeys.orgAgbots(org), owner });
+  await deleteOwnedDeploymentPolicies(org, owner);
+  await deleteOwnedPatterns(org, owner);
+  const agbots = await queryPartition({ index: 'gsi1', partition: indexKeys.orgAgbots(org), owner });
   await forEachLimited(agbots, (agbot) => deleteAgbotCascade({ org, id: String(agbot.gsi1sk), owner }));
   const user = keys.user(org, username);
-  const links = await queryAll({ partition: user.pk, prefix: ownedAgbotPrefix, projection: 'sk' });
+  const links = await queryPartition({ partition: user.pk, prefix: ownedAgbotPrefix, projection: 'sk' });
   await forEachLimited(links, async (link) => {
     const [agbotOrg = '', id = ''] = splitOwner(String(link.sk).slice(ownedAgbotPrefix.length));
     await deleteAgbotCascade({ org: agbotOrg, id, owner });
@@ -411,62 +184,4 @@ async function deleteUserAndOwned(
     if (error instanceof TransactionFailed) return false;
     throw error;
   }
-}
-
-/**
- * Deletes a service with its policy, keys and dockauths: children first, then the record with its
- * public copy, owner link and count (and a `deleted` change row when `recordChange`), then any
- * child written meanwhile. False when it was already gone. A PUT that moved the service to another
- * owner meanwhile makes the record delete's owner condition fail: read again and retry.
- */
-export async function deleteServiceCascade(
-  org: string,
-  id: string,
-  options: { recordChange: boolean },
-): Promise<boolean> {
-  const { pk, sk } = keys.service(org, id);
-  for (let round = 0; round < MAX_DELETE_ROUNDS; round++) {
-    const service = await getService(org, id);
-    if (!service) return false;
-    await deletePartition(pk, { keep: sk });
-    try {
-      const items = serviceRecordDelete(service);
-      if (options.recordChange) await transactWriteWithChanges(items, [deletedServiceChange(service)]);
-      else await transactWrite(items);
-    } catch (error) {
-      if (error instanceof TransactionFailed) continue;
-      throw error;
-    }
-    await deletePartition(pk);
-    return true;
-  }
-  throw new Error(`service '${org}/${id}' kept changing owner while it was deleted`);
-}
-
-/** An org's patterns with their keys (no change rows: the org's feed goes with it). */
-async function deleteOrgPatterns(org: string): Promise<void> {
-  await forEachLimited(await listOrgPatterns(org, 'all'), async (pattern) => {
-    await deletePattern(pattern, { recordChange: false });
-    await sweepPatternKeys(org, pattern.name);
-  });
-}
-
-/** Deletes the services a user owns in any org (the links in its partition). */
-async function deleteOwnedServices(userPk: string, options: { recordChanges: boolean }): Promise<void> {
-  const links = await queryAll({ partition: userPk, prefix: ownedServicePrefix, projection: 'org, id' });
-  await forEachLimited(links, (link) =>
-    deleteServiceCascade(String(link.org), String(link.id), { recordChange: options.recordChanges }),
-  );
-}
-
-/**
- * An org's services and the services its users own in other orgs (upstream's foreign keys delete
- * both). The org's own feed goes with the org, so these deletes record no change rows.
- */
-async function deleteOrgServices(org: string, userPartitions: string[]): Promise<void> {
-  const services = await queryAll({ index: 'gsi1', partition: indexKeys.orgServices(org), projection: 'id' });
-  await forEachLimited(services, (service) =>
-    deleteServiceCascade(org, String(service.id), { recordChange: false }),
-  );
-  await forEachLimited(userPartitions, (pk) => deleteOwnedServices(pk, { recordChanges: true }));
 }

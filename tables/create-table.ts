@@ -34,7 +34,7 @@ export async function createTableIfMissing(name: string): Promise<'created' | 'e
 /**
  * A table made by an earlier version lacks the indexes added since (gsi2, the node searches):
  * add them, and wait until they are active. Their items are filled by the writes that follow and
- * by tables/node-search-backfill.ts for the nodes already there.
+ * by tables/node/search-backfill.ts for the nodes already there.
  */
 async function addMissingIndexes(name: string, present: Set<string | undefined>): Promise<void> {
   for (const index of definition.GlobalSecondaryIndexes) {

@@ -1,45 +1,24 @@
-import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { forgetChangeSequence } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import { principalCache } from './principals.ts';
-
-type Key = { pk: string; sk: string };
+import { tableName } from './client.ts';
+import { principalCache } from './identity/principals.ts';
+import { batchDelete, type Key } from './kernel/batch-delete.ts';
+import { pagesOfScan } from './kernel/query-all.ts';
 
 const SEGMENTS = 4;
-const BATCH_SIZE = 25;
-const MAX_RETRIES = 8;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Deletes up to 25 keys, retrying what DynamoDB leaves unprocessed (throttling) with backoff. */
-async function deleteBatch(table: string, batch: Key[]): Promise<void> {
-  let pending = batch.map((Key) => ({ DeleteRequest: { Key } }));
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > MAX_RETRIES) throw new Error(`dropdb: ${pending.length} items could not be deleted`);
-    if (attempt > 0) await sleep(25 * 2 ** attempt);
-    const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-    pending = (result.UnprocessedItems?.[table] ?? []) as typeof pending;
-  }
-}
 
 async function dropSegment(table: string, segment: number): Promise<number> {
   let deleted = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({
-        TableName: table,
-        Segment: segment,
-        TotalSegments: SEGMENTS,
-        ProjectionExpression: 'pk, sk',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    const keys = (page.Items ?? []) as Key[];
-    for (let i = 0; i < keys.length; i += BATCH_SIZE) await deleteBatch(table, keys.slice(i, i + BATCH_SIZE));
+  const pages = pagesOfScan({
+    TableName: table,
+    Segment: segment,
+    TotalSegments: SEGMENTS,
+    ProjectionExpression: 'pk, sk',
+  });
+  // Page by page: a big table's keys are never all held at once.
+  for await (const keys of pages) {
+    await batchDelete(keys as Key[]);
     deleted += keys.length;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   return deleted;
 }
 

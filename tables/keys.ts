@@ -57,7 +57,7 @@ export const keys = {
   }),
   agentFileVersions: (org: string) => ({ pk: `ORG#${org}`, sk: 'AGENTFILEVERSION' }),
   dropToken: () => ({ pk: 'ADMIN', sk: 'DROPDB_TOKEN' }),
-  /** Written when the principal backfill (principal-backfill.ts) finished on this table. */
+  /** Written when the principal backfill (identity/backfill.ts) finished on this table. */
   principalsBackfilled: () => ({ pk: 'ADMIN', sk: 'PRINCIPALS_BACKFILLED' }),
   /** The change feed's sequence: the last change id handed out (tables/changes.ts). */
   changeSequence: () => ({ pk: 'CHANGES', sk: 'SEQ' }),
@@ -201,7 +201,7 @@ export const indexKeys = {
   orgPatterns: (org: string) => `ORG#${org}#PATTERNS`,
   /**
    * gsi2: the nodes of an org that name `pattern` ("" for policy nodes), sorted by `nodeSearchSort`
-   * (tables/node-search.ts).
+   * (tables/node/search.ts).
    */
   nodeSearch: (org: string, pattern: string) => `SEARCH#${org}#${pattern}`,
   /** gsi2's sort key: the node's lastUpdated (policy searches page by it), then its id. */

@@ -1,5 +1,4 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from './client.ts';
+import { type QueryInput, queryAll } from './kernel/query-all.ts';
 
 /**
  * The ceiling of every list a request reads (issue 23: no request may make the Exchange read
@@ -23,17 +22,6 @@ export const withinCeiling = <T>(records: T[], reach: ListReach): T[] =>
   reach === 'all' ? records : records.slice(0, LIST_MAX_RECORDS);
 
 /** The items of a Query, page after page, within the ceiling of `reach`. */
-export async function queryPages(
-  input: Omit<QueryCommandInput, 'ExclusiveStartKey'>,
-  reach: ListReach,
-): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  for (let page = 0; page < maxPagesFor(reach); page++) {
-    const answer = await documentClient.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-    items.push(...(answer.Items ?? []));
-    startKey = answer.LastEvaluatedKey;
-    if (!startKey) break;
-  }
-  return withinCeiling(items, reach);
+export async function queryPages(input: QueryInput, reach: ListReach): Promise<Record<string, unknown>[]> {
+  return withinCeiling(await queryAll(input, { maxPages: maxPagesFor(reach) }), reach);
 }

@@ -1,10 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ReadBounds } from '#lib/mailbox';
 import { documentClient, tableName } from './client.ts';
+import { batchGet } from './kernel/batch-get.ts';
+import { queryAll } from './kernel/query-all.ts';
 import { indexKeys } from './keys.ts';
 import {
-  batchGetItems,
   countMessages,
   getMailboxMessage,
   isLive,
@@ -167,7 +168,7 @@ async function readStateAndShare(
   senderId: string | undefined,
 ): Promise<{ state: MailboxState; share: SenderShare }> {
   const layout = mailboxLayout(box);
-  const found = await batchGetItems([layout.state, ...(senderId ? [layout.share(senderId)] : [])]);
+  const found = await batchGet([layout.state, ...(senderId ? [layout.share(senderId)] : [])]);
   return {
     state: mailboxState(itemAt(found, layout.state)),
     share: senderShare(senderId ? itemAt(found, layout.share(senderId)) : undefined),
@@ -276,32 +277,25 @@ async function setStored(box: Mailbox, read: MailboxState, counted: MailboxState
  */
 export async function deleteSentNodeMessages(org: string, id: string): Promise<number> {
   const byNode = new Map<string, { box: Mailbox; messages: MessageRef[] }>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': indexKeys.sentNodeMessages(org, id) },
-        ProjectionExpression: 'org, id, msgId, #bytes',
-        ExpressionAttributeNames: { '#bytes': 'bytes' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const box: Mailbox = { kind: 'node', org: String(item.org), id: String(item.id) };
-      const key = `${box.org}/${box.id}`;
-      const entry = byNode.get(key) ?? { box, messages: [] };
-      entry.messages.push({
-        msgId: Number(item.msgId),
-        senderId: `${org}/${id}`,
-        bytes: Number(item.bytes ?? 0),
-      });
-      byNode.set(key, entry);
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const sent = await queryAll({
+    TableName: tableName(),
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': indexKeys.sentNodeMessages(org, id) },
+    ProjectionExpression: 'org, id, msgId, #bytes',
+    ExpressionAttributeNames: { '#bytes': 'bytes' },
+  });
+  for (const item of sent) {
+    const box: Mailbox = { kind: 'node', org: String(item.org), id: String(item.id) };
+    const key = `${box.org}/${box.id}`;
+    const entry = byNode.get(key) ?? { box, messages: [] };
+    entry.messages.push({
+      msgId: Number(item.msgId),
+      senderId: `${org}/${id}`,
+      bytes: Number(item.bytes ?? 0),
+    });
+    byNode.set(key, entry);
+  }
   let removed = 0;
   for (const { box, messages } of byNode.values()) removed += await removeMessages(box, messages);
   return removed;
@@ -357,7 +351,7 @@ export async function loadDeleteContext(
 ): Promise<{ owner: Record<string, unknown> | undefined; message: MessageRef | undefined }> {
   const layout = mailboxLayout(box);
   const wanted = msgId > 0 ? [layout.owner, layout.message(msgId)] : [layout.owner];
-  const found = await batchGetItems(wanted);
+  const found = await batchGet(wanted);
   const item = msgId > 0 ? itemAt(found, layout.message(msgId)) : undefined;
   return { owner: itemAt(found, layout.owner), message: item ? toMessageRef(box, item) : undefined };
 }

@@ -1,9 +1,9 @@
 import type { PostLimits } from '#lib/mailbox';
 import { transactWriteWithChanges } from './changes.ts';
 import { tableName } from './client.ts';
+import { batchGet } from './kernel/batch-get.ts';
 import { keys } from './keys.ts';
 import {
-  batchGetItems,
   countMessages,
   itemAt,
   type Mailbox,
@@ -48,7 +48,7 @@ export async function loadPostContext(box: Mailbox, sender: Sender): Promise<Pos
   const layout = mailboxLayout(box);
   const share = layout.share(senderFullId(sender));
   // The owner and the sender are never the same item: one is a node, the other an agbot.
-  const found = await batchGetItems([layout.owner, senderKey(sender), layout.state, share]);
+  const found = await batchGet([layout.owner, senderKey(sender), layout.state, share]);
   return {
     owner: itemAt(found, layout.owner),
     sender: itemAt(found, senderKey(sender)),
@@ -64,7 +64,7 @@ async function readPostState(
 ): Promise<{ state: MailboxState; share: SenderShare }> {
   const layout = mailboxLayout(box);
   const share = layout.share(senderFullId(sender));
-  const found = await batchGetItems([layout.state, share]);
+  const found = await batchGet([layout.state, share]);
   return { state: mailboxState(itemAt(found, layout.state)), share: senderShare(itemAt(found, share)) };
 }
 

@@ -1,6 +1,8 @@
-import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '#lib/time';
 import { documentClient, tableName } from './client.ts';
+import { queryAll } from './kernel/query-all.ts';
+import { retryOnConflict } from './kernel/retry-on-conflict.ts';
 import { indexKeys, keys } from './keys.ts';
 import type { Counter } from './stats.ts';
 
@@ -177,24 +179,13 @@ export async function listMailbox(box: Mailbox): Promise<MailboxMessage[]> {
 }
 
 /** Every item of the mailbox owner's partition under `prefix` (consistent, every page). */
-async function queryPrefix(box: Mailbox, prefix: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': mailboxLayout(box).owner.pk, ':prefix': prefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
+const queryPrefix = (box: Mailbox, prefix: string): Promise<Record<string, unknown>[]> =>
+  queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': mailboxLayout(box).owner.pk, ':prefix': prefix },
+    ConsistentRead: true,
+  });
 
 /**
  * One page of the mailbox, oldest first, expired messages included: one consistent Query of at
@@ -230,23 +221,6 @@ export async function listShares(box: Mailbox): Promise<Map<string, SenderShare>
 
 type Item = Record<string, unknown>;
 
-/** Consistent BatchGetItem of a few keys (retrying what DynamoDB leaves unprocessed); the items found. */
-export async function batchGetItems(wanted: Item[]): Promise<Item[]> {
-  const table = tableName();
-  const found: Item[] = [];
-  let pending: Item[] = wanted;
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt >= 6) throw new Error('mailbox: DynamoDB left keys unprocessed');
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    const result = await documentClient.send(
-      new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
-    );
-    found.push(...(result.Responses?.[table] ?? []));
-    pending = result.UnprocessedKeys?.[table]?.Keys ?? [];
-  }
-  return found;
-}
-
 /** The item of `found` at `key`, if any. */
 export const itemAt = (found: Item[], key: { pk: string; sk: string }): Item | undefined =>
   found.find((item) => item.pk === key.pk && item.sk === key.sk);
@@ -259,8 +233,6 @@ export async function getMailboxMessage(box: Mailbox, msgId: number): Promise<Ma
   return Item ? toMessage(box, Item) : undefined;
 }
 
-const CONFLICT_RETRIES = 5;
-
 /**
  * Moves the org's `agbotMsgs` / `nodeMsgs` counter (status figures). A plain UpdateItem after the
  * message write rather than in its transaction: every message of an org would contend on that one
@@ -268,22 +240,15 @@ const CONFLICT_RETRIES = 5;
  */
 export async function countMessages(box: Mailbox, delta: number): Promise<void> {
   if (delta === 0) return;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await documentClient.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.orgStats(box.org),
-          UpdateExpression: 'ADD #count :delta',
-          ExpressionAttributeNames: { '#count': mailboxLayout(box).counter },
-          ExpressionAttributeValues: { ':delta': delta },
-        }),
-      );
-      return;
-    } catch (error) {
-      const conflict = (error as Error).name === 'TransactionConflictException';
-      if (!conflict || attempt >= CONFLICT_RETRIES) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
-    }
-  }
+  await retryOnConflict(() =>
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.orgStats(box.org),
+        UpdateExpression: 'ADD #count :delta',
+        ExpressionAttributeNames: { '#count': mailboxLayout(box).counter },
+        ExpressionAttributeValues: { ':delta': delta },
+      }),
+    ),
+  );
 }

@@ -1,4 +1,4 @@
-import { splitOwner } from './agbot-counts.ts';
+import { splitOwner } from './agbot/counts.ts';
 import { tableName } from './client.ts';
 import { keys, type OwnedKind } from './keys.ts';
 import type { TransactItem } from './transact.ts';

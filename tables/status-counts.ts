@@ -1,32 +1,13 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from './client.ts';
+import { batchGet } from './kernel/batch-get.ts';
 import { keys } from './keys.ts';
-import { isRegistered, nodeRepository } from './nodes.ts';
+import { isRegistered, nodeRepository } from './node/entity.ts';
 import { COUNTERS, type Counts, zeroCounts } from './stats.ts';
-
-type Key = { pk: string; sk: string };
 
 const toCounts = (raw: Record<string, unknown> | undefined): Counts => {
   const counts = zeroCounts();
   for (const counter of COUNTERS) counts[counter] = Number(raw?.[counter] ?? 0);
   return counts;
 };
-
-async function batchGet(wanted: Key[]): Promise<Record<string, unknown>[]> {
-  const table = tableName();
-  const found: Record<string, unknown>[] = [];
-  let pending = wanted;
-  for (let attempt = 0; pending.length > 0 && attempt < 6; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    const result = await documentClient.send(
-      new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
-    );
-    found.push(...(result.Responses?.[table] ?? []));
-    pending = (result.UnprocessedKeys?.[table]?.Keys ?? []) as Key[];
-  }
-  if (pending.length > 0) throw new Error('status: DynamoDB left keys unprocessed');
-  return found;
-}
 
 /**
  * The counters of each listed org that exists (its `ORG` item is there), in one BatchGetItem of

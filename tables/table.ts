@@ -4,7 +4,7 @@ import { documentClient, tableName } from './client.ts';
 /**
  * The single table (definition: `table-definition.json`, shared with serverless.yml and the local
  * launcher). Generic keys; `gsi1` lists entities by org; `gsi2` holds the agbots' node searches
- * (tables/node-search.ts); `ttl` holds epoch seconds for expiry.
+ * (tables/node/search.ts); `ttl` holds epoch seconds for expiry.
  */
 export const ExchangeTable = new Table({
   documentClient,

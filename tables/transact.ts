@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client.ts';
+import { retryOnConflict } from './kernel/retry-on-conflict.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -18,31 +19,28 @@ export class TransactionFailed extends Error {
   }
 }
 
-const MAX_CONFLICT_RETRIES = 5;
-
 /**
  * Writes all items or none. Conflicts with a concurrent transaction are retried with jittered
  * backoff; a failed condition throws TransactionFailed naming the items that failed.
  */
-export async function transactWrite(items: TransactItem[]): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
+export const transactWrite = (items: TransactItem[]): Promise<void> =>
+  retryOnConflict(async () => {
     try {
       await documentClient.send(new TransactWriteCommand({ TransactItems: items }));
-      return;
     } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
-      if (codes.includes('ConditionalCheckFailed')) {
-        const reasons = error.CancellationReasons ?? [];
-        const found = reasons.some((reason) => reason.Item) ? items.map((_, i) => reasons[i]?.Item) : [];
-        throw new TransactionFailed(
-          items.map((_, i) => codes[i] === 'ConditionalCheckFailed'),
-          found,
-        );
-      }
-      const retriable = codes.some((code) => code === 'TransactionConflict');
-      if (!retriable || attempt >= MAX_CONFLICT_RETRIES) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
+      throw failedConditions(items, error) ?? error;
     }
-  }
+  });
+
+/** TransactionFailed when `error` cancelled the transaction for a failed condition (not retried). */
+function failedConditions(items: TransactItem[], error: unknown): TransactionFailed | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  const reasons = error.CancellationReasons ?? [];
+  const codes = reasons.map((reason) => reason.Code);
+  if (!codes.includes('ConditionalCheckFailed')) return undefined;
+  const found = reasons.some((reason) => reason.Item) ? items.map((_, i) => reasons[i]?.Item) : [];
+  return new TransactionFailed(
+    items.map((_, i) => codes[i] === 'ConditionalCheckFailed'),
+    found,
+  );
 }

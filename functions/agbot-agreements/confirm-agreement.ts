@@ -4,7 +4,7 @@ import type { Caller } from '#lib/auth/caller';
 import { accessDenied, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
-import { type AgreementRecord, findAgreementsById } from '#tables/agbot-agreement-records';
+import { type AgreementRecord, findAgreementsById } from '#tables/agbot/agreement-records';
 import { confirmAgreementBody } from './shared/schemas.ts';
 
 /** An agbot confirms for itself and its owner's other agbots; a user for the agbots it owns. */

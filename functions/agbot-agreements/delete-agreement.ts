@@ -2,7 +2,7 @@ import { agbotId, authorizeAgbot } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteAgreement } from '#tables/agbot-agreement-records';
+import { deleteAgreement } from '#tables/agbot/agreement-records';
 import { agreementPath } from './shared/schemas.ts';
 
 /** DELETE /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreement}: who may write the agbot; 204. */

@@ -2,7 +2,7 @@ import { agbotId, authorizeAgbot } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteAllAgreements } from '#tables/agbot-agreement-records';
+import { deleteAllAgreements } from '#tables/agbot/agreement-records';
 import { agreementsPath } from './shared/schemas.ts';
 
 /** DELETE /v1/orgs/{organization}/agbots/{agreementbot}/agreements: every agreement of the agbot; 204, none → 404. */

@@ -1,6 +1,6 @@
 import { authorizeAgbotOwnerRead } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
-import { getAgreement } from '#tables/agbot-agreement-records';
+import { getAgreement } from '#tables/agbot/agreement-records';
 import { agreementsResponse } from './shared/agreement-view.ts';
 import { agreementPath } from './shared/schemas.ts';
 

@@ -1,6 +1,6 @@
 import { authorizeAgbotOwnerRead } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
-import { listAgreements } from '#tables/agbot-agreement-records';
+import { listAgreements } from '#tables/agbot/agreement-records';
 import { agreementsResponse } from './shared/agreement-view.ts';
 import { agreementsPath } from './shared/schemas.ts';
 

@@ -3,7 +3,7 @@ import { endpoint } from '#functions/endpoint';
 import { accessDenied } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { putAgreement } from '#tables/agbot-agreement-records';
+import { putAgreement } from '#tables/agbot/agreement-records';
 import { agreementPath, putAgreementBody } from './shared/schemas.ts';
 
 /**

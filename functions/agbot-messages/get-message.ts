@@ -2,7 +2,7 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { agbotMailbox } from '#tables/agbot-message-records';
+import { agbotMailbox } from '#tables/agbot/message-records';
 import { readLiveMessage } from '#tables/mailbox-cleanup';
 import { authorizeMailboxReader } from './shared/access.ts';
 import { messagesBody } from './shared/message-view.ts';

@@ -3,7 +3,7 @@ import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { readBounds } from '#lib/mailbox';
 import { isoTimestamp } from '#lib/time';
-import { agbotMailbox } from '#tables/agbot-message-records';
+import { agbotMailbox } from '#tables/agbot/message-records';
 import { readLiveMessages } from '#tables/mailbox-cleanup';
 import { authorizeMailboxReader } from './shared/access.ts';
 import { messagesBody } from './shared/message-view.ts';

@@ -2,7 +2,7 @@ import { agbotId } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteAgbotPattern } from '#tables/agbot-pattern-records';
+import { deleteAgbotPattern } from '#tables/agbot/pattern-records';
 import { patternPath } from './shared/schemas.ts';
 import { authorizeServedWrite } from './shared/served-access.ts';
 

@@ -2,7 +2,7 @@ import { agbotId } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteAgbotPatterns } from '#tables/agbot-pattern-records';
+import { deleteAgbotPatterns } from '#tables/agbot/pattern-records';
 import { patternsPath } from './shared/schemas.ts';
 import { authorizeServedWrite } from './shared/served-access.ts';
 

@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getAgbotPattern } from '#tables/agbot-pattern-records';
+import { getAgbotPattern } from '#tables/agbot/pattern-records';
 import { patternsBody } from './shared/pattern-view.ts';
 import { patternPath } from './shared/schemas.ts';
 import { authorizeServedRead } from './shared/served-access.ts';

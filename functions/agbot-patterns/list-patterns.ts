@@ -2,7 +2,7 @@ import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { matchesAllFilters } from '#lib/like';
-import { type AgbotPatternRecord, listAgbotPatterns } from '#tables/agbot-pattern-records';
+import { type AgbotPatternRecord, listAgbotPatterns } from '#tables/agbot/pattern-records';
 import { patternsBody } from './shared/pattern-view.ts';
 import { listPatternsQuery, patternsPath } from './shared/schemas.ts';
 import { authorizeServedRead } from './shared/served-access.ts';

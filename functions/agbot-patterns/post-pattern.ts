@@ -3,7 +3,7 @@ import { endpoint } from '#functions/endpoint';
 import { alreadyExists } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { insertAgbotPattern } from '#tables/agbot-pattern-records';
+import { insertAgbotPattern } from '#tables/agbot/pattern-records';
 import { patternsPath, postPatternBody } from './shared/schemas.ts';
 import { checkServeDeclaration } from './shared/serve-rule.ts';
 import { authorizeServedWrite } from './shared/served-access.ts';

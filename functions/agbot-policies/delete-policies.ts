@@ -3,7 +3,7 @@ import { agbotId } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteAgbotPolicies } from '#tables/agbot-policy-records';
+import { deleteAgbotPolicies } from '#tables/agbot/policy-records';
 import { policiesPath } from './shared/schemas.ts';
 
 /** DELETE .../agbots/{agreementbot}/deployment/policies: every served policy; none → 404. */

@@ -3,7 +3,7 @@ import { agbotId } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteAgbotPolicy } from '#tables/agbot-policy-records';
+import { deleteAgbotPolicy } from '#tables/agbot/policy-records';
 import { policyPath } from './shared/schemas.ts';
 
 /** DELETE .../agbots/{agreementbot}/deployment/policies/{deploymentpolicy}: the owning user or the agbot. */

@@ -2,7 +2,7 @@ import { authorizeServedRead } from '#functions/agbot-patterns/shared/served-acc
 import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getAgbotPolicy } from '#tables/agbot-policy-records';
+import { getAgbotPolicy } from '#tables/agbot/policy-records';
 import { policiesBody } from './shared/policy-view.ts';
 import { policyPath } from './shared/schemas.ts';
 

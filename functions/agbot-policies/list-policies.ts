@@ -3,7 +3,7 @@ import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { matchesAllFilters } from '#lib/like';
-import { type AgbotPolicyRecord, listAgbotPolicies } from '#tables/agbot-policy-records';
+import { type AgbotPolicyRecord, listAgbotPolicies } from '#tables/agbot/policy-records';
 import { policiesBody } from './shared/policy-view.ts';
 import { listPoliciesQuery, policiesPath } from './shared/schemas.ts';
 

@@ -5,7 +5,7 @@ import { endpoint } from '#functions/endpoint';
 import { alreadyExists } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { insertAgbotPolicy } from '#tables/agbot-policy-records';
+import { insertAgbotPolicy } from '#tables/agbot/policy-records';
 import { policiesPath, postPolicyBody } from './shared/schemas.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
-import { deleteAgbot } from '#tables/agbot-records';
+import { deleteAgbot } from '#tables/agbot/records';
 import { agbotNotFound, authorizeAgbot } from './shared/access.ts';
 import { agbotPath } from './shared/schemas.ts';
 

@@ -3,7 +3,7 @@ import { authorize } from '#lib/auth/access';
 import { type Caller, IBM_ORG, isMultiTenantAgbot, isSuperUser, isUserType } from '#lib/auth/caller';
 import { accessDenied } from '#lib/http/errors';
 import { orgPath } from '#lib/ids';
-import { listOrgAgbots } from '#tables/agbot-records';
+import { listOrgAgbots } from '#tables/agbot/records';
 import { agbotsResponse } from './shared/agbot-view.ts';
 import { agbotListFilter, idPrefix } from './shared/list-filters.ts';
 import { listAgbotsQuery } from './shared/schemas.ts';

@@ -2,7 +2,7 @@ import { endpoint } from '#functions/endpoint';
 import { hashSecret } from '#lib/auth/secrets';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
-import { updateAgbot } from '#tables/agbot-records';
+import { updateAgbot } from '#tables/agbot/records';
 import { agbotId, agbotNotFound, authorizeAgbot } from './shared/access.ts';
 import { heartbeatTimestamp } from './shared/agbot-view.ts';
 import { agbotPath, PATCH_ATTRIBUTES, patchAgbotBody } from './shared/schemas.ts';

@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { ok } from '#lib/http/responses';
-import { recordAgbotHeartbeat } from '#tables/agbot-records';
+import { recordAgbotHeartbeat } from '#tables/agbot/records';
 import { agbotNotFound, authorizeAgbot } from './shared/access.ts';
 import { heartbeatTimestamp } from './shared/agbot-view.ts';
 import { agbotPath } from './shared/schemas.ts';

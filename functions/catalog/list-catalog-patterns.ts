@@ -6,8 +6,8 @@ import { catalogPatternsQuery } from '#functions/patterns/shared/schemas';
 import { IBM_ORG, isHubAdmin, isUserType } from '#lib/auth/caller';
 import { accessDenied, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { listOrgs } from '#tables/org-records';
-import { listCatalogPatterns } from '#tables/pattern-records';
+import { listOrgs } from '#tables/org/records';
+import { listCatalogPatterns } from '#tables/pattern/records';
 
 /**
  * GET /v1/catalog/patterns (also GET /v1/deployment/patterns): every caller but hub admins (§3.6).

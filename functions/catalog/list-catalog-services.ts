@@ -6,8 +6,8 @@ import { servicesBody } from '#functions/services/shared/service-view';
 import { IBM_ORG, isMultiTenantAgbot, isSuperUser } from '#lib/auth/caller';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { listOrgs } from '#tables/org-records';
-import { listCatalogServices } from '#tables/service-records';
+import { listOrgs } from '#tables/org/records';
+import { listCatalogServices } from '#tables/service/records';
 
 /**
  * GET /v1/catalog/services (also GET /v1/services): every caller but hub admins. Root and

@@ -1,6 +1,6 @@
 import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
-import { deleteDeploymentPolicy } from '#tables/deployment-policy-records';
+import { deleteDeploymentPolicy } from '#tables/deployment-policy/records';
 import { authorizePolicy, policyNotFound } from './shared/access.ts';
 import { policyPath } from './shared/schemas.ts';
 

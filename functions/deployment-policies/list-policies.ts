@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { json } from '#lib/http/responses';
 import { matchesAllFilters } from '#lib/like';
-import { type DeploymentPolicyRecord, listDeploymentPolicies } from '#tables/deployment-policy-records';
+import { type DeploymentPolicyRecord, listDeploymentPolicies } from '#tables/deployment-policy/records';
 import { authorizePolicyAccess } from './shared/access.ts';
 import { policiesBody } from './shared/policy-view.ts';
 import { listPoliciesQuery, policiesPath } from './shared/schemas.ts';

@@ -4,7 +4,7 @@ import { sizeProblem } from '#functions/nodes/rules';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { PATCHABLE, patchDeploymentPolicy } from '#tables/deployment-policy-records';
+import { PATCHABLE, patchDeploymentPolicy } from '#tables/deployment-policy/records';
 import { authorizePolicy, policyId, policyNotFound } from './shared/access.ts';
 import { storedPolicyService } from './shared/policy-view.ts';
 import { missingReference, policyBodyProblem } from './shared/rules.ts';

@@ -4,7 +4,7 @@ import { sizeProblem } from '#functions/nodes/rules';
 import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { createDeploymentPolicy } from '#tables/deployment-policy-records';
+import { createDeploymentPolicy } from '#tables/deployment-policy/records';
 import { authorizePolicyAccess, policyId } from './shared/access.ts';
 import { storedPolicy } from './shared/policy-view.ts';
 import { missingReference, policyBodyProblem } from './shared/rules.ts';

@@ -3,8 +3,8 @@ import { authorizeNode, resourceId } from '#functions/nodes/access';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { deleteNodeAgreement } from '#tables/node-agreement-records';
-import { laterTimestamp } from '#tables/node-records';
+import { deleteNodeAgreement } from '#tables/node/agreement-records';
+import { laterTimestamp } from '#tables/node/records';
 import { agreementPath } from './shared/schemas.ts';
 
 /** DELETE /v1/orgs/{organization}/nodes/{node}/agreements/{agid}: whoever may write the node; stamps its lastUpdated; 204. */

@@ -3,8 +3,8 @@ import { authorizeNode, resourceId } from '#functions/nodes/access';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { deleteAllNodeAgreements } from '#tables/node-agreement-records';
-import { laterTimestamp } from '#tables/node-records';
+import { deleteAllNodeAgreements } from '#tables/node/agreement-records';
+import { laterTimestamp } from '#tables/node/records';
 import { agreementsPath } from './shared/schemas.ts';
 
 /** DELETE /v1/orgs/{organization}/nodes/{node}/agreements: every agreement of the node; 204, none → 404. */

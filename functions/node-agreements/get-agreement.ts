@@ -1,6 +1,6 @@
 import { endpoint } from '#functions/endpoint';
 import { authorizeNode } from '#functions/nodes/access';
-import { getNodeAgreement } from '#tables/node-agreement-records';
+import { getNodeAgreement } from '#tables/node/agreement-records';
 import { agreementsResponse } from './shared/agreement-view.ts';
 import { agreementPath } from './shared/schemas.ts';
 

@@ -1,6 +1,6 @@
 import { endpoint } from '#functions/endpoint';
 import { authorizeNode } from '#functions/nodes/access';
-import { listNodeAgreements } from '#tables/node-agreement-records';
+import { listNodeAgreements } from '#tables/node/agreement-records';
 import { agreementsResponse } from './shared/agreement-view.ts';
 import { agreementsPath } from './shared/schemas.ts';
 

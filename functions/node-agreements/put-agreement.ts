@@ -4,8 +4,8 @@ import { noHeartbeatQuery } from '#functions/nodes/schemas';
 import { accessDenied, badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { putNodeAgreement } from '#tables/node-agreement-records';
-import { laterTimestamp } from '#tables/node-records';
+import { putNodeAgreement } from '#tables/node/agreement-records';
+import { laterTimestamp } from '#tables/node/records';
 import { agreementPath, putAgreementBody } from './shared/schemas.ts';
 
 const NO_SERVICE = { orgid: '', pattern: '', url: '' };

@@ -2,7 +2,7 @@ import { endpoint } from '#functions/endpoint';
 import { authorizeNode, resourceId } from '#functions/nodes/access';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteManagementStatus } from '#tables/node-management-status-records';
+import { deleteManagementStatus } from '#tables/node/management-status-records';
 import { nodeStatusPath } from './shared/schemas.ts';
 import { policyKey } from './shared/view.ts';
 

@@ -2,7 +2,7 @@ import { endpoint } from '#functions/endpoint';
 import { authorizeNode } from '#functions/nodes/access';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getManagementStatus } from '#tables/node-management-status-records';
+import { getManagementStatus } from '#tables/node/management-status-records';
 import { getManagementStatusQuery, nodeStatusPath } from './shared/schemas.ts';
 import { policyKey, statusesView } from './shared/view.ts';
 

@@ -2,7 +2,7 @@ import { endpoint } from '#functions/endpoint';
 import { authorizeNode } from '#functions/nodes/access';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { listManagementStatuses } from '#tables/node-management-status-records';
+import { listManagementStatuses } from '#tables/node/management-status-records';
 import { getManagementStatusQuery, nodeStatusesPath } from './shared/schemas.ts';
 import { statusesView } from './shared/view.ts';
 

@@ -2,7 +2,7 @@ import { endpoint } from '#functions/endpoint';
 import { authorizeNode, nodeNotFound, resourceId } from '#functions/nodes/access';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { putManagementStatus } from '#tables/node-management-status-records';
+import { putManagementStatus } from '#tables/node/management-status-records';
 import { nodeStatusPath, putManagementStatusBody } from './shared/schemas.ts';
 import { policyKey, storedStatus } from './shared/view.ts';
 

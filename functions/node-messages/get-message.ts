@@ -3,7 +3,7 @@ import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { readLiveMessage } from '#tables/mailbox-cleanup';
-import { nodeMailbox } from '#tables/node-message-records';
+import { nodeMailbox } from '#tables/node/message-records';
 import { authorizeNodeMailbox } from './shared/access.ts';
 import { nodeMessagesBody } from './shared/message-view.ts';
 import { nodeMessagePath } from './shared/schemas.ts';

@@ -4,7 +4,7 @@ import { json } from '#lib/http/responses';
 import { readBounds } from '#lib/mailbox';
 import { isoTimestamp } from '#lib/time';
 import { readLiveMessages } from '#tables/mailbox-cleanup';
-import { nodeMailbox } from '#tables/node-message-records';
+import { nodeMailbox } from '#tables/node/message-records';
 import { authorizeNodeMailbox } from './shared/access.ts';
 import { nodeMessagesBody } from './shared/message-view.ts';
 import { listNodeMessagesQuery, nodeMessagesPath } from './shared/schemas.ts';

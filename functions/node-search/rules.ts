@@ -1,4 +1,4 @@
-import type { SearchNode } from '#tables/node-search';
+import type { SearchNode } from '#tables/node/search';
 
 /** What makes a node a candidate for an agreement (catalog reference §3.7, §4.3). */
 export interface Candidacy {

@@ -1,6 +1,6 @@
 import type { Caller } from '#lib/auth/caller';
-import { listAgbotPatterns } from '#tables/agbot-pattern-records';
-import { listAgbotPolicies } from '#tables/agbot-policy-records';
+import { listAgbotPatterns } from '#tables/agbot/pattern-records';
+import { listAgbotPolicies } from '#tables/agbot/policy-records';
 
 /**
  * The node orgs a search may return for the pattern or policy `org/name`. An agbot searches only

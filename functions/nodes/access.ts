@@ -1,9 +1,11 @@
 import { type Access, authorize } from '#lib/auth/access';
 import type { Caller } from '#lib/auth/caller';
 import { HttpError, notFound } from '#lib/http/errors';
-import { getNode, type NodeRecord } from '#tables/node-records';
+import { CONFLICT, type Conflict, optimisticUpdate } from '#tables/kernel/optimistic-update';
+import { getNode, type NodeRecord } from '#tables/node/records';
 import type { NodePath } from './schemas.ts';
 
+export { CONFLICT } from '#tables/kernel/optimistic-update';
 export { type NodePath, nodePath } from './schemas.ts';
 
 export const resourceId = (path: NodePath): string => `${path.organization}/${path.node}`;
@@ -35,29 +37,21 @@ export async function authorizeNode(
   return node;
 }
 
-/** What a write step returns when a concurrent write changed the node after it was read. */
-export const CONFLICT = Symbol('conflict');
-const ATTEMPTS = 6;
-const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
-
 /**
  * Runs a read-check-write `step` on the node read by `authorize`; when another request changed the
  * node in between, reads it again (re-checking access, which may have changed) and retries, then
  * gives up with 409.
  */
-export async function retryOnConflict<T>(
+export async function writeWithReread<T>(
   caller: Caller,
   path: NodePath,
   first: NodeRecord | undefined,
-  step: (node: NodeRecord | undefined) => Promise<T | typeof CONFLICT>,
+  step: (node: NodeRecord | undefined) => Promise<T | Conflict>,
 ): Promise<T> {
-  let node = first;
-  for (let attempt = 1; ; attempt++) {
-    const result = await step(node);
-    if (result !== CONFLICT) return result;
-    if (attempt >= ATTEMPTS) throw nodeConflict(path);
-    await pause(attempt);
-    node = await authorizeNode(caller, path, 'WRITE');
-  }
+  const result = await optimisticUpdate(first, {
+    write: step,
+    reread: () => authorizeNode(caller, path, 'WRITE'),
+  });
+  if (result === CONFLICT) throw nodeConflict(path);
+  return result;
 }

@@ -1,6 +1,6 @@
 import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
-import { deleteNodeErrors } from '#tables/node-report-records';
+import { deleteNodeErrors } from '#tables/node/report-records';
 import { authorizeNode, nodeNotFound, nodePath } from './access.ts';
 
 /** DELETE /v1/orgs/{organization}/nodes/{node}/errors: whoever may write the node; none → 404 "node … not found", as upstream. */

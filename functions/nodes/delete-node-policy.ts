@@ -2,8 +2,8 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { deleteNodePolicy } from '#tables/node-policy-records';
-import { laterTimestamp } from '#tables/node-records';
+import { deleteNodePolicy } from '#tables/node/policy-records';
+import { laterTimestamp } from '#tables/node/records';
 import { authorizeNode, nodePath, resourceId } from './access.ts';
 
 /** DELETE /v1/orgs/{organization}/nodes/{node}/policy: whoever may write the node; stamps its lastUpdated. */

@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteNodeStatus } from '#tables/node-report-records';
+import { deleteNodeStatus } from '#tables/node/report-records';
 import { authorizeNode, nodePath, resourceId } from './access.ts';
 
 /** DELETE /v1/orgs/{organization}/nodes/{node}/status: whoever may write the node; records the deletion; 204. */

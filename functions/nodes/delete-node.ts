@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
-import { deleteNode } from '#tables/node-records';
-import { authorizeNode, CONFLICT, nodeNotFound, nodePath, retryOnConflict } from './access.ts';
+import { deleteNode } from '#tables/node/records';
+import { authorizeNode, CONFLICT, nodeNotFound, nodePath, writeWithReread } from './access.ts';
 
 /**
  * DELETE /v1/orgs/{organization}/nodes/{node}: owner, org admins, root, the node itself. Removes
@@ -11,7 +11,7 @@ export const handler = endpoint({
   path: nodePath,
   authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
   async handle({ caller, path, target }) {
-    await retryOnConflict(caller, path, target, async (node) => {
+    await writeWithReread(caller, path, target, async (node) => {
       if (!node) throw nodeNotFound(path);
       return (await deleteNode(node)) ? true : CONFLICT;
     });

@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getNodeErrors } from '#tables/node-report-records';
+import { getNodeErrors } from '#tables/node/report-records';
 import { authorizeNode, nodePath } from './access.ts';
 import { nodeErrorsView } from './status-view.ts';
 

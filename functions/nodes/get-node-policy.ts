@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getNodePolicy } from '#tables/node-policy-records';
+import { getNodePolicy } from '#tables/node/policy-records';
 import { authorizeNode, nodePath } from './access.ts';
 import { nodePolicyView } from './policy-view.ts';
 

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import { type Caller, roleOf } from '#lib/auth/caller';
 import { likeMatcher } from '#lib/like';
-import type { NodeRecord } from '#tables/node-records';
+import type { NodeRecord } from '#tables/node/records';
 import type { listNodesQuery } from './schemas.ts';
 
 type ListQuery = z.infer<typeof listNodesQuery>;

@@ -4,7 +4,7 @@ import { roleOf } from '#lib/auth/caller';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
-import { listOrgNodes } from '#tables/node-records';
+import { listOrgNodes } from '#tables/node/records';
 import { nodeListFilter } from './list-filters.ts';
 import { nodeView } from './node-view.ts';
 import { listNodesQuery } from './schemas.ts';

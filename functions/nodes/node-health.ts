@@ -4,7 +4,7 @@ import { heartbeatSince, nodeHealth } from '#functions/node-search/rules';
 import { nodeHealthBody } from '#functions/node-search/schemas';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
-import { searchNodes } from '#tables/node-search';
+import { searchNodes } from '#tables/node/search';
 
 /**
  * POST /v1/orgs/{organization}/search/nodehealth: the org's nodes with no pattern (policy nodes)

@@ -1,4 +1,4 @@
-import type { NodeChanges } from '#tables/node-records';
+import type { NodeChanges } from '#tables/node/records';
 import type { PatchNodeBody, PutNodeBody, RegServiceInput } from './schemas.ts';
 
 /** How request bodies become stored node attributes (upstream stores absent options as omitted keys). */

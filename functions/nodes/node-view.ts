@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { MASKED } from '#lib/auth/secrets';
-import type { NodeRecord } from '#tables/node-records';
+import type { NodeRecord } from '#tables/node/records';
 import type { node as nodeResponse } from './responses.ts';
 
 /**

@@ -4,7 +4,7 @@ import { hashSecret } from '#lib/auth/secrets';
 import { accessDenied, badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { saveNode } from '#tables/node-save';
+import { saveNode } from '#tables/node/save';
 import { authorizeNode, nodeConflict, nodeNotFound, nodePath, resourceId } from './access.ts';
 import { PATCH_ATTRIBUTES, patchChange } from './node-input.ts';
 import { patternProblem, userInputProblem } from './reference-rules.ts';

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { NodePolicyRecord } from '#tables/node-policy-records';
+import type { NodePolicyRecord } from '#tables/node/policy-records';
 import type { nodePolicy } from './responses.ts';
 import type { PutNodePolicyBody } from './schemas.ts';
 

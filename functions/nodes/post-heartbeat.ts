@@ -2,7 +2,7 @@ import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { recordHeartbeat } from '#tables/node-records';
+import { recordHeartbeat } from '#tables/node/records';
 import { authorizeNode, nodeNotFound, nodePath } from './access.ts';
 
 /**

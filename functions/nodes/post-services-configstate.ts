@@ -2,9 +2,9 @@ import { endpoint } from '#functions/endpoint';
 import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { laterTimestamp } from '#tables/node-records';
-import { recordServicesConfigState } from '#tables/node-report-records';
-import { authorizeNode, CONFLICT, nodeNotFound, nodePath, resourceId, retryOnConflict } from './access.ts';
+import { laterTimestamp } from '#tables/node/records';
+import { recordServicesConfigState } from '#tables/node/report-records';
+import { authorizeNode, CONFLICT, nodeNotFound, nodePath, resourceId, writeWithReread } from './access.ts';
 import { applyConfigState, configStateProblem } from './configstate.ts';
 import { postConfigStateBody } from './report-schemas.ts';
 
@@ -20,7 +20,7 @@ export const handler = endpoint({
   async handle({ caller, path, body, target, deps }) {
     const problem = configStateProblem(body);
     if (problem) throw badInput(problem);
-    await retryOnConflict(caller, path, target, async (node) => {
+    await writeWithReread(caller, path, target, async (node) => {
       if (!node) throw nodeNotFound(path);
       const outcome = applyConfigState(node.registeredServices, body);
       if (outcome.kind === 'no-services')

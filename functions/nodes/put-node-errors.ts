@@ -2,7 +2,7 @@ import { endpoint } from '#functions/endpoint';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { putNodeErrors } from '#tables/node-report-records';
+import { putNodeErrors } from '#tables/node/report-records';
 import { authorizeNode, nodeNotFound, nodePath } from './access.ts';
 import { putNodeErrorsBody } from './report-schemas.ts';
 import { sizeProblem } from './rules.ts';

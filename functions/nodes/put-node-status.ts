@@ -2,7 +2,7 @@ import { endpoint } from '#functions/endpoint';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { putNodeStatus } from '#tables/node-report-records';
+import { putNodeStatus } from '#tables/node/report-records';
 import { authorizeNode, nodeNotFound, nodePath } from './access.ts';
 import { putNodeStatusBody } from './report-schemas.ts';
 import { sizeProblem } from './rules.ts';

@@ -1,7 +1,7 @@
 import { type Caller, isSuperUser } from '#lib/auth/caller';
 import { likeMatcher } from '#lib/like';
-import { getPattern } from '#tables/pattern-records';
-import { findServiceVersions } from '#tables/service-references';
+import { getPattern } from '#tables/pattern/records';
+import { findServiceVersions } from '#tables/service/references';
 import { missingPattern } from './rules.ts';
 
 type UserInputEntry = {

@@ -3,8 +3,8 @@ import { identityTaken } from '#lib/auth/identity-taken';
 import { hashSecret } from '#lib/auth/secrets';
 import type { ExchangeConfig } from '#lib/config';
 import { accessDenied, badInput, notFound } from '#lib/http/errors';
-import type { NodeRecord } from '#tables/node-records';
-import { type SaveNodeOutcome, saveNode as saveNodeRecord } from '#tables/node-save';
+import type { NodeRecord } from '#tables/node/records';
+import { type SaveNodeOutcome, saveNode as saveNodeRecord } from '#tables/node/save';
 import { authorizeNode, type NodePath, nodeConflict, nodeNotFound, resourceId } from './access.ts';
 import { putChanges } from './node-input.ts';
 import { publicKeyNotToken } from './rules.ts';
@@ -22,7 +22,7 @@ export interface SaveNode {
 
 const ADDED = 'node added or updated';
 
-/** The write itself is tables/node-save.ts `saveNode`; here: the PUT's values, rules and answers. */
+/** The write itself is tables/node/save.ts `saveNode`; here: the PUT's values, rules and answers. */
 export async function saveNode(request: SaveNode, first: NodeRecord | undefined): Promise<string> {
   const { caller, path, body, noHeartbeat, now, config } = request;
   // Root may send token "" to mean "no change"; hash once, outside the retries.

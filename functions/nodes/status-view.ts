@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { NodeErrorsRecord, NodeStatusRecord } from '#tables/node-report-records';
+import type { NodeErrorsRecord, NodeStatusRecord } from '#tables/node/report-records';
 import type { nodeErrors, nodeStatus, oneService } from './report-responses.ts';
 import type { OneServiceInput, PutNodeStatusBody } from './report-schemas.ts';
 

@@ -4,7 +4,7 @@ import { accessDenied, notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { deleteOrgCascade } from '#tables/cascade';
-import { getOrg } from '#tables/org-records';
+import { getOrg } from '#tables/org/records';
 
 /** DELETE /v1/orgs/{organization}: root and hub admins delete an org and everything in it; never `root`. */
 export const handler = endpoint({

@@ -3,7 +3,7 @@ import { authorize } from '#lib/auth/access';
 import { badInput, emptyList, notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
-import { getOrg } from '#tables/org-records';
+import { getOrg } from '#tables/org/records';
 import { ORG_ATTRIBUTES, orgView } from './shared/org-view.ts';
 import { getOrgQuery } from './shared/schemas.ts';
 

@@ -4,7 +4,7 @@ import { type Caller, IBM_ORG, roleOf } from '#lib/auth/caller';
 import { badInput, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { filterPrefix, matchesAllFilters } from '#lib/like';
-import { getOrg, listOrgs, type OrgRecord } from '#tables/org-records';
+import { getOrg, listOrgs, type OrgRecord } from '#tables/org/records';
 import { orgView } from './shared/org-view.ts';
 import { getOrgsQuery } from './shared/schemas.ts';
 

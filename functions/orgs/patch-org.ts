@@ -4,7 +4,7 @@ import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { isoTimestamp } from '#lib/time';
-import { type OrgPatch, patchOrg } from '#tables/org-records';
+import { type OrgPatch, patchOrg } from '#tables/org/records';
 import { checkOrgLimits } from './shared/org-body.ts';
 import { orgPatchBody } from './shared/schemas.ts';
 

@@ -4,7 +4,7 @@ import { alreadyExists } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { orgPath } from '#lib/ids';
 import { isoTimestamp } from '#lib/time';
-import { insertOrg } from '#tables/org-records';
+import { insertOrg } from '#tables/org/records';
 import { checkOrgLimits, orgFields } from './shared/org-body.ts';
 import { orgBody } from './shared/schemas.ts';
 

@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deletePatternKey } from '#tables/pattern-keys';
+import { deletePatternKey } from '#tables/pattern/key-records';
 import { authorizePattern, patternId, patternNotFound } from './shared/access.ts';
 import { patternKeyPath } from './shared/schemas.ts';
 

@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
-import { sweepPatternKeys } from '#tables/pattern-keys';
-import { deletePattern } from '#tables/pattern-records';
+import { sweepPatternKeys } from '#tables/pattern/key-records';
+import { deletePattern } from '#tables/pattern/records';
 import { authorizePattern, patternNotFound } from './shared/access.ts';
 import { patternPath } from './shared/schemas.ts';
 

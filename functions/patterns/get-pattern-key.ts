@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { text } from '#lib/http/responses';
-import { getPatternKey } from '#tables/pattern-keys';
+import { getPatternKey } from '#tables/pattern/key-records';
 import { authorizePattern, patternId, patternNotFound } from './shared/access.ts';
 import { patternKeyPath } from './shared/schemas.ts';
 

@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { listPatternKeys } from '#tables/pattern-keys';
+import { listPatternKeys } from '#tables/pattern/key-records';
 import { authorizePattern, patternNotFound } from './shared/access.ts';
 import { patternPath } from './shared/schemas.ts';
 

@@ -1,6 +1,6 @@
 import { endpoint } from '#functions/endpoint';
 import { json } from '#lib/http/responses';
-import { listOrgPatterns } from '#tables/pattern-records';
+import { listOrgPatterns } from '#tables/pattern/records';
 import { authorizePatternAccess, canSeePattern } from './shared/access.ts';
 import { patternListFilter } from './shared/list-filters.ts';
 import { patternsBody } from './shared/pattern-view.ts';

@@ -4,7 +4,7 @@ import { sizeProblem } from '#functions/nodes/rules';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { PATCHABLE } from '#tables/pattern-records';
+import { PATCHABLE } from '#tables/pattern/records';
 import { authorizePattern, patternId, patternNotFound } from './shared/access.ts';
 import { storedServices } from './shared/pattern-view.ts';
 import { mayBePublic, missingReference, servicesProblem } from './shared/rules.ts';

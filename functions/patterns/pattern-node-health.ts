@@ -3,7 +3,7 @@ import { authorizeSearch } from '#functions/node-search/access';
 import { heartbeatSince, nodeHealth } from '#functions/node-search/rules';
 import { nodeHealthBody } from '#functions/node-search/schemas';
 import { json } from '#lib/http/responses';
-import { searchNodes } from '#tables/node-search';
+import { searchNodes } from '#tables/node/search';
 import { patternId } from './shared/access.ts';
 import { patternPath } from './shared/schemas.ts';
 

@@ -4,7 +4,7 @@ import { sizeProblem } from '#functions/nodes/rules';
 import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { createPattern } from '#tables/pattern-records';
+import { createPattern } from '#tables/pattern/records';
 import { authorizePatternAccess, patternId } from './shared/access.ts';
 import { storedPattern } from './shared/pattern-view.ts';
 import { mayBePublic, missingReference, servicesProblem } from './shared/rules.ts';

@@ -2,7 +2,7 @@ import { keyFromBody } from '#functions/catalog/shared/key-body';
 import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { putPatternKey } from '#tables/pattern-keys';
+import { putPatternKey } from '#tables/pattern/key-records';
 import { authorizePattern, patternNotFound } from './shared/access.ts';
 import { patternKeyPath } from './shared/schemas.ts';
 

@@ -5,8 +5,8 @@ import { patternSearchBody } from '#functions/node-search/schemas';
 import { searchableOrgs } from '#functions/node-search/served';
 import { badInput } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { searchNodes } from '#tables/node-search';
-import { getPattern } from '#tables/pattern-records';
+import { searchNodes } from '#tables/node/search';
+import { getPattern } from '#tables/pattern/records';
 import { patternId } from './shared/access.ts';
 import { patternPath } from './shared/schemas.ts';
 

@@ -1,6 +1,6 @@
 import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
-import { deleteSecret } from '#tables/secret-records';
+import { deleteSecret } from '#tables/secret/records';
 import { secretNotFound } from './get-secret.ts';
 import { authorizeSecret } from './shared/access.ts';
 import { secretPath } from './shared/schemas.ts';

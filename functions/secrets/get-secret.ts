@@ -4,7 +4,7 @@ import { json } from '#lib/http/responses';
 import { log } from '#lib/log';
 import { open, SecretIntegrityError } from '#lib/secrets/envelope';
 import { keyProvider } from '#lib/secrets/provider';
-import { getSecret } from '#tables/secret-records';
+import { getSecret } from '#tables/secret/records';
 import { authorizeSecret } from './shared/access.ts';
 import { authorizeDelivery } from './shared/delivery.ts';
 import { deliveryQuery, secretPath } from './shared/schemas.ts';

@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { isOrgAdmin } from '#lib/auth/caller';
 import { parseSecretName } from '#lib/secrets/names';
-import { listSecrets } from '#tables/secret-records';
+import { listSecrets } from '#tables/secret/records';
 import { authorizeSecret } from './shared/access.ts';
 import { listResponse } from './shared/list-view.ts';
 import { listQuery, orgPath } from './shared/schemas.ts';

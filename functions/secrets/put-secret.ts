@@ -4,7 +4,7 @@ import { ok } from '#lib/http/responses';
 import { seal } from '#lib/secrets/envelope';
 import { keyProvider } from '#lib/secrets/provider';
 import { isoTimestamp } from '#lib/time';
-import { putSecret } from '#tables/secret-records';
+import { putSecret } from '#tables/secret/records';
 import { authorizeSecret } from './shared/access.ts';
 import { MAX_SECRET_BODY_BYTES, secretBody, secretPath } from './shared/schemas.ts';
 import { boundNode, secretNameOrThrow } from './shared/secret-name.ts';

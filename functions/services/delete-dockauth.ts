@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteDockAuth } from '#tables/service-children';
+import { deleteDockAuth } from '#tables/service/children';
 import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
 import { dockAuthPath } from './shared/schemas.ts';
 

@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { deleteServiceKey } from '#tables/service-children';
+import { deleteServiceKey } from '#tables/service/children';
 import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
 import { keyPath } from './shared/schemas.ts';
 

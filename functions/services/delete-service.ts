@@ -1,6 +1,6 @@
 import { endpoint } from '#functions/endpoint';
 import { noContent } from '#lib/http/responses';
-import { deleteServiceCascade } from '#tables/cascade';
+import { deleteServiceCascade } from '#tables/service/cascade';
 import { authorizeService, serviceNotFound } from './shared/access.ts';
 import { servicePath } from './shared/schemas.ts';
 

@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getDockAuth } from '#tables/service-children';
+import { getDockAuth } from '#tables/service/children';
 import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
 import { dockAuthView } from './shared/dockauth-view.ts';
 import { dockAuthPath } from './shared/schemas.ts';

@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { text } from '#lib/http/responses';
-import { getServiceKey } from '#tables/service-children';
+import { getServiceKey } from '#tables/service/children';
 import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
 import { keyPath } from './shared/schemas.ts';
 

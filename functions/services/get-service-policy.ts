@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getServicePolicy } from '#tables/service-children';
+import { getServicePolicy } from '#tables/service/children';
 import { authorizeService, serviceNotFound } from './shared/access.ts';
 import { servicePath } from './shared/schemas.ts';
 

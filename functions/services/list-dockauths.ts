@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { listDockAuths } from '#tables/service-children';
+import { listDockAuths } from '#tables/service/children';
 import { authorizeService, serviceNotFound } from './shared/access.ts';
 import { dockAuthView } from './shared/dockauth-view.ts';
 import { servicePath } from './shared/schemas.ts';

@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { listServiceKeys } from '#tables/service-children';
+import { listServiceKeys } from '#tables/service/children';
 import { authorizeService, serviceNotFound } from './shared/access.ts';
 import { servicePath } from './shared/schemas.ts';
 

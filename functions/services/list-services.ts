@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { badInput, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { listOrgServices } from '#tables/service-records';
+import { listOrgServices } from '#tables/service/records';
 import { authorizeServiceAccess, canSeeService } from './shared/access.ts';
 import { NODE_TYPES, serviceListFilter } from './shared/list-filters.ts';
 import { versionProblem } from './shared/rules.ts';

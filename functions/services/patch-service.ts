@@ -3,7 +3,7 @@ import { sizeProblem } from '#functions/nodes/rules';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import type { ServiceRecord } from '#tables/service-records';
+import type { ServiceRecord } from '#tables/service/records';
 import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
 import {
   missingRequiredMessage,

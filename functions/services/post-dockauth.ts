@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { addDockAuth } from '#tables/service-children';
+import { addDockAuth } from '#tables/service/children';
 import { authorizeService, serviceNotFound } from './shared/access.ts';
 import { dockAuthBody, servicePath } from './shared/schemas.ts';
 

@@ -4,7 +4,7 @@ import { serviceId } from '#lib/catalog/service-id';
 import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { createService } from '#tables/service-records';
+import { createService } from '#tables/service/records';
 import { authorizeServiceAccess } from './shared/access.ts';
 import { missingRequiredMessage, missingRequiredService, serviceBodyProblem } from './shared/rules.ts';
 import { serviceBody, servicesPath } from './shared/schemas.ts';

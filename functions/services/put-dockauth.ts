@@ -2,7 +2,7 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { replaceDockAuth } from '#tables/service-children';
+import { replaceDockAuth } from '#tables/service/children';
 import { authorizeService, serviceNotFound } from './shared/access.ts';
 import { dockAuthBody, dockAuthPath } from './shared/schemas.ts';
 

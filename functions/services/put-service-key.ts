@@ -2,7 +2,7 @@ import { keyFromBody } from '#functions/catalog/shared/key-body';
 import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { putServiceKey } from '#tables/service-children';
+import { putServiceKey } from '#tables/service/children';
 import { authorizeService, serviceNotFound } from './shared/access.ts';
 import { keyPath } from './shared/schemas.ts';
 

@@ -3,7 +3,7 @@ import { sizeProblem } from '#functions/nodes/rules';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { putServicePolicy } from '#tables/service-children';
+import { putServicePolicy } from '#tables/service/children';
 import { authorizeService, serviceNotFound } from './shared/access.ts';
 import { servicePolicyProblem, storedServicePolicy } from './shared/policy-rules.ts';
 import { servicePath, servicePolicyBody } from './shared/schemas.ts';

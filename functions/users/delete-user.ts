@@ -2,7 +2,7 @@ import { endpoint } from '#functions/endpoint';
 import { badInput, notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteUserCascade } from '#tables/cascade';
-import { isRootUser, userDeletionCounts } from '#tables/user-records';
+import { isRootUser, userDeletionCounts } from '#tables/user/records';
 import { authorizeUser, userPath } from './shared/target.ts';
 import { canSeeUser } from './shared/visible.ts';
 

@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { orgPath } from '#lib/ids';
-import { listUsers } from '#tables/user-records';
+import { listUsers } from '#tables/user/records';
 import { usersResponse } from './shared/target.ts';
 import { canSeeUser } from './shared/visible.ts';
 

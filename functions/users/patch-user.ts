@@ -3,7 +3,7 @@ import { hashSecret } from '#lib/auth/secrets';
 import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { type UserFields, updateUser } from '#tables/user-records';
+import { type UserFields, updateUser } from '#tables/user/records';
 import { mayPatch, patchAttribute, patchProblem } from './shared/patch-rules.ts';
 import { userPatchBody } from './shared/schemas.ts';
 import { authorizeUser, userPath } from './shared/target.ts';

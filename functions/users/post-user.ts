@@ -5,7 +5,7 @@ import { hashSecret } from '#lib/auth/secrets';
 import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { insertUser } from '#tables/user-records';
+import { insertUser } from '#tables/user/records';
 import { userWriteProblem } from './shared/rules.ts';
 import { userBody } from './shared/schemas.ts';
 import { userPath } from './shared/target.ts';

@@ -4,7 +4,7 @@ import { hashSecret } from '#lib/auth/secrets';
 import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { insertUser, type UserFields, updateUser } from '#tables/user-records';
+import { insertUser, type UserFields, updateUser } from '#tables/user/records';
 import { userWriteProblem } from './shared/rules.ts';
 import { userBody } from './shared/schemas.ts';
 import { authorizeUser, userPath } from './shared/target.ts';

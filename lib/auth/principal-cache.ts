@@ -3,8 +3,8 @@ import type { Principal } from './principal.ts';
 /**
  * Resolved identities (kind, flags, owner, secret hash) by `org/id`, per function instance, for at
  * most `ttlMs`: a warm request authenticates without reading them again through `load` (the
- * table's lookup, tables/principals.ts). Writes on this instance forget the entry at once
- * (tables/principals.ts `changingIdentity`); other instances see a change when their entry
+ * table's lookup, tables/identity/principals.ts). Writes on this instance forget the entry at once
+ * (tables/identity/principals.ts `changingIdentity`); other instances see a change when their entry
  * expires. Unknown ids are never remembered, so a new identity works at once, and a secret that
  * fails against a remembered entry is checked once more against a fresh read (authenticate.ts),
  * so a re-created identity or a new secret works at once too.

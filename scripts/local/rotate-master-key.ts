@@ -1,6 +1,6 @@
 import { existsSync, renameSync } from 'node:fs';
 import { loadOrCreateMasterKey, localKeyProvider } from '#lib/secrets/local-key-provider';
-import { resealAllSecrets } from '#tables/secret-rotation';
+import { resealAllSecrets } from '#tables/secret/rotation';
 
 /**
  * Rotates the local master key in `file`: a new key is generated into `<file>.next` (0600; reused

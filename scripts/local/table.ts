@@ -16,8 +16,8 @@ export async function prepareTable(options: {
   process.env.AWS_REGION ??= 'local';
   const { createTableIfMissing } = await import('#tables/create-table');
   const { bootstrap } = await import('#tables/bootstrap');
-  const { backfillPrincipalsOnce } = await import('#tables/principal-backfill');
-  const { backfillNodeSearch } = await import('#tables/node-search-backfill');
+  const { backfillPrincipalsOnce } = await import('#tables/identity/backfill');
+  const { backfillNodeSearch } = await import('#tables/node/search-backfill');
   try {
     await createTableIfMissing(options.table);
     await bootstrap();

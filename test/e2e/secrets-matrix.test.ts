@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { insertAgbotPolicy } from '#tables/agbot-policy-records';
+import { insertAgbotPolicy } from '#tables/agbot/policy-records';
 import { createAgbot } from '#test/support/identities';
 import { secretCases } from './matrix/secrets.ts';
 import { defineMatrix } from './support/matrix.ts';

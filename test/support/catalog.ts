@@ -1,7 +1,7 @@
 import { serviceId } from '#lib/catalog/service-id';
-import { createDeploymentPolicy, type DeploymentPolicyRecord } from '#tables/deployment-policy-records';
-import { createPattern, type PatternRecord } from '#tables/pattern-records';
-import { createService, getService, rewriteService, type ServiceRecord } from '#tables/service-records';
+import { createDeploymentPolicy, type DeploymentPolicyRecord } from '#tables/deployment-policy/records';
+import { createPattern, type PatternRecord } from '#tables/pattern/records';
+import { createService, getService, rewriteService, type ServiceRecord } from '#tables/service/records';
 
 /**
  * Stores a service through the services table operation (`SERVICE#<org>/<id>`, listed in gsi1

@@ -1,12 +1,12 @@
 import { PutTransaction } from 'dynamodb-toolbox';
 import { hashSecret } from '#lib/auth/secrets';
-import { AgbotEntity } from '#tables/agbots';
-import { NodeEntity } from '#tables/nodes';
-import { OrgEntity } from '#tables/orgs';
-import { ownedEntry, principalSet, userEntry } from '#tables/principal-records';
+import { AgbotEntity } from '#tables/agbot/entity';
+import { ownedEntry, principalSet, userEntry } from '#tables/identity/records';
+import { NodeEntity } from '#tables/node/entity';
+import { OrgEntity } from '#tables/org/entity';
 import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
 import { transactWrite } from '#tables/transact';
-import { UserEntity } from '#tables/users';
+import { UserEntity } from '#tables/user/entity';
 
 /**
  * Test fixtures written straight to the table (through the same entities the handlers use, with

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import type { AgreementRecord } from '#tables/agbot-agreement-records';
+import type { AgreementRecord } from '#tables/agbot/agreement-records';
 import type { agbotAgreement, getAgbotAgreementsResponse } from './responses.ts';
 
 /** An agreement as upstream returns it (reference §8.7), keyed by its id in the response. */

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { AgbotPatternRecord } from '#tables/agbot-pattern-records';
+import type { AgbotPatternRecord } from '#tables/agbot/pattern-records';
 import type { agbotPattern, getAgbotPatternsResponse } from './schemas.ts';
 
 /** A served pattern as upstream returns it (the map key is its id). */

@@ -1,9 +1,9 @@
 import { mayManageMultiTenant, mayServe } from '#functions/agbots/shared/entitlement';
 import { type Caller, IBM_ORG } from '#lib/auth/caller';
 import { accessDenied, badInput } from '#lib/http/errors';
-import type { AgbotRecord } from '#tables/agbot-records';
-import { getDeploymentPolicy } from '#tables/deployment-policy-records';
-import { getPattern } from '#tables/pattern-records';
+import type { AgbotRecord } from '#tables/agbot/records';
+import { getDeploymentPolicy } from '#tables/deployment-policy/records';
+import { getPattern } from '#tables/pattern/records';
 
 /** What a POST of a served pattern or policy declares. */
 export interface ServeDeclaration {

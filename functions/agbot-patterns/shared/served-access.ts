@@ -5,7 +5,7 @@ import {
 } from '#functions/agbots/shared/access';
 import type { AgbotPath } from '#functions/agbots/shared/schemas';
 import type { Caller } from '#lib/auth/caller';
-import type { AgbotRecord } from '#tables/agbot-records';
+import type { AgbotRecord } from '#tables/agbot/records';
 
 /**
  * Who may touch an agbot's served patterns and policies: the contract's "owning user or agbot",

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { AgbotPolicyRecord } from '#tables/agbot-policy-records';
+import type { AgbotPolicyRecord } from '#tables/agbot/policy-records';
 import type { agbotBusinessPol, getAgbotBusinessPolsResponse } from './schemas.ts';
 
 /** A served policy as upstream returns it (the map key is its id). */

@@ -1,7 +1,7 @@
 import { type Access, authorize, type Target } from '#lib/auth/access';
 import { type Caller, isUserType } from '#lib/auth/caller';
 import { accessDenied, notFound } from '#lib/http/errors';
-import { type AgbotRecord, getAgbot } from '#tables/agbot-records';
+import { type AgbotRecord, getAgbot } from '#tables/agbot/records';
 import type { AgbotPath } from './schemas.ts';
 
 export { type AgbotPath, agbotPath } from './schemas.ts';

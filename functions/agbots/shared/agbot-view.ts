@@ -3,7 +3,7 @@ import { MASKED } from '#lib/auth/secrets';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { type Clock, isoTimestamp } from '#lib/time';
-import type { AgbotRecord } from '#tables/agbot-records';
+import type { AgbotRecord } from '#tables/agbot/records';
 import type { agbot as agbotResponse, getAgbotsResponse } from './responses.ts';
 
 /** Agbots as upstream returns them (reference §4), the token always masked; typed by the response schema. */

@@ -1,5 +1,5 @@
 import { type Caller, IBM_ORG, ROOT_ORG, roleOf } from '#lib/auth/caller';
-import { getUser, isRootUser } from '#tables/user-records';
+import { getUser, isRootUser } from '#tables/user/records';
 
 /**
  * What an agbot is entitled to (the README's "Secrets" rule). An agbot serves its own org; only

@@ -1,5 +1,5 @@
 import { filterPrefix, matchesAllFilters } from '#lib/like';
-import type { AgbotRecord } from '#tables/agbot-records';
+import type { AgbotRecord } from '#tables/agbot/records';
 import type { ListAgbotsQuery } from './schemas.ts';
 
 /**

@@ -2,7 +2,7 @@ import { type Caller, IBM_ORG, isUserType } from '#lib/auth/caller';
 import { identityTaken, isTaken } from '#lib/auth/identity-taken';
 import { hashSecret } from '#lib/auth/secrets';
 import { accessDenied, HttpError, notFound } from '#lib/http/errors';
-import { type AgbotRecord, createAgbot, updateAgbot } from '#tables/agbot-records';
+import { type AgbotRecord, createAgbot, updateAgbot } from '#tables/agbot/records';
 import { type AgbotPath, agbotId, agbotNotFound, authorizeAgbot } from './access.ts';
 import { mayManageMultiTenant } from './entitlement.ts';
 import type { PutAgbotBody } from './schemas.ts';

@@ -1,5 +1,5 @@
 import { versionInRange } from '#lib/catalog/version-range';
-import { findServiceVersions } from '#tables/service-references';
+import { findServiceVersions } from '#tables/service/references';
 
 /** What a catalog body references (catalog reference §1.3): services of any org, public or not. */
 

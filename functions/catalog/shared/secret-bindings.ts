@@ -1,7 +1,7 @@
 import { type Caller, roleOf } from '#lib/auth/caller';
 import { badInput } from '#lib/http/errors';
 import { type BindingAuthor, bindingRefusal, boundEntries } from '#lib/secrets/binding-rule';
-import { getUser, isRootUser } from '#tables/user-records';
+import { getUser, isRootUser } from '#tables/user/records';
 
 /** The caller as a binding author: root, a user with its admin flag (hub admins are neither). */
 export function authorOf(caller: Caller): BindingAuthor {

@@ -1,7 +1,7 @@
 import { type Caller, isHubAdmin, isMultiTenantAgbot, isUserType, roleOf } from '#lib/auth/caller';
 import { roleHasPermission } from '#lib/auth/permissions';
 import { accessDenied, notFound } from '#lib/http/errors';
-import { type DeploymentPolicyRecord, getDeploymentPolicy } from '#tables/deployment-policy-records';
+import { type DeploymentPolicyRecord, getDeploymentPolicy } from '#tables/deployment-policy/records';
 import type { PolicyPath } from './schemas.ts';
 
 export type PolicyAccess = 'READ' | 'WRITE' | 'CREATE';

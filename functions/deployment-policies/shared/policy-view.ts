@@ -1,4 +1,4 @@
-import type { DeploymentPolicyRecord } from '#tables/deployment-policy-records';
+import type { DeploymentPolicyRecord } from '#tables/deployment-policy/records';
 import type { PolicyBody } from './schemas.ts';
 
 /** Upstream's default node health for a policy's service on POST and PUT. */

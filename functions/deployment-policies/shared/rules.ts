@@ -3,7 +3,7 @@
 import { describeMissingService, missingUserInputService } from '#functions/catalog/shared/references';
 import { isValidVersion } from '#lib/catalog/version-range';
 import { ConstraintError, parseConstraint } from '#lib/policy/constraints';
-import { findServiceVersions } from '#tables/service-references';
+import { findServiceVersions } from '#tables/service/references';
 import type { PolicyService, UserInputEntry } from './schemas.ts';
 
 const anyArch = (arch: string | null | undefined) => !arch || arch === '*';

@@ -1,7 +1,7 @@
 import { json } from '#lib/http/responses';
-import type { DeploymentPolicyRecord } from '#tables/deployment-policy-records';
-import type { SearchNode } from '#tables/node-search';
-import { deleteSearchOffset, putSearchOffset, type SearchOffset } from '#tables/search-offsets';
+import { deleteSearchOffset, putSearchOffset, type SearchOffset } from '#tables/agbot/search-offsets';
+import type { DeploymentPolicyRecord } from '#tables/deployment-policy/records';
+import type { SearchNode } from '#tables/node/search';
 
 /**
  * Upstream's paging of the deployment-policy search (catalog reference §4.3, steps 3–5): one

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import type { NodeAgreementRecord } from '#tables/node-agreement-records';
+import type { NodeAgreementRecord } from '#tables/node/agreement-records';
 import type { getNodeAgreementsResponse, nodeAgreement } from './responses.ts';
 
 /** An agreement as upstream returns it (reference §11.7), keyed by its id in the response. */

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { NodeManagementStatusRecord } from '#tables/node-management-status-records';
+import type { NodeManagementStatusRecord } from '#tables/node/management-status-records';
 import type { getManagementStatusResponse } from './responses.ts';
 import type { NodeStatusPath, PutManagementStatusBody } from './schemas.ts';
 

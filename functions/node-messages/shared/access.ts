@@ -6,8 +6,8 @@ import { mayExchangeMessages } from '#lib/mailbox';
 import type { Mailbox, MailboxState, MessageRef, SenderShare } from '#tables/mailbox';
 import { loadDeleteContext } from '#tables/mailbox-cleanup';
 import { loadPostContext } from '#tables/mailbox-post';
-import { nodeMailbox } from '#tables/node-message-records';
-import type { NodeRecord } from '#tables/node-records';
+import { nodeMailbox } from '#tables/node/message-records';
+import type { NodeRecord } from '#tables/node/records';
 import type { NodeMessagePath, NodeMessagesPath } from './schemas.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { badInput } from '#lib/http/errors';
-import type { Intervals, OrgFields } from '#tables/org-records';
+import type { Intervals, OrgFields } from '#tables/org/records';
 import type { OrgBody } from './schemas.ts';
 
 const NO_INTERVALS: Intervals = { minInterval: 0, maxInterval: 0, intervalAdjustment: 0 };

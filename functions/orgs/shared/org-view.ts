@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { OrgRecord } from '#tables/org-records';
+import type { OrgRecord } from '#tables/org/records';
 import type { org as orgResponse } from './responses.ts';
 
 /** `?attribute=` names: the fields of the view. */

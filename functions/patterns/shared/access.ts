@@ -1,7 +1,7 @@
 import { authorizeCatalogAccess, type CatalogAccess } from '#functions/catalog/shared/access';
 import { type Caller, IBM_ORG, isSuperUser } from '#lib/auth/caller';
 import { notFound } from '#lib/http/errors';
-import { getPattern, type PatternRecord } from '#tables/pattern-records';
+import { getPattern, type PatternRecord } from '#tables/pattern/records';
 import type { PatternPath } from './schemas.ts';
 
 export type PatternAccess = CatalogAccess;

@@ -1,5 +1,5 @@
 import { matchesAllFilters } from '#lib/like';
-import type { PatternRecord } from '#tables/pattern-records';
+import type { PatternRecord } from '#tables/pattern/records';
 import type { ListPatternsQuery } from './schemas.ts';
 
 /** The list and catalog filters (§3.4, §3.6): LIKE with `%`, else exact; `public` a boolean. */

@@ -1,4 +1,4 @@
-import type { PatternRecord } from '#tables/pattern-records';
+import type { PatternRecord } from '#tables/pattern/records';
 import type { PatternBody, PatternService } from './schemas.ts';
 
 /** Upstream's defaults on POST and PUT (`api.defaults.pattern.*`); PATCH fills none. */

@@ -1,7 +1,7 @@
 import { describeMissingService, missingUserInputService } from '#functions/catalog/shared/references';
 import { isValidVersion } from '#lib/catalog/version-range';
-import { getOrg } from '#tables/org-records';
-import { findServiceVersions } from '#tables/service-references';
+import { getOrg } from '#tables/org/records';
+import { findServiceVersions } from '#tables/service/references';
 import type { PatternService } from './schemas.ts';
 
 /** Upstream's checks of a pattern's services that need no database, in its order (§3.1). */

@@ -1,13 +1,10 @@
 import type { Caller } from '#lib/auth/caller';
 import { HttpError } from '#lib/http/errors';
 import type { ChangeOperation } from '#tables/changes';
-import { type PatternRecord, rewritePattern } from '#tables/pattern-records';
+import { CONFLICT, optimisticUpdate } from '#tables/kernel/optimistic-update';
+import { type PatternRecord, rewritePattern } from '#tables/pattern/records';
 import { authorizePattern, patternId, patternNotFound } from './access.ts';
 import type { PatternPath } from './schemas.ts';
-
-const ATTEMPTS = 6;
-const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
 
 /**
  * Rewrites the pattern read by `authorize` with what `change` makes of it. When another request
@@ -21,16 +18,17 @@ export async function updatePattern(
   change: (current: PatternRecord) => PatternRecord,
   operation: ChangeOperation,
 ): Promise<void> {
-  let current = first;
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    if (!current) throw patternNotFound(path);
-    if ((await rewritePattern(current, change(current), operation)) === 'updated') return;
-    await pause(attempt);
-    current = await authorizePattern(caller, path, 'WRITE');
-  }
-  throw new HttpError(
-    409,
-    'already-exists',
-    `pattern '${patternId(path)}' is being changed by another request; try again`,
-  );
+  const result = await optimisticUpdate(first, {
+    write: async (current) => {
+      if (!current) throw patternNotFound(path);
+      return (await rewritePattern(current, change(current), operation)) === 'updated' ? 'updated' : CONFLICT;
+    },
+    reread: () => authorizePattern(caller, path, 'WRITE'),
+  });
+  if (result === CONFLICT)
+    throw new HttpError(
+      409,
+      'already-exists',
+      `pattern '${patternId(path)}' is being changed by another request; try again`,
+    );
 }

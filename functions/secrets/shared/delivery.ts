@@ -3,10 +3,10 @@ import { ownerAuthor } from '#functions/catalog/shared/secret-bindings';
 import type { Caller } from '#lib/auth/caller';
 import { accessDenied, badInput } from '#lib/http/errors';
 import { bindingRefusal, boundEntries, deliversEntry } from '#lib/secrets/binding-rule';
-import { getAgbotPattern } from '#tables/agbot-pattern-records';
-import { getAgbotPolicy } from '#tables/agbot-policy-records';
-import { getDeploymentPolicy } from '#tables/deployment-policy-records';
-import { getPattern } from '#tables/pattern-records';
+import { getAgbotPattern } from '#tables/agbot/pattern-records';
+import { getAgbotPolicy } from '#tables/agbot/policy-records';
+import { getDeploymentPolicy } from '#tables/deployment-policy/records';
+import { getPattern } from '#tables/pattern/records';
 import type { DeliveryQuery } from './schemas.ts';
 
 type AgbotCaller = Extract<Caller, { kind: 'agbot' }>;

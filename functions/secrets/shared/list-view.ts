@@ -2,8 +2,8 @@ import type * as z from 'zod';
 import { endpoint } from '#functions/endpoint';
 import { json } from '#lib/http/responses';
 import { inTree, type SecretTree, treePrefix } from '#lib/secrets/names';
-import type { SecretSummary } from '#tables/secret-records';
-import { listSecrets } from '#tables/secret-records';
+import type { SecretSummary } from '#tables/secret/records';
+import { listSecrets } from '#tables/secret/records';
 import { authorizeSecret } from './access.ts';
 import { type ListQuery, listQuery } from './schemas.ts';
 

@@ -1,7 +1,7 @@
 import { authorizeCatalogAccess, type CatalogAccess } from '#functions/catalog/shared/access';
 import { type Caller, isMultiTenantAgbot, isSuperUser, roleOf } from '#lib/auth/caller';
 import { notFound } from '#lib/http/errors';
-import { getService, type ServiceRecord } from '#tables/service-records';
+import { getService, type ServiceRecord } from '#tables/service/records';
 import type { ServicePath } from './schemas.ts';
 
 export type ServiceAccess = CatalogAccess;

@@ -1,5 +1,5 @@
 import { filterMatcher } from '#lib/like';
-import type { ServiceRecord } from '#tables/service-records';
+import type { ServiceRecord } from '#tables/service/records';
 import type { CatalogServicesQuery } from './schemas.ts';
 
 /**

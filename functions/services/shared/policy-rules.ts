@@ -1,6 +1,6 @@
 // The constraint grammar: one implementation, shared with the agent and the agreement protocol.
 import { ConstraintError, parseConstraint } from '#lib/policy/constraints';
-import type { ServicePolicyRecord } from '#tables/service-children';
+import type { ServicePolicyRecord } from '#tables/service/children';
 import type { ServicePolicyBody } from './schemas.ts';
 
 const POLICY_TYPES = ['string', 'int', 'float', 'boolean', 'list of strings', 'version'];

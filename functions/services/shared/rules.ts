@@ -1,7 +1,7 @@
 import { serviceId, serviceUrlPart } from '#lib/catalog/service-id';
 import { isValidVersion, versionInRange } from '#lib/catalog/version-range';
 import { idFits, MAX_ID_BYTES, utf8Length } from '#lib/ids';
-import { findServiceVersions } from '#tables/service-references';
+import { findServiceVersions } from '#tables/service/references';
 import type { ServiceBody, ServiceRefInput } from './schemas.ts';
 
 /** Upstream's service rules (catalog reference §2.3), in its order, with its messages. */

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { ServiceRecord } from '#tables/service-records';
+import type { ServiceRecord } from '#tables/service/records';
 import type { service } from './responses.ts';
 import type { ServiceBody, ServiceRefInput } from './schemas.ts';
 

@@ -1,5 +1,5 @@
 import { type Caller, roleOf } from '#lib/auth/caller';
-import { isRootUser, type UserRecord } from '#tables/user-records';
+import { isRootUser, type UserRecord } from '#tables/user/records';
 import { MSG } from './rules.ts';
 import type { UserPatchBody } from './schemas.ts';
 import { canSeeUser } from './visible.ts';

@@ -1,5 +1,5 @@
 import { type Caller, roleOf } from '#lib/auth/caller';
-import { isRootUser } from '#tables/user-records';
+import { isRootUser } from '#tables/user/records';
 import type { UserBody } from './schemas.ts';
 
 export const MSG = {

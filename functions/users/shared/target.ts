@@ -3,7 +3,7 @@ import type { Caller } from '#lib/auth/caller';
 import type { ExchangeConfig } from '#lib/config';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getUser, type UserRecord } from '#tables/user-records';
+import { getUser, type UserRecord } from '#tables/user/records';
 import type { UserPath } from './schemas.ts';
 import { userView } from './user-view.ts';
 

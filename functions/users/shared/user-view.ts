@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { MASKED } from '#lib/auth/secrets';
-import { isRootUser, type UserRecord } from '#tables/user-records';
+import { isRootUser, type UserRecord } from '#tables/user/records';
 import type { user as userResponse } from './responses.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Caller } from '#lib/auth/caller';
 import { roleOf } from '#lib/auth/caller';
-import { isRootUser } from '#tables/user-records';
+import { isRootUser } from '#tables/user/records';
 
 /**
  * Upstream's route filters on users, applied after authorization: a plain user sees only itself,

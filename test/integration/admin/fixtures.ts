@@ -1,7 +1,7 @@
 import { PutTransaction } from 'dynamodb-toolbox';
 import { hashSecret } from '#lib/auth/secrets';
-import { NodeEntity } from '#tables/nodes';
-import { ownedEntry, principalSet } from '#tables/principal-records';
+import { ownedEntry, principalSet } from '#tables/identity/records';
+import { NodeEntity } from '#tables/node/entity';
 import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
 import { transactWrite } from '#tables/transact';
 

@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handler as initdb } from '#functions/admin/initdb';
 import { handler as reload } from '#functions/admin/reload';
 import { getConfig } from '#lib/config';
-import { getOrg } from '#tables/org-records';
+import { getOrg } from '#tables/org/records';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -5,8 +5,8 @@ import { handler as getAgreement } from '#functions/agbot-agreements/get-agreeme
 import { handler as listAgreements } from '#functions/agbot-agreements/list-agreements';
 import { handler as putAgreement } from '#functions/agbot-agreements/put-agreement';
 import { getConfig } from '#lib/config';
-import { getAgreement as readAgreement } from '#tables/agbot-agreement-records';
-import { getAgbot } from '#tables/agbot-records';
+import { getAgreement as readAgreement } from '#tables/agbot/agreement-records';
+import { getAgbot } from '#tables/agbot/records';
 import { getOrgCounts } from '#tables/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

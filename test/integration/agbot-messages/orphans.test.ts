@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as postMessage } from '#functions/agbot-messages/post-message';
-import { agbotMailbox } from '#tables/agbot-message-records';
+import { agbotMailbox } from '#tables/agbot/message-records';
 import { documentClient, tableName } from '#tables/client';
 import { keys } from '#tables/keys';
 import { postMessage as storeMessage } from '#tables/mailbox-post';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as listMessages } from '#functions/agbot-messages/list-messages';
 import { handler as postMessage } from '#functions/agbot-messages/post-message';
-import { listMessages as storedMessages } from '#tables/agbot-message-records';
+import { listMessages as storedMessages } from '#tables/agbot/message-records';
 import { getOrgCounts } from '#tables/stats';
 import { createAgbot, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

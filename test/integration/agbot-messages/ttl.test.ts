@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getMessage } from '#functions/agbot-messages/get-message';
 import { handler as postMessage } from '#functions/agbot-messages/post-message';
 import { getConfig } from '#lib/config';
-import { listMessages as storedMessages } from '#tables/agbot-message-records';
+import { listMessages as storedMessages } from '#tables/agbot/message-records';
 import { createAgbot, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -4,7 +4,7 @@ import { handler as deleteAll } from '#functions/agbot-patterns/delete-patterns'
 import { handler as getOne } from '#functions/agbot-patterns/get-pattern';
 import { handler as list } from '#functions/agbot-patterns/list-patterns';
 import { handler as postPattern } from '#functions/agbot-patterns/post-pattern';
-import { insertAgbotPattern, listAgbotPatterns } from '#tables/agbot-pattern-records';
+import { insertAgbotPattern, listAgbotPatterns } from '#tables/agbot/pattern-records';
 import { seedPattern } from '#test/support/catalog';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

@@ -4,7 +4,7 @@ import { handler as deleteOne } from '#functions/agbot-policies/delete-policy';
 import { handler as getOne } from '#functions/agbot-policies/get-policy';
 import { handler as list } from '#functions/agbot-policies/list-policies';
 import { handler as postPolicy } from '#functions/agbot-policies/post-policy';
-import { insertAgbotPolicy, listAgbotPolicies } from '#tables/agbot-policy-records';
+import { insertAgbotPolicy, listAgbotPolicies } from '#tables/agbot/policy-records';
 import { seedDeploymentPolicy } from '#test/support/catalog';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getAgbot } from '#functions/agbots/get-agbot';
 import { handler as patchAgbot } from '#functions/agbots/patch-agbot';
 import { handler as heartbeat } from '#functions/agbots/post-heartbeat';
-import { getAgbot as readAgbot } from '#tables/agbot-records';
+import { getAgbot as readAgbot } from '#tables/agbot/records';
 import { dynamoCallCount } from '#tables/client';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

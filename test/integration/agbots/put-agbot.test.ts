@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getAgbotHandler } from '#functions/agbots/get-agbot';
 import { handler as putAgbot } from '#functions/agbots/put-agbot';
 import { getConfig } from '#lib/config';
-import { getAgbot } from '#tables/agbot-records';
+import { getAgbot } from '#tables/agbot/records';
 import { keys } from '#tables/keys';
 import { getOrgCounts, getUserCounts } from '#tables/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as patchAgbot } from '#functions/agbots/patch-agbot';
 import { handler as putAgbot } from '#functions/agbots/put-agbot';
 import { type ExchangeConfig, getConfig } from '#lib/config';
-import { getAgbot } from '#tables/agbot-records';
+import { getAgbot } from '#tables/agbot/records';
 import { createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -7,7 +7,7 @@ import { handler as postPolicy } from '#functions/deployment-policies/post-polic
 import { handler as putPolicy } from '#functions/deployment-policies/put-policy';
 import { handler as deleteOrg } from '#functions/orgs/delete-org';
 import { maxChangeId } from '#tables/changes';
-import { getDeploymentPolicy } from '#tables/deployment-policy-records';
+import { getDeploymentPolicy } from '#tables/deployment-policy/records';
 import { seedService } from '#test/support/catalog';
 import { orgChangeRows } from '#test/support/changes';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';

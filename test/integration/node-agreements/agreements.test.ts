@@ -8,8 +8,8 @@ import { handler as listAgreements } from '#functions/node-agreements/list-agree
 import { handler as putAgreement } from '#functions/node-agreements/put-agreement';
 import { handler as deleteNode } from '#functions/nodes/delete-node';
 import { getConfig } from '#lib/config';
-import { getNodeAgreement } from '#tables/node-agreement-records';
-import { getNode } from '#tables/node-records';
+import { getNodeAgreement } from '#tables/node/agreement-records';
+import { getNode } from '#tables/node/records';
 import { getOrgCounts, getUserCounts } from '#tables/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

@@ -4,7 +4,7 @@ import { handler as getStatus } from '#functions/node-management-status/get-mana
 import { handler as listStatuses } from '#functions/node-management-status/get-management-statuses';
 import { handler as putStatus } from '#functions/node-management-status/put-management-status';
 import { handler as deleteNode } from '#functions/nodes/delete-node';
-import { getManagementStatus, listManagementStatuses } from '#tables/node-management-status-records';
+import { getManagementStatus, listManagementStatuses } from '#tables/node/management-status-records';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -4,7 +4,7 @@ import { handler as getMessage } from '#functions/node-messages/get-message';
 import { handler as listMessages } from '#functions/node-messages/list-messages';
 import { handler as postMessage } from '#functions/node-messages/post-message';
 import { getConfig } from '#lib/config';
-import { listNodeMessages } from '#tables/node-message-records';
+import { listNodeMessages } from '#tables/node/message-records';
 import { getOrgCounts } from '#tables/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

@@ -5,7 +5,7 @@ import { handler as postMessage } from '#functions/node-messages/post-message';
 import { getConfig } from '#lib/config';
 import { documentClient, tableName } from '#tables/client';
 import { keys } from '#tables/keys';
-import { listNodeMessages } from '#tables/node-message-records';
+import { listNodeMessages } from '#tables/node/message-records';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

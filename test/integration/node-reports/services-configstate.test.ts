@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as postConfigState } from '#functions/nodes/post-services-configstate';
 import { handler as putNode } from '#functions/nodes/put-node';
-import { getNode } from '#tables/node-records';
+import { getNode } from '#tables/node/records';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { changeRows, tableSnapshot } from '#test/support/node-wire';

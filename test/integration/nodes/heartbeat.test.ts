@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as heartbeat } from '#functions/nodes/post-heartbeat';
 import { dynamoCallCount } from '#tables/client';
-import { getNode } from '#tables/node-records';
+import { getNode } from '#tables/node/records';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as patchNode } from '#functions/nodes/patch-node';
-import { getNode } from '#tables/node-records';
+import { getNode } from '#tables/node/records';
 import { getOrgCounts } from '#tables/stats';
 import { seedService } from '#test/support/catalog';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';

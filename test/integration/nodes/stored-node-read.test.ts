@@ -1,7 +1,7 @@
 import { Entity, item, PutItemCommand, string } from 'dynamodb-toolbox';
 import { describe, expect, it } from 'vitest';
-import { getNode } from '#tables/node-records';
-import { NodeEntity, nodeRepository } from '#tables/nodes';
+import { NodeEntity, nodeRepository } from '#tables/node/entity';
+import { getNode } from '#tables/node/records';
 import { storedItemReader } from '#tables/stored-item';
 import { ExchangeTable } from '#tables/table';
 import { createNode, createOrg, createUser } from '#test/support/identities';

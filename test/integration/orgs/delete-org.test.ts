@@ -4,7 +4,7 @@ import { handler as deleteOrg } from '#functions/orgs/delete-org';
 import { handler as getOrg } from '#functions/orgs/get-org';
 import { handler as postOrg } from '#functions/orgs/post-org';
 import { keys } from '#tables/keys';
-import { NodePolicyEntity } from '#tables/node-policies';
+import { NodePolicyEntity } from '#tables/node/policy-entity';
 import { listOrgCounts } from '#tables/stats';
 import { transactWrite } from '#tables/transact';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';

@@ -3,7 +3,7 @@ import { handler as getOrg } from '#functions/orgs/get-org';
 import { handler as patchOrg } from '#functions/orgs/patch-org';
 import { handler as postOrg } from '#functions/orgs/post-org';
 import { handler as putOrg } from '#functions/orgs/put-org';
-import { getOrg as readOrg } from '#tables/org-records';
+import { getOrg as readOrg } from '#tables/org/records';
 import { listOrgCounts } from '#tables/stats';
 import { createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

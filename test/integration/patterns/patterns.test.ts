@@ -11,7 +11,7 @@ import { handler as postPattern } from '#functions/patterns/post-pattern';
 import { handler as putPattern } from '#functions/patterns/put-pattern';
 import { handler as deleteUser } from '#functions/users/delete-user';
 import { getConfig } from '#lib/config';
-import { getPattern as readPattern } from '#tables/pattern-records';
+import { getPattern as readPattern } from '#tables/pattern/records';
 import { seedService } from '#test/support/catalog';
 import { orgChangeRows } from '#test/support/changes';
 import { createNode, createOrg, createUser, ROOT } from '#test/support/identities';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getAgbot } from '#functions/agbots/get-agbot';
 import { handler as getNode } from '#functions/nodes/get-node';
-import { principalCache } from '#tables/principals';
+import { principalCache } from '#tables/identity/principals';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -4,10 +4,10 @@ import { instanceAuthCaches } from '#functions/endpoint';
 import { authenticate } from '#lib/auth/authenticate';
 import { basicAuthHeader } from '#lib/auth/basic';
 import { documentClient, tableName } from '#tables/client';
+import { backfillPrincipals, backfillPrincipalsOnce } from '#tables/identity/backfill';
+import { principalCache } from '#tables/identity/principals';
+import { principalSet } from '#tables/identity/records';
 import { keys } from '#tables/keys';
-import { backfillPrincipals, backfillPrincipalsOnce } from '#tables/principal-backfill';
-import { principalSet } from '#tables/principal-records';
-import { principalCache } from '#tables/principals';
 import { transactWrite } from '#tables/transact';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { useTestTable } from '#test/support/table';
@@ -43,7 +43,7 @@ beforeAll(async () => {
   await createUser('acme', 'n1', { password: 'shadowed' });
 });
 
-describe('npm run backfill-principals (tables/principal-backfill.ts)', () => {
+describe('npm run backfill-principals (tables/identity/backfill.ts)', () => {
   it('writes the entries a table from before principal items lacks, so those identities log in again', async () => {
     for (const id of ['alice', 'n1', 'b1']) await deletePrincipalItem('acme', id);
     for (const auth of [alice, node, bot]) expect(await statusOf(auth)).toBe(401);

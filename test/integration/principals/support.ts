@@ -1,8 +1,8 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { documentClient, dynamoClient, tableName } from '#tables/client';
+import { ownedEntry, userEntry } from '#tables/identity/records';
 import { keys } from '#tables/keys';
-import { ownedEntry, userEntry } from '#tables/principal-records';
 
 export type Auth = { user: string; secret: string };
 

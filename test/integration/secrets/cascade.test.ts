@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as deleteNode } from '#functions/nodes/delete-node';
 import { handler as deleteOrg } from '#functions/orgs/delete-org';
 import { handler as deleteUser } from '#functions/users/delete-user';
-import { listSecrets } from '#tables/secret-records';
+import { listSecrets } from '#tables/secret/records';
 import { createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useKeyProvider } from '#lib/secrets/provider';
-import { getSecret } from '#tables/secret-records';
+import { getSecret } from '#tables/secret/records';
 import { captureOutput } from '#test/support/capture-output';
 import { createOrg, createUser } from '#test/support/identities';
 import { useTestTable } from '#test/support/table';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { handler } from '#functions/secrets/lambda';
 import { basicAuthHeader } from '#lib/auth/basic';
-import { insertAgbotPattern } from '#tables/agbot-pattern-records';
-import { insertAgbotPolicy } from '#tables/agbot-policy-records';
+import { insertAgbotPattern } from '#tables/agbot/pattern-records';
+import { insertAgbotPolicy } from '#tables/agbot/policy-records';
 
 /** Helpers of the secrets manager's integration tests: requests through the family's real Lambda. */
 export type Auth = { user: string; secret: string };

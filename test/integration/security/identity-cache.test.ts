@@ -10,7 +10,7 @@ import { basicAuthHeader } from '#lib/auth/basic';
 import { PrincipalCache } from '#lib/auth/principal-cache';
 import { VerificationCache } from '#lib/auth/secrets';
 import { dynamoCallCount } from '#tables/client';
-import { loadPrincipal } from '#tables/principals';
+import { loadPrincipal } from '#tables/identity/principals';
 import { createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getUsers } from '#functions/users/get-users';
 import { documentClient, tableName } from '#tables/client';
 import { LIST_MAX_PAGES, LIST_MAX_RECORDS, queryPages } from '#tables/list-ceiling';
-import { UserEntity } from '#tables/users';
+import { UserEntity } from '#tables/user/entity';
 import { createOrg, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -3,7 +3,7 @@ import { handler as postService } from '#functions/services/post-service';
 import { handler as putService } from '#functions/services/put-service';
 import { handler as putKey } from '#functions/services/put-service-key';
 import { deleteOrgCascade, deleteUserCascade } from '#tables/cascade';
-import { getService, listPublicServices, rewriteService } from '#tables/service-records';
+import { getService, listPublicServices, rewriteService } from '#tables/service/records';
 import { createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

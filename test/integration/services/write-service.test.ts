@@ -5,7 +5,7 @@ import { handler as patchService } from '#functions/services/patch-service';
 import { handler as postService } from '#functions/services/post-service';
 import { handler as putService } from '#functions/services/put-service';
 import { getConfig } from '#lib/config';
-import { getService as readService } from '#tables/service-records';
+import { getService as readService } from '#tables/service/records';
 import { createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -3,7 +3,7 @@ import { handler as confirmUser } from '#functions/users/confirm-user';
 import { handler as getUser } from '#functions/users/get-user';
 import { handler as postUser } from '#functions/users/post-user';
 import { getOrgCounts } from '#tables/stats';
-import { getUser as readUser } from '#tables/user-records';
+import { getUser as readUser } from '#tables/user/records';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -5,7 +5,7 @@ import { handler as getUsers } from '#functions/users/get-users';
 import { handler as patchUser } from '#functions/users/patch-user';
 import { handler as putUser } from '#functions/users/put-user';
 import { getOrgCounts } from '#tables/stats';
-import { getUser as readUser } from '#tables/user-records';
+import { getUser as readUser } from '#tables/user/records';
 import { createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -1,0 +1,233 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
+import { documentClient, tableName } from '../client.ts';
+import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
+import { agbotChildPrefix, indexKeys, keys } from '../keys.ts';
+import { type ListReach, maxPagesFor, withinCeiling } from '../list-ceiling.ts';
+import { ExchangeTable } from '../table.ts';
+import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { AgbotAgreementEntity } from './agreement-entity.ts';
+
+export type AgreementRecord = FormattedItem<typeof AgbotAgreementEntity>;
+type Key = { pk: string; sk: string };
+
+/** One agreement of the agbot `org/agbot` (consistent). */
+export async function getAgreement(
+  org: string,
+  agbot: string,
+  agreementId: string,
+): Promise<AgreementRecord | undefined> {
+  const { Item } = await AgbotAgreementEntity.build(GetItemCommand)
+    .key({ org, agbot, agreementId })
+    .options({ consistent: true })
+    .send();
+  return Item;
+}
+
+/**
+ * The agbot's agreements: one Query of its partition's `AGREEMENT#` items (consistent), within the
+ * list ceiling unless `reach` is `'all'`.
+ */
+export async function listAgreements(
+  org: string,
+  agbot: string,
+  reach: ListReach = 'capped',
+): Promise<AgreementRecord[]> {
+  const { Items = [] } = await ExchangeTable.build(QueryCommand)
+    .entities(AgbotAgreementEntity)
+    .query({ partition: keys.agbot(org, agbot).pk, range: { beginsWith: agbotChildPrefix.agreement } })
+    .options({ consistent: true, maxPages: maxPagesFor(reach) })
+    .send();
+  return withinCeiling(Items, reach);
+}
+
+/** Every agreement with this id, under any agbot (gsi1 `AGREEMENT#<id>`; eventually consistent). */
+export async function findAgreementsById(agreementId: string): Promise<AgreementRecord[]> {
+  const { Items = [] } = await ExchangeTable.build(QueryCommand)
+    .entities(AgbotAgreementEntity)
+    .query({ index: 'gsi1', partition: indexKeys.agreementById(agreementId) })
+    .options({ maxPages: Number.POSITIVE_INFINITY })
+    .send();
+  return Items;
+}
+
+/**
+ * A transaction on the agbot's record, retried longer than transactWrite does on its own: an
+ * agbot writing many agreements at once makes its own transactions collide.
+ */
+const transactOnAgbot = (items: TransactItem[], changes: Change[]): Promise<void> =>
+  retryOnConflict(() => transactWriteWithChanges(items, changes));
+
+/**
+ * Moves the org's `agbotAgreements` counter with a plain ADD after the agreement write, not in its
+ * transaction: every agreement of the org would otherwise make its transactions collide on the
+ * org's one STATS item, while plain ADDs queue.
+ */
+async function countAgreements(org: string, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await retryOnConflict(() =>
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.orgStats(org),
+        UpdateExpression: 'ADD agbotAgreements :delta',
+        ExpressionAttributeValues: { ':delta': delta },
+      }),
+    ),
+  );
+}
+
+/** The agbot's agreement count moves with its agreements; the agbot must still be there. */
+function countOnAgbot(org: string, agbot: string, delta: number, max = 0): TransactItem {
+  const limited = delta > 0 && max > 0;
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.agbot(org, agbot),
+      UpdateExpression: 'ADD agreementCount :delta',
+      ConditionExpression: limited
+        ? 'attribute_exists(pk) AND (attribute_not_exists(agreementCount) OR agreementCount <= :below)'
+        : 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':delta': delta, ...(limited ? { ':below': max - delta } : {}) },
+    },
+  };
+}
+
+export interface AgreementWrite {
+  org: string;
+  agbot: string;
+  agreementId: string;
+  /** The agbot's owner, stored for confirm. */
+  owner: string;
+  service: { orgid: string; pattern: string; url: string };
+  state: string;
+  now: string;
+}
+
+/** The feed row of an agbot agreement write (upstream's resource `agbotagreements`, id = the agbot). */
+const agreementChange = (org: string, agbot: string, operation: ChangeOperation): Change => ({
+  org,
+  id: agbot,
+  resource: 'agbotagreements',
+  operation,
+});
+
+/** Updates service, state and lastUpdated of an existing agreement (dataLastReceived kept); false if none. */
+async function updateExisting(write: AgreementWrite): Promise<boolean> {
+  try {
+    await transactWriteWithChanges(
+      [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.agbotAgreement(write.org, write.agbot, write.agreementId),
+            UpdateExpression: 'SET service = :service, #state = :state, lastUpdated = :now',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: {
+              ':service': write.service,
+              ':state': write.state,
+              ':now': write.now,
+            },
+          },
+        },
+      ],
+      [agreementChange(write.org, write.agbot, 'created/modified')],
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionFailed) return false;
+    throw error;
+  }
+}
+
+export type PutAgreementOutcome = 'created' | 'updated' | 'no-agbot' | 'limit';
+
+/**
+ * Adds or updates an agreement. A new one is written in one transaction with the agbot's count
+ * (which refuses it past `maxAgreements`, 0 = unlimited, or when the agbot is gone), then counted
+ * in the org's `agbotAgreements`; `dataLastReceived` starts as "".
+ */
+export async function putAgreement(
+  write: AgreementWrite,
+  maxAgreements: number,
+): Promise<PutAgreementOutcome> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await updateExisting(write)) return 'updated';
+    const { org, agbot, agreementId, owner, service, state, now } = write;
+    const record = { org, agbot, agreementId, owner, service, state, lastUpdated: now, dataLastReceived: '' };
+    try {
+      await transactOnAgbot(
+        [
+          AgbotAgreementEntity.build(PutTransaction)
+            .item(record)
+            .options({ condition: { attr: 'agreementId', exists: false } })
+            .params(),
+          countOnAgbot(org, agbot, 1, maxAgreements),
+        ],
+        [agreementChange(org, agbot, 'created/modified')],
+      );
+      await countAgreements(org, 1);
+      return 'created';
+    } catch (error) {
+      if (!(error instanceof TransactionFailed)) throw error;
+      // Created by a concurrent request meanwhile: update it instead.
+      if (error.failed[0]) continue;
+      const { Item } = await documentClient.send(
+        new GetCommand({ TableName: tableName(), Key: keys.agbot(org, agbot), ConsistentRead: true }),
+      );
+      const exists = Item !== undefined;
+      return exists ? 'limit' : 'no-agbot';
+    }
+  }
+  return (await updateExisting(write)) ? 'updated' : 'no-agbot';
+}
+
+const RECORDS_PER_TRANSACTION = 50;
+
+/**
+ * Deletes the given agreements (each only if it still exists) in transactions that also move the
+ * agbot's count and the org counter by the number actually deleted; resolves that number.
+ */
+async function deleteCountedAgreements(org: string, agbot: string, found: Key[]): Promise<number> {
+  let deleted = 0;
+  for (let i = 0; i < found.length; i += RECORDS_PER_TRANSACTION) {
+    let chunk = found.slice(i, i + RECORDS_PER_TRANSACTION);
+    while (chunk.length > 0) {
+      const deletes: TransactItem[] = chunk.map((Key) => ({
+        Delete: { TableName: tableName(), Key, ConditionExpression: 'attribute_exists(pk)' },
+      }));
+      const n = chunk.length;
+      try {
+        await transactOnAgbot(
+          [...deletes, countOnAgbot(org, agbot, -n)],
+          [agreementChange(org, agbot, 'deleted')],
+        );
+        await countAgreements(org, -n);
+        deleted += n;
+        break;
+      } catch (error) {
+        if (!(error instanceof TransactionFailed)) throw error;
+        // The agbot itself is gone: its own delete takes (and uncounts) its agreements.
+        if (error.failed[n]) return deleted;
+        // Agreements someone else deleted meanwhile: drop them and try the rest.
+        chunk = chunk.filter((_, index) => !error.failed[index]);
+      }
+    }
+  }
+  return deleted;
+}
+
+/** Deletes one agreement; false when there was none (or the agbot is gone). */
+export async function deleteAgreement(org: string, agbot: string, agreementId: string): Promise<boolean> {
+  return (await deleteCountedAgreements(org, agbot, [keys.agbotAgreement(org, agbot, agreementId)])) === 1;
+}
+
+/** Deletes every agreement of the agbot; resolves how many there were. */
+export async function deleteAllAgreements(org: string, agbot: string): Promise<number> {
+  const found = (await listAgreements(org, agbot, 'all')).map((a) =>
+    keys.agbotAgreement(org, agbot, a.agreementId),
+  );
+  return deleteCountedAgreements(org, agbot, found);
+}

@@ -1,0 +1,45 @@
+import { Entity, type FormattedItem, item, PutTransaction, string } from 'dynamodb-toolbox';
+import { agbotChildPrefix, keys } from '../keys.ts';
+import { ExchangeTable } from '../table.ts';
+import { servedRecords } from './served.ts';
+
+/**
+ * A deployment pattern an agbot serves: `AGBOT#<org>/<id>` / `PATTERN#<patternId>`, where
+ * `patternId` is `<patternOrgid>_<pattern>`. In the agbot's partition, so one Query lists them all
+ * and the agbot's DELETE removes them.
+ */
+export const AgbotPatternEntity = new Entity({
+  name: 'agbotPattern',
+  table: ExchangeTable,
+  timestamps: false,
+  schema: item({
+    org: string().key(),
+    id: string().key(),
+    patternId: string().key(),
+    patternOrgid: string(),
+    pattern: string(),
+    nodeOrgid: string(),
+    lastUpdated: string(),
+  }),
+  computeKey: ({ org, id, patternId }: { org: string; id: string; patternId: string }) =>
+    keys.agbotPattern(org, id, patternId),
+});
+
+export type AgbotPatternRecord = FormattedItem<typeof AgbotPatternEntity>;
+
+const served = servedRecords<AgbotPatternRecord>({
+  prefix: agbotChildPrefix.pattern,
+  resource: 'agbotpatterns',
+  key: keys.agbotPattern,
+  putItem: (record) =>
+    AgbotPatternEntity.build(PutTransaction)
+      .item(record)
+      .options({ condition: { attr: 'patternId', exists: false } })
+      .params(),
+});
+
+export const insertAgbotPattern = served.insert;
+export const listAgbotPatterns = served.list;
+export const getAgbotPattern = served.get;
+export const deleteAgbotPattern = served.remove;
+export const deleteAgbotPatterns = served.removeAll;

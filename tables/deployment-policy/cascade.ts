@@ -1,0 +1,26 @@
+import { batchDelete } from '../kernel/batch-delete.ts';
+import { keys } from '../keys.ts';
+import { ownerCountUpdate } from '../owner-counts.ts';
+import { transactWrite } from '../transact.ts';
+import { deleteDeploymentPolicy, listDeploymentPolicies } from './records.ts';
+
+/** The deployment policies' part of the org and user cascades (tables/cascade.ts runs them). */
+
+/**
+ * Deletes every policy of an org (its cascade), by BatchWriteItem, then takes them
+ * off their owners' counts (the org's users go with the org; root's count stays right).
+ */
+export async function deleteOrgDeploymentPolicies(org: string): Promise<void> {
+  const policies = await listDeploymentPolicies(org);
+  await batchDelete(policies.map((p) => keys.deploymentPolicy(org, p.name)));
+  const perOwner = new Map<string, number>();
+  for (const { owner } of policies) perOwner.set(owner, (perOwner.get(owner) ?? 0) + 1);
+  for (const [owner, count] of perOwner)
+    await transactWrite([ownerCountUpdate('BUSINESSPOL', owner, -count)]);
+}
+
+/** Deletes the policies `owner` (`org/username`) owns; policies are only ever in their org. */
+export async function deleteOwnedDeploymentPolicies(org: string, owner: string): Promise<void> {
+  for (const policy of await listDeploymentPolicies(org, 'all'))
+    if (policy.owner === owner) await deleteDeploymentPolicy(policy);
+}

@@ -1,0 +1,128 @@
+import {
+  Entity,
+  type FormattedItem,
+  GetItemCommand,
+  item,
+  map,
+  PutTransaction,
+  QueryCommand,
+  string,
+} from 'dynamodb-toolbox';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
+import { tableName } from '../client.ts';
+import { keys, nodeChildPrefix } from '../keys.ts';
+import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
+import { ExchangeTable } from '../table.ts';
+import { TransactionFailed } from '../transact.ts';
+
+const statusSchema = item({
+  org: string().key(),
+  id: string().key(),
+  /** `<org>/<management policy name>`. */
+  policy: string().key(),
+  scheduledTime: string().default(''),
+  startTime: string().default(''),
+  endTime: string().default(''),
+  upgradedVersions: map({
+    softwareVersion: string().default(''),
+    certVersion: string().default(''),
+    configVersion: string().default(''),
+  }).default({ softwareVersion: '', certVersion: '', configVersion: '' }),
+  status: string().default(''),
+  errorMessage: string().default(''),
+  lastUpdated: string(),
+});
+
+/**
+ * The status of one management policy (agent upgrade job) on one node:
+ * `NODE#<org>/<id>` / `MGMTSTATUS#<org>/<policy>`, in the node's partition so the node's DELETE
+ * removes it and one Query lists a node's statuses.
+ */
+export const NodeManagementStatusEntity = new Entity({
+  name: 'nodeManagementStatus',
+  table: ExchangeTable,
+  timestamps: false,
+  schema: statusSchema,
+  computeKey: ({ org, id, policy }: { org: string; id: string; policy: string }) =>
+    keys.nodeManagementStatus(org, id, policy),
+});
+
+export type NodeManagementStatusRecord = FormattedItem<typeof NodeManagementStatusEntity>;
+
+/** A node's statuses, ordered by policy (one Query of the node's partition, consistent; within the list ceiling). */
+export async function listManagementStatuses(org: string, id: string): Promise<NodeManagementStatusRecord[]> {
+  const { Items = [] } = await ExchangeTable.build(QueryCommand)
+    .entities(NodeManagementStatusEntity)
+    .query({ partition: keys.node(org, id).pk, range: { beginsWith: nodeChildPrefix.managementStatus } })
+    .options({ consistent: true, maxPages: maxPagesFor('capped') })
+    .send();
+  return withinCeiling(Items, 'capped');
+}
+
+export async function getManagementStatus(
+  org: string,
+  id: string,
+  policy: string,
+): Promise<NodeManagementStatusRecord | undefined> {
+  const { Item } = await NodeManagementStatusEntity.build(GetItemCommand)
+    .key({ org, id, policy })
+    .options({ consistent: true })
+    .send();
+  return Item;
+}
+
+/**
+ * Creates or replaces a status, only while its node exists (one transaction: a status is never
+ * written beside a node deleted meanwhile). False when the node is gone.
+ */
+export async function putManagementStatus(status: NodeManagementStatusRecord): Promise<boolean> {
+  try {
+    await transactWriteWithChanges(
+      [
+        {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: keys.node(status.org, status.id),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+        NodeManagementStatusEntity.build(PutTransaction).item(status).params(),
+      ],
+      [statusChange(status.org, status.id, 'created/modified')],
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionFailed) return false;
+    throw error;
+  }
+}
+
+/** Deletes a status; false when there was none. */
+export async function deleteManagementStatus(org: string, id: string, policy: string): Promise<boolean> {
+  try {
+    await transactWriteWithChanges(
+      [
+        {
+          Delete: {
+            TableName: tableName(),
+            Key: keys.nodeManagementStatus(org, id, policy),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+      ],
+      [statusChange(org, id, 'deleted')],
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionFailed) return false;
+    throw error;
+  }
+}
+
+/** The feed row of a management-status write (upstream's resource `nodemgmtpolstatus`, id = the node). */
+const statusChange = (org: string, id: string, operation: ChangeOperation): Change => ({
+  org,
+  id,
+  resource: 'nodemgmtpolstatus',
+  operation,
+});
