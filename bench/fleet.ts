@@ -208,16 +208,26 @@ function report(
     `  all: ${round(perNodeMinute(sum(dynamo.calls)))} calls, ${round(readUnits)} RU, ${round(writeUnits)} WU`,
   );
   const lambdaSeconds = http.durationsMs.length > 0 ? median(http.durationsMs) / 1000 : 0;
+  // What a window shorter than an hour cannot sample: with the channel open, each node's hourly
+  // safety poll (1 request; 1 write unit, 2 read units) and, every 2 hours (API Gateway's limit),
+  // a reconnect ($disconnect and $connect: 2 invocations, 6 write units, 1 read unit).
+  const unsampled = SIGNALS && WINDOW_S < 3600;
+  const hourlyPoll = unsampled ? 1 / 60 : 0;
+  const reconnect = unsampled ? 1 / 120 : 0;
+  if (unsampled)
+    console.log(
+      `added, not sampled by a ${WINDOW_S} s window: ${round(hourlyPoll)} polls and ${round(reconnect)} reconnects per node per minute`,
+    );
   const cost = costPerThousandNodeMonths({
-    httpRequests: perNodeMinute(sum(http.calls)),
+    httpRequests: perNodeMinute(sum(http.calls)) + hourlyPoll,
     websocketConnectionMinutes: perNodeMinute(socketMs / 60_000),
     websocketMessages,
-    websocketInvocations,
+    websocketInvocations: websocketInvocations + 2 * reconnect,
     lambdaSecondsPerRequest: lambdaSeconds,
     lambdaMemoryGb: memoryGb(),
     signalsMemoryGb: SIGNALS_FUNCTION.memorySize / 1024,
-    readUnits,
-    writeUnits,
+    readUnits: readUnits + 2 * hourlyPoll + reconnect,
+    writeUnits: writeUnits + hourlyPoll + 6 * reconnect,
   });
   console.log(
     `\nmonthly cost per 1,000 idle nodes (list prices of ${PRICES_AS_OF}; Lambda duration: median request time through serverless-offline, ${round(lambdaSeconds * 1000, 1)} ms at ${memoryGb()} GB, an upper bound):`,
