@@ -103,6 +103,13 @@ export function agbotExchange(options: {
       call('POST', `${self}/businesspols`, body, [200, 201, 409]),
     servePattern: (body: { patternOrgid: string; pattern: string; nodeOrgid: string }) =>
       call('POST', `${self}/patterns`, body, [200, 201, 409]),
+    /** The org's `heartbeatIntervals` (undefined when it has none, or the agbot may not read the org). */
+    orgHeartbeatIntervals: async (org: string): Promise<unknown> => {
+      const body = (await read(`/orgs/${enc(org)}`)) as {
+        orgs?: Record<string, { heartbeatIntervals?: unknown }>;
+      };
+      return body?.orgs?.[org]?.heartbeatIntervals ?? undefined;
+    },
     deploymentPolicies: (org: string) => read(`/orgs/${enc(org)}/business/policies`),
     deploymentPolicy: (org: string, name: string) => read(`/orgs/${enc(org)}/business/policies/${enc(name)}`),
     /** The policy search; 404 (no nodes) and 409 (session out of sync) are answers, not errors. */

@@ -20,6 +20,7 @@ import type { SecretSource } from '../exchange.ts';
 import type { AgreementDetails } from '../store.ts';
 import type { RoundContext } from './context.ts';
 import { checkDependencies, requiredServicesOf } from './dependencies.ts';
+import { nodeMaxHeartbeatS } from './node-heartbeat.ts';
 import { secretCandidates, secretsWithValues } from './secret-values.ts';
 import { type NodeRecord, type ServiceRecord, serviceRecord, servicesAnswer } from './wire.ts';
 
@@ -191,7 +192,7 @@ export async function completePlan(
         org: node.org,
         id: node.id,
         publicKey: node.record.publicKey,
-        maxHeartbeatS: node.record.heartbeatIntervals?.maxInterval,
+        maxHeartbeatS: await nodeMaxHeartbeatS(ctx, cache, node.org, node.record),
       },
       service,
       terms,

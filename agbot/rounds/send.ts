@@ -4,6 +4,7 @@ import { parseExchangePublicKey } from '#lib/protocol/keys';
 import type { ProtocolMessage } from '#lib/protocol/messages';
 import { agbotMessageTtlS } from '#lib/protocol/timeouts';
 import type { RoundContext } from './context.ts';
+import { nodeMaxHeartbeatS } from './node-heartbeat.ts';
 import { nodeRecord, oneOf } from './wire.ts';
 
 /** Signs `message` with the agbot's key, seals it for the node's published key, posts it to the node's mailbox. */
@@ -35,7 +36,7 @@ export async function sendAbout(
       org: agreement.nodeOrg,
       id: agreement.nodeId,
       publicKey: node.publicKey,
-      maxHeartbeatS: node.heartbeatIntervals?.maxInterval,
+      maxHeartbeatS: await nodeMaxHeartbeatS(ctx, new Map(), agreement.nodeOrg, node),
     },
     message,
   );
