@@ -1,3 +1,4 @@
+import { integerSetting, onOffSetting, type Env as SettingsEnv } from '#lib/env-settings';
 /** Settings of one agbot process, from the environment (names as the agbot issue gives them). */
 export interface AgbotConfig {
   /** Exchange base URL without a trailing slash, e.g. http://localhost:3090/v1 */
@@ -25,7 +26,7 @@ export interface AgbotConfig {
 
 export class AgbotConfigError extends Error {}
 
-type Env = Record<string, string | undefined>;
+type Env = SettingsEnv;
 
 export function loadAgbotConfig(env: Env = process.env): AgbotConfig {
   const exchangeUrl = (env.HZN_EXCHANGE_URL || 'http://localhost:3090/v1').replace(/\/+$/, '');
@@ -61,22 +62,12 @@ export function loadAgbotConfig(env: Env = process.env): AgbotConfig {
   };
 }
 
-function onOff(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw !== 'on' && raw !== 'off') throw new AgbotConfigError(`${name} must be on or off, not "${raw}"`);
-  return raw === 'on';
-}
+const fail = (message: string) => new AgbotConfigError(message);
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new AgbotConfigError(`${name} must be an integer from ${min} to ${max}, not "${raw}"`);
-  }
-  return value;
-}
+const onOff = (env: Env, name: string, fallback: boolean): boolean => onOffSetting(env, name, fallback, fail);
+
+const integer = (env: Env, name: string, fallback: number, min: number, max: number): number =>
+  integerSetting(env, name, fallback, { min, max }, fail);
 
 function positiveSeconds(env: Env, name: string, fallback: number): number {
   const raw = env[name];

@@ -1,5 +1,6 @@
-import { BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
+import { queryAll } from './kernel/query-all.ts';
 import { signalKeys } from './keys.ts';
 
 /**
@@ -42,14 +43,6 @@ export async function addConnection(
   );
 }
 
-/** The listener of a connection, if it is still recorded (eventually consistent: keepalives only). */
-export async function connectionListener(connectionId: string): Promise<Listener | undefined> {
-  const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: signalKeys.connection(connectionId) }),
-  );
-  return Item ? { kind: Item.kind, org: Item.org, id: Item.id } : undefined;
-}
-
 /** Forgets a connection (both items); nothing when it is already gone. */
 export async function removeConnection(connectionId: string): Promise<Listener | undefined> {
   const { Attributes } = await documentClient.send(
@@ -76,20 +69,15 @@ export const agbotConnections = (): Promise<(Listener & { connectionId: string }
   connectionsIn(signalKeys.agbotPartition);
 
 async function connectionsIn(partition: string): Promise<(Listener & { connectionId: string })[]> {
-  const found: (Listener & { connectionId: string })[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? [])
-      found.push({ kind: item.kind, org: item.org, id: item.id, connectionId: item.connectionId });
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return found;
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': partition },
+  });
+  return items.map((item) => ({
+    kind: item.kind as Listener['kind'],
+    org: String(item.org),
+    id: String(item.id),
+    connectionId: String(item.connectionId),
+  }));
 }

@@ -1,3 +1,4 @@
+import { integerSetting, onOffSetting, type Env as SettingsEnv } from '#lib/env-settings';
 import { DEFAULT_HEARTBEAT_INTERVALS, type HeartbeatIntervals } from '#lib/protocol/heartbeat-intervals';
 /** Settings of one agent process, read from the environment (names as upstream's agent uses). */
 export interface AgentConfig {
@@ -37,7 +38,7 @@ export interface AgentConfig {
 
 export class ConfigError extends Error {}
 
-type Env = Record<string, string | undefined>;
+type Env = SettingsEnv;
 
 export function loadConfig(env: Env = process.env): AgentConfig {
   const logLevel = env.HZN_AGENT_LOG_LEVEL ?? 'info';
@@ -95,22 +96,12 @@ function heartbeatSettings(env: Env): HeartbeatIntervals {
   };
 }
 
-function onOff(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`${name} must be on or off, not "${raw}"`);
-  return raw === 'on';
-}
+const fail = (message: string) => new ConfigError(message);
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, not "${raw}"`);
-  }
-  return value;
-}
+const onOff = (env: Env, name: string, fallback: boolean): boolean => onOffSetting(env, name, fallback, fail);
+
+const integer = (env: Env, name: string, fallback: number, min: number, max: number): number =>
+  integerSetting(env, name, fallback, { min, max }, fail);
 
 function seconds(env: Env, name: string, fallback: number): number {
   const raw = env[name];
