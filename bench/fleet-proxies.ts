@@ -11,7 +11,7 @@ export interface Counts {
   calls: Map<string, number>;
   readUnits: Map<string, number>;
   writeUnits: Map<string, number>;
-  /** Milliseconds spent per HTTP request (Exchange proxy only). */
+  /** Milliseconds spent per HTTP request, counting or not (Exchange proxy only). */
   durationsMs: number[];
   counting: boolean;
 }
@@ -79,10 +79,9 @@ export async function exchangeProxy(target: string, counts: Counts): Promise<{ u
     const answer = await forward(to, req.method ?? 'GET', req.url ?? '/', { ...req.headers }, body).catch(
       () => undefined,
     );
-    if (counts.counting) {
-      add(counts.calls, `${req.method} ${routeOf(req.url ?? '/')}`, 1);
-      counts.durationsMs.push(performance.now() - started);
-    }
+    // Every request's time (the idle window may hold none): what a Lambda's duration is priced at.
+    counts.durationsMs.push(performance.now() - started);
+    if (counts.counting) add(counts.calls, `${req.method} ${routeOf(req.url ?? '/')}`, 1);
     if (!answer) {
       res.writeHead(502).end();
       return;

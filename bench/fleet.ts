@@ -230,7 +230,7 @@ function report(
     writeUnits: writeUnits + hourlyPoll + 6 * reconnect,
   });
   console.log(
-    `\nmonthly cost per 1,000 idle nodes (list prices of ${PRICES_AS_OF}; Lambda duration: median request time through serverless-offline, ${round(lambdaSeconds * 1000, 1)} ms at ${memoryGb()} GB, an upper bound):`,
+    `\nmonthly cost per 1,000 idle nodes (list prices of ${PRICES_AS_OF}; Lambda duration: median time of every request through serverless-offline (registration included), ${round(lambdaSeconds * 1000, 1)} ms at ${memoryGb()} GB, an upper bound):`,
   );
   for (const [item, dollars] of Object.entries(cost.items)) console.log(`  ${item}: $${dollars.toFixed(2)}`);
   console.log(`  total: $${cost.total.toFixed(2)}`);
