@@ -1,6 +1,6 @@
 import { createHttp } from '#lib/http-client';
 import { type PageQuery, pageQueryString } from '#lib/protocol/mailbox-pages';
-import { SIGNALS_HEADER } from '#lib/signals/address';
+import { SIGNALS_HEADER, usableSignalsUrl } from '#lib/signals/address';
 
 /** The deployment policy or pattern (of the secrets' org) whose binding a secret is read for. */
 export interface SecretSource {
@@ -66,7 +66,7 @@ export function agbotExchange(options: {
     }
     if (path.endsWith('/changes')) {
       const announced = response.headers[SIGNALS_HEADER.toLowerCase()];
-      signalsUrl = typeof announced === 'string' && /^wss?:\/\//.test(announced) ? announced : undefined;
+      signalsUrl = usableSignalsUrl(announced, options.baseUrl);
     }
     return response.text === '' ? undefined : JSON.parse(response.text);
   }

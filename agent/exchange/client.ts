@@ -1,5 +1,5 @@
 import { createHttp, type HttpResponse } from '#lib/http-client';
-import { SIGNALS_HEADER } from '#lib/signals/address';
+import { SIGNALS_HEADER, usableSignalsUrl } from '#lib/signals/address';
 import { own, ownTable } from '../ground/own.ts';
 import type { ExchangeManagementStatus, ExchangeNode, ExchangePolicy, NodePolicy } from './types.ts';
 
@@ -88,7 +88,7 @@ export function createExchangeClient(options: { baseUrl: string; timeoutMs: numb
     const announced = response.headers[SIGNALS_HEADER.toLowerCase()];
     return {
       body: response.text ? safeJson(response.text) : undefined,
-      signalsUrl: typeof announced === 'string' && /^wss?:\/\//.test(announced) ? announced : undefined,
+      signalsUrl: usableSignalsUrl(announced, base),
     };
   }
 

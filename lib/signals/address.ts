@@ -12,3 +12,15 @@ export const signalsUrl = (): string | undefined => process.env.EXCHANGE_SIGNALS
 
 /** The POST /changes response header that announces the channel's address to nodes and agbots. */
 export const SIGNALS_HEADER = 'X-Exchange-Signals';
+
+/**
+ * The announced address a client may use, or undefined: a WebSocket URL, and `wss://` whenever the
+ * Exchange itself is reached over HTTPS, so the credentials the channel's upgrade carries are never
+ * sent in clear where the HTTP requests were not.
+ */
+export function usableSignalsUrl(announced: unknown, exchangeUrl: string): string | undefined {
+  if (typeof announced !== 'string' || !URL.canParse(announced)) return undefined;
+  const { protocol } = new URL(announced);
+  if (protocol === 'wss:') return announced;
+  return protocol === 'ws:' && !exchangeUrl.startsWith('https:') ? announced : undefined;
+}
