@@ -120,7 +120,7 @@ export function createAgbot(options: {
       const first = context;
       running = runRound(first).finally(() => {
         running = undefined;
-        schedule(first);
+        schedule(first, again ? 0 : config.pollIntervalMs);
       });
     },
     async stop() {
