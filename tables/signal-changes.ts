@@ -17,15 +17,21 @@ export async function signalChanges(changes: FeedRow[]): Promise<void> {
     const nodes = new Set(changes.map(nodeWokenBy).filter((node) => node !== undefined));
     // Rows no agbot reads (a node's mailbox, its status) cost no agbot lookup.
     const agbotRows = changes.filter(visibleTo({ kind: 'agbot', org: '', id: '' }));
-    const connectionIds: string[] = [];
-    for (const node of nodes) {
-      const slash = node.indexOf('/');
-      connectionIds.push(...(await nodeConnections(node.slice(0, slash), node.slice(slash + 1))));
-    }
-    if (agbotRows.length > 0) {
-      for (const agbot of await agbotConnections())
-        if (agbotRows.some((row) => agbotWokenBy(agbot, row))) connectionIds.push(agbot.connectionId);
-    }
+    const [nodeIds, agbots] = await Promise.all([
+      Promise.all(
+        [...nodes].map((node) => {
+          const slash = node.indexOf('/');
+          return nodeConnections(node.slice(0, slash), node.slice(slash + 1));
+        }),
+      ),
+      agbotRows.length > 0 ? agbotConnections() : [],
+    ]);
+    const connectionIds = [
+      ...nodeIds.flat(),
+      ...agbots
+        .filter((agbot) => agbotRows.some((row) => agbotWokenBy(agbot, row)))
+        .map((a) => a.connectionId),
+    ];
     const gone = await sendLookNow(connectionIds);
     await Promise.all(gone.map((connectionId) => removeConnection(connectionId)));
   } catch (error) {
