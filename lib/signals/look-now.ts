@@ -21,9 +21,9 @@ function managementApi(url: string): ApiGatewayManagementApiClient {
           credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
         }
       : {}),
-    // A signal is a hint: a write never waits long for one.
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
-    maxAttempts: 2,
+    // A signal is a hint: a write never waits long for one (at most about a second), nor retries it.
+    requestHandler: { connectionTimeout: 500, requestTimeout: 1_000 },
+    maxAttempts: 1,
   });
   client = { endpoint, api };
   return api;
