@@ -34,6 +34,8 @@ export interface AgreementDetails {
   repliedAt?: number;
   secretsUpdatedAt?: number;
   secretsAckedAt?: number;
+  /** The policy's or pattern's `nodeHealth` (node-health.ts judges the agreement by it). */
+  nodeHealth?: { missing_heartbeat_interval?: number; check_agreement_status?: number };
 }
 
 /** One served policy's search state (agreements-and-workloads §1.3 search session). */
@@ -166,6 +168,16 @@ export class AgbotStore {
       )
       .get(nodeOrg, nodeId, policy) as AgreementRow | undefined;
     return row ? fromRow(row) : undefined;
+  }
+
+  /** Every agreement, live or archived, of a node under a policy, oldest first (version fallback). */
+  history(nodeOrg: string, nodeId: string, policy: string): AgbotAgreement[] {
+    const rows = this.db
+      .prepare(
+        'SELECT * FROM agreements WHERE node_org = ? AND node_id = ? AND policy = ? ORDER BY created_at, agreement_id',
+      )
+      .all(nodeOrg, nodeId, policy) as unknown as AgreementRow[];
+    return rows.map(fromRow);
   }
 
   getSearch(policy: string): SearchState | undefined {

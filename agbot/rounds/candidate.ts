@@ -29,6 +29,7 @@ import {
   readDeployable,
   readService,
 } from './proposal-plan.ts';
+import { attemptsOf, hasRetrySettings, preferVersions } from './version-preference.ts';
 import {
   type DeploymentPolicy,
   type NodePolicy,
@@ -64,9 +65,36 @@ export async function evaluate(
   const { node } = found;
   if (!node.publicKey) return { ok: false, reason: 'the node has no public key' };
   if (node.pattern) return { ok: false, reason: 'the node runs a pattern' };
-  return firstPassing(versionsByPriority(policy.service), (version) =>
+  const versions = await versionsToOffer(ctx, `${policyId.org}/${policyId.name}`, policy, nodeOrg, nodeId);
+  return firstPassing(versions, (version) =>
     checkVersion(ctx, cache, policyId, policy, nodeOrg, nodeId, found, version),
   );
+}
+
+/**
+ * The policy's versions by priority, less those the node's history abandons (version fallback,
+ * version-preference.ts). The history is read only when a version has retry settings.
+ */
+export async function versionsToOffer(
+  ctx: RoundContext,
+  policyName: string,
+  policy: DeploymentPolicy,
+  nodeOrg: string,
+  nodeId: string,
+): Promise<string[]> {
+  const entries = policy.service.serviceVersions;
+  if (!hasRetrySettings(entries)) return versionsByPriority(policy.service);
+  const history = await ctx.store.history(nodeOrg, nodeId, policyName);
+  const preference = preferVersions(entries, attemptsOf(history), ctx.now());
+  for (const abandoned of preference.abandoned)
+    ctx.log.info('version abandoned for the node', {
+      node: `${nodeOrg}/${nodeId}`,
+      policy: policyName,
+      version: abandoned.version,
+      why: `its workload failed ${abandoned.failures} time(s) within ${abandoned.withinS} s (retries ${abandoned.retries})`,
+      offering: preference.versions[0],
+    });
+  return preference.versions;
 }
 
 async function checkVersion(

@@ -47,6 +47,7 @@ export async function propose(
     details: {
       protocolTimeoutS: ctx.settings.protocolTimeoutS ?? protocolTimeoutS(plan.node.maxHeartbeatS),
       secrets: plan.secrets,
+      ...(plan.terms.nodeHealth ? { nodeHealth: plan.terms.nodeHealth } : {}),
     },
   };
   ctx.store.saveAgreement(agreement);

@@ -10,6 +10,7 @@ import type { RoundContext } from './context.ts';
 import { readFeed } from './feed.ts';
 import { governChanges } from './govern.ts';
 import { readMailbox } from './mailbox.ts';
+import { governNodeHealth } from './node-health.ts';
 import { searchAndProposePatterns } from './pattern-search.ts';
 import { searchAndPropose } from './search-round.ts';
 import { sendSecretUpdates } from './secrets-updates.ts';
@@ -45,6 +46,7 @@ export async function protocolRound(ctx: RoundContext): Promise<void> {
     await readMailbox(ctx);
   await cancelTimedOut(ctx);
   await governChanges(ctx, feed, served, patterns);
+  await governNodeHealth(ctx);
   await sendSecretUpdates(ctx, feed);
   await searchAndPropose(ctx, feed, served);
   await searchAndProposePatterns(ctx, feed, patterns);
