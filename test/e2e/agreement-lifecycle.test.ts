@@ -144,10 +144,12 @@ describe.skipIf(!docker)('agreement lifecycle: version fallback, upgrade, node h
     );
     const events = (await agent('GET', '/eventlog')).body as {
       event_code: string;
-      source: { workload_to_run?: { version?: string } };
+      event_source?: { workload_to_run?: { version?: string } };
     }[];
     expect(
-      events.some((e) => e.source.workload_to_run?.version === '2.0.0' && /error|cancel/.test(e.event_code)),
+      events.some(
+        (e) => e.event_source?.workload_to_run?.version === '2.0.0' && /error|cancel/.test(e.event_code),
+      ),
     ).toBe(true);
   }, 300_000);
 
