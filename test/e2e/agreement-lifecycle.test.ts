@@ -7,7 +7,7 @@ import { busyboxTestImage, reachableEngine } from '../../agent/test-support/engi
 import { HOST } from '../../agent/test-support/harness.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
 import type { Credentials } from './support/http.ts';
-import { eventually, must, type System, startSystem } from './support/system.ts';
+import { eventually, must, registerNode, type System, startSystem } from './support/system.ts';
 
 /**
  * Agreements an operator can trust (issue 28), on real components: `npm start`, the built agent,
@@ -112,30 +112,15 @@ describe.skipIf(!docker)('agreement lifecycle: version fallback, upgrade, node h
   }, 120_000);
 
   it('a version whose workload fails is abandoned for the next by priority; the node runs 1.0.0', async () => {
-    const { exchange, agent } = system;
-    await must(exchange, 'PUT', `/v1/orgs/${ORG}/nodes/${NODE}`, admin, {
-      name: NODE,
-      token: NODE_TOKEN,
-      pattern: '',
-      publicKey: '',
-      arch: HOST.arch,
-    });
-    await must(agent, 'POST', '/node', undefined, {
+    const { agent } = system;
+    await registerNode(system, {
+      org: ORG,
       id: NODE,
-      organization: ORG,
       token: NODE_TOKEN,
-      name: NODE,
+      admin,
+      purpose: 'fallback',
+      signerPem: signer.publicKey,
     });
-    await must(agent, 'POST', '/node/policy', undefined, {
-      properties: [{ name: 'purpose', value: 'fallback' }],
-      constraints: [],
-    });
-    const trusted = await agent('PUT', '/trust/signer.pem', {
-      body: signer.publicKey,
-      headers: { 'content-type': 'text/plain' },
-    });
-    expect(trusted.status).toBe(200);
-    await must(agent, 'PUT', '/node/configstate', undefined, { state: 'configured' });
     await eventually('1.0.0 running', () => runningVersion('1.0.0'), 240_000);
     const failed = (await agreements()).archived.filter((a) => a.workload_to_run.version === '2.0.0');
     expect(failed.length).toBe(1);

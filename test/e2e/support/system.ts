@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { HOST } from '../../../agent/test-support/harness.ts';
 import { freePort } from '../../../scripts/local/ports.ts';
 import { freePorts, type Launched, launch } from '../../integration/launcher/launcher.ts';
 import { type Credentials, type Http, httpClient } from './http.ts';
@@ -112,4 +113,33 @@ export async function must(
   });
   if (result.status >= 300) throw new Error(`${method} ${path}: ${result.status} ${result.text}`);
   return result;
+}
+
+/**
+ * Registers a node with a policy through the agent as `hzn register` does: its Exchange record
+ * (by an org admin), the agent's node, its policy, the trusted signer, then `configured`.
+ */
+export async function registerNode(
+  system: System,
+  node: { org: string; id: string; token: string; admin: Credentials; purpose: string; signerPem: string },
+): Promise<void> {
+  const { org, id, token } = node;
+  await must(system.exchange, 'PUT', `/v1/orgs/${org}/nodes/${id}`, node.admin, {
+    name: id,
+    token,
+    pattern: '',
+    publicKey: '',
+    arch: HOST.arch,
+  });
+  await must(system.agent, 'POST', '/node', undefined, { id, organization: org, token, name: id });
+  await must(system.agent, 'POST', '/node/policy', undefined, {
+    properties: [{ name: 'purpose', value: node.purpose }],
+    constraints: [],
+  });
+  const trusted = await system.agent('PUT', '/trust/signer.pem', {
+    body: node.signerPem,
+    headers: { 'content-type': 'text/plain' },
+  });
+  if (trusted.status !== 200) throw new Error(`PUT /trust: ${trusted.status} ${trusted.text}`);
+  await must(system.agent, 'PUT', '/node/configstate', undefined, { state: 'configured' });
 }
