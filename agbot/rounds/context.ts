@@ -1,8 +1,8 @@
+import type { AgbotStore } from '#lib/agbot-store/contract';
 import type { Logger } from '#lib/json-logger';
 import type { AgbotConfig } from '../config.ts';
 import type { AgbotExchange } from '../exchange.ts';
 import type { AgbotKeys } from '../keys.ts';
-import type { AgbotStore } from '../store.ts';
 
 /** Clocks and limits of the round; tests shorten them, production takes the defaults. */
 export interface RoundSettings {

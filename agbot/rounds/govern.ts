@@ -22,7 +22,7 @@ export async function governChanges(
 ): Promise<number> {
   let cancelled = 0;
   const patternReads: PatternReads = new Map();
-  for (const agreement of ctx.store.listAgreements(false)) {
+  for (const agreement of await ctx.store.listAgreements(false)) {
     const node = `${agreement.nodeOrg}/${agreement.nodeId}`;
     if (feed.nodesDeleted.has(node)) {
       await cancelAgreement(ctx, agreement, REASON.agbotAgreementMissingOnNode, { tellNode: false });
