@@ -162,6 +162,8 @@ export const signalKeys = {
  */
 export const agbotStateKeys = {
   partition: (org: string, id: string) => `AGBOTSTATE#${org}/${id}`,
+  /** gsi1 partition listing every agbot's sealed key (gsi1sk `<org>/<id>`): key rotation finds them there. */
+  sealedKeysIndex: 'AGBOTSTATEKEYS',
   messagingKey: (org: string, id: string) => ({ pk: `AGBOTSTATE#${org}/${id}`, sk: 'KEY' }),
   feedCursor: (org: string, id: string) => ({ pk: `AGBOTSTATE#${org}/${id}`, sk: 'CURSOR' }),
   liveAgreement: (org: string, id: string, agreementId: string) => ({

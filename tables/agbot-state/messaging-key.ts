@@ -11,7 +11,7 @@ import type { AgbotRef } from './agbot-ref.ts';
  * secret of the org can be given this key's sealed value (the context is the GCM AAD and, on AWS,
  * the KMS encryption context).
  */
-const sealingContext = (agbot: AgbotRef): SecretContext => ({
+export const sealingContext = (agbot: AgbotRef): SecretContext => ({
   org: agbot.org,
   name: `#agbot-messaging-key/${agbot.id}`,
 });
@@ -38,7 +38,12 @@ export async function keepMessagingKey(agbot: AgbotRef, pem: string, provider: K
     await documentClient.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...agbotStateKeys.messagingKey(agbot.org, agbot.id), sealed },
+        Item: {
+          ...agbotStateKeys.messagingKey(agbot.org, agbot.id),
+          gsi1pk: agbotStateKeys.sealedKeysIndex,
+          gsi1sk: `${agbot.org}/${agbot.id}`,
+          sealed,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );

@@ -6,6 +6,7 @@ import { localKeyProvider } from '#lib/secrets/local-key-provider';
 import { dynamoAgbotStore } from '#tables/agbot-state/store';
 import { documentClient, tableName } from '#tables/client';
 import { agbotStateKeys } from '#tables/keys';
+import { resealAllSecrets } from '#tables/secret/rotation';
 import { useTestTable } from '#test/support/table';
 import { messagingKeys } from '../../../agbot/keys.ts';
 import { agbotStoreContract, sampleAgreement } from '../../../agbot/test-support/store-contract.ts';
@@ -45,6 +46,22 @@ describe('the DynamoDB agbot store', () => {
     );
     const stranger = dynamoAgbotStore(agbot, () => localKeyProvider(randomBytes(32)));
     await expect(stranger.messagingKey()).rejects.toBeInstanceOf(SecretIntegrityError);
+  });
+
+  it('re-seals the key with the secrets when the master key rotates', async () => {
+    const agbot = freshAgbot();
+    const pem = await dynamoAgbotStore(agbot, () => provider).keepMessagingKey(
+      '-----BEGIN PRIVATE KEY-----\nrotate',
+    );
+    const next = localKeyProvider(randomBytes(32));
+    const result = await resealAllSecrets(provider, next);
+    expect(result.unreadable).toEqual([]);
+    expect(result.resealed).toBeGreaterThanOrEqual(1);
+    expect(await dynamoAgbotStore(agbot, () => next).messagingKey()).toBe(pem);
+    await expect(dynamoAgbotStore(agbot, () => provider).messagingKey()).rejects.toBeInstanceOf(
+      SecretIntegrityError,
+    );
+    await resealAllSecrets(next, provider); // back, for the tests after this one
   });
 
   it('keeps each agbot to its own partition', async () => {
