@@ -29,7 +29,7 @@ import {
   readDeployable,
   readService,
 } from './proposal-plan.ts';
-import { attemptsOf, hasRetrySettings, preferVersions } from './version-preference.ts';
+import { hasRetrySettings, preferVersions } from './version-preference.ts';
 import {
   type DeploymentPolicy,
   type NodePolicy,
@@ -84,8 +84,8 @@ export async function versionsToOffer(
 ): Promise<string[]> {
   const entries = policy.service.serviceVersions;
   if (!hasRetrySettings(entries)) return versionsByPriority(policy.service);
-  const history = await ctx.store.history(nodeOrg, nodeId, policyName);
-  const preference = preferVersions(entries, attemptsOf(history), ctx.now());
+  const ended = await ctx.store.endedAgreements(nodeOrg, nodeId, policyName);
+  const preference = preferVersions(entries, ended, ctx.now());
   for (const abandoned of preference.abandoned)
     ctx.log.info('version abandoned for the node', {
       node: `${nodeOrg}/${nodeId}`,

@@ -6,9 +6,10 @@
  * A policy change that keeps the match keeps the agreement (upstream would send a policy-change
  * update; this agbot does not, see docs/agbot.md).
  */
+
+import type { AgbotAgreement } from '#lib/agbot-store/contract';
 import { versionsByPriority } from '#lib/protocol/catalog-records';
 import { REASON } from '#lib/protocol/reason-codes';
-import type { AgbotAgreement } from '../store.ts';
 import { cancelAgreement } from './cancel.ts';
 import { stillCompatible, versionsToOffer } from './candidate.ts';
 import { type RoundContext, splitId } from './context.ts';
@@ -24,7 +25,7 @@ export async function governChanges(
 ): Promise<number> {
   let cancelled = 0;
   const patternReads: PatternReads = new Map();
-  for (const agreement of ctx.store.listAgreements(false)) {
+  for (const agreement of await ctx.store.listAgreements(false)) {
     const node = `${agreement.nodeOrg}/${agreement.nodeId}`;
     if (feed.nodesDeleted.has(node)) {
       await cancelAgreement(ctx, agreement, REASON.agbotAgreementMissingOnNode, { tellNode: false });

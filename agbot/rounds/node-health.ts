@@ -12,8 +12,9 @@
  * The Exchange reads heartbeats where they live (the node's liveness item), so nodes that
  * heartbeat cheaply are judged right.
  */
+
+import type { AgbotAgreement } from '#lib/agbot-store/contract';
 import { REASON } from '#lib/protocol/reason-codes';
-import type { AgbotAgreement } from '../store.ts';
 import { cancelAgreement } from './cancel.ts';
 import { type RoundContext, splitId } from './context.ts';
 
@@ -74,8 +75,7 @@ export async function governNodeHealth(ctx: RoundContext): Promise<number> {
   let cancelled = 0;
   for (const [key, group] of groups) {
     const everyS = Math.min(...group.agreements.map(({ settings }) => shortestPeriodS(settings)));
-    const metaKey = `nodeHealthCheckedAt:${key}`;
-    const last = Number((await ctx.store.getMeta(metaKey)) ?? 0);
+    const last = ctx.memory.nodeHealthCheckedAt.get(key) ?? 0;
     if (ctx.now() - last < everyS * 1000) continue;
     const longestS = Math.max(...group.agreements.map(({ settings }) => settings.missingHeartbeatS));
     const sinceMs = longestS > 0 ? ctx.now() - longestS * 1000 : 0;
@@ -93,7 +93,7 @@ export async function governNodeHealth(ctx: RoundContext): Promise<number> {
       await cancelAgreement(ctx, agreement, reason);
       cancelled += 1;
     }
-    await ctx.store.setMeta(metaKey, String(ctx.now()));
+    ctx.memory.nodeHealthCheckedAt.set(key, ctx.now());
   }
   return cancelled;
 }

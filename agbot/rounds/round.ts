@@ -3,7 +3,9 @@
  * governance (timeouts 201, policy and node changes 204, nodes gone, secret updates), then the
  * searches of served policies and patterns whose inputs changed and the proposals to the nodes
  * they return.
- * The feed cursor is stored last, so a round that fails is redone from the same changes.
+ * The feed cursor is stored last, so a round that fails is redone from the same changes; it moves
+ * only from where this round read it, so of two overlapping rounds one commits and the other is
+ * told and stops there (its proposals were held to the store's live-agreement guard meanwhile).
  */
 import { servedOrgs, serveNewOrgs } from '../serve-all.ts';
 import type { RoundContext } from './context.ts';
@@ -50,5 +52,6 @@ export async function protocolRound(ctx: RoundContext): Promise<void> {
   await sendSecretUpdates(ctx, feed);
   await searchAndPropose(ctx, feed, served);
   await searchAndProposePatterns(ctx, feed, patterns);
-  feed.commit();
+  if ((await feed.commit()) === 'moved')
+    ctx.log.warn('feed cursor moved by an overlapping round: these changes were committed there');
 }

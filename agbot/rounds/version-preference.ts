@@ -10,24 +10,17 @@
  * (open-horizon/anax `policy/policy_file.go`, `NextHighestPriorityWorkload`).
  *
  * Upstream keeps a retry counter per node and policy ("workload usage" records); this derives
- * the same answer from the agreements the agbot keeps, so there is no counter to get wrong after
+ * the same answer from the node's ended agreements the agbot keeps, so there is no counter to get wrong after
  * a crash (docs/compatibility.md).
  */
+import type { EndedAgreement } from '#lib/agbot-store/contract';
 import { byPriority, type ServiceVersion } from '#lib/protocol/catalog-records';
 import { REASON } from '#lib/protocol/reason-codes';
 
 type VersionEntry = Pick<ServiceVersion, 'version' | 'priority'>;
 
-/** One agreement the node had under the policy, live or ended (times in ms). */
-export interface Attempt {
-  version: string;
-  /** When the node agreed (the agbot finalized); undefined if it never did. */
-  agreedAt?: number | undefined;
-  /** When it ended; undefined while live. */
-  endedAt?: number | undefined;
-  /** The reason it ended with (the node's code when the node cancelled). */
-  reason?: number | undefined;
-}
+/** One agreement the node had under the policy (times in ms). */
+export type Attempt = EndedAgreement;
 
 export interface Abandoned {
   version: string;
@@ -105,23 +98,6 @@ function lastProven(attempts: readonly Attempt[], verifiedS: number, nowMs: numb
   }
   return proven;
 }
-
-/** The node's agreements under the policy as attempts (a live one has no end yet). */
-export const attemptsOf = (
-  agreements: readonly {
-    service: { version: string };
-    archived: boolean;
-    updatedAt: number;
-    terminatedReason?: number | undefined;
-    details?: { repliedAt?: number | undefined } | undefined;
-  }[],
-): Attempt[] =>
-  agreements.map((a) => ({
-    version: a.service.version,
-    agreedAt: a.details?.repliedAt,
-    endedAt: a.archived ? a.updatedAt : undefined,
-    reason: a.terminatedReason,
-  }));
 
 /** Whether any version can be abandoned at all (else the history need not be read). */
 export const hasRetrySettings = (entries: readonly VersionEntry[]): boolean =>
