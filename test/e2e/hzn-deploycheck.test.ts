@@ -167,6 +167,7 @@ describe('hzn deploycheck against the Exchange', () => {
     await post(`/v1/orgs/${ORG}/business/policies/dc-unbound`, {
       label: 'no bindings',
       service: { name: 'dc-svc', org: ORG, arch: 'amd64', serviceVersions: [{ version: '1.0.0' }] },
+      properties: [{ name: 'team', value: 'blue' }],
       constraints: ['location == "lab"'],
     });
     const unbound = await hzn(['deploycheck', 'all', '-b', 'dc-unbound', '-n', 'lab-node']);
