@@ -12,12 +12,8 @@ import { versionsByPriority } from '#lib/protocol/catalog-records';
 import type { Check } from '#lib/protocol/constraint-eval';
 import { parseDeployment } from '#lib/protocol/deployment';
 import { compatible, consumerPolicy, deploymentView } from '#lib/protocol/policy-compatibility';
-import {
-  deploymentNeedsPrivilege,
-  hostAccessOf,
-  nodeAllowsPrivilege,
-  privilegeRefusal,
-} from '#lib/protocol/privileged';
+import { policyFit } from '#lib/protocol/policy-fit';
+import { deploymentNeedsPrivilege } from '#lib/protocol/privileged';
 import type { ServiceRef } from '#lib/protocol/service-match';
 import type { RoundContext } from './context.ts';
 import {
@@ -122,14 +118,16 @@ async function checkVersion(
     );
     return parsed.success ? parsed.data : undefined;
   });
-  const hostAccess = hostAccessOf(deployment)[0];
-  const view = deploymentView(nodePol);
-  // The privileged constraint below would refuse this node too; checked first for a reason that names the field.
-  if (hostAccess && !nodeAllowsPrivilege(view.properties))
-    return { ok: false, reason: privilegeRefusal(hostAccess) };
-  const consumer = consumerPolicy(policy, svcPolicy, service, hostAccess !== undefined);
-  const matched: Check = compatible(consumer, view);
-  if (!matched.ok) return matched;
+  // The same rules `hzn deploycheck policy` explains (lib/protocol/policy-fit.ts).
+  const fit = policyFit({
+    nodePolicy: nodePol,
+    deploymentPolicy: policy,
+    servicePolicy: svcPolicy,
+    service,
+    deployment,
+  });
+  if (!fit.ok) return fit;
+  const { consumer, producer: view } = fit;
   return completePlan(ctx, cache, {
     node: { org: nodeOrg, id: nodeId, record: node },
     deployable,

@@ -40,7 +40,7 @@ export const requiredServicesSchema = z.array(
     .object({
       org: z.string(),
       url: z.string(),
-      // The Exchange sends `version: null` when only a range was given.
+      // No `version` when only a range was given (null from older Exchanges of this project).
       version: z.string().nullish(),
       versionRange: z.string().nullish(),
       arch: z.string().nullish(),
