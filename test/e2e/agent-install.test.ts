@@ -204,8 +204,8 @@ describe.skipIf(!docker)('agent-install.sh with --prefix --no-systemd against np
       /the Exchange refused HZN_EXCHANGE_USER_AUTH for org device/,
     ],
   ] as const)(
-    'with %s: one line, exit %i, nothing installed',
-    async (_, code, fault, line) => {
+    'with %s: one line, its exit code, nothing installed',
+    async (_, fault, code, line) => {
       const env: NodeJS.ProcessEnv = {};
       if ('arch' in fault) {
         // A `uname` reporting another machine, first on PATH.
