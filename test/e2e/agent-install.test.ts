@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -289,4 +289,51 @@ describe.skipIf(!docker)('agent-install.sh with --prefix --no-systemd against np
     const node = await fetch(`${exchange}/orgs/device/nodes/device-node`, { headers: asAdmin });
     expect(node.status).toBe(404);
   }, 120_000);
+});
+
+const qemu =
+  spawnSync('qemu-aarch64', ['--version']).status === 0 && existsSync('/usr/aarch64-linux-gnu/lib');
+
+describe.skipIf(!docker || !qemu || process.arch !== 'x64')('the arm64 executable under qemu-aarch64', () => {
+  it('starts, serves /status and registers its node (arch arm64) against npm start', async () => {
+    const port = await freePort();
+    const dataDir = join(work, 'arm64');
+    // Under qemu-user the agent cannot re-execute itself (no binfmt for the arm64 binary): its V8
+    // flags are given as a device never needs to.
+    const agent = spawn(
+      'qemu-aarch64',
+      ['-L', '/usr/aarch64-linux-gnu', join(KIT, 'horizon-agent-linux-arm64')].concat([
+        '--node-options=--max-semi-space-size=1 --max-opt=1',
+      ]),
+      {
+        env: {
+          ...process.env,
+          HZN_AGENT_PORT: String(port),
+          HZN_AGENT_DATA_DIR: dataDir,
+          HZN_EXCHANGE_URL: exchange,
+        },
+        stdio: 'ignore',
+      },
+    );
+    try {
+      const agentUrl = `http://127.0.0.1:${port}`;
+      const deadline = Date.now() + 240_000;
+      let status: { configuration?: { architecture?: string } } | undefined;
+      while (!status && Date.now() < deadline) {
+        status = await fetch(`${agentUrl}/status`).then(
+          (r) => r.json() as typeof status,
+          () => undefined,
+        );
+        if (!status) await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      expect(status?.configuration?.architecture).toBe('arm64');
+      await hzn(['register', '-n', 'arm64-node:arm64-token', '-u', ADMIN], { HORIZON_URL: agentUrl });
+      const node = await fetch(`${exchange}/orgs/device/nodes/arm64-node`, { headers: asAdmin });
+      const body = (await node.json()) as { nodes: Record<string, { arch: string }> };
+      expect(body.nodes['device/arm64-node']?.arch).toBe('arm64');
+      await hzn(['unregister', '-f', '-r'], { HORIZON_URL: agentUrl });
+    } finally {
+      agent.kill('SIGTERM');
+    }
+  }, 400_000);
 });
