@@ -230,10 +230,12 @@ if [ "$action" = uninstall ]; then
   fi
   stop_agent
   if [ "$systemd" = yes ]; then systemctl disable --quiet horizon.service 2>/dev/null || true; fi
+  created_user=""
+  if [ -z "$prefix" ] && grep -q '^User=horizon$' "$unit_file" 2>/dev/null; then created_user=yes; fi
   rm -rf "$data_dir" "$etc_dir"
   rm -f "$agent_bin" "$hzn_bin" "$defaults_file" "$unit_file"
   if [ "$systemd" = yes ]; then systemctl daemon-reload; fi
-  if [ -z "$prefix" ] && id horizon >/dev/null 2>&1; then userdel horizon 2>/dev/null || true; fi
+  if [ -n "$created_user" ]; then userdel horizon 2>/dev/null || true; fi
   if [ -n "$prefix" ]; then
     for dir in usr/local/bin usr/local usr etc/default etc/systemd/system etc/systemd etc var/lib var; do
       rmdir "$prefix/$dir" 2>/dev/null || true
