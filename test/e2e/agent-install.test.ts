@@ -241,6 +241,10 @@ describe.skipIf(!docker)('agent-install.sh with --prefix --no-systemd against np
     expect(ran.status, ran.output).toBe(0);
     expect(ran.stdout).toContain('device/hello-secret runs on this node');
     expect(readlinkSync(`/proc/${agentPid()}/exe`)).toBe(installed('usr/local/bin/horizon-agent'));
+    // It relaunched itself with its V8 flags, as a single executable takes them.
+    expect(readFileSync(`/proc/${agentPid()}/cmdline`, 'utf8').split('\0')).toContain(
+      '--node-options=--max-semi-space-size=1 --max-opt=1',
+    );
     expect(readlinkSync(installed('usr/local/bin/hzn'))).toBe('horizon-agent');
     expect(readFileSync(installed('etc/default/horizon'), 'utf8')).toContain(`HZN_EXCHANGE_URL=${exchange}`);
     const policy = await fetch(`${exchange}/orgs/device/nodes/device-node/policy`, { headers: asAdmin });
