@@ -177,12 +177,13 @@ start_agent() {
     systemctl enable --quiet horizon.service
     systemctl restart horizon.service
   else
-    # The settings of /etc/default/horizon, as systemd's EnvironmentFile= would pass them.
+    # The settings of /etc/default/horizon, as systemd's EnvironmentFile= passes them (a value is
+    # the rest of its line, spaces included; the file is not shell code).
     (
-      set -a
-      # shellcheck disable=SC1090
-      . "$defaults_file"
-      set +a
+      while IFS= read -r line; do
+        case $line in '' | '#'*) continue ;; esac
+        export "$line"
+      done <"$defaults_file"
       exec "$agent_bin" >>"$log_file" 2>&1 </dev/null
     ) &
     printf '%s\n' "$!" >"$pid_file"
