@@ -126,6 +126,11 @@ async function main() {
     await sleep(IDLE_S * 1000);
     counts.counting = false;
     const streamInvocations = reader.invocations() - invocationsBefore;
+    // The idle rounds' own durations, as the function logs them ("agbot rounds", no stream records).
+    const idleRounds = [
+      ...server.output().matchAll(/"msg":"agbot rounds","rounds":\d+,"records":0,"ms":(\d+)/g),
+    ].map((m) => Number(m[1]));
+    const idleRoundSeconds = (idleRounds.length > 0 ? median(idleRounds) : 200) / 1000;
     const perHour = (n: number) => (n * 3600) / IDLE_S;
     const sum = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
     const calls = perHour(sum(counts.calls));
@@ -161,11 +166,6 @@ async function main() {
 
     // Cost of the idle hub's agbot, per month at list prices.
     const memoryGb = AGBOT_ROUND_FUNCTION.memorySize / 1024;
-    // The idle rounds' own durations, as the function logs them ("agbot rounds", no stream records).
-    const idleRounds = [
-      ...server.output().matchAll(/"msg":"agbot rounds","rounds":\d+,"records":0,"ms":(\d+)/g),
-    ].map((m) => Number(m[1]));
-    const idleRoundSeconds = (idleRounds.length > 0 ? median(idleRounds) : 200) / 1000;
     const invocationsPerMonth = 60 * 24 * 30 + perHour(streamInvocations) * 24 * 30;
     const monthly = {
       'Lambda requests': invocationsPerMonth * PRICES.lambdaRequest,
