@@ -3,8 +3,8 @@ import type { AgbotStore } from '#lib/agbot-store/contract';
 import type { Logger } from '#lib/json-logger';
 import type { AgbotConfig } from './config.ts';
 import { agbotExchange } from './exchange.ts';
-import { messagingKeys } from './keys.ts';
-import { DEFAULT_SETTINGS, type RoundContext, type RoundSettings } from './rounds/context.ts';
+import { openRoundContext, roundSettings } from './round-context.ts';
+import type { RoundContext, RoundSettings } from './rounds/context.ts';
 import { protocolRound } from './rounds/round.ts';
 import { agbotSignals } from './signals.ts';
 import { type AgbotStatus, statusApi } from './status-api.ts';
@@ -12,7 +12,7 @@ import { SqliteAgbotStore } from './store/sqlite-store.ts';
 
 export type { RoundContext } from './rounds/context.ts';
 
-export type Round = (context: RoundContext) => Promise<void>;
+export type Round = (context: RoundContext) => Promise<unknown>;
 
 /** A round that only keeps the agbot's record alive (tests of the process frame use it). */
 export const heartbeatRound: Round = async ({ exchange }) => {
@@ -45,12 +45,7 @@ export function createAgbot(options: {
 }): Agbot {
   const { config, log } = options;
   const round = options.round ?? protocolRound;
-  const settings: RoundSettings = {
-    ...DEFAULT_SETTINGS,
-    serveAll: config.serveAll,
-    ...(config.protocolTimeoutS === undefined ? {} : { protocolTimeoutS: config.protocolTimeoutS }),
-    ...options.settings,
-  };
+  const settings = roundSettings(config, options.settings);
   const store = (options.openStore ?? ((c: AgbotConfig) => SqliteAgbotStore.open(c.dataDir)))(config);
   const exchange = agbotExchange({
     baseUrl: config.exchangeUrl,
@@ -103,28 +98,13 @@ export function createAgbot(options: {
 
   return {
     async start() {
-      const keys = await messagingKeys(store);
-      await exchange.publishPublicKey(keys.publishedPublicKey);
+      const opened = await openRoundContext({ config, store, exchange, log, settings, now: options.now });
       await api.listen({ host: config.host, port: config.port });
       log.info('agbot started', {
         agbot: `${config.org}/${config.id}`,
         port: (api.server.address() as AddressInfo).port,
       });
-      context = {
-        config,
-        store,
-        exchange,
-        keys,
-        log,
-        now: options.now ?? Date.now,
-        settings,
-        memory: {
-          servedOrgs: new Set(),
-          servedOrgsLoaded: false,
-          lastMailboxAt: 0,
-          nodeHealthCheckedAt: new Map(),
-        },
-      };
+      context = opened;
       const first = context;
       running = runRound(first).finally(() => {
         running = undefined;

@@ -3,6 +3,7 @@ import { agbotAgreementsRoutes } from '#functions/agbot-agreements/routes';
 import { agbotMessagesRoutes } from '#functions/agbot-messages/routes';
 import { agbotPatternsRoutes } from '#functions/agbot-patterns/routes';
 import { agbotPoliciesRoutes } from '#functions/agbot-policies/routes';
+import { AGBOT_ROUND_FUNCTION } from '#functions/agbot-round/function';
 import { agbotsRoutes } from '#functions/agbots/routes';
 import { agentFileVersionsRoutes } from '#functions/agent-file-versions/routes';
 import { catalogRoutes } from '#functions/catalog/routes';
@@ -60,5 +61,12 @@ export const FALLBACK = {
 /** The HTTP API's functions: one per family and the catch-all. */
 export const functions = () => serverlessFunctions(FAMILIES, FALLBACK);
 
-/** serverless.yml's `functions:` (read through functions/serverless-functions.cjs): the HTTP API's and the signal channel's. */
-export const stackFunctions = () => ({ ...functions(), signals: SIGNALS_FUNCTION });
+/**
+ * serverless.yml's `functions:` (read through functions/serverless-functions.cjs): the HTTP API's,
+ * the signal channel's and the in-stack agbot's.
+ */
+export const stackFunctions = () => ({
+  ...functions(),
+  signals: SIGNALS_FUNCTION,
+  agbotRound: AGBOT_ROUND_FUNCTION,
+});

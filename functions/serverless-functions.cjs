@@ -58,8 +58,22 @@ function prebuilt() {
   return true;
 }
 
+/**
+ * `EXCHANGE_API_URL` of the in-stack agbot (functions/agbot-round/function.ts): the Exchange it
+ * calls. Set in the environment locally (npm start and the tests give serverless-offline's HTTP
+ * port); on AWS, the stack's own HTTP API.
+ */
+const exchangeApiUrl = () =>
+  process.env.EXCHANGE_API_URL ?? {
+    'Fn::Join': [
+      '',
+      ['https://', { Ref: 'HttpApi' }, '.execute-api.', { Ref: 'AWS::Region' }, '.amazonaws.com/v1'],
+    ],
+  };
+
 module.exports.functions = () => {
   const functions = loadFamilies().stackFunctions();
+  functions.agbotRound.environment = { EXCHANGE_API_URL: exchangeApiUrl() };
   if (!prebuilt()) return functions;
   return Object.fromEntries(
     Object.entries(functions).map(([name, fn]) => [name, { ...fn, skipEsbuild: true }]),

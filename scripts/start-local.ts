@@ -66,6 +66,8 @@ async function main(signal: AbortSignal): Promise<void> {
   const secretsKeyFile =
     process.env.EXCHANGE_SECRETS_MASTER_KEY_FILE || join(settings.dataDir, 'secrets-master-key');
   loadOrCreateMasterKey(secretsKeyFile);
+  // The built-in agbot's token is sealed with it here too (scripts/local/agbot.ts).
+  process.env.EXCHANGE_SECRETS_MASTER_KEY_FILE = secretsKeyFile;
 
   console.log(`Starting DynamoDB Local on port ${settings.dynamoPort} (data in ${settings.dynamoDir})...`);
   const dynamo = await startDynamoDbLocal({ port: settings.dynamoPort, dataDir: settings.dynamoDir });
@@ -88,6 +90,8 @@ async function main(signal: AbortSignal): Promise<void> {
       EXCHANGE_SECRETS_PROVIDER: 'local',
       EXCHANGE_SECRETS_MASTER_KEY_FILE: secretsKeyFile,
       EXCHANGE_SIGNALS_URL: `ws://127.0.0.1:${settings.signalsPort}`,
+      // The in-stack agbot (docs/agbot.md, "In the stack"): the Exchange it calls.
+      EXCHANGE_API_URL: `http://127.0.0.1:${settings.httpPort}/v1`,
       SLS_TELEMETRY_DISABLED: '1',
       SLS_NOTIFICATIONS_MODE: 'off',
     },
@@ -104,6 +108,9 @@ async function main(signal: AbortSignal): Promise<void> {
     exchangeUrl,
     rootPassword,
     dataDir: settings.dataDir,
+    dynamoEndpoint: dynamo.endpoint,
+    table: settings.table,
+    lambdaUrl: `http://127.0.0.1:${settings.lambdaPort}`,
     env: process.env,
   });
   if (agbot) {
@@ -118,13 +125,19 @@ async function main(signal: AbortSignal): Promise<void> {
       `The Exchange is listening on http://localhost:${settings.httpPort}/v1`,
       `Root credentials: root/root:${rootPassword}`,
       `  e.g. curl -u 'root/root:${rootPassword}' http://localhost:${settings.httpPort}/v1/admin/status`,
-      agbot
-        ? 'The agbot IBM/agbot runs beside it (its lines start with [agbot]; EXCHANGE_AGBOT=off leaves it out).'
-        : 'No agbot (EXCHANGE_AGBOT=off).',
+      agbotLine(agbot?.mode),
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
   );
+}
+
+function agbotLine(mode: 'in-stack' | 'standalone' | undefined): string {
+  if (mode === 'in-stack')
+    return "The agbot IBM/agbot runs in the stack: function agbotRound, on the table's stream and every minute (EXCHANGE_AGBOT=standalone runs the standalone program, off none).";
+  if (mode === 'standalone')
+    return 'The standalone agbot IBM/agbot runs beside it (its lines start with [agbot]; EXCHANGE_AGBOT=off leaves it out).';
+  return 'No agbot (EXCHANGE_AGBOT=off).';
 }
 
 startup = main(aborted.signal);

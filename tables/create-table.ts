@@ -4,6 +4,7 @@ import {
   DescribeTableCommand,
   type GlobalSecondaryIndexUpdate,
   ResourceNotFoundException,
+  type StreamSpecification as StreamSpecificationInput,
   UpdateTableCommand,
   type UpdateTableCommandInput,
   UpdateTimeToLiveCommand,
@@ -19,16 +20,37 @@ export async function createTableIfMissing(name: string): Promise<'created' | 'e
   try {
     const { Table } = await dynamoClient.send(new DescribeTableCommand({ TableName: name }));
     await addMissingIndexes(name, new Set((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName)));
+    if (!Table?.StreamSpecification?.StreamEnabled) await enableStream(name);
     return 'exists';
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
   }
-  const { TimeToLiveSpecification, ...table } = definition;
+  const { TimeToLiveSpecification, StreamSpecification, ...table } = definition;
   await dynamoClient.send(
-    new CreateTableCommand({ ...(table as Omit<CreateTableCommandInput, 'TableName'>), TableName: name }),
+    new CreateTableCommand({
+      ...(table as Omit<CreateTableCommandInput, 'TableName'>),
+      TableName: name,
+      StreamSpecification: { StreamEnabled: true, ...StreamSpecification } as StreamSpecificationInput,
+    }),
   );
   await dynamoClient.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification }));
   return 'created';
+}
+
+/**
+ * The table's stream (new images), which starts the in-stack agbot's rounds (docs/agbot.md, "In
+ * the stack"): a table made before it had none. CloudFormation's table takes only the view type.
+ */
+async function enableStream(name: string): Promise<void> {
+  await dynamoClient.send(
+    new UpdateTableCommand({
+      TableName: name,
+      StreamSpecification: {
+        StreamEnabled: true,
+        ...definition.StreamSpecification,
+      } as StreamSpecificationInput,
+    }),
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import { agbotTokenKey } from '#lib/agbot/built-in';
 /**
  * Key formats, in one place. Every entity lives in its own partition (keyed by its id) so that
  * heartbeats and updates spread out; `gsi1` groups an org's users, nodes and agbots for listing.
@@ -40,6 +41,8 @@ export const keys = {
     pk: `AGBOT#${org}/${id}`,
     sk: `MSG#${String(msgId).padStart(12, '0')}`,
   }),
+  /** The built-in agbot's sealed token (lib/agbot/built-in.ts), deleted with the agbot. */
+  agbotToken: agbotTokenKey,
   /** The agbot's last message id (UpdateItem ADD): ids increase per agbot and are never reused. */
   agbotMessageSeq: (org: string, id: string) => ({ pk: `AGBOT#${org}/${id}`, sk: 'MSGSEQ' }),
   /** A node's management-policy statuses share its partition (`policy` is `<org>/<name>`). */

@@ -52,7 +52,17 @@ export interface RoundContext {
   now: () => number;
   settings: RoundSettings;
   memory: RoundMemory;
+  /**
+   * When the round must stop starting work (`now()` time; the in-stack agbot's invocation ends
+   * soon after): searches and proposals not begun are left, with the feed's cursor, to the next
+   * round. The standalone program has none.
+   */
+  deadline?: number;
 }
+
+/** Whether the round is past its deadline (never, without one). */
+export const outOfTime = (ctx: Pick<RoundContext, 'deadline' | 'now'>): boolean =>
+  ctx.deadline !== undefined && ctx.now() >= ctx.deadline;
 
 export const DEFAULT_SETTINGS: RoundSettings = {
   fullRescanMs: 600_000,

@@ -7,7 +7,7 @@
  * unchanged pattern is not read again until its rescan is due.
  */
 
-import { mapLimit, type RoundContext, splitId } from './context.ts';
+import { mapLimit, outOfTime, type RoundContext, splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
 import { evaluatePattern } from './pattern-candidate.ts';
 import { type PatternTarget, patternTargets, readPattern } from './pattern-services.ts';
@@ -25,6 +25,7 @@ export async function searchAndProposePatterns(
   let proposed = 0;
   const changedNodeOrgs = new Set([...feed.nodes].map((n) => splitId(n)[0]));
   for (const [patternId, nodeOrgs] of served) {
+    if (outOfTime(ctx)) break;
     const stateKey = `pattern ${patternId}`;
     const due =
       feed.patterns.has(patternId) ||
@@ -41,6 +42,10 @@ export async function searchAndProposePatterns(
       let failed = false;
       await mapLimit(nodes, ctx.settings.concurrency, async (nodeFull) => {
         const [nodeOrg, nodeId] = splitId(nodeFull);
+        if (outOfTime(ctx)) {
+          failed = true;
+          return;
+        }
         if (await ctx.store.hasLiveAgreement(nodeOrg, nodeId, target.policyId)) return;
         try {
           const result = await evaluatePattern(ctx, cache, target, nodeOrg, nodeId);

@@ -3,12 +3,13 @@
  * governance (timeouts 201, policy and node changes 204, nodes gone, secret updates), then the
  * searches of served policies and patterns whose inputs changed and the proposals to the nodes
  * they return.
- * The feed cursor is stored last, so a round that fails is redone from the same changes; it moves
- * only from where this round read it, so of two overlapping rounds one commits and the other is
- * told and stops there (its proposals were held to the store's live-agreement guard meanwhile).
+ * The feed cursor is stored last, so a round that fails is redone from the same changes; so is
+ * a round that reached its deadline (the in-stack agbot's), which answers 'unfinished'. The
+ * cursor moves only from where this round read it, so of two overlapping rounds one commits and
+ * the other is told and stops there (its proposals were held to the store's live-agreement guard).
  */
 import { servedOrgs, serveNewOrgs } from '../serve-all.ts';
-import type { RoundContext } from './context.ts';
+import { outOfTime, type RoundContext } from './context.ts';
 import { readFeed } from './feed.ts';
 import { governChanges } from './govern.ts';
 import { readMailbox } from './mailbox.ts';
@@ -19,7 +20,9 @@ import { sendSecretUpdates } from './secrets-updates.ts';
 import { servedPatterns, servedPolicies } from './served.ts';
 import { cancelTimedOut } from './timeouts.ts';
 
-export async function protocolRound(ctx: RoundContext): Promise<void> {
+export type RoundOutcome = 'complete' | 'unfinished';
+
+export async function protocolRound(ctx: RoundContext): Promise<RoundOutcome> {
   const feed = await readFeed(ctx);
   let newOrgs = false;
   if (ctx.settings.serveAll) {
@@ -51,7 +54,10 @@ export async function protocolRound(ctx: RoundContext): Promise<void> {
   await governNodeHealth(ctx);
   await sendSecretUpdates(ctx, feed);
   await searchAndPropose(ctx, feed, served);
+  if (outOfTime(ctx)) return 'unfinished';
   await searchAndProposePatterns(ctx, feed, patterns);
+  if (outOfTime(ctx)) return 'unfinished';
   if ((await feed.commit()) === 'moved')
     ctx.log.warn('feed cursor moved by an overlapping round: these changes were committed there');
+  return 'complete';
 }

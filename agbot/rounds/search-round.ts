@@ -1,5 +1,5 @@
 import { evaluate } from './candidate.ts';
-import { mapLimit, type RoundContext, splitId } from './context.ts';
+import { mapLimit, outOfTime, type RoundContext, splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
 import type { RoundCache } from './proposal-plan.ts';
 import { propose } from './propose.ts';
@@ -22,6 +22,7 @@ export async function searchAndPropose(
   let proposed = 0;
   const changedNodeOrgs = new Set([...feed.nodes].map((n) => splitId(n)[0]));
   for (const [policyId, nodeOrgs] of served) {
+    if (outOfTime(ctx)) break;
     const full = feed.policies.has(policyId);
     const revisits = await ctx.store.revisits(policyId);
     const due =
@@ -45,6 +46,11 @@ export async function searchAndPropose(
     let failed = false;
     await mapLimit(nodes, ctx.settings.concurrency, async (nodeFull) => {
       const [nodeOrg, nodeId] = splitId(nodeFull);
+      // Past the deadline: as a failed proposal, the search state is put back for the next round.
+      if (outOfTime(ctx)) {
+        failed = true;
+        return;
+      }
       if (await ctx.store.hasLiveAgreement(nodeOrg, nodeId, policyId)) return;
       try {
         const result = await evaluate(ctx, cache, { org, name }, policy, nodeOrg, nodeId);

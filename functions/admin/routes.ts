@@ -66,7 +66,8 @@ export const adminRoutes = routeList({
       path: '/v1/admin/initdb',
       operationId: 'adminInitDb',
       handler: 'admin/initdb',
-      summary: 'Create what the server needs (orgs root and IBM, user root/root)',
+      summary:
+        'Create what the server needs (orgs root and IBM, user root/root, the built-in agbot IBM/agbot)',
       description: 'Root only; idempotent.',
       responses: { 201: okResponse('initialized'), ...errors(401, 403) },
     },

@@ -5,35 +5,68 @@ import { createInterface } from 'node:readline';
 import { basicAuthHeader } from '#lib/auth/basic';
 import { agbotExchange } from '../../agbot/exchange.ts';
 import { serveOrg } from '../../agbot/serve-all.ts';
-import { LocalStackError } from './dynamodb-local.ts';
+import { startAgbotStream } from './agbot-stream.ts';
 import { httpRequest } from './http-request.ts';
-import { keptSecret } from './kept-secret.ts';
-import { type GroupChild, spawnGroup } from './process-group.ts';
+import { spawnGroup } from './process-group.ts';
 
-/** The local stack's agbot: multi-tenant (org IBM), so it may serve every org. */
+/** The local stack's agbot: the built-in one (multi-tenant, org IBM), so it may serve every org. */
 export const LOCAL_AGBOT = { org: 'IBM', id: 'agbot' } as const;
+
+/** `EXCHANGE_AGBOT`: the in-stack agbot (default), the standalone program, or none. */
+export type LocalAgbotMode = 'in-stack' | 'standalone' | 'off';
+
+export function localAgbotMode(env: NodeJS.ProcessEnv): LocalAgbotMode {
+  const value = env.EXCHANGE_AGBOT ?? '';
+  if (value === 'off' || value === 'standalone') return value;
+  return 'in-stack';
+}
 
 export interface LocalAgbotOptions {
   exchangeUrl: string;
   rootPassword: string;
   dataDir: string;
-  /** The launcher's environment: HZN_AGBOT_POLL_SECONDS, HZN_AGBOT_PORT... reach the agbot. */
+  dynamoEndpoint: string;
+  table: string;
+  /** serverless-offline's Lambda invoke API, `http://127.0.0.1:<EXCHANGE_PORT + 1>`. */
+  lambdaUrl: string;
+  /** The launcher's environment: EXCHANGE_AGBOT, HZN_AGBOT_POLL_SECONDS, HZN_AGBOT_PORT... */
   env: NodeJS.ProcessEnv;
 }
 
+export interface LocalAgbot {
+  mode: Exclude<LocalAgbotMode, 'off'>;
+  /** Resolves when the agbot stops by itself (the standalone program exiting); never for the in-stack one. */
+  exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
 /**
- * Creates or refreshes the agbot's record (its token generated on the first start and kept in
- * the data dir), then runs `agbot/main.ts` in a process group of its own with each output line
- * prefixed `[agbot] `. Nothing when EXCHANGE_AGBOT=off.
+ * Makes sure the built-in agbot exists with its token kept sealed in the table (as initdb does),
+ * serves the orgs that exist now, then runs the agbot:
+ * - in the stack (default): serverless-offline already runs the `agbotRound` function and its
+ *   schedule; this reads DynamoDB Local's stream and invokes the function as AWS would
+ *   (scripts/local/agbot-stream.ts), and invokes it once now for a first round;
+ * - standalone (`EXCHANGE_AGBOT=standalone`): `agbot/main.ts` in a process group of its own with
+ *   each output line prefixed `[agbot] `, as the same agbot with the same token.
+ * Nothing when EXCHANGE_AGBOT=off.
  */
-export async function startLocalAgbot(options: LocalAgbotOptions): Promise<GroupChild | undefined> {
-  if (options.env.EXCHANGE_AGBOT === 'off') return undefined;
+export async function startLocalAgbot(options: LocalAgbotOptions): Promise<LocalAgbot | undefined> {
+  const mode = localAgbotMode(options.env);
+  if (mode === 'off') return undefined;
+  const { ensureBuiltInAgbot } = await import('#tables/agbot/built-in');
+  const token = await ensureBuiltInAgbot();
+  await serveExistingOrgs(options, token);
+  if (mode === 'in-stack') {
+    const reader = await startAgbotStream({
+      dynamoEndpoint: options.dynamoEndpoint,
+      table: options.table,
+      lambdaUrl: options.lambdaUrl,
+    });
+    await firstRound(options.lambdaUrl);
+    return { mode, exited: new Promise(() => undefined), stop: reader.stop };
+  }
   const dataDir = join(options.dataDir, 'agbot');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const token = keptSecret(join(options.dataDir, 'agbot-token'), ', or set EXCHANGE_AGBOT=off');
-  await putAgbotRecord(options, token);
-  await serveExistingOrgs(options, token);
-
   const tsx = createRequire(import.meta.url).resolve('tsx/cli');
   const started = spawnGroup(process.execPath, [tsx, 'agbot/main.ts'], {
     cwd: process.cwd(),
@@ -41,6 +74,7 @@ export async function startLocalAgbot(options: LocalAgbotOptions): Promise<Group
       ...options.env,
       HZN_EXCHANGE_URL: options.exchangeUrl,
       HZN_AGBOT_ID: `${LOCAL_AGBOT.org}/${LOCAL_AGBOT.id}`,
+      // The standalone program's interface (agbot/config.ts): its own process's environment only.
       HZN_AGBOT_TOKEN: token,
       HZN_AGBOT_DATA_DIR: dataDir,
       // Every org, and each org created later (the agbot sees it in its change feed).
@@ -51,25 +85,16 @@ export async function startLocalAgbot(options: LocalAgbotOptions): Promise<Group
   for (const stream of [started.child.stdout, started.child.stderr]) {
     if (stream) createInterface({ input: stream }).on('line', (line) => console.log(`[agbot] ${line}`));
   }
-  return started;
+  return { mode, exited: started.exited, stop: started.stop };
 }
 
-/** PUT as root: creates the record, or puts the kept token back on it (idempotent). */
-async function putAgbotRecord(options: LocalAgbotOptions, token: string): Promise<void> {
-  const path = `/orgs/${LOCAL_AGBOT.org}/agbots/${LOCAL_AGBOT.id}`;
-  const response = await httpRequest(`${options.exchangeUrl}${path}`, {
-    method: 'PUT',
-    headers: {
-      authorization: basicAuthHeader('root/root', options.rootPassword),
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ token, name: 'local agbot (npm start)', msgEndPoint: '', publicKey: '' }),
-  });
-  if (response.status !== 200 && response.status !== 201) {
-    throw new LocalStackError(
-      `Could not create the local agbot ${path}: HTTP ${response.status} ${response.text}`,
-    );
-  }
+/** An asynchronous invocation (as EventBridge's): the first round publishes the agbot's key. */
+async function firstRound(lambdaUrl: string): Promise<void> {
+  await httpRequest(`${lambdaUrl}/2015-03-31/functions/open-exchange-dev-agbotRound/invocations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-amz-invocation-type': 'Event' },
+    body: '{}',
+  }).catch(() => undefined);
 }
 
 /**

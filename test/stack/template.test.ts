@@ -6,6 +6,8 @@ import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FALLBACK, FAMILIES } from '#functions/families';
+import { BUILT_IN_AGBOT } from '#lib/agbot/built-in';
+import { agbotStreamPatterns } from '#lib/feed/agbot-stream-filter';
 import { functionName } from '#lib/openapi/serverless';
 
 /**
@@ -54,6 +56,16 @@ const httpNames = [...FAMILIES.map((f) => functionName(f.folder)), FALLBACK.name
 /** The signal channel's function (docs/signals.md): on the WebSocket API, not a route family. */
 const SIGNALS = 'signals';
 const names = [...httpNames, SIGNALS];
+/** The in-stack agbot's function (docs/agbot.md, "In the stack"): on the table's stream and a schedule. */
+const AGBOT_ROUND = 'agbotRound';
+const agbotRoundResources = [
+  'AgbotRoundLambdaFunction',
+  'AgbotRoundLogGroup',
+  'AgbotRoundRole',
+  'AgbotRoundEventSourceMappingDynamodbExchangeTable',
+  'AgbotRoundEventsRuleSchedule1',
+  'AgbotRoundLambdaPermissionEventsRuleSchedule1',
+];
 
 /** A function's resources: itself, its log group, its permission, its integration and the routes to it. */
 function resourcesOf(name: string): string[] {
@@ -96,7 +108,7 @@ describe('the packaged CloudFormation template', () => {
       ofType('AWS::Lambda::Function')
         .map(([id]) => id)
         .sort(),
-    ).toEqual(names.map((name) => `${logicalName(name)}LambdaFunction`).sort());
+    ).toEqual([...names, AGBOT_ROUND].map((name) => `${logicalName(name)}LambdaFunction`).sort());
     // Function, log group, permission and integration, then the routes (docs/development.md).
     const mountsOf = new Map([
       ...FAMILIES.map((family) => [functionName(family.folder), family.mounts.length] as const),
@@ -110,7 +122,7 @@ describe('the packaged CloudFormation template', () => {
   });
 
   it('is the shared resources plus those of the functions, nothing per endpoint', () => {
-    const perFunction = names.flatMap(resourcesOf);
+    const perFunction = [...names.flatMap(resourcesOf), ...agbotRoundResources];
     const shared = Object.keys(resources).filter((id) => !perFunction.includes(id));
     expect(shared.map((id) => resources[id]?.Type).sort()).toEqual([
       'AWS::ApiGatewayV2::Api',
@@ -151,5 +163,52 @@ describe('the packaged CloudFormation template', () => {
     const policies = JSON.stringify(resources.IamRoleLambdaExecution?.Properties?.Policies);
     expect(policies).toContain('execute-api:ManageConnections');
     expect(policies).toContain('/*/POST/@connections/*');
+  });
+
+  it('has the in-stack agbot: its function on the table stream (filtered, batched) and every minute, with a role of its own', () => {
+    for (const id of agbotRoundResources) expect(resources[id], id).toBeDefined();
+    const table = resources.ExchangeTable?.Properties as Record<string, unknown>;
+    expect(table.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+    const mapping = resources.AgbotRoundEventSourceMappingDynamodbExchangeTable?.Properties ?? {};
+    expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': ['ExchangeTable', 'StreamArn'] });
+    expect(mapping.MaximumBatchingWindowInSeconds).toBe(1);
+    const filters = (mapping.FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
+    expect(filters.map((f) => JSON.parse(f.Pattern))).toEqual(agbotStreamPatterns(BUILT_IN_AGBOT));
+    expect(resources.AgbotRoundEventsRuleSchedule1?.Properties?.ScheduleExpression).toBe('rate(1 minute)');
+    const fn = resources.AgbotRoundLambdaFunction?.Properties ?? {};
+    expect(fn.Role).toEqual({ 'Fn::GetAtt': ['AgbotRoundRole', 'Arn'] });
+    const env = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(JSON.stringify(env.EXCHANGE_API_URL)).toContain('"Ref":"HttpApi"');
+    // No token in its environment: it reads the sealed one from the table.
+    expect(Object.keys(env).filter((name) => /TOKEN/i.test(name))).toEqual([]);
+  });
+
+  it("limits the agbot's role to its log group, the stream, its own partition and the secrets key", () => {
+    const role = resources.AgbotRoundRole?.Properties as {
+      Policies: {
+        PolicyDocument: { Statement: { Action: string[]; Resource: unknown[]; Condition?: unknown }[] };
+      }[];
+    };
+    const statements = role.Policies.flatMap((p) => p.PolicyDocument.Statement);
+    const byAction = (action: string) => statements.filter((s) => s.Action.includes(action));
+    expect(JSON.stringify(byAction('logs:PutLogEvents')[0]?.Resource)).toContain('-agbotRound:*');
+    expect(byAction('dynamodb:GetRecords')[0]?.Resource).toEqual([
+      { 'Fn::GetAtt': ['ExchangeTable', 'StreamArn'] },
+    ]);
+    const table = byAction('dynamodb:UpdateItem')[0];
+    expect(table?.Resource).toEqual([{ 'Fn::GetAtt': ['ExchangeTable', 'Arn'] }]);
+    expect(table?.Condition).toEqual({
+      'ForAllValues:StringEquals': {
+        'dynamodb:LeadingKeys': [`AGBOT#${BUILT_IN_AGBOT.org}/${BUILT_IN_AGBOT.id}`],
+      },
+    });
+    expect(byAction('kms:Decrypt')[0]?.Resource).toEqual([{ 'Fn::GetAtt': ['SecretsKey', 'Arn'] }]);
+    expect(statements.flatMap((s) => s.Action).some((a) => a.startsWith('dynamodb:Scan'))).toBe(false);
+    // Serverless v3 also grants every stream event's reads to the shared role: that stream only,
+    // which shows nothing the shared role cannot already read from the table itself.
+    const shared = JSON.stringify(resources.IamRoleLambdaExecution?.Properties);
+    expect(shared).toContain(
+      '"Action":["dynamodb:GetRecords","dynamodb:GetShardIterator","dynamodb:DescribeStream","dynamodb:ListStreams"],"Resource":[{"Fn::GetAtt":["ExchangeTable","StreamArn"]}]',
+    );
   });
 });

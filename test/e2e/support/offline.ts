@@ -16,6 +16,10 @@ export interface E2eServer {
   readonly baseUrl: string;
   /** The signal channel's address (docs/signals.md). */
   readonly signalsUrl: string;
+  /** serverless-offline's Lambda invoke API (the in-stack agbot's functions). */
+  readonly lambdaUrl: string;
+  /** Everything the server printed so far (for failure messages). */
+  output(): string;
   readonly rootPassword: string;
   http: Http;
 }
@@ -50,6 +54,11 @@ export function useOffline(options: { env?: Record<string, string> } = {}): E2eS
       if (!server) throw new Error('the offline server is not started (beforeAll failed?)');
       return server.signalsUrl;
     },
+    get lambdaUrl() {
+      if (!server) throw new Error('the offline server is not started (beforeAll failed?)');
+      return server.lambdaUrl;
+    },
+    output: () => server?.output() ?? '',
     rootPassword,
     http: (method, path, requestOptions) => {
       if (!client) throw new Error('the offline server is not started (beforeAll failed?)');

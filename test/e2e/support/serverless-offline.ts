@@ -36,6 +36,8 @@ export interface OfflineServer {
   pid: number | undefined;
   /** The signal channel's address (`ws://127.0.0.1:<port>`), as POST /changes announces it by default. */
   signalsUrl: string;
+  /** serverless-offline's Lambda invoke API (`http://127.0.0.1:<port>`): the in-stack agbot's stream reader calls it. */
+  lambdaUrl: string;
   /** Everything the child printed so far (for failure messages). */
   output(): string;
   stop(): Promise<void>;
@@ -67,6 +69,10 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
     env: {
       ...process.env,
       EXCHANGE_SIGNALS_URL: signalsUrl,
+      // The Exchange the in-stack agbot calls (docs/agbot.md, "In the stack"). Its schedule runs
+      // in every server; its rounds only where a test asks for them (EXCHANGE_AGBOT: 'in-stack').
+      EXCHANGE_API_URL: `http://127.0.0.1:${httpPort}/v1`,
+      EXCHANGE_AGBOT: 'off',
       ...options.env,
       DYNAMODB_ENDPOINT: options.dynamoEndpoint,
       EXCHANGE_TABLE: options.table,
@@ -92,6 +98,7 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
     baseUrl: `http://127.0.0.1:${httpPort}`,
     pid: child.pid,
     signalsUrl,
+    lambdaUrl: `http://127.0.0.1:${lambdaPort}`,
     output: () => output,
     stop: async () => {
       process.removeListener('exit', killOnExit);

@@ -22,8 +22,8 @@ useTestTable();
 describe('upgrading a table from before gsi2', () => {
   it('adds the missing index to an existing table', async () => {
     const name = `${tableName()}-old`;
-    const { TimeToLiveSpecification: _ttl, ...table } = definition;
-    // The definition as it was before gsi2 (a JSON import types its enums as plain strings).
+    const { TimeToLiveSpecification: _ttl, StreamSpecification: _stream, ...table } = definition;
+    // The definition as it was before gsi2 and the stream (a JSON import types its enums as plain strings).
     const input = {
       ...table,
       TableName: name,
@@ -37,6 +37,7 @@ describe('upgrading a table from before gsi2', () => {
       expect(await createTableIfMissing(name)).toBe('exists');
       const { Table } = await dynamoClient.send(new DescribeTableCommand({ TableName: name }));
       expect(Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName).sort()).toEqual(['gsi1', 'gsi2']);
+      expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
     } finally {
       await dynamoClient.send(new DeleteTableCommand({ TableName: name }));
     }

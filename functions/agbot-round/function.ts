@@ -1,0 +1,37 @@
+import { BUILT_IN_AGBOT } from '#lib/agbot/built-in';
+import { agbotStreamPatterns } from '#lib/feed/agbot-stream-filter';
+
+/** How long change rows gather before the stream invokes the round (seconds). */
+export const STREAM_BATCH_WINDOW_S = 1;
+
+/**
+ * The in-stack agbot's function in serverless.yml (docs/agbot.md, "In the stack"): the agbot's
+ * round (stack/agbot-round.ts: the standalone program's round code on the DynamoDB store), invoked by the table's
+ * stream, filtered to the change rows the agbot acts on (lib/feed/agbot-stream-filter.ts), and
+ * by a schedule every minute (timeouts, governance, rescans; and a round its predecessor left
+ * unfinished). A lease in the table lets one round run at a time (agbot/lambda/round-lease.ts).
+ * Its own role (serverless.yml, `AgbotRoundRole`) reaches only what it touches. Not a route
+ * family: no HTTP mount, no OpenAPI operation. `EXCHANGE_API_URL` (the Exchange it calls, as any
+ * agbot does) is added by functions/serverless-functions.cjs.
+ */
+export const AGBOT_ROUND_FUNCTION = {
+  handler: 'stack/agbot-round.handler',
+  memorySize: 512,
+  timeout: 60,
+  role: 'AgbotRoundRole',
+  events: [
+    {
+      stream: {
+        type: 'dynamodb',
+        arn: { 'Fn::GetAtt': ['ExchangeTable', 'StreamArn'] },
+        startingPosition: 'LATEST',
+        batchSize: 100,
+        batchWindow: STREAM_BATCH_WINDOW_S,
+        // A failed round is redone by the next one from the same cursor: no need to retry long.
+        maximumRetryAttempts: 2,
+        filterPatterns: agbotStreamPatterns(BUILT_IN_AGBOT),
+      },
+    },
+    { schedule: { rate: ['rate(1 minute)'] } },
+  ],
+};

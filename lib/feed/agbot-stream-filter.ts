@@ -1,0 +1,56 @@
+/**
+ * Which records of the table's stream start a round of the in-stack agbot (docs/agbot.md, "In the
+ * stack"): new change rows (a write's pending row, `PENDINGCHANGES`, tables/changes.ts) that the
+ * agbot's round acts on (agbot/rounds/feed.ts): catalog and node rows of any org (the built-in
+ * agbot serves every org), deleted node agreements (a node cancelled), and its own mailbox and
+ * served rows. Everything else (heartbeats, statuses, node mailboxes, other agbots' rows, the
+ * agbot's own agreement and record writes, which would otherwise wake it in a loop) is left out.
+ *
+ * The patterns are written once, in the event-filtering syntax of Lambda's event source mappings
+ * (the stack's `stream` event uses them as they are), and `matchesStreamPatterns` applies that
+ * same syntax (exact values) to a record, for the local stream reader (scripts/local/).
+ */
+export const PENDING_CHANGES_PARTITION = 'PENDINGCHANGES';
+
+/** Rows of any org whose change can make a served policy or pattern find, or drop, a node. */
+export const AGBOT_INPUTS_ANY_ORG = [
+  'org',
+  'policy',
+  'pattern',
+  'node',
+  'nodepolicies',
+  'service',
+  'servicepolicies',
+  'secret',
+];
+
+/** The agbot's own rows it acts on: its mailbox and what it serves. */
+export const AGBOT_OWN_INPUTS = ['agbotmsgs', 'agbotbusinesspols', 'agbotpatterns'];
+
+type Pattern = { [field: string]: string[] | Pattern };
+
+const newChangeRow = (image: Pattern): Pattern => ({
+  eventName: ['INSERT'],
+  dynamodb: { Keys: { pk: { S: [PENDING_CHANGES_PARTITION] } }, NewImage: image },
+});
+
+/** The stream's filter patterns for `agbot` (any one matching is enough). */
+export function agbotStreamPatterns(agbot: { org: string; id: string }): Pattern[] {
+  return [
+    newChangeRow({ resource: { S: AGBOT_INPUTS_ANY_ORG } }),
+    newChangeRow({ resource: { S: ['nodeagreements'] }, operation: { S: ['deleted'] } }),
+    newChangeRow({ resource: { S: AGBOT_OWN_INPUTS }, org: { S: [agbot.org] }, id: { S: [agbot.id] } }),
+  ];
+}
+
+/** Whether `record` matches `pattern`: every field the pattern names has one of its values. */
+function matches(pattern: Pattern, record: unknown): boolean {
+  if (typeof record !== 'object' || record === null) return false;
+  return Object.entries(pattern).every(([field, expected]) => {
+    const value = (record as Record<string, unknown>)[field];
+    return Array.isArray(expected) ? expected.includes(value as string) : matches(expected, value);
+  });
+}
+
+export const matchesStreamPatterns = (patterns: Pattern[], record: unknown): boolean =>
+  patterns.some((pattern) => matches(pattern, record));

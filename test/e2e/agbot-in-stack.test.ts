@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signDeployment } from '#lib/protocol/deployment-signature';
+import type { Proposal, ProtocolMessage } from '#lib/protocol/messages';
+import { tableName } from '#tables/client';
+import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
+import { type AgbotStreamReader, startAgbotStream } from '../../scripts/local/agbot-stream.ts';
+import { callerOf, testSigner } from './support/agbot-org.ts';
+import type { Credentials } from './support/http.ts';
+import { useOffline } from './support/offline.ts';
+import { createOrg, createUser, expectStatus } from './support/world.ts';
+
+/**
+ * The in-stack agbot as `npm start` runs it (docs/agbot.md, "In the stack"): the built-in agbot
+ * `IBM/agbot` made as initdb makes it, serverless-offline running the `agbotRound` function, and
+ * the local reader of DynamoDB Local's stream invoking it through the Lambda API. No agbot process:
+ * a deployment policy added, or a node registered, reaches a scripted node as a proposal within
+ * seconds.
+ */
+const scratch = mkdtempSync(join(tmpdir(), 'agbot-in-stack-'));
+const server = useOffline({
+  env: {
+    EXCHANGE_AGBOT: 'in-stack',
+    // The secrets manager's local key: initdb seals the agbot's token with it, the round opens it.
+    EXCHANGE_SECRETS_MASTER_KEY_FILE: join(scratch, 'secrets-master-key'),
+  },
+});
+const ORG = 'in-stack';
+const SERVICE = { url: 'hello.instack', version: '1.0.0', arch: 'amd64' };
+/** Policy added → proposal received, at most (the target is 2 s; CI machines are slower). */
+const PROPOSAL_WITHIN_MS = 6_000;
+
+let reader: AgbotStreamReader | undefined;
+let owner: Credentials;
+const call = callerOf(server);
+
+const isProposal = (m: ProtocolMessage) => m.type === 'proposal';
+
+async function addPolicy(name: string, test: string): Promise<void> {
+  const body = {
+    label: name,
+    service: {
+      name: SERVICE.url,
+      org: ORG,
+      arch: SERVICE.arch,
+      serviceVersions: [{ version: SERVICE.version }],
+    },
+    constraints: [`test == ${test}`],
+  };
+  expectStatus(
+    await call(owner, 'POST', `/v1/orgs/${ORG}/business/policies/${name}`, body),
+    201,
+    `policy ${name}`,
+  );
+}
+
+async function newNode(id: string, test: string): Promise<ScriptedNode> {
+  const node = new ScriptedNode(server.baseUrl, ORG, id);
+  await node.register(owner, { properties: [{ name: 'test', value: test }] });
+  return node;
+}
+
+beforeAll(async () => {
+  const root = { user: 'root/root', secret: server.rootPassword };
+  // As the first initdb on AWS: the built-in agbot and its sealed token.
+  expectStatus(await server.http('POST', '/v1/admin/initdb', { auth: root }), 201, 'initdb');
+  reader = await startAgbotStream({
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT as string,
+    table: tableName(),
+    lambdaUrl: server.lambdaUrl,
+    log: () => undefined,
+  });
+  await createOrg({ http: server.http, root }, ORG);
+  owner = await createUser({ http: server.http, root }, ORG, 'owner');
+  const signer = testSigner();
+  const deployment = JSON.stringify({ services: { hello: { image: 'busybox:latest' } } });
+  const service = {
+    label: SERVICE.url,
+    ...SERVICE,
+    sharable: 'multiple',
+    deployment,
+    deploymentSignature: signDeployment(deployment, signer.privateKey),
+  };
+  expectStatus(await call(owner, 'POST', `/v1/orgs/${ORG}/services`, service), 201, 'service');
+}, 240_000);
+
+afterAll(async () => {
+  await reader?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('the in-stack agbot (npm start’s default)', () => {
+  it('proposes to a node within seconds of its deployment policy being added', async () => {
+    const node = await newNode('n-policy', 'policy-first');
+    // Let the rounds the node's registration started settle: nothing to propose yet.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(await node.poll()).toEqual([]);
+    const added = Date.now();
+    await addPolicy('p-policy', 'policy-first');
+    const { message, agbotId } = (await node.waitFor(isProposal, PROPOSAL_WITHIN_MS)) as Received & {
+      message: Proposal;
+    };
+    expect(Date.now() - added, 'policy added → proposal received').toBeLessThan(PROPOSAL_WITHIN_MS);
+    expect(agbotId).toBe('IBM/agbot');
+    expect(message.agreementId).toMatch(/^[0-9a-f]{64}$/);
+    expect(reader?.invocations()).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('proposes to a node registered after its policy, within seconds', async () => {
+    await addPolicy('p-node', 'node-later');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const registered = Date.now();
+    const node = await newNode('n-later', 'node-later');
+    await node.waitFor(isProposal, PROPOSAL_WITHIN_MS);
+    expect(Date.now() - registered).toBeLessThan(PROPOSAL_WITHIN_MS);
+  }, 60_000);
+
+  it('never proposes twice to a node for one policy, however many invocations run', async () => {
+    const node = await newNode('n-once', 'once');
+    await addPolicy('p-once', 'once');
+    await node.waitFor(isProposal, PROPOSAL_WITHIN_MS);
+    // More changes (and so rounds), and two invocations at once: one runs, the other asks it for another round.
+    await Promise.all([invoke(), invoke(), addPolicy('p-other', 'nobody')]);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await node.poll();
+    expect(node.received.filter((r) => isProposal(r.message))).toHaveLength(1);
+  }, 60_000);
+});
+
+async function invoke(): Promise<void> {
+  const response = await fetch(
+    `${server.lambdaUrl}/2015-03-31/functions/open-exchange-dev-agbotRound/invocations`,
+    {
+      method: 'POST',
+      body: '{}',
+    },
+  );
+  expect(response.status).toBe(200);
+}
