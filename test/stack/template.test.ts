@@ -183,7 +183,7 @@ describe('the packaged CloudFormation template', () => {
     expect(Object.keys(env).filter((name) => /TOKEN/i.test(name))).toEqual([]);
   });
 
-  it("limits the agbot's role to its log group, the stream, its own partition and the secrets key", () => {
+  it("limits the agbot's role to its log group, the stream, its own two partitions and the secrets key", () => {
     const role = resources.AgbotRoundRole?.Properties as {
       Policies: {
         PolicyDocument: { Statement: { Action: string[]; Resource: unknown[]; Condition?: unknown }[] };
@@ -199,7 +199,10 @@ describe('the packaged CloudFormation template', () => {
     expect(table?.Resource).toEqual([{ 'Fn::GetAtt': ['ExchangeTable', 'Arn'] }]);
     expect(table?.Condition).toEqual({
       'ForAllValues:StringEquals': {
-        'dynamodb:LeadingKeys': [`AGBOT#${BUILT_IN_AGBOT.org}/${BUILT_IN_AGBOT.id}`],
+        'dynamodb:LeadingKeys': [
+          `AGBOT#${BUILT_IN_AGBOT.org}/${BUILT_IN_AGBOT.id}`,
+          `AGBOTSTATE#${BUILT_IN_AGBOT.org}/${BUILT_IN_AGBOT.id}`,
+        ],
       },
     });
     expect(byAction('kms:Decrypt')[0]?.Resource).toEqual([{ 'Fn::GetAtt': ['SecretsKey', 'Arn'] }]);
