@@ -73,7 +73,7 @@ function response(doc: ResponseDoc, name: string | undefined): JsonSchema {
 
 function operation(route: RouteDoc, tag: string, inputs: Names, outputs: Names): JsonSchema {
   const name = pascal(route.operationId);
-  const body = route.request?.body;
+  const body = route.request?.body ?? route.request?.rawBody;
   const responses = Object.entries(route.responses).map(([status, doc]) => [
     status,
     response(doc, doc.schema && outputs.name(doc.schema, `${name}${status}Response`)),
