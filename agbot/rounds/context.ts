@@ -1,4 +1,5 @@
 import type { Logger } from '#lib/json-logger';
+import { FULL_RESCAN_S } from '#lib/protocol/timeouts';
 import type { AgbotConfig } from '../config.ts';
 import type { AgbotExchange } from '../exchange.ts';
 import type { AgbotKeys } from '../keys.ts';
@@ -50,7 +51,7 @@ export interface RoundContext {
 }
 
 export const DEFAULT_SETTINGS: RoundSettings = {
-  fullRescanMs: 600_000,
+  fullRescanMs: FULL_RESCAN_S * 1000,
   mailboxFallbackMs: 60_000,
   concurrency: 8,
   serveAll: false,
