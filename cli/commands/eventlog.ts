@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { AgentClient } from '../agent-client.ts';
 import { act, type Base, collect, group, leaf } from '../command-kit.ts';
 import type { Ctx } from '../context.ts';
-import { fatal } from '../errors.ts';
+import { EXIT, fatal } from '../errors.ts';
 import { goTime, jsonText, shortTime } from '../output.ts';
 
 interface EventRecord {
@@ -25,7 +25,7 @@ const OPERATORS: Record<string, string> = { '=': '', '~': '~', '>': '>', '<': '<
  */
 export function selectorQuery(selector: string): string {
   const match = SELECTOR.exec(selector);
-  if (!match) throw fatal(1, `The selection string ${selector} is not valid.`);
+  if (!match) throw fatal(EXIT.CLI_INPUT_ERROR, `The selection string ${selector} is not valid.`);
   const [, attribute, op, value] = match as unknown as [string, string, string, string];
   return `${encodeURIComponent(attribute)}=${encodeURIComponent(`${OPERATORS[op]}${value}`)}`;
 }
