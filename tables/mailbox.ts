@@ -118,13 +118,6 @@ export const senderShare = (item: Record<string, unknown> | undefined): SenderSh
   bytes: Number(item?.bytes ?? 0),
 });
 
-export async function readMailboxState(box: Mailbox): Promise<MailboxState> {
-  const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: mailboxLayout(box).state, ConsistentRead: true }),
-  );
-  return mailboxState(Item);
-}
-
 /** A stored item as a message of this mailbox. */
 function toMessage(box: Mailbox, item: Record<string, unknown>): MailboxMessage {
   const layout = mailboxLayout(box);

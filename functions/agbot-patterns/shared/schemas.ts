@@ -32,7 +32,6 @@ export const patternPath = agbotPath.extend({ deploymentpattern: servedId });
 export type PatternPath = z.infer<typeof patternPath>;
 
 export const postPatternBody = z.strictObject({ patternOrgid: servedName, pattern: servedName, nodeOrgid });
-export type PostPatternBody = z.infer<typeof postPatternBody>;
 
 export const listPatternsQuery = z.object({
   deployment_pattern: servedFilter,

@@ -59,5 +59,4 @@ export const patchAgbotBody = z.strictObject({
   msgEndPoint: text.nullish(),
   publicKey: publicKey.nullish(),
 });
-export type PatchAgbotBody = z.infer<typeof patchAgbotBody>;
 export const PATCH_ATTRIBUTES = ['token', 'name', 'msgEndPoint', 'publicKey'] as const;

@@ -74,7 +74,6 @@ export const patchPolicyBody = z.strictObject({
   label: short.nullish(),
   service: policyService.nullish(),
 });
-export type PatchPolicyBody = z.infer<typeof patchPolicyBody>;
 
 export const listPoliciesQuery = z.strictObject({
   idfilter: filterParam.optional(),

@@ -103,7 +103,6 @@ const listFilters = {
 
 /** GET /orgs/{org}/services (§2.5). */
 export const listServicesQuery = z.object(listFilters);
-export type ListServicesQuery = z.infer<typeof listServicesQuery>;
 
 /** GET /catalog/services (§2.7): also `organization`; `orgtype` is accepted and ignored. */
 export const catalogServicesQuery = z.object({
@@ -130,7 +129,6 @@ export const dockAuthBody = z.strictObject({
   username: short.nullish(),
   token: long,
 });
-export type DockAuthBody = z.infer<typeof dockAuthBody>;
 
 /** The raw text of a key or certificate (PUT …/keys/{keyid}). */
 export const MAX_KEY_LENGTH = 65_536;
