@@ -32,7 +32,7 @@ const RUNNING_AGREEMENTS = 10;
 const SECRET_UPDATES = 5;
 const MEMORY_TARGET_MB = 80;
 
-export interface WorkloadFigures {
+interface WorkloadFigures {
   configuredToRunningMs: number;
   secretUpdateMs: number[];
   deleteToGoneMs: number[];
@@ -64,7 +64,7 @@ function rssMb(pid: number): number {
   return line ? Math.round((Number(line[1]) / 1024) * 10) / 10 : Number.NaN;
 }
 
-export async function runAgentWorkloadsBench(step: (text: string) => void): Promise<WorkloadFigures> {
+async function runAgentWorkloadsBench(step: (text: string) => void): Promise<WorkloadFigures> {
   const dynamo = process.env.DYNAMODB_ENDPOINT ? undefined : await startBenchDynamo();
   // Loaded after the environment is set (tables/client.ts reads it).
   const { createTableIfMissing } = await import('#tables/create-table');
@@ -234,7 +234,7 @@ export async function runAgentWorkloadsBench(step: (text: string) => void): Prom
   }
 }
 
-export function agentWorkloadsMarkdown(f: WorkloadFigures): string {
+function agentWorkloadsMarkdown(f: WorkloadFigures): string {
   const ms = (list: number[]) => `${median(list)} ms (min ${Math.min(...list)}, max ${Math.max(...list)})`;
   return `## Node agent: workloads (bench/agent-workloads.ts)
 

@@ -3,7 +3,7 @@
  * 2026-11-27. Kept here, dated, so a price change is one edit.
  */
 export const PRICES_AS_OF = '2026-11-27';
-export const PRICES = {
+const PRICES = {
   /** API Gateway HTTP API, per request (first 300 million a month). */
   httpRequest: 1.0 / 1e6,
   /** API Gateway WebSocket API: per connection-minute and per message (32 KB units). */
@@ -18,10 +18,10 @@ export const PRICES = {
 } as const;
 
 /** 30 days. */
-export const MINUTES_PER_MONTH = 30 * 24 * 60;
+const MINUTES_PER_MONTH = 30 * 24 * 60;
 
 /** What one node does per minute, on average. */
-export interface PerNodeMinute {
+interface PerNodeMinute {
   httpRequests: number;
   websocketConnectionMinutes: number;
   websocketMessages: number;

@@ -11,7 +11,7 @@ import { type HttpResult, type SendOptions, send, TransportError } from './http.
  * `/v1`; Basic `org/id:secret` (the org prepended unless the id has one); upstream's retry policy;
  * upstream's messages for unexpected statuses.
  */
-export const MINIMUM_EXCHANGE_VERSION = '2.124.0';
+const MINIMUM_EXCHANGE_VERSION = '2.124.0';
 
 export class ExchangeClient {
   constructor(

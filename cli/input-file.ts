@@ -30,7 +30,7 @@ export async function readJsonFile<T = unknown>(
 }
 
 /** Go's os.Expand over the environment, unless HZN_DONT_SUBST_ENV_VARS=1. */
-export function substituteEnv(ctx: Ctx, text: string): string {
+function substituteEnv(ctx: Ctx, text: string): string {
   if (ctx.env.HZN_DONT_SUBST_ENV_VARS === '1') return text;
   const warned = new Set<string>();
   return text.replace(/\$(?:\{([^}]*)\}|([A-Za-z0-9_]+)|([*#$@!?\-0-9]))/g, (_m, braced, plain, special) => {

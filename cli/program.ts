@@ -17,7 +17,7 @@ import { EXIT, ExitRequest, FatalError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 
 /** Every command of the subset, on a fresh commander program (a program keeps parse state). */
-export function buildProgram(base: Base): Command {
+function buildProgram(base: Base): Command {
   const program = new Command('hzn')
     .description(
       'Command line interface for Horizon agent. Most of the sub-commands use the Horizon Agent API at the default location http://localhost:8510 (or HORIZON_URL) and the Exchange at HZN_EXCHANGE_URL.',
@@ -90,7 +90,7 @@ function report(io: Io, err: unknown): number {
 }
 
 /** Commander's messages in kingpin's words (hzn reference §1.1), so scripts matching them keep working. */
-export function kingpinReason(err: CommanderError): string {
+function kingpinReason(err: CommanderError): string {
   const text = err.message.replace(/^error: /, '');
   const quoted = /'([^']*)'/.exec(text)?.[1] ?? '';
   const longName = (flags: string) =>

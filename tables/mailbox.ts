@@ -15,7 +15,7 @@ import type { Counter } from './stats.ts';
  * Each sender's share of the mailbox (`msgs`, `bytes`) is one more item, `MSGFROM#<sender>`, moved
  * in the same transactions, so one sender cannot fill someone else's mailbox (issue 23).
  */
-export type MailboxKind = 'agbot' | 'node';
+type MailboxKind = 'agbot' | 'node';
 
 export interface Mailbox {
   kind: MailboxKind;
@@ -71,9 +71,9 @@ export const mailboxLayout = (box: Mailbox) =>
         changeResource: 'nodemsgs',
       };
 
-export const MESSAGE_PREFIX = 'MSG#';
+const MESSAGE_PREFIX = 'MSG#';
 /** A sender's share item: `MSGFROM#<org>/<id>` (never matched by `begins_with(sk, MSG#)`). */
-export const SHARE_PREFIX = 'MSGFROM#';
+const SHARE_PREFIX = 'MSGFROM#';
 
 /**
  * Past its expiry a message is never returned, and reads delete it (and uncount it). DynamoDB's

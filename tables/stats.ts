@@ -56,7 +56,7 @@ export async function listOrgCounts(): Promise<Map<string, Counts>> {
   return result;
 }
 
-export interface CounterChange {
+interface CounterChange {
   deltas: Partial<Counts>;
   /** Refuse the whole transaction when `counter` would go past `max` (0 = unlimited). */
   limit?: { counter: Counter; max: number };

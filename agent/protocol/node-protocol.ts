@@ -24,7 +24,7 @@ import { activeAgreements, agreementSource, findAgreement } from './records.ts';
 import { finishTermination, startTermination } from './terminate.ts';
 import { protocolRound } from './worker.ts';
 
-export const PROTOCOL_WORKER = 'AgreementProtocol';
+const PROTOCOL_WORKER = 'AgreementProtocol';
 
 export interface NodeProtocol {
   /** DELETE /agreement/{id}: cancel 105; 404 when no active agreement has that id. */
@@ -47,7 +47,7 @@ export interface NodeProtocol {
   readonly parts: Protocol;
 }
 
-export const DEFAULT_TIMINGS: ProtocolTimings = {
+const DEFAULT_TIMINGS: ProtocolTimings = {
   governanceMs: GOVERNANCE_INTERVAL_S * 1000,
   containerCheckMs: CONTAINER_CHECK_INTERVAL_S * 1000,
   // The Exchange poll asks for a read when its feed names the mailbox, at start and after an outage.

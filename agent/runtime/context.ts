@@ -11,7 +11,7 @@ import type { PushKind } from './sync-kinds.ts';
 import type { WorkerRegistry } from './worker-registry.ts';
 
 /** What lives only as long as the process. */
-export interface Runtime {
+interface Runtime {
   /** Set when an unregistration completed in this process: GET /node answers 404 until POST /node. */
   unconfigured: boolean;
   /** The unregistration in progress, if any. */

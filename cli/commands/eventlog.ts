@@ -23,7 +23,7 @@ const OPERATORS: Record<string, string> = { '=': '', '~': '~', '>': '>', '<': '<
  * `a~v` → `a=~v` etc. (hzn reference §2.5); anything else is exit 1. Unlike upstream, name and value
  * are URL-encoded, so a value may hold spaces or `&` (the agent decodes the query either way).
  */
-export function selectorQuery(selector: string): string {
+function selectorQuery(selector: string): string {
   const match = SELECTOR.exec(selector);
   if (!match) throw fatal(EXIT.CLI_INPUT_ERROR, `The selection string ${selector} is not valid.`);
   const [, attribute, op, value] = match as unknown as [string, string, string, string];

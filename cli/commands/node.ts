@@ -23,7 +23,7 @@ export function nodeCommands(program: Command, base: Base): void {
   );
 }
 
-export function nodeListView(info: Json, status: Json): Json {
+function nodeListView(info: Json, status: Json): Json {
   const configstate = (info.configstate ?? {}) as Json;
   const configuration = (status.configuration ?? {}) as Json;
   const registered = typeof info.organization === 'string' && info.organization !== '';

@@ -4,7 +4,7 @@ import { ExchangeClient, enc, orgAndCreds, parseJson } from '../exchange-client.
 
 type Json = Record<string, unknown>;
 
-export interface ExchangeNodeStep {
+interface ExchangeNodeStep {
   base: string;
   org: string;
   id: string;

@@ -126,10 +126,10 @@ export function secretsManagerCommands(program: Command, base: Base): void {
   });
 }
 
-export const trimName = (name: string) => name.replace(/^\/+|\/+$/g, '');
+const trimName = (name: string) => name.replace(/^\/+|\/+$/g, '');
 
 /** `-n <node>` rewrites the name into the node's tree (hzn reference §6), unless it already is. */
-export function nodeScoped(name: string, node: string | undefined): string {
+function nodeScoped(name: string, node: string | undefined): string {
   if (!node || /(^|\/)node\//.test(name)) return name;
   const user = /^user\/([^/]+)(?:\/(.*))?$/.exec(name);
   if (user) return `user/${user[1]}/node/${node}${user[2] ? `/${user[2]}` : ''}`;

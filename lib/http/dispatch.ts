@@ -14,7 +14,7 @@ const rawPathIsEncoded = () => process.env.IS_OFFLINE === 'true';
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Response>;
 
 /** What a request no route matches gets: a path no route serves, a path that is not valid percent-encoding. */
-export interface Fallbacks {
+interface Fallbacks {
   unrecognizedRoute: LambdaHandler;
   malformedPath: LambdaHandler;
 }

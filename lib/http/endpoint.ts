@@ -36,7 +36,7 @@ export interface EndpointRoute<P, Q, B> {
   request?: { path?: z.ZodType<P>; query?: z.ZodType<Q>; body?: z.ZodType<B> };
 }
 
-export interface EndpointSpec<P, Q, B, T> {
+interface EndpointSpec<P, Q, B, T> {
   /** `false` where the handler checks credentials itself (POST /v1/admin/dropdb's token); an anonymous route needs none. */
   auth?: boolean;
   /** Loads what the request touches and throws 403/404 when the caller may not; its result is `target`. */

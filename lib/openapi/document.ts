@@ -8,7 +8,7 @@ import type { ResourceDoc, ResponseDoc, RouteDoc } from './route.ts';
  * go to `components.schemas` (named by the resource, else after their route) and are referenced;
  * path and query schemas become parameters.
  */
-export interface DocumentInfo {
+interface DocumentInfo {
   title: string;
   version: string;
   description: string;

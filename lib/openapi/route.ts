@@ -20,7 +20,7 @@ export interface ResponseDoc {
 }
 
 /** What a route's handler validates, and the document shows. */
-export interface RequestSchemas {
+interface RequestSchemas {
   path?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -32,7 +32,7 @@ export interface RequestSchemas {
  * The handler's module, `() => import('./get-node.ts')`: its `handler` export serves the route.
  * Typed loosely on purpose: the handler's own type is built from this very entry.
  */
-export type HandlerModule = () => Promise<unknown>;
+type HandlerModule = () => Promise<unknown>;
 
 export interface RouteDoc {
   method: Method;
@@ -70,7 +70,7 @@ export interface ResourceDoc {
 }
 
 /** A family's routes by operationId, each with its own schema types (what a handler takes its schemas from). */
-export type Operations<R extends readonly RouteDoc[]> = {
+type Operations<R extends readonly RouteDoc[]> = {
   [K in R[number]['operationId']]: Extract<R[number], { operationId: K }>;
 };
 

@@ -11,9 +11,9 @@ import { keptSecret } from './kept-secret.ts';
 import { type GroupChild, spawnGroup } from './process-group.ts';
 
 /** The local stack's agbot: multi-tenant (org IBM), so it may serve every org. */
-export const LOCAL_AGBOT = { org: 'IBM', id: 'agbot' } as const;
+const LOCAL_AGBOT = { org: 'IBM', id: 'agbot' } as const;
 
-export interface LocalAgbotOptions {
+interface LocalAgbotOptions {
   exchangeUrl: string;
   rootPassword: string;
   dataDir: string;

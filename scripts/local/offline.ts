@@ -6,7 +6,7 @@ import { type GroupChild, spawnGroup } from './process-group.ts';
 
 const require = createRequire(import.meta.url);
 
-export interface Offline extends GroupChild {
+interface Offline extends GroupChild {
   /** Starts copying serverless-offline's output (request logs, handler errors) to ours. */
   forwardOutput(): void;
 }

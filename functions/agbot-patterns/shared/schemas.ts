@@ -7,7 +7,7 @@ import { MAX_ID_BYTES, maxUtf8Bytes } from '#lib/ids';
  * reference §8.9): requests, validated by the handlers, and responses, for the OpenAPI document.
  * The served-policy schemas reuse the shared parts.
  */
-export const MAX_NAME = 256;
+const MAX_NAME = 256;
 /** An org id or a pattern / policy name in a body (bounded in bytes too: the two make a sort key). */
 export const servedName = z
   .string()

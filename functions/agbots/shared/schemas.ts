@@ -22,7 +22,7 @@ export const listAgbotsQuery = z.object({ idfilter: filter, name: filter, owner:
 export type ListAgbotsQuery = z.infer<typeof listAgbotsQuery>;
 
 /** `?attribute=` names (any case); the token reads as masked. */
-export const AGBOT_ATTRIBUTES = [
+const AGBOT_ATTRIBUTES = [
   'id',
   'orgid',
   'name',

@@ -22,7 +22,7 @@ const serviceVersion = z.strictObject({
   upgradePolicy: z.record(short, short).nullish(),
 });
 
-export const policyService = z.strictObject({
+const policyService = z.strictObject({
   name: short,
   org: short,
   arch: short,

@@ -12,7 +12,7 @@ export const listResponse = (entries: SecretSummary[], query: ListQuery) =>
   json(200, query.details === 'true' ? entries : entries.map((entry) => entry.name));
 
 /** The tree's secrets, named without the tree's prefix (one Query of the org's partition). */
-export async function treeEntries(org: string, tree: SecretTree): Promise<SecretSummary[]> {
+async function treeEntries(org: string, tree: SecretTree): Promise<SecretSummary[]> {
   const prefix = treePrefix(tree);
   const found = await listSecrets(org, prefix);
   return found

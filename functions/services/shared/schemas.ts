@@ -17,7 +17,7 @@ const long = z.string().max(LONG, `must be at most ${LONG} characters`);
 const list = <T extends z.ZodType>(item: T) => z.array(item).max(1000, 'must have at most 1000 entries');
 
 /** A service id in a path: anything but a slash (ids keep `:`, `+`, `#`...), within the key budget. */
-export const serviceSegment = z
+const serviceSegment = z
   .string()
   .min(1, 'must not be empty')
   .refine(...maxUtf8Bytes(MAX_ID_BYTES))
