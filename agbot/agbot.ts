@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { AgbotStore } from '#lib/agbot-store/contract';
 import type { Logger } from '#lib/json-logger';
 import type { AgbotConfig } from './config.ts';
 import { agbotExchange } from './exchange.ts';
@@ -7,7 +8,7 @@ import { DEFAULT_SETTINGS, type RoundContext, type RoundSettings } from './round
 import { protocolRound } from './rounds/round.ts';
 import { agbotSignals } from './signals.ts';
 import { type AgbotStatus, statusApi } from './status-api.ts';
-import { AgbotStore } from './store.ts';
+import { SqliteAgbotStore } from './store/sqlite-store.ts';
 
 export type { RoundContext } from './rounds/context.ts';
 
@@ -39,6 +40,8 @@ export function createAgbot(options: {
   round?: Round;
   settings?: Partial<RoundSettings>;
   now?: () => number;
+  /** Where its state lives: by default the SQLite file in the data dir (closed by `stop`). */
+  openStore?: (config: AgbotConfig) => AgbotStore;
 }): Agbot {
   const { config, log } = options;
   const round = options.round ?? protocolRound;
@@ -48,7 +51,7 @@ export function createAgbot(options: {
     ...(config.protocolTimeoutS === undefined ? {} : { protocolTimeoutS: config.protocolTimeoutS }),
     ...options.settings,
   };
-  const store = AgbotStore.open(config.dataDir);
+  const store = (options.openStore ?? ((c: AgbotConfig) => SqliteAgbotStore.open(c.dataDir)))(config);
   const exchange = agbotExchange({
     baseUrl: config.exchangeUrl,
     org: config.org,
@@ -100,7 +103,7 @@ export function createAgbot(options: {
 
   return {
     async start() {
-      const keys = messagingKeys(store);
+      const keys = await messagingKeys(store);
       await exchange.publishPublicKey(keys.publishedPublicKey);
       await api.listen({ host: config.host, port: config.port });
       log.info('agbot started', {
@@ -115,7 +118,12 @@ export function createAgbot(options: {
         log,
         now: options.now ?? Date.now,
         settings,
-        memory: { servedOrgs: new Set(), servedOrgsLoaded: false, lastMailboxAt: 0 },
+        memory: {
+          servedOrgs: new Set(),
+          servedOrgsLoaded: false,
+          lastMailboxAt: 0,
+          nodeHealthCheckedAt: new Map(),
+        },
       };
       const first = context;
       running = runRound(first).finally(() => {
@@ -130,7 +138,7 @@ export function createAgbot(options: {
       await running;
       await api.close();
       exchange.close();
-      store.close();
+      await store.close();
     },
     port: () => (api.server.listening ? (api.server.address() as AddressInfo).port : 0),
     exchangeRequests: () => exchange.requests(),

@@ -124,6 +124,12 @@ export function agbotExchange(options: {
       const path = `/orgs/${enc(org)}/patterns/${enc(name)}/search`;
       return call('POST', path, body, [200, 201, 400, 404]);
     },
+    /** Node health of an org's policy nodes heartbeating since `lastTime`; 404 = none. */
+    nodeHealth: (org: string, body: { lastTime: string; nodeOrgids: string[] }) =>
+      call('POST', `/orgs/${enc(org)}/search/nodehealth`, body, [200, 201, 404]),
+    /** The same for a pattern's nodes. */
+    patternNodeHealth: (org: string, pattern: string, body: { lastTime: string; nodeOrgids: string[] }) =>
+      call('POST', `/orgs/${enc(org)}/patterns/${enc(pattern)}/nodehealth`, body, [200, 201, 404]),
     node: (org: string, node: string) => read(nodePath(org, node)),
     nodePolicy: (org: string, node: string) => read(`${nodePath(org, node)}/policy`),
     services: (org: string, query: Record<string, string>) =>

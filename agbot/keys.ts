@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import type { AgbotStore } from '#lib/agbot-store/contract';
 import {
   asPublicKey,
   exchangePublicKey,
@@ -6,9 +7,6 @@ import {
   privateKeyFromPem,
   privateKeyToPem,
 } from '#lib/protocol/keys';
-import type { AgbotStore } from './store.ts';
-
-const PRIVATE_KEY = 'messagingPrivateKey';
 
 export interface AgbotKeys {
   privateKey: KeyObject;
@@ -20,14 +18,12 @@ export interface AgbotKeys {
 /**
  * The agbot's RSA-2048 messaging key pair (lib/protocol/keys.ts): created on first start, kept in
  * the store, the same on every later start (nodes check messages against the key they read from
- * the Exchange).
+ * the Exchange). Two first starts at once keep the key of whichever stored it first.
  */
-export function messagingKeys(store: AgbotStore): AgbotKeys {
-  let pem = store.getMeta(PRIVATE_KEY);
-  if (pem === undefined) {
-    pem = privateKeyToPem(generateMessagingKeys().privateKey);
-    store.setMeta(PRIVATE_KEY, pem);
-  }
+export async function messagingKeys(store: AgbotStore): Promise<AgbotKeys> {
+  const pem =
+    (await store.messagingKey()) ??
+    (await store.keepMessagingKey(privateKeyToPem(generateMessagingKeys().privateKey)));
   const privateKey = privateKeyFromPem(pem);
   const publicKey = asPublicKey(privateKey);
   return { privateKey, publicKey, publishedPublicKey: exchangePublicKey(publicKey) };

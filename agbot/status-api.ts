@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { AgbotStore } from './store.ts';
+import type { AgbotStore } from '#lib/agbot-store/contract';
 
 export interface AgbotStatus {
   org: string;
@@ -20,7 +20,7 @@ export function statusApi(status: () => AgbotStatus, store: AgbotStore): Fastify
   const app = Fastify({ logger: false, forceCloseConnections: true });
   app.get('/status', async () => status());
   app.get('/agreement', async () => ({
-    agreements: { active: store.listAgreements(false), archived: store.listAgreements(true) },
+    agreements: { active: await store.listAgreements(false), archived: await store.listAgreements(true) },
   }));
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ error: `no route ${request.method} ${request.url}` }),

@@ -89,10 +89,10 @@ describe('agent process state', () => {
     await fake.restart();
     await agent.start();
     await expect
-      .poll(async () => (await agent.app.inject({ method: 'GET', url: '/node' })).statusCode, {
+      .poll(async () => (await agent.app.inject({ method: 'GET', url: '/node' })).json().configstate.state, {
         timeout: 5000,
       })
-      .toBe(404);
+      .toBe('unconfigured');
     expect(fake.nodes.has(nodeKey)).toBe(false);
   });
 });
@@ -130,10 +130,10 @@ describe('workers', () => {
     await agent.start();
     fake.nodes.delete(nodeKey);
     await expect
-      .poll(async () => (await agent.app.inject({ method: 'GET', url: '/node' })).statusCode, {
+      .poll(async () => (await agent.app.inject({ method: 'GET', url: '/node' })).json().configstate.state, {
         timeout: 5000,
       })
-      .toBe(404);
+      .toBe('unconfigured');
     expect((await get('/eventlog/all?event_code=node_unregistration_complete')).length).toBe(1);
   });
 

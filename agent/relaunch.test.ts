@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NODE_FLAGS, missingFlags, wantedFlags } from './relaunch.ts';
+import { DEFAULT_NODE_FLAGS, missingFlags, relaunchArgs, wantedFlags } from './relaunch.ts';
 
 describe('missingFlags', () => {
   it('names the flags the process was not started with, by flag name', () => {
@@ -19,6 +19,19 @@ describe('missingFlags', () => {
       '--stack-size=500',
     ]);
     expect(wantedFlags({ HZN_AGENT_NODE_FLAGS: '' })).toEqual([]);
+  });
+});
+
+describe('relaunchArgs', () => {
+  it('as node <script>: the flags before the script; as the single executable: --node-options', () => {
+    const node = relaunchArgs(['--max-opt=1'], false);
+    expect(node.slice(-process.argv.length + 1)).toEqual(process.argv.slice(1));
+    expect(node).toContain('--max-opt=1');
+    const sea = relaunchArgs(['--max-semi-space-size=1', '--max-opt=1'], true);
+    expect(sea[1]).toBe(
+      `--node-options=${[...process.execArgv, '--max-semi-space-size=1', '--max-opt=1'].join(' ')}`,
+    );
+    expect(sea.slice(2)).toEqual(process.argv.slice(2));
   });
 });
 

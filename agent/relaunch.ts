@@ -1,3 +1,5 @@
+import { isSea } from 'node:sea';
+
 /**
  * The V8 options the agent runs with, set by the agent itself so that `node dist/agent.mjs` (or
  * `npm run agent`) is all a device needs. They trade peak speed the agent never needs (its API
@@ -26,6 +28,21 @@ export function wantedFlags(env: NodeJS.ProcessEnv = process.env): string[] {
 }
 
 /**
+ * The command line that runs this program again with `missing` added. The single executable
+ * (scripts/device/build-executables.ts) takes Node options only as `--node-options=<flags>`
+ * (anything else on its command line is the program's), and its argv[1] is its own path.
+ */
+export function relaunchArgs(missing: readonly string[], sea = isSea()): string[] {
+  if (sea)
+    return [
+      process.execPath,
+      `--node-options=${[...process.execArgv, ...missing].join(' ')}`,
+      ...process.argv.slice(2),
+    ];
+  return [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)];
+}
+
+/**
  * Replaces this process (same pid, same stdio, same environment) with node started with the
  * missing flags, before the agent has done anything; returns when nothing is missing or when
  * this Node cannot replace itself (process.execve arrived in Node 22.15; not on Windows), and
@@ -35,7 +52,7 @@ export function relaunchWithFlags(flags: readonly string[] = wantedFlags()): voi
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
   const missing = missingFlags(given, flags);
   if (missing.length === 0 || typeof process.execve !== 'function') return;
-  const args = [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)];
+  const args = relaunchArgs(missing);
   try {
     process.execve(process.execPath, args, process.env);
   } catch (err) {

@@ -64,7 +64,11 @@ function rssMb(pid: number): number {
   return line ? Math.round((Number(line[1]) / 1024) * 10) / 10 : Number.NaN;
 }
 
-async function runAgentWorkloadsBench(step: (text: string) => void): Promise<WorkloadFigures> {
+/** `agent`: the program and its arguments (bench/agent-bin.ts passes the single executable). */
+export async function runAgentWorkloadsBench(
+  step: (text: string) => void,
+  agent: string[] = [process.execPath, 'dist/agent.mjs'],
+): Promise<WorkloadFigures> {
   const dynamo = process.env.DYNAMODB_ENDPOINT ? undefined : await startBenchDynamo();
   // Loaded after the environment is set (tables/client.ts reads it).
   const { createTableIfMissing } = await import('#tables/create-table');
@@ -109,9 +113,9 @@ async function runAgentWorkloadsBench(step: (text: string) => void): Promise<Wor
     });
     const agbot = await protocol.scriptedAgbot({ http, org: ORG, nodeId: NODE_ID, agbot: agbotCreds, user });
 
-    step('workloads: dist/agent.mjs with 1 s polls');
+    step(`workloads: ${agent.join(' ')} with 1 s polls`);
     const port = await freePort();
-    const child = spawn(process.execPath, ['dist/agent.mjs'], {
+    const child = spawn(agent[0] as string, agent.slice(1), {
       env: {
         ...process.env,
         HZN_AGENT_PORT: String(port),

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import type { Base } from './command-kit.ts';
 import { agreementCommands } from './commands/agreement.ts';
+import { deploycheckCommands } from './commands/deploycheck.ts';
 import { eventlogCommands } from './commands/eventlog.ts';
 import { exchangeCommands } from './commands/exchange/index.ts';
 import { keyCommands } from './commands/key.ts';
@@ -53,6 +54,7 @@ function buildProgram(base: Base): Command {
     keyCommands,
     exchangeCommands,
     secretsManagerCommands,
+    deploycheckCommands,
   ])
     add(program, base);
   return program;

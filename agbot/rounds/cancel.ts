@@ -1,6 +1,6 @@
+import type { AgbotAgreement } from '#lib/agbot-store/contract';
 import { buildCancel } from '#lib/protocol/build-message';
 import { describeReason } from '#lib/protocol/reason-codes';
-import type { AgbotAgreement } from '../store.ts';
 import type { RoundContext } from './context.ts';
 import { sendAbout } from './send.ts';
 
@@ -30,7 +30,7 @@ export async function cancelAgreement(
     if (!told) ctx.log.debug('node not told of the cancel', { agreement: agreement.agreementId });
   }
   await ctx.exchange.deleteAgreement(agreement.agreementId);
-  ctx.store.saveAgreement({
+  await ctx.store.saveAgreement({
     ...agreement,
     archived: true,
     terminatedReason: reason,

@@ -12,12 +12,8 @@ import { versionsByPriority } from '#lib/protocol/catalog-records';
 import type { Check } from '#lib/protocol/constraint-eval';
 import { parseDeployment } from '#lib/protocol/deployment';
 import { compatible, consumerPolicy, deploymentView } from '#lib/protocol/policy-compatibility';
-import {
-  deploymentNeedsPrivilege,
-  hostAccessOf,
-  nodeAllowsPrivilege,
-  privilegeRefusal,
-} from '#lib/protocol/privileged';
+import { policyFit } from '#lib/protocol/policy-fit';
+import { deploymentNeedsPrivilege } from '#lib/protocol/privileged';
 import type { ServiceRef } from '#lib/protocol/service-match';
 import type { RoundContext } from './context.ts';
 import {
@@ -29,6 +25,7 @@ import {
   readDeployable,
   readService,
 } from './proposal-plan.ts';
+import { hasRetrySettings, preferVersions } from './version-preference.ts';
 import {
   type DeploymentPolicy,
   type NodePolicy,
@@ -64,9 +61,36 @@ export async function evaluate(
   const { node } = found;
   if (!node.publicKey) return { ok: false, reason: 'the node has no public key' };
   if (node.pattern) return { ok: false, reason: 'the node runs a pattern' };
-  return firstPassing(versionsByPriority(policy.service), (version) =>
+  const versions = await versionsToOffer(ctx, `${policyId.org}/${policyId.name}`, policy, nodeOrg, nodeId);
+  return firstPassing(versions, (version) =>
     checkVersion(ctx, cache, policyId, policy, nodeOrg, nodeId, found, version),
   );
+}
+
+/**
+ * The policy's versions by priority, less those the node's history abandons (version fallback,
+ * version-preference.ts). The history is read only when a version has retry settings.
+ */
+export async function versionsToOffer(
+  ctx: RoundContext,
+  policyName: string,
+  policy: DeploymentPolicy,
+  nodeOrg: string,
+  nodeId: string,
+): Promise<string[]> {
+  const entries = policy.service.serviceVersions;
+  if (!hasRetrySettings(entries)) return versionsByPriority(policy.service);
+  const ended = await ctx.store.endedAgreements(nodeOrg, nodeId, policyName);
+  const preference = preferVersions(entries, ended, ctx.now());
+  for (const abandoned of preference.abandoned)
+    ctx.log.info('version abandoned for the node', {
+      node: `${nodeOrg}/${nodeId}`,
+      policy: policyName,
+      version: abandoned.version,
+      why: `its workload failed ${abandoned.failures} time(s) within ${abandoned.withinS} s (retries ${abandoned.retries})`,
+      offering: preference.versions[0],
+    });
+  return preference.versions;
 }
 
 async function checkVersion(
@@ -94,14 +118,16 @@ async function checkVersion(
     );
     return parsed.success ? parsed.data : undefined;
   });
-  const hostAccess = hostAccessOf(deployment)[0];
-  const view = deploymentView(nodePol);
-  // The privileged constraint below would refuse this node too; checked first for a reason that names the field.
-  if (hostAccess && !nodeAllowsPrivilege(view.properties))
-    return { ok: false, reason: privilegeRefusal(hostAccess) };
-  const consumer = consumerPolicy(policy, svcPolicy, service, hostAccess !== undefined);
-  const matched: Check = compatible(consumer, view);
-  if (!matched.ok) return matched;
+  // The same rules `hzn deploycheck policy` explains (lib/protocol/policy-fit.ts).
+  const fit = policyFit({
+    nodePolicy: nodePol,
+    deploymentPolicy: policy,
+    servicePolicy: svcPolicy,
+    service,
+    deployment,
+  });
+  if (!fit.ok) return fit;
+  const { consumer, producer: view } = fit;
   return completePlan(ctx, cache, {
     node: { org: nodeOrg, id: nodeId, record: node },
     deployable,

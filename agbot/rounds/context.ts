@@ -1,9 +1,9 @@
+import type { AgbotStore } from '#lib/agbot-store/contract';
 import type { Logger } from '#lib/json-logger';
 import { FULL_RESCAN_S } from '#lib/protocol/timeouts';
 import type { AgbotConfig } from '../config.ts';
 import type { AgbotExchange } from '../exchange.ts';
 import type { AgbotKeys } from '../keys.ts';
-import type { AgbotStore } from '../store.ts';
 
 /** Clocks and limits of the round; tests shorten them, production takes the defaults. */
 export interface RoundSettings {
@@ -36,6 +36,11 @@ export interface RoundMemory {
   servedOrgs: Set<string>;
   servedOrgsLoaded: boolean;
   lastMailboxAt: number;
+  /**
+   * When each node health search last ran (node-health.ts), by policy org or pattern. After a
+   * restart the first round checks again: one request per group.
+   */
+  nodeHealthCheckedAt: Map<string, number>;
 }
 
 /** What one round can use; the round itself is a function so its steps can grow on their own. */

@@ -1,7 +1,7 @@
+import type { CursorOutcome } from '#lib/agbot-store/contract';
 import type { RoundContext } from './context.ts';
 import { changesAnswer, type FeedChange } from './wire.ts';
 
-const CURSOR = 'feedCursor';
 const PAGE = 1000;
 /** Pages read in one round at most; the rest is read next round. */
 const MAX_PAGES = 10;
@@ -35,18 +35,22 @@ export interface FeedSummary {
   orgs: Set<string>;
   /** A service, secret, served row or deleted node agreement changed: every policy is searched. */
   catalogChanged: boolean;
-  /** Stores the cursor: called once the round has acted on these changes. */
-  commit(): void;
+  /**
+   * Stores the cursor: called once the round has acted on these changes. `moved`: an overlapping
+   * round committed first (the store's conditional write), so this one's work was a repeat.
+   */
+  commit(): Promise<CursorOutcome>;
 }
 
 /**
  * POST /orgs/{org}/changes from the stored cursor: also the agbot's heartbeat. A multi-tenant
  * agbot (org IBM) reads every org's changes (`orgList: ["*"]`). The cursor moves only when the
- * round commits, so a round that fails is read again.
+ * round commits, and only from where this round read it, so a round that fails is read again
+ * and two overlapping rounds cannot both move it.
  */
 export async function readFeed(ctx: RoundContext): Promise<FeedSummary> {
-  const stored = ctx.store.getMeta(CURSOR);
-  let from = stored === undefined ? 0 : Number(stored) + 1;
+  const stored = await ctx.store.feedCursor();
+  let from = stored === undefined ? 0 : stored + 1;
   const summary: FeedSummary = {
     mailbox: false,
     policies: new Set(),
@@ -57,7 +61,7 @@ export async function readFeed(ctx: RoundContext): Promise<FeedSummary> {
     served: false,
     orgs: new Set(),
     catalogChanged: false,
-    commit: () => undefined,
+    commit: async () => 'advanced',
   };
   let last = from - 1;
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -73,7 +77,8 @@ export async function readFeed(ctx: RoundContext): Promise<FeedSummary> {
     if (!answer.hitMaxRecords) break;
     from = last + 1;
   }
-  summary.commit = () => ctx.store.setMeta(CURSOR, String(last));
+  // An idle round read nothing new: no write (on DynamoDB, no write capacity either).
+  if (last !== stored) summary.commit = () => ctx.store.advanceFeedCursor(stored, last);
   return summary;
 }
 

@@ -6,13 +6,16 @@
  * A policy change that keeps the match keeps the agreement (upstream would send a policy-change
  * update; this agbot does not, see docs/agbot.md).
  */
+
+import type { AgbotAgreement } from '#lib/agbot-store/contract';
+import { versionsByPriority } from '#lib/protocol/catalog-records';
 import { REASON } from '#lib/protocol/reason-codes';
 import { cancelAgreement } from './cancel.ts';
-import { stillCompatible } from './candidate.ts';
+import { stillCompatible, versionsToOffer } from './candidate.ts';
 import { type RoundContext, splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
 import { type PatternReads, patternAgreementHolds } from './pattern-govern.ts';
-import { deploymentPolicy, oneOf } from './wire.ts';
+import { type DeploymentPolicy, deploymentPolicy, oneOf } from './wire.ts';
 
 export async function governChanges(
   ctx: RoundContext,
@@ -22,7 +25,7 @@ export async function governChanges(
 ): Promise<number> {
   let cancelled = 0;
   const patternReads: PatternReads = new Map();
-  for (const agreement of ctx.store.listAgreements(false)) {
+  for (const agreement of await ctx.store.listAgreements(false)) {
     const node = `${agreement.nodeOrg}/${agreement.nodeId}`;
     if (feed.nodesDeleted.has(node)) {
       await cancelAgreement(ctx, agreement, REASON.agbotAgreementMissingOnNode, { tellNode: false });
@@ -61,6 +64,19 @@ export async function governChanges(
     const check = policy
       ? await stillCompatible(ctx, policy, agreement)
       : { ok: false as const, reason: 'the deployment policy is gone or no longer served' };
+    const better = check.ok && policy ? await betterVersion(ctx, policy, agreement) : undefined;
+    if (better) {
+      // Upstream ends the agreement on a policy change too; the next search offers the better version.
+      ctx.log.info('agreement upgraded: a higher-priority version is offered', {
+        agreement: agreement.agreementId,
+        from: agreement.service.version,
+        to: better,
+      });
+      await cancelAgreement(ctx, agreement, REASON.agbotPolicyChanged);
+      await ctx.store.revisit(agreement.policy, node);
+      cancelled += 1;
+      continue;
+    }
     if (check.ok) continue;
     ctx.log.info('agreement no longer compatible', {
       agreement: agreement.agreementId,
@@ -70,4 +86,20 @@ export async function governChanges(
     cancelled += 1;
   }
   return cancelled;
+}
+
+/**
+ * A version the node should run instead of the agreement's: one the policy now ranks higher and
+ * the node's history does not rule out (version fallback); undefined when the agreement's is best.
+ */
+async function betterVersion(
+  ctx: RoundContext,
+  policy: DeploymentPolicy,
+  agreement: AgbotAgreement,
+): Promise<string | undefined> {
+  const ranked = versionsByPriority(policy.service);
+  const current = ranked.indexOf(agreement.service.version);
+  const offered = await versionsToOffer(ctx, agreement.policy, policy, agreement.nodeOrg, agreement.nodeId);
+  const best = offered[0];
+  return best !== undefined && ranked.indexOf(best) < current ? best : undefined;
 }

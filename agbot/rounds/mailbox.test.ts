@@ -15,7 +15,7 @@ import { MAILBOX_PAGE_SIZE } from '#lib/protocol/mailbox-pages';
 import type { AgbotConfig } from '../config.ts';
 import { agbotExchange } from '../exchange.ts';
 import { messagingKeys } from '../keys.ts';
-import { AgbotStore } from '../store.ts';
+import { SqliteAgbotStore } from '../store/sqlite-store.ts';
 import { startFakeMailbox } from '../test-support/fake-mailbox.ts';
 import { DEFAULT_SETTINGS, type RoundContext } from './context.ts';
 import { readMailbox } from './mailbox.ts';
@@ -26,13 +26,13 @@ const nodePubKey = exchangePublicKey(node.publicKey);
 const unknownAgreement = 'a'.repeat(64);
 
 let dir: string;
-let store: AgbotStore;
+let store: SqliteAgbotStore;
 let mailbox: Awaited<ReturnType<typeof startFakeMailbox>>;
 let ctx: RoundContext;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'agbot-mailbox-'));
-  store = AgbotStore.open(dir);
+  store = SqliteAgbotStore.open(dir);
   mailbox = await startFakeMailbox('acme', 'bot');
   const exchange = agbotExchange({
     baseUrl: mailbox.url,
@@ -45,17 +45,22 @@ beforeEach(async () => {
     config: {} as AgbotConfig,
     store,
     exchange,
-    keys: messagingKeys(store),
+    keys: await messagingKeys(store),
     log: silentLogger,
     now: () => NOW,
     settings: { ...DEFAULT_SETTINGS },
-    memory: { servedOrgs: new Set(), servedOrgsLoaded: false, lastMailboxAt: 0 },
+    memory: {
+      servedOrgs: new Set(),
+      servedOrgsLoaded: false,
+      lastMailboxAt: 0,
+      nodeHealthCheckedAt: new Map(),
+    },
   };
 });
 afterEach(async () => {
   ctx.exchange.close();
   await mailbox.close();
-  store.close();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

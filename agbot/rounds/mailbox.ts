@@ -9,6 +9,8 @@
  * mailbox is read a page at a time (`readMailboxPages`), so messages left for now do not hide the
  * ones behind them.
  */
+
+import type { AgbotAgreement } from '#lib/agbot-store/contract';
 import { AGBOT_STATES } from '#lib/protocol/agreement-states';
 import { buildCancel, buildReplyAck, buildVerifyReply } from '#lib/protocol/build-message';
 import { open } from '#lib/protocol/envelope-open';
@@ -17,7 +19,6 @@ import { MESSAGE_TYPES, UPDATE_TYPES } from '#lib/protocol/message-types';
 import type { ProtocolMessage, Reply } from '#lib/protocol/messages';
 import { parseMessage } from '#lib/protocol/parse-message';
 import { REASON } from '#lib/protocol/reason-codes';
-import type { AgbotAgreement } from '../store.ts';
 import { cancelAgreement } from './cancel.ts';
 import { mapLimit, type RoundContext, splitId } from './context.ts';
 import { agreementRow } from './propose.ts';
@@ -76,7 +77,7 @@ async function handleOne(ctx: RoundContext, message: AgbotMessage): Promise<bool
     });
     return true;
   }
-  const agreement = ctx.store.getAgreement(parsed.agreementId);
+  const agreement = await ctx.store.getAgreement(parsed.agreementId);
   if (!agreement) {
     if (graceOver(ctx, message)) {
       ctx.log.warn('agbot message for an unknown agreement dropped after its grace period', {
@@ -108,7 +109,7 @@ async function handleOne(ctx: RoundContext, message: AgbotMessage): Promise<bool
         // The node's reason is kept; the cancel is echoed back as upstream does (the node ignores it).
         await cancelAgreement(ctx, agreement, parsed.reason, { tellNode: false });
         // A policy's node is looked at again next round (a pattern's is searched in full anyway).
-        if (!agreement.pattern) ctx.store.revisit(agreement.policy, message.nodeId);
+        if (!agreement.pattern) await ctx.store.revisit(agreement.policy, message.nodeId);
         await reply(buildCancel(agreement.agreementId, parsed.reason));
       }
       return true;
@@ -121,7 +122,7 @@ async function handleOne(ctx: RoundContext, message: AgbotMessage): Promise<bool
       return true;
     case MESSAGE_TYPES.updateReply:
       if (!agreement.archived && parsed.updateType === UPDATE_TYPES.secret) {
-        if (parsed.accepted) saveDetails(ctx, agreement, { secretsAckedAt: ctx.now() });
+        if (parsed.accepted) await saveDetails(ctx, agreement, { secretsAckedAt: ctx.now() });
         else ctx.log.warn('secret update rejected by the node', { agreement: agreement.agreementId });
       } else if (!agreement.archived && !parsed.accepted) {
         await cancelAgreement(ctx, agreement, REASON.agbotUpdateRejected);
@@ -152,10 +153,12 @@ async function handleReply(
     await cancelAgreement(ctx, agreement, REASON.agbotNegativeReply);
     return;
   }
-  const agreed = saveDetails(ctx, agreement, { repliedAt: ctx.now() }, AGBOT_STATES.producerAgreed);
+  const agreed = await saveDetails(ctx, agreement, { repliedAt: ctx.now() }, AGBOT_STATES.producerAgreed);
+  if (!agreed) return;
   await ctx.exchange.putAgreement(id, agreementRow(agreed, AGBOT_STATES.producerAgreed));
   await send(buildReplyAck(id, true));
-  const finalized = saveDetails(ctx, agreed, {}, AGBOT_STATES.finalized);
+  const finalized = await saveDetails(ctx, agreed, {}, AGBOT_STATES.finalized);
+  if (!finalized) return;
   await ctx.exchange.putAgreement(id, agreementRow(finalized, AGBOT_STATES.finalized));
   ctx.log.info('agreement finalized', { agreement: id, node: reply.deviceId, policy: agreement.policy });
 }
@@ -167,14 +170,17 @@ export function timedOut(ctx: RoundContext, agreement: AgbotAgreement): boolean 
   return timeoutS > 0 && ctx.now() - agreement.createdAt >= timeoutS * 1000;
 }
 
-function saveDetails(
+/** The agreement saved with `changes`; undefined when an overlapping round archived it meanwhile. */
+async function saveDetails(
   ctx: RoundContext,
   agreement: AgbotAgreement,
   changes: Partial<NonNullable<AgbotAgreement['details']>>,
   state = agreement.state,
-): AgbotAgreement {
+): Promise<AgbotAgreement | undefined> {
   const details = { protocolTimeoutS: 0, secrets: [], ...agreement.details, ...changes };
   const next = { ...agreement, state, updatedAt: ctx.now(), details };
-  ctx.store.saveAgreement(next);
-  return next;
+  const outcome = await ctx.store.saveAgreement(next);
+  if (outcome === 'saved') return next;
+  ctx.log.info('agreement archived meanwhile: not updated', { agreement: agreement.agreementId });
+  return undefined;
 }

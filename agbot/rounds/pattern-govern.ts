@@ -6,9 +6,9 @@
  * does not notice, see docs/agbot.md). Anything else keeps the agreement.
  */
 
+import type { AgbotAgreement } from '#lib/agbot-store/contract';
 import type { PatternRecord } from '#lib/protocol/catalog-records';
 import type { Check } from '#lib/protocol/constraint-eval';
-import type { AgbotAgreement } from '../store.ts';
 import type { RoundContext } from './context.ts';
 import type { FeedSummary } from './feed.ts';
 import { patternTargets, readPattern } from './pattern-services.ts';

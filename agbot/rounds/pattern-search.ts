@@ -30,18 +30,18 @@ export async function searchAndProposePatterns(
       feed.patterns.has(patternId) ||
       feed.catalogChanged ||
       nodeOrgs.some((o) => changedNodeOrgs.has(o)) ||
-      searchDue(ctx, stateKey);
+      (await searchDue(ctx, stateKey));
     if (!due) continue;
     const pattern = await readPattern(ctx, patternId);
     // Searched now (even if gone: governance cancels its agreements; the next look is at its rescan).
-    ctx.store.setSearch(stateKey, { changedSince: 0, fullScanAt: ctx.now() });
+    await ctx.store.setSearch(stateKey, { changedSince: 0, fullScanAt: ctx.now() });
     if (!pattern) continue;
     for (const target of patternTargets(patternId, pattern)) {
       const nodes = await searchPattern(ctx, target, nodeOrgs);
       let failed = false;
       await mapLimit(nodes, ctx.settings.concurrency, async (nodeFull) => {
         const [nodeOrg, nodeId] = splitId(nodeFull);
-        if (ctx.store.activeAgreementWith(nodeOrg, nodeId, target.policyId)) return;
+        if (await ctx.store.hasLiveAgreement(nodeOrg, nodeId, target.policyId)) return;
         try {
           const result = await evaluatePattern(ctx, cache, target, nodeOrg, nodeId);
           if (!result.ok) {
@@ -52,8 +52,7 @@ export async function searchAndProposePatterns(
             });
             return;
           }
-          await propose(ctx, target.policyId, result.plan, patternId);
-          proposed += 1;
+          if (await propose(ctx, target.policyId, result.plan, patternId)) proposed += 1;
         } catch (error) {
           failed = true;
           ctx.log.warn('proposal failed', {
@@ -64,7 +63,7 @@ export async function searchAndProposePatterns(
         }
       });
       // The next round searches this pattern again.
-      if (failed) ctx.store.setSearch(stateKey, { changedSince: 0, fullScanAt: 0 });
+      if (failed) await ctx.store.setSearch(stateKey, { changedSince: 0, fullScanAt: 0 });
     }
   }
   return proposed;

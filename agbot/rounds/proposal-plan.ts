@@ -6,6 +6,7 @@
  * the proposal plan.
  */
 
+import type { AgreementDetails } from '#lib/agbot-store/contract';
 import type { RequiredService } from '#lib/protocol/dependencies';
 import { type Deployment, parseDeployment } from '#lib/protocol/deployment';
 import type { consumerPolicy } from '#lib/protocol/policy-compatibility';
@@ -17,7 +18,6 @@ import type { ServiceRef } from '#lib/protocol/service-match';
 import { buildTerms } from '#lib/protocol/terms';
 import { checkUserInput } from '#lib/protocol/user-input-check';
 import type { SecretSource } from '../exchange.ts';
-import type { AgreementDetails } from '../store.ts';
 import type { RoundContext } from './context.ts';
 import { checkDependencies, requiredServicesOf } from './dependencies.ts';
 import { nodeMaxHeartbeatS } from './node-heartbeat.ts';

@@ -1,8 +1,8 @@
+import type { AgbotAgreement } from '#lib/agbot-store/contract';
 import { newAgreementId } from '#lib/protocol/agreement-id';
 import { AGBOT_STATES } from '#lib/protocol/agreement-states';
 import { buildProposal } from '#lib/protocol/build-message';
 import { protocolTimeoutS } from '#lib/protocol/timeouts';
-import type { AgbotAgreement } from '../store.ts';
 import { type RoundContext, splitId } from './context.ts';
 import type { ProposalPlan } from './proposal-plan.ts';
 import { sendToNode } from './send.ts';
@@ -23,6 +23,8 @@ export const agreementRow = (agreement: AgbotAgreement, state: string) => {
  * Sends a proposal (reference §1.4 "On success"): the agreement is stored first, so a restart at
  * any later point knows it (it is then answered, or times out with 201) and the node is never
  * proposed to twice for the policy; then the Exchange row "Formed Proposal", then the message.
+ * Undefined, with nothing sent, when the store refuses the agreement because the node has a live
+ * one for the policy already (an overlapping round proposed first).
  */
 export async function propose(
   ctx: RoundContext,
@@ -30,7 +32,7 @@ export async function propose(
   plan: ProposalPlan,
   /** `<org>/<pattern>` when the proposal is for a pattern's service. */
   pattern?: string,
-): Promise<AgbotAgreement> {
+): Promise<AgbotAgreement | undefined> {
   const now = ctx.now();
   const agreementId = newAgreementId();
   const agreement: AgbotAgreement = {
@@ -47,9 +49,16 @@ export async function propose(
     details: {
       protocolTimeoutS: ctx.settings.protocolTimeoutS ?? protocolTimeoutS(plan.node.maxHeartbeatS),
       secrets: plan.secrets,
+      ...(plan.terms.nodeHealth ? { nodeHealth: plan.terms.nodeHealth } : {}),
     },
   };
-  ctx.store.saveAgreement(agreement);
+  if ((await ctx.store.saveAgreement(agreement)) !== 'saved') {
+    ctx.log.info('node has a live agreement for the policy already: not proposed', {
+      node: `${plan.node.org}/${plan.node.id}`,
+      policy,
+    });
+    return undefined;
+  }
   await ctx.exchange.putAgreement(agreementId, agreementRow(agreement, AGBOT_STATES.formedProposal));
   const message = buildProposal({
     agreementId,
@@ -59,7 +68,7 @@ export async function propose(
   });
   await sendToNode(ctx, plan.node, message);
   const sent = { ...agreement, details: { ...agreement.details, proposedAt: ctx.now() } } as AgbotAgreement;
-  ctx.store.saveAgreement(sent);
+  await ctx.store.saveAgreement(sent);
   ctx.log.info('proposal sent', {
     agreement: agreementId,
     node: `${plan.node.org}/${plan.node.id}`,

@@ -3,13 +3,16 @@
  * governance (timeouts 201, policy and node changes 204, nodes gone, secret updates), then the
  * searches of served policies and patterns whose inputs changed and the proposals to the nodes
  * they return.
- * The feed cursor is stored last, so a round that fails is redone from the same changes.
+ * The feed cursor is stored last, so a round that fails is redone from the same changes; it moves
+ * only from where this round read it, so of two overlapping rounds one commits and the other is
+ * told and stops there (its proposals were held to the store's live-agreement guard meanwhile).
  */
 import { servedOrgs, serveNewOrgs } from '../serve-all.ts';
 import type { RoundContext } from './context.ts';
 import { readFeed } from './feed.ts';
 import { governChanges } from './govern.ts';
 import { readMailbox } from './mailbox.ts';
+import { governNodeHealth } from './node-health.ts';
 import { searchAndProposePatterns } from './pattern-search.ts';
 import { searchAndPropose } from './search-round.ts';
 import { sendSecretUpdates } from './secrets-updates.ts';
@@ -45,8 +48,10 @@ export async function protocolRound(ctx: RoundContext): Promise<void> {
     await readMailbox(ctx);
   await cancelTimedOut(ctx);
   await governChanges(ctx, feed, served, patterns);
+  await governNodeHealth(ctx);
   await sendSecretUpdates(ctx, feed);
   await searchAndPropose(ctx, feed, served);
   await searchAndProposePatterns(ctx, feed, patterns);
-  feed.commit();
+  if ((await feed.commit()) === 'moved')
+    ctx.log.warn('feed cursor moved by an overlapping round: these changes were committed there');
 }

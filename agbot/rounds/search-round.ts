@@ -23,13 +23,13 @@ export async function searchAndPropose(
   const changedNodeOrgs = new Set([...feed.nodes].map((n) => splitId(n)[0]));
   for (const [policyId, nodeOrgs] of served) {
     const full = feed.policies.has(policyId);
-    const revisits = ctx.store.revisits(policyId);
+    const revisits = await ctx.store.revisits(policyId);
     const due =
       full ||
       revisits.length > 0 ||
       feed.catalogChanged ||
       nodeOrgs.some((o) => changedNodeOrgs.has(o)) ||
-      searchDue(ctx, policyId);
+      (await searchDue(ctx, policyId));
     if (!due) continue;
     const [org, name] = splitId(policyId);
     const policy = oneOf(
@@ -39,21 +39,20 @@ export async function searchAndPropose(
       deploymentPolicy,
     );
     if (!policy) continue;
-    const before = ctx.store.getSearch(policyId);
+    const before = await ctx.store.getSearch(policyId);
     const found = await searchPolicy(ctx, policyId, nodeOrgs, full);
     const nodes = [...new Set([...found, ...revisits])];
     let failed = false;
     await mapLimit(nodes, ctx.settings.concurrency, async (nodeFull) => {
       const [nodeOrg, nodeId] = splitId(nodeFull);
-      if (ctx.store.activeAgreementWith(nodeOrg, nodeId, policyId)) return;
+      if (await ctx.store.hasLiveAgreement(nodeOrg, nodeId, policyId)) return;
       try {
         const result = await evaluate(ctx, cache, { org, name }, policy, nodeOrg, nodeId);
         if (!result.ok) {
           ctx.log.debug('node not proposed to', { node: nodeFull, policy: policyId, reason: result.reason });
           return;
         }
-        await propose(ctx, policyId, result.plan);
-        proposed += 1;
+        if (await propose(ctx, policyId, result.plan)) proposed += 1;
       } catch (error) {
         failed = true;
         ctx.log.warn('proposal failed', {
@@ -64,9 +63,9 @@ export async function searchAndPropose(
       }
     });
     if (failed) {
-      if (before) ctx.store.setSearch(policyId, { ...before, session: undefined });
-      else ctx.store.setSearch(policyId, { changedSince: 0, fullScanAt: 0 });
-    } else ctx.store.revisited(policyId, revisits);
+      if (before) await ctx.store.setSearch(policyId, { ...before, session: undefined });
+      else await ctx.store.setSearch(policyId, { changedSince: 0, fullScanAt: 0 });
+    } else await ctx.store.revisited(policyId, revisits);
   }
   return proposed;
 }

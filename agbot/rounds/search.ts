@@ -1,4 +1,4 @@
-import type { SearchState } from '../store.ts';
+import type { SearchState } from '#lib/agbot-store/contract';
 import type { RoundContext } from './context.ts';
 import { searchAnswer } from './wire.ts';
 
@@ -13,8 +13,8 @@ const CLOCK_SLACK_S = 10;
 const MAX_PAGES = 10;
 
 /** Whether `policy` must be searched this round: never searched, a search under way, or a full rescan due. */
-export function searchDue(ctx: RoundContext, policy: string): boolean {
-  const state = ctx.store.getSearch(policy);
+export async function searchDue(ctx: RoundContext, policy: string): Promise<boolean> {
+  const state = await ctx.store.getSearch(policy);
   return !state || state.session !== undefined || ctx.now() - state.fullScanAt >= ctx.settings.fullRescanMs;
 }
 
@@ -31,7 +31,7 @@ export async function searchPolicy(
   full: boolean,
 ): Promise<string[]> {
   const now = ctx.now();
-  const stored = ctx.store.getSearch(policy);
+  const stored = await ctx.store.getSearch(policy);
   const fullScan = full || !stored || now - stored.fullScanAt >= ctx.settings.fullRescanMs;
   const state: SearchState = {
     changedSince: fullScan ? 0 : (stored?.changedSince ?? 0),
@@ -66,14 +66,14 @@ export async function searchPolicy(
     found.push(...nodes.map((n) => n.id));
     if (nodes.length < PAGE_SIZE) {
       // Complete: the next search asks for nodes changed since this one started.
-      ctx.store.setSearch(policy, {
+      await ctx.store.setSearch(policy, {
         changedSince: Math.max(0, Math.floor(startedAt / 1000) - CLOCK_SLACK_S),
         fullScanAt: state.fullScanAt,
       });
       return found;
     }
   }
-  ctx.store.setSearch(policy, state);
+  await ctx.store.setSearch(policy, state);
   return found;
 }
 

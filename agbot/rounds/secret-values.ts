@@ -4,10 +4,11 @@
  * `secretDetails` / update `metadata` that carry them. Values live only in memory for the time
  * of one message and go straight into the sealed envelope: never logged, never stored.
  */
+
+import type { AgreementDetails } from '#lib/agbot-store/contract';
 import { encodeSecretValue, type SecretBinding } from '#lib/protocol/secret-binding';
 import { nodeLevelCandidates, nodeMayReceive } from '#lib/secrets/binding-rule';
 import type { SecretSource } from '../exchange.ts';
-import type { AgreementDetails } from '../store.ts';
 import type { RoundContext } from './context.ts';
 import { secretValue } from './wire.ts';
 

@@ -5,11 +5,12 @@
  * never kept. Pattern agreements take the bindings of their pattern (in the pattern's org, the
  * org part of their `policy`). No cancel for a rejected or unanswered update (upstream logs it only).
  */
+
+import type { AgbotAgreement } from '#lib/agbot-store/contract';
 import { AGBOT_STATES } from '#lib/protocol/agreement-states';
 import { buildSecretUpdate } from '#lib/protocol/build-message';
 import type { SecretBinding } from '#lib/protocol/secret-binding';
 import type { SecretSource } from '../exchange.ts';
-import type { AgbotAgreement } from '../store.ts';
 import type { RoundContext } from './context.ts';
 import { splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
@@ -21,7 +22,7 @@ import { deploymentPolicy, oneOf } from './wire.ts';
 export async function sendSecretUpdates(ctx: RoundContext, feed: FeedSummary): Promise<number> {
   if (feed.secrets.size === 0) return 0;
   let sent = 0;
-  for (const agreement of ctx.store.listAgreements(false)) {
+  for (const agreement of await ctx.store.listAgreements(false)) {
     if (agreement.state === AGBOT_STATES.formedProposal) continue; // the proposal carries values already read
     const [org, name] = splitId(agreement.policy);
     const changed = (agreement.details?.secrets ?? []).filter((s) =>
@@ -39,7 +40,7 @@ export async function sendSecretUpdates(ctx: RoundContext, feed: FeedSummary): P
       continue;
     }
     if (!(await sendAbout(ctx, agreement, buildSecretUpdate(agreement.agreementId, metadata)))) continue;
-    ctx.store.saveAgreement({
+    await ctx.store.saveAgreement({
       ...agreement,
       updatedAt: ctx.now(),
       details: { protocolTimeoutS: 0, secrets: [], ...agreement.details, secretsUpdatedAt: ctx.now() },

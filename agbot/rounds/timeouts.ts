@@ -10,7 +10,7 @@ import { timedOut } from './mailbox.ts';
  */
 export async function cancelTimedOut(ctx: RoundContext): Promise<number> {
   let cancelled = 0;
-  for (const agreement of ctx.store.listAgreements(false)) {
+  for (const agreement of await ctx.store.listAgreements(false)) {
     if (!timedOut(ctx, agreement)) continue;
     await cancelAgreement(ctx, agreement, REASON.agbotNoReply);
     cancelled += 1;

@@ -23,6 +23,8 @@ afterEach(() => stopAgentUnderTest({ fake, dir, agent }));
 const inject = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, payload?: unknown) =>
   agent.app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }) });
 
+const nodeState = async () => (await inject('GET', '/node')).json().configstate.state as string;
+
 const eventCodes = async () =>
   ((await inject('GET', '/eventlog/all')).json() as { event_code: string }[]).map((e) => e.event_code);
 
@@ -244,7 +246,7 @@ describe('DELETE /node', () => {
     expect((await inject('GET', '/node')).json().configstate.state).toBe('configuring');
   });
 
-  it('blocks by default: clears the registration in the Exchange, removes local state, then GET /node is 404', async () => {
+  it('blocks by default: clears the registration in the Exchange, removes local state, then GET /node is unconfigured', async () => {
     await registerNode(agent, fake);
     await inject('POST', '/node/userinput', [
       { serviceOrgid: 'o', serviceUrl: 's', inputs: [{ name: 'a', value: 1 }] },
@@ -254,9 +256,16 @@ describe('DELETE /node', () => {
     expect(res.body).toBe('');
     expect(fake.nodes.get(nodeKey)?.userInput).toEqual([]);
     expect(fake.nodes.has(nodeKey)).toBe(true);
+    // 200 and the unregistered shape, as upstream's agent: `hzn node list` still works (issue 28).
     const gone = await inject('GET', '/node');
-    expect(gone.statusCode).toBe(404);
-    expect(gone.json().input).toBe('node');
+    expect(gone.statusCode).toBe(200);
+    expect(gone.json()).toEqual({
+      id: '',
+      organization: null,
+      pattern: null,
+      clusterNamespace: null,
+      configstate: { state: 'unconfigured', last_update_time: 0 },
+    });
     expect((await inject('GET', '/node/userinput')).json()).toEqual([]);
     expect((await inject('GET', '/node/configstate')).json()).toEqual({ state: 'unconfigured' });
     // /eventlog shows the current registration only; /eventlog/all keeps the history.
@@ -279,7 +288,7 @@ describe('DELETE /node', () => {
     expect((await inject('GET', '/eventlog/all')).json()).toEqual([]);
   });
 
-  it('with block=false answers at once; the state is unconfiguring until GET /node turns 404', async () => {
+  it('with block=false answers at once; the state is unconfiguring until GET /node turns unconfigured', async () => {
     await registerNode(agent, fake);
     await fake.stop(); // the Exchange is slow to clear: unregistration retries for a while
     const res = await inject('DELETE', '/node?block=false');
@@ -290,7 +299,7 @@ describe('DELETE /node', () => {
       (await inject('POST', '/node', { id: NODE.id, organization: NODE.org, token: NODE.token })).statusCode,
     ).toBe(409);
     await fake.restart();
-    await expect.poll(async () => (await inject('GET', '/node')).statusCode, { timeout: 5000 }).toBe(404);
+    await expect.poll(nodeState, { timeout: 5000 }).toBe('unconfigured');
   });
 
   it('with block=true answers 503 when the Exchange cannot be cleared, local state removed anyway', async () => {
@@ -299,7 +308,7 @@ describe('DELETE /node', () => {
     const res = await inject('DELETE', '/node');
     expect(res.statusCode).toBe(503);
     expect(res.json().input).toBe('exchange');
-    expect((await inject('GET', '/node')).statusCode).toBe(404);
+    expect(await nodeState()).toBe('unconfigured');
     expect(await eventCodes()).toContain('error_node_unregistration');
   });
 });

@@ -19,10 +19,9 @@ import { parseBody } from './validation.ts';
 export const nodeRoutes: RoutesPlugin = async (app, { ctx }) => {
   app.get('/node', async () => {
     const node = loadNode(ctx.store);
-    if (node) return nodeView(node);
-    if (ctx.runtime.unconfigured)
-      throw new AgentError(404, 'The node is not registered: unconfiguration is complete.', 'node');
-    return unregisteredView(ctx.config.defaultNodeId);
+    // After an unregistration too: 200 and the unconfigured shape, as upstream's agent after its
+    // restart (ours takes a new POST /node without one), so `hzn node list` keeps working.
+    return node ? nodeView(node) : unregisteredView(ctx.config.defaultNodeId);
   });
 
   app.post('/node', async (req, reply) => {

@@ -59,7 +59,6 @@ export function register(ctx: AgentContext, input: Registration): Promise<NodeRe
       saveRegisteredServices(ctx.store, normalizeRegistered(remote.node.registeredServices));
       ctx.store.set(SEEN.services, remote.node.lastUpdated ?? null);
     });
-    ctx.runtime.unconfigured = false;
     ctx.runtime.exchangeReachable = true;
     ctx.runtime.revision.userInput++;
     ctx.runtime.revision.services++;

@@ -97,7 +97,6 @@ function finish(ctx: AgentContext, node: NodeRecord, options: UnregisterOptions)
       }
       ctx.store.set(LAST_UNREGISTRATION_KEY, ctx.store.lastEventId());
     });
-    ctx.runtime.unconfigured = true;
     for (const kind of Object.keys(ctx.runtime.revision) as PushKind[]) ctx.runtime.revision[kind]++;
     ctx.runtime.exchangeReachable = undefined;
     ctx.log.info('node unregistered', {

@@ -21,7 +21,14 @@ import type { NodeRecord } from '../node/record.ts';
 import { checkDependencies, removeUnused } from './dependencies.ts';
 import { acceptAndFinalize } from './finalize.ts';
 import type { Protocol } from './protocol.ts';
-import { activeAgreements, findAgreement, nowSeconds, terminatingAgreements, termsOf } from './records.ts';
+import {
+  activeAgreements,
+  agreementSource,
+  findAgreement,
+  nowSeconds,
+  terminatingAgreements,
+  termsOf,
+} from './records.ts';
 import { sendAbout } from './send.ts';
 import { finishTermination, startTermination } from './terminate.ts';
 import { startWorkload } from './workload.ts';
@@ -72,7 +79,8 @@ async function checkHealth(p: Protocol, id: string): Promise<void> {
     'error_start_container',
     `Workload service containers for ${agreement.workload_to_run.org}/${agreement.workload_to_run.url} are not running.`,
     'agreement',
-    { agreement_id: id },
+    // The source names the workload's version: the agbot may abandon it for another.
+    agreementSource(agreement),
   );
   startTermination(p, id, REASON.serviceTerminated);
 }

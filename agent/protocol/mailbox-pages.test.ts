@@ -14,6 +14,7 @@ import {
   startAgentUnderTest,
   stopAgentUnderTest,
 } from '../test-support/harness.ts';
+import { deleteMessage } from './exchange-calls.ts';
 import { readMailbox } from './messages.ts';
 import type { NodeProtocol } from './node-protocol.ts';
 
@@ -52,5 +53,12 @@ describe('the agent reads its mailbox in pages', () => {
       { maxmsgs: size, after: '100' },
       { maxmsgs: size, after: '130' },
     ]);
+  });
+
+  it('takes a 404 on a delete as done: a message deleted twice is not an error', async () => {
+    await registerNode(t.agent, t.fake);
+    const node = loadNode(t.agent.ctx.store);
+    if (!node) throw new Error('the node is not registered');
+    await expect(deleteMessage(t.agent.ctx, credentials(node), 999)).resolves.toBeUndefined();
   });
 });

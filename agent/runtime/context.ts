@@ -11,9 +11,7 @@ import type { PushKind } from './sync-kinds.ts';
 import type { WorkerRegistry } from './worker-registry.ts';
 
 /** What lives only as long as the process. */
-interface Runtime {
-  /** Set when an unregistration completed in this process: GET /node answers 404 until POST /node. */
-  unconfigured: boolean;
+export interface Runtime {
   /** The unregistration in progress, if any. */
   unconfiguring: Promise<void> | undefined;
   /** Bumped on every local change of a synced document, so a poll started earlier does not undo it. */
@@ -76,7 +74,6 @@ export const NO_SIGNALS: AgentSignals = { announced: () => {}, connected: () => 
 
 export function newRuntime(): Runtime {
   return {
-    unconfigured: false,
     unconfiguring: undefined,
     revision: { userInput: 0, policy: 0, services: 0, management: 0 },
     exchangeReachable: undefined,

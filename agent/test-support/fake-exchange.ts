@@ -232,10 +232,10 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
       return send(page.length > 0 ? 200 : 404, { messages: page, lastIndex: 0 });
     }
     if (method === 'DELETE' && msgId !== undefined) {
-      fake.nodeMessages.set(
-        key,
-        box.filter((m) => m.msgId !== Number(msgId)),
-      );
+      const left = box.filter((m) => m.msgId !== Number(msgId));
+      // As the Exchange: a message that is not there is a 404.
+      if (left.length === box.length) return send(404, { code: 'not-found', msg: 'not found' });
+      fake.nodeMessages.set(key, left);
       return send(204);
     }
     return send(405, { code: 'method-not-allowed', msg: 'no' });

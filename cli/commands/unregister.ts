@@ -102,8 +102,7 @@ async function waitUnconfigured(ctx: Ctx, agent: AgentClient): Promise<void> {
       result.status === 200
         ? (JSON.parse(result.text) as { configstate?: { state?: string } }).configstate?.state
         : undefined;
-    // 404 is how our agent answers once unconfiguration is complete.
-    if (state === 'unconfigured' || result.status === 404) return;
+    if (state === 'unconfigured') return;
     if (ctx.io.now() > deadline)
       throw fatal(EXIT.CLI_GENERAL_ERROR, 'Timeout waiting for the node to become unconfigured.');
     if (!announced)

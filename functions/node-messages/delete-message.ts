@@ -1,4 +1,5 @@
 import { endpoint } from '#functions/endpoint';
+import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { removeMessages } from '#tables/mailbox-cleanup';
 import { nodeMessagesRoutes } from './routes.ts';
@@ -6,12 +7,15 @@ import { authorizeNodeMessageDelete } from './shared/access.ts';
 
 /**
  * DELETE /v1/orgs/{organization}/nodes/{node}/msgs/{msgid}: whoever may write the node (the node
- * after reading each message). 204 whether or not the message was there, as upstream.
+ * after reading each message). 204, or 404 when the message is not there (deleted already, a
+ * concurrent delete won, or an id such as -1 that never existed); upstream answers 204 either way.
  */
 export const handler = endpoint(nodeMessagesRoutes.operations.deleteNodeMessage, {
   authorize: ({ caller, path }) => authorizeNodeMessageDelete(caller, path),
-  async handle({ target }) {
-    if (target.message) await removeMessages(target.box, [target.message]);
+  async handle({ path, target }) {
+    const removed = target.message ? await removeMessages(target.box, [target.message]) : 0;
+    if (removed === 0)
+      throw notFound(`msg '${path.msgid}' for node '${path.organization}/${path.node}' not found`);
     return noContent();
   },
 });

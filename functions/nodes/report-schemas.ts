@@ -3,7 +3,7 @@ import * as z from 'zod';
 /**
  * Request bodies of what a node reports (catalog §5): status, errors, services' config state.
  * Strict like every body here; `null` counts as absent. Service fields the agent leaves out when
- * empty (anax's `omitempty`) are optional and stored as "".
+ * empty (anax's `omitempty`) are optional and stored as ""; `containerStatus` anax always sends.
  */
 const containerStatus = z.strictObject({
   name: z.string(),
@@ -18,7 +18,8 @@ const oneService = z.strictObject({
   orgid: z.string().nullish(),
   version: z.string().nullish(),
   arch: z.string().nullish(),
-  containerStatus: z.array(containerStatus).nullish(),
+  // Required as upstream (400 when missing); null is what anax sends for a suspended service.
+  containerStatus: z.array(containerStatus).nullable(),
   operatorStatus: z.json().optional(),
   configState: z.string().nullish(),
 });

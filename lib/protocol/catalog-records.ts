@@ -15,8 +15,17 @@ export const lenientList = <T extends z.ZodType>(item: T) =>
 
 export const serviceVersion = z.object({
   version: z.string(),
-  priority: z.object({ priority_value: z.number().int().optional() }).loose().nullish(),
+  priority: z
+    .object({
+      priority_value: z.number().int().optional(),
+      retries: z.number().int().optional(),
+      retry_durations: z.number().int().optional(),
+      verified_durations: z.number().int().optional(),
+    })
+    .loose()
+    .nullish(),
 });
+export type ServiceVersion = z.infer<typeof serviceVersion>;
 
 export const nodeHealth = z
   .object({
@@ -31,7 +40,7 @@ export const requiredServicesSchema = z.array(
     .object({
       org: z.string(),
       url: z.string(),
-      // The Exchange sends `version: null` when only a range was given.
+      // No `version` when only a range was given (null from older Exchanges of this project).
       version: z.string().nullish(),
       versionRange: z.string().nullish(),
       arch: z.string().nullish(),
@@ -58,18 +67,24 @@ export const patternRecord = z.object({
 });
 export type PatternRecord = z.infer<typeof patternRecord>;
 
+/** Highest priority (lowest `priority_value`) first, then as listed. */
+export function byPriority<
+  T extends { priority?: { priority_value?: number | undefined } | null | undefined },
+>(entries: readonly T[]): T[] {
+  return entries
+    .map((entry, index) => ({
+      entry,
+      index,
+      rank: entry.priority?.priority_value ?? Number.MAX_SAFE_INTEGER,
+    }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map((ranked) => ranked.entry);
+}
+
 /**
  * The versions to try, highest priority (lowest priority_value) first, then as listed: a pattern
  * service's or a deployment policy's `service`.
  */
 export const versionsByPriority = (service: {
   serviceVersions: readonly z.infer<typeof serviceVersion>[];
-}): string[] =>
-  service.serviceVersions
-    .map((v, index) => ({
-      version: v.version,
-      rank: v.priority?.priority_value ?? Number.MAX_SAFE_INTEGER,
-      index,
-    }))
-    .sort((a, b) => a.rank - b.rank || a.index - b.index)
-    .map((v) => v.version);
+}): string[] => byPriority(service.serviceVersions).map((v) => v.version);

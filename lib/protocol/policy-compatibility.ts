@@ -7,7 +7,7 @@ import { type Check, OK, satisfies } from './constraint-eval.ts';
 import type { Property } from './policy-document.ts';
 import { PRIVILEGED_CONSTRAINT, UPSTREAM_ALLOW_PRIVILEGED } from './privileged.ts';
 
-interface PolicySide {
+export interface PolicySide {
   properties?: readonly Property[] | null;
   constraints?: readonly string[] | null;
 }
@@ -58,7 +58,7 @@ export function mergePolicies(...sides: PolicySide[]): { properties: Property[];
   return { properties, constraints };
 }
 
-interface ServiceIdentity {
+export interface ServiceIdentity {
   url: string;
   org: string;
   version: string;

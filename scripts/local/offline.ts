@@ -1,13 +1,15 @@
 import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LocalStackError } from './dynamodb-local.ts';
 import { httpRequest } from './http-request.ts';
 import { type GroupChild, spawnGroup } from './process-group.ts';
+import { isRequestLine, logsRequests } from './request-lines.ts';
 
 const require = createRequire(import.meta.url);
 
-interface Offline extends GroupChild {
-  /** Starts copying serverless-offline's output (request logs, handler errors) to ours. */
+export interface Offline extends GroupChild {
+  /** Starts copying serverless-offline's output (handler logs, errors; request lines only with EXCHANGE_LOG_REQUESTS=1) to ours. */
   forwardOutput(): void;
 }
 
@@ -46,13 +48,15 @@ export async function startOffline(options: {
   });
   let output = '';
   let forwarding = false;
+  const requests = logsRequests(options.env);
   for (const [stream, target] of [
     [started.child.stdout, process.stdout],
     [started.child.stderr, process.stderr],
   ] as const) {
-    stream?.on('data', (chunk: Buffer) => {
-      if (forwarding) target.write(chunk);
-      else output = (output + chunk.toString()).slice(-20_000);
+    if (!stream) continue;
+    createInterface({ input: stream }).on('line', (line) => {
+      if (!forwarding) output = `${output}${line}\n`.slice(-20_000);
+      else if (requests || !isRequestLine(line)) target.write(`${line}\n`);
     });
   }
   const url = `http://127.0.0.1:${options.httpPort}/v1/admin/version`;

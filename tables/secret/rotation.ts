@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { open, type SealedValue, seal } from '#lib/secrets/envelope';
 import type { KeyProvider } from '#lib/secrets/key-provider';
+import { resealAgbotKeys } from '../agbot-state/rotation.ts';
 import { documentClient, tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
 import { indexKeys, keys } from '../keys.ts';
@@ -45,6 +46,11 @@ export async function resealAllSecrets(
       result.resealed++;
     }
   }
+  // The in-stack agbots' messaging keys are sealed with the same envelope.
+  const agbotKeys = await resealAgbotKeys(from, to, { fromId, toId });
+  result.resealed += agbotKeys.resealed;
+  result.skipped += agbotKeys.skipped;
+  result.unreadable.push(...agbotKeys.unreadable);
   return result;
 }
 

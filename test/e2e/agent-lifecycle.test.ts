@@ -208,10 +208,12 @@ describe('node agent against the real Exchange', { timeout: 180_000 }, () => {
     expect((await agent('GET', '/node/userinput')).body).toEqual([input('svc3', 'offline')]);
   });
 
-  it('unregisters with removeNode=true: the Exchange node is gone, GET /node is 404', async () => {
+  it('unregisters with removeNode=true: the Exchange node is gone, GET /node is unconfigured', async () => {
     const res = await agent('DELETE', '/node', { query: { removeNode: 'true' } });
     expect(res.status, res.text).toBe(204);
-    expect((await agent('GET', '/node')).status).toBe(404);
+    const after = await agent('GET', '/node');
+    expect(after.status).toBe(200);
+    expect(after.body.configstate.state).toBe('unconfigured');
     expect((await exchange('GET', nodePath, { auth: user })).status).toBe(404);
     expect((await exchange('GET', nodePath, { auth: root })).status).toBe(404);
   });

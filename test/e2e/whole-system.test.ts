@@ -1,8 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,9 +6,8 @@ import { deploymentString, signDeployment } from '#lib/protocol/deployment-signa
 import { busyboxTestImage, reachableEngine } from '../../agent/test-support/engine.ts';
 import { HOST } from '../../agent/test-support/harness.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
-import { freePort } from '../../scripts/local/ports.ts';
-import { freePorts, type Launched, launch } from '../integration/launcher/launcher.ts';
-import { type Credentials, type Http, httpClient } from './support/http.ts';
+import type { Credentials, Http } from './support/http.ts';
+import { eventually, must, registerNode, type System, startSystem } from './support/system.ts';
 
 /**
  * The whole system on real components (issue 14): `npm start` (DynamoDB Local, the Exchange on
@@ -37,71 +32,14 @@ const signer = generateKeyPairSync('rsa', {
   privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
 });
 
-let launched: Launched | undefined;
+let system: System;
 let exchange: Http;
 let agent: Http;
-let agentProcess: ChildProcess | undefined;
-let agentPort: number;
-let dataDir: string;
 let admin: Credentials;
-const root: Credentials = { user: 'root/root', secret: ROOT_PW };
+let root: Credentials;
 const engine = () => docker as Docker;
-
-async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 90_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(500);
-  }
-}
-
-function startAgent(): Promise<void> {
-  agentProcess = spawn(process.execPath, ['dist/agent.mjs'], {
-    env: {
-      PATH: process.env.PATH,
-      DOCKER_HOST: process.env.DOCKER_HOST,
-      HZN_AGENT_PORT: String(agentPort),
-      HZN_AGENT_DATA_DIR: join(dataDir, 'agent'),
-      HZN_EXCHANGE_URL: exchangeUrl,
-      HZN_AGENT_POLL_SECONDS: '1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return eventually('the agent', async () => (await agent('GET', '/status')).status === 200, 30_000).then(
-    () => undefined,
-  );
-}
-
-async function stopAgent(): Promise<void> {
-  const child = agentProcess;
-  agentProcess = undefined;
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-let exchangeUrl = '';
-const must = async (
-  http: Http,
-  method: string,
-  path: string,
-  auth: Credentials | undefined,
-  body?: unknown,
-) => {
-  const result = await http(method, path, {
-    ...(auth ? { auth } : {}),
-    ...(body === undefined ? {} : { body }),
-  });
-  if (result.status >= 300) throw new Error(`${method} ${path}: ${result.status} ${result.text}`);
-  return result;
-};
+const startAgent = () => system.startAgent();
+const stopAgent = () => system.stopAgent();
 
 /** A signed service whose one container prints its secret; `badSignature` signs something else. */
 async function publishService(
@@ -176,24 +114,9 @@ describe.skipIf(!docker)('the whole system: npm start, dist/agent.mjs, podman', 
   let firstContainer: Docker.ContainerInfo;
 
   beforeAll(async () => {
-    for (const script of ['build:agent'])
-      expect(spawnSync('npm', ['run', '--silent', script], { encoding: 'utf8' }).status, script).toBe(0);
     image = await busyboxTestImage();
-    dataDir = mkdtempSync(join(tmpdir(), 'whole-system-'));
-    const ports = await freePorts();
-    agentPort = await freePort();
-    launched = launch({
-      EXCHANGE_DATA_DIR: join(dataDir, 'stack'),
-      EXCHANGE_PORT: String(ports.http),
-      EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
-      EXCHANGE_ROOT_PW: ROOT_PW,
-      HZN_AGBOT_POLL_SECONDS: '1',
-      HZN_AGBOT_PORT: String(await freePort()),
-    });
-    await launched.waitFor(/Press Ctrl-C to stop/, 240_000);
-    exchangeUrl = `http://127.0.0.1:${ports.http}/v1`;
-    exchange = httpClient(`http://127.0.0.1:${ports.http}`);
-    agent = httpClient(`http://127.0.0.1:${agentPort}`);
+    system = await startSystem('whole-system', ROOT_PW);
+    ({ exchange, agent, root } = system);
     await must(exchange, 'POST', `/v1/orgs/${ORG}`, root, { label: ORG, description: 'whole system' });
     await must(exchange, 'POST', `/v1/orgs/${ORG}/users/admin`, root, {
       password: 'admin-pw-whole',
@@ -216,38 +139,19 @@ describe.skipIf(!docker)('the whole system: npm start, dist/agent.mjs, podman', 
         .getContainer(container.Id)
         .remove({ force: true })
         .catch(() => undefined);
-    if (launched && launched.child.exitCode === null) {
-      launched.child.kill('SIGINT');
-      await launched.exited;
-    }
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await system?.stop();
   }, 120_000);
 
   it('registers the node; an agreement forms on both sides and the container runs with its secret', async () => {
-    await must(exchange, 'PUT', `/v1/orgs/${ORG}/nodes/${NODE}`, admin, {
-      name: NODE,
-      token: NODE_TOKEN,
-      pattern: '',
-      publicKey: '',
-      arch: HOST.arch,
-    });
-    await must(agent, 'POST', '/node', undefined, {
-      id: NODE,
-      organization: ORG,
-      token: NODE_TOKEN,
-      name: NODE,
-    });
-    await must(agent, 'POST', '/node/policy', undefined, {
-      properties: [{ name: 'purpose', value: 'demo' }],
-      constraints: [],
-    });
-    const trusted = await agent('PUT', '/trust/signer.pem', {
-      body: signer.publicKey,
-      headers: { 'content-type': 'text/plain' },
-    });
-    expect(trusted.status).toBe(200);
     const registeredAt = Date.now();
-    await must(agent, 'PUT', '/node/configstate', undefined, { state: 'configured' });
+    await registerNode(system, {
+      org: ORG,
+      id: NODE,
+      token: NODE_TOKEN,
+      admin,
+      purpose: 'demo',
+      signerPem: signer.publicKey,
+    });
     const agreement = await eventually('an agreement', () => agreementFor('hello'));
     firstAgreement = agreement.current_agreement_id;
     const [container] = await eventually('a running container', async () => {

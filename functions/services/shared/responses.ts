@@ -4,7 +4,7 @@ import * as z from 'zod';
 export const serviceRef = z.object({
   url: z.string(),
   org: z.string(),
-  version: z.string().nullable(),
+  version: z.string().optional(),
   versionRange: z.string(),
   arch: z.string(),
 });

@@ -76,7 +76,8 @@ export function serviceView(record: ServiceRecord): z.infer<typeof service> {
     requiredServices: refs.map((ref) => ({
       url: String(ref.url ?? ''),
       org: String(ref.org ?? ''),
-      version: ref.version ?? null,
+      // Only a range given: no `version` key (upstream's schema has a string there, never null).
+      ...(ref.version != null ? { version: ref.version } : {}),
       versionRange: String(ref.versionRange ?? ref.version ?? ''),
       arch: String(ref.arch ?? ''),
     })),

@@ -239,12 +239,15 @@ describe('expiry', () => {
 });
 
 describe('DELETE .../msgs/{message}', () => {
-  it('lets the owner and the agbot delete (204 even when absent), uncounting once; refuses others', async () => {
+  it('lets the owner and the agbot delete (404 when absent), uncounting once; refuses others', async () => {
     for (const caller of [n2, bob, a2, stranger]) expect((await remove(caller, '2')).status).toBe(403);
     const before = await msgCount();
     expect((await remove(a1, '2')).status).toBe(204);
     expect((await readOne(a1, '2')).status).toBe(404);
-    expect((await remove(alice, '2')).status).toBe(204);
+    const again = await remove(alice, '2');
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ code: 'not-found', msg: "msg '2' for agbot 'acme/a1' not found" });
+    expect((await remove(a1, '-1')).status).toBe(404);
     expect(await msgCount()).toBe(before - 1);
     expect((await remove(a1, 'two')).status).toBe(400);
     expect((await remove(alice, '3', 'ghost')).status).toBe(404);

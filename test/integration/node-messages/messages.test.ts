@@ -215,13 +215,17 @@ describe('expiry', () => {
 });
 
 describe('DELETE .../nodes/{node}/msgs/{msgid}', () => {
-  it('lets the node and its owner delete (204 even when absent), uncounting once; refuses others', async () => {
+  it('lets the node and its owner delete (404 when absent), uncounting once; refuses others', async () => {
     for (const caller of [n2, bob, a1, far, hub, stranger]) {
       expect((await remove(caller, '2')).status, caller.user).toBe(403);
     }
     expect((await remove(n1, '2')).status).toBe(204);
     expect((await readOne(n1, '2')).status).toBe(404);
-    expect((await remove(alice, '2')).status).toBe(204);
+    const again = await remove(alice, '2');
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ code: 'not-found', msg: "msg '2' for node 'acme/n1' not found" });
+    expect((await remove(n1, '-1')).status).toBe(404);
+    expect((await remove(n1, '999')).status).toBe(404);
     expect(await msgCount()).toBe(1);
     expect((await remove(n1, 'two')).status).toBe(400);
     expect((await remove(alice, '3', 'ghost')).status).toBe(404);

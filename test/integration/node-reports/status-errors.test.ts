@@ -108,6 +108,9 @@ describe('/v1/orgs/{organization}/nodes/{node}/status', () => {
 
   it.each([
     ['no services', { connectivity: {} }],
+    ['services null', { connectivity: {}, services: null }],
+    // Upstream's agent always sends the key (null for a suspended service); a client that leaves it out gets 400.
+    ['a service without containerStatus', { services: [{ agreementId: 'a', serviceUrl: 's', orgid: 'o' }] }],
     ['an unknown property', { services: [], extra: true }],
     [
       'a container without image',
@@ -124,6 +127,14 @@ describe('/v1/orgs/{organization}/nodes/{node}/status', () => {
     expect(result.status).toBe(400);
     expect(result.body.code).toBe('invalid-input');
     expect(await tableSnapshot()).toEqual(before);
+  });
+
+  it('PUT names the missing field in its 400', async () => {
+    const missing = [{ agreementId: 'a', serviceUrl: 's', orgid: 'o' }];
+    const result = await invoke(putStatus, { auth: n1, path: path(), body: { services: missing } });
+    expect(result.body.msg).toContain('services.0.containerStatus');
+    const none = await invoke(putStatus, { auth: n1, path: path(), body: { connectivity: {} } });
+    expect(none.body.msg).toContain('services');
   });
 
   it('PUT for a missing node → 404, writing nothing', async () => {

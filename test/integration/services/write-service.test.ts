@@ -145,6 +145,20 @@ describe('POST /orgs/{org}/services', () => {
     expect(got.body.services[`${org}/needs-a_1.0.0_amd64`].requiredServices).toEqual([
       { url: 'dep-a', org, version: '1.0.0', versionRange: '1.0.0', arch: 'amd64' },
     ]);
+    // Only a range given: no `version` key (upstream's schema has a string there, never null).
+    const ranged = await create(
+      alice,
+      serviceBody('needs-range', {
+        requiredServices: [{ url: 'dep-a', org, arch: 'amd64', versionRange: '[1.0.0,2.0.0)' }],
+      }),
+    );
+    expect(ranged.status).toBe(201);
+    const listed = (await read(alice, 'needs-range_1.0.0_amd64')).body.services[
+      `${org}/needs-range_1.0.0_amd64`
+    ];
+    expect(listed.requiredServices).toStrictEqual([
+      { url: 'dep-a', org, versionRange: '[1.0.0,2.0.0)', arch: 'amd64' },
+    ]);
   });
 
   it('is refused to nodes, and to users of other orgs', async () => {

@@ -1,0 +1,211 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgbotAgreement, AgbotStore } from '#lib/agbot-store/contract';
+
+/** One empty agbot state; `open` gives another handle on it (another process, another invocation). */
+export interface StateUnderTest {
+  open(): Promise<AgbotStore>;
+}
+
+export const sampleAgreement: AgbotAgreement = {
+  agreementId: 'a1',
+  nodeOrg: 'acme',
+  nodeId: 'n1',
+  policy: 'acme/pol',
+  service: { org: 'acme', url: 'svc', version: '1.0.0', arch: 'amd64' },
+  state: 'Formed Proposal',
+  createdAt: 100,
+  updatedAt: 100,
+  archived: false,
+};
+
+const archivedCopy = (agreement: AgbotAgreement, reason = 202): AgbotAgreement => ({
+  ...agreement,
+  archived: true,
+  terminatedReason: reason,
+  terminatedDescription: 'agreement cancelled',
+  updatedAt: agreement.updatedAt + 1,
+});
+
+/**
+ * The contract every AgbotStore keeps (lib/agbot-store/contract.ts), run against the SQLite store
+ * (agbot/store/sqlite-store.test.ts) and the DynamoDB one (test/integration/agbot-state/).
+ * Races are run for real: two handles on the same state, both writes sent at once.
+ */
+export function agbotStoreContract(name: string, fresh: () => Promise<StateUnderTest>): void {
+  describe(`${name}: the AgbotStore contract`, () => {
+    const opened: AgbotStore[] = [];
+    const open = async (state: StateUnderTest) => {
+      const store = await state.open();
+      opened.push(store);
+      return store;
+    };
+    const twoHandles = async () => {
+      const state = await fresh();
+      return [await open(state), await open(state)] as const;
+    };
+    afterEach(async () => {
+      for (const store of opened.splice(0)) await store.close();
+    });
+
+    it('keeps the first messaging key stored, whoever stores another later', async () => {
+      const [store, other] = await twoHandles();
+      expect(await store.messagingKey()).toBeUndefined();
+      expect(await store.keepMessagingKey('first')).toBe('first');
+      expect(await other.keepMessagingKey('second')).toBe('first');
+      expect(await other.messagingKey()).toBe('first');
+    });
+
+    it('moves the feed cursor only from the value expected', async () => {
+      const [store] = await twoHandles();
+      expect(await store.feedCursor()).toBeUndefined();
+      expect(await store.advanceFeedCursor(undefined, 5)).toBe('advanced');
+      expect(await store.feedCursor()).toBe(5);
+      expect(await store.advanceFeedCursor(undefined, 7)).toBe('moved');
+      expect(await store.advanceFeedCursor(4, 7)).toBe('moved');
+      expect(await store.advanceFeedCursor(5, 9)).toBe('advanced');
+      expect(await store.feedCursor()).toBe(9);
+    });
+
+    it('lets exactly one of two concurrent advances from the same value win', async () => {
+      const [one, two] = await twoHandles();
+      await one.advanceFeedCursor(undefined, 9);
+      const outcomes = await Promise.all([one.advanceFeedCursor(9, 10), two.advanceFeedCursor(9, 11)]);
+      expect([...outcomes].sort()).toEqual(['advanced', 'moved']);
+      expect(await one.feedCursor()).toBe(outcomes[0] === 'advanced' ? 10 : 11);
+    });
+
+    it('keeps every field of an agreement, and leaves absent ones absent', async () => {
+      const [store, other] = await twoHandles();
+      const full: AgbotAgreement = {
+        ...sampleAgreement,
+        agreementId: 'a-full',
+        policy: 'acme/pat_svc_acme_amd64',
+        pattern: 'acme/pat',
+        details: {
+          protocolTimeoutS: 360,
+          secrets: [{ serviceSecret: 'pw', candidates: ['app/pw', 'pw'], bindingIndex: 0 }],
+          proposedAt: 120,
+        },
+      };
+      expect(await store.saveAgreement(sampleAgreement)).toBe('saved');
+      expect(await store.saveAgreement(full)).toBe('saved');
+      expect(await other.getAgreement('a1')).toEqual(sampleAgreement);
+      expect(await other.getAgreement('a-full')).toEqual(full);
+      expect(await other.getAgreement('nope')).toBeUndefined();
+    });
+
+    it('updates a live agreement and lists live and archived ones apart, oldest first', async () => {
+      const [store] = await twoHandles();
+      const later = { ...sampleAgreement, agreementId: 'a0', nodeId: 'n2', createdAt: 200, updatedAt: 200 };
+      const tie = { ...sampleAgreement, agreementId: 'b1', nodeId: 'n3' };
+      await store.saveAgreement(later);
+      await store.saveAgreement(tie);
+      await store.saveAgreement(sampleAgreement);
+      const finalized = { ...sampleAgreement, state: 'Finalized Agreement', updatedAt: 130 };
+      expect(await store.saveAgreement(finalized)).toBe('saved');
+      expect(await store.listAgreements(false)).toEqual([finalized, tie, later]);
+      expect(await store.listAgreements(true)).toEqual([]);
+      expect(await store.saveAgreement(archivedCopy(tie))).toBe('saved');
+      expect(await store.listAgreements(false)).toEqual([finalized, later]);
+      expect(await store.listAgreements(true)).toEqual([archivedCopy(tie)]);
+      expect(await store.getAgreement('b1')).toEqual(archivedCopy(tie));
+    });
+
+    it('refuses a second live agreement for a node and policy, and archiving frees the pair', async () => {
+      const [store] = await twoHandles();
+      const second = { ...sampleAgreement, agreementId: 'a2', createdAt: 150 };
+      await store.saveAgreement(sampleAgreement);
+      expect(await store.hasLiveAgreement('acme', 'n1', 'acme/pol')).toBe(true);
+      expect(await store.hasLiveAgreement('acme', 'n1', 'acme/other')).toBe(false);
+      expect(await store.hasLiveAgreement('acme', 'n2', 'acme/pol')).toBe(false);
+      expect(await store.saveAgreement(second)).toBe('live-agreement-exists');
+      expect(await store.getAgreement('a2')).toBeUndefined();
+      expect(await store.saveAgreement({ ...second, agreementId: 'a3', policy: 'acme/other' })).toBe('saved');
+
+      expect(await store.saveAgreement(archivedCopy(sampleAgreement))).toBe('saved');
+      expect(await store.hasLiveAgreement('acme', 'n1', 'acme/pol')).toBe(false);
+      expect(await store.saveAgreement(second)).toBe('saved');
+      expect(await store.hasLiveAgreement('acme', 'n1', 'acme/pol')).toBe(true);
+    });
+
+    it('lets exactly one of two concurrent proposals to a node for a policy be saved', async () => {
+      const [one, two] = await twoHandles();
+      const outcomes = await Promise.all([
+        one.saveAgreement({ ...sampleAgreement, agreementId: 'x1' }),
+        two.saveAgreement({ ...sampleAgreement, agreementId: 'x2' }),
+      ]);
+      expect([...outcomes].sort()).toEqual(['live-agreement-exists', 'saved']);
+      const live = await one.listAgreements(false);
+      expect(live.map((a) => a.agreementId)).toEqual([outcomes[0] === 'saved' ? 'x1' : 'x2']);
+    });
+
+    it('keeps an archived agreement archived (a late update is refused, not resurrected)', async () => {
+      const [store] = await twoHandles();
+      await store.saveAgreement(sampleAgreement);
+      await store.saveAgreement(archivedCopy(sampleAgreement, 201));
+      const late = { ...sampleAgreement, state: 'Finalized Agreement', updatedAt: 300 };
+      expect(await store.saveAgreement(late)).toBe('archived');
+      expect(await store.saveAgreement(archivedCopy(sampleAgreement, 204))).toBe('archived');
+      expect(await store.getAgreement('a1')).toEqual(archivedCopy(sampleAgreement, 201));
+      expect(await store.hasLiveAgreement('acme', 'n1', 'acme/pol')).toBe(false);
+      expect(await store.listAgreements(false)).toEqual([]);
+    });
+
+    it("keeps a node's ended agreements under a policy, oldest first, for version fallback", async () => {
+      const [store, other] = await twoHandles();
+      expect(await store.endedAgreements('acme', 'n1', 'acme/pol')).toEqual([]);
+      const first = { ...sampleAgreement, details: { protocolTimeoutS: 0, secrets: [], repliedAt: 150 } };
+      await store.saveAgreement(first);
+      await store.saveAgreement({ ...archivedCopy(first, 103), updatedAt: 200 });
+      const second = {
+        ...sampleAgreement,
+        agreementId: 'a2',
+        service: { ...sampleAgreement.service, version: '2.0.0' },
+      };
+      await store.saveAgreement(second);
+      expect(await other.endedAgreements('acme', 'n1', 'acme/pol')).toEqual([
+        { version: '1.0.0', agreedAt: 150, endedAt: 200, reason: 103 },
+      ]);
+      await other.saveAgreement({ ...archivedCopy(second, 105), updatedAt: 300 });
+      // Another node's and another policy's stay apart.
+      await store.saveAgreement(archivedCopy({ ...sampleAgreement, agreementId: 'a3', nodeId: 'n2' }));
+      await store.saveAgreement(
+        archivedCopy({ ...sampleAgreement, agreementId: 'a4', policy: 'acme/other' }),
+      );
+      expect(await store.endedAgreements('acme', 'n1', 'acme/pol')).toEqual([
+        { version: '1.0.0', agreedAt: 150, endedAt: 200, reason: 103 },
+        { version: '2.0.0', endedAt: 300, reason: 105 },
+      ]);
+    });
+
+    it('keeps search states per policy, with or without a session', async () => {
+      const [store, other] = await twoHandles();
+      expect(await store.getSearch('acme/pol')).toBeUndefined();
+      await store.setSearch('acme/pol', { changedSince: 10, session: 'bot@1', fullScanAt: 1000 });
+      await store.setSearch('pattern acme/pat', { changedSince: 0, fullScanAt: 2000 });
+      expect(await other.getSearch('acme/pol')).toEqual({
+        changedSince: 10,
+        session: 'bot@1',
+        fullScanAt: 1000,
+      });
+      await store.setSearch('acme/pol', { changedSince: 20, fullScanAt: 1000 });
+      expect(await other.getSearch('acme/pol')).toEqual({ changedSince: 20, fullScanAt: 1000 });
+      expect(await other.getSearch('pattern acme/pat')).toEqual({ changedSince: 0, fullScanAt: 2000 });
+    });
+
+    it('marks nodes to revisit per policy, once each, until they are revisited', async () => {
+      const [store, other] = await twoHandles();
+      expect(await store.revisits('acme/pol')).toEqual([]);
+      await store.revisit('acme/pol', 'acme/n1');
+      await store.revisit('acme/pol', 'acme/n1');
+      await store.revisit('acme/pol', 'acme/n2');
+      await store.revisit('acme/pol2', 'acme/n3');
+      expect((await other.revisits('acme/pol')).sort()).toEqual(['acme/n1', 'acme/n2']);
+      await other.revisited('acme/pol', ['acme/n1']);
+      expect(await store.revisits('acme/pol')).toEqual(['acme/n2']);
+      expect(await store.revisits('acme/pol2')).toEqual(['acme/n3']);
+      await store.revisited('acme/pol', []);
+      expect(await store.revisits('acme/pol')).toEqual(['acme/n2']);
+    });
+  });
+}

@@ -1,0 +1,128 @@
+/**
+ * What the agreement bot keeps between rounds, as one interface with two implementations: SQLite
+ * for the standalone program (agbot/store/sqlite-store.ts) and the Exchange's DynamoDB table for
+ * the agbot that runs as functions of the stack (tables/agbot-state/). It lives in lib/ because
+ * both floors implement it (docs/agbot.md "What it keeps"); one contract test suite holds both to it
+ * (agbot/test-support/store-contract.ts).
+ */
+
+/** An agreement as the agbot keeps it (agreements-and-workloads §1.10 states, §3.6 reasons). */
+export interface AgbotAgreement {
+  agreementId: string;
+  nodeOrg: string;
+  nodeId: string;
+  /** `<org>/<name>` of the deployment policy, or `<pattern org>/<internal name>` of the pattern service, that led to it. */
+  policy: string;
+  /** `<org>/<pattern>` for a pattern agreement (governance finds it by this); absent for a policy's. */
+  pattern?: string;
+  service: { org: string; url: string; version: string; arch: string };
+  state: string;
+  createdAt: number;
+  updatedAt: number;
+  archived: boolean;
+  terminatedReason?: number;
+  terminatedDescription?: string;
+  /** What the round needs later (names of bound secrets, never values; timers). */
+  details?: AgreementDetails;
+}
+
+/** Per-agreement protocol bookkeeping, kept beside the agreement (no secret value in it). */
+export interface AgreementDetails {
+  /** Seconds without a reply before cancel 201 (§1.11). */
+  protocolTimeoutS: number;
+  /** Bound secrets of the agreement's service: the secrets-manager names tried, in order. */
+  secrets: { serviceSecret: string; candidates: string[]; bindingIndex: number }[];
+  /** When the proposal went out (ms); undefined while it is being sent. */
+  proposedAt?: number;
+  repliedAt?: number;
+  secretsUpdatedAt?: number;
+  secretsAckedAt?: number;
+  /** The policy's or pattern's `nodeHealth` (agbot/rounds/node-health.ts judges the agreement by it). */
+  nodeHealth?: { missing_heartbeat_interval?: number; check_agreement_status?: number };
+}
+
+/** An ended agreement of a node under a policy, as version fallback reads it (times in ms). */
+export interface EndedAgreement {
+  version: string;
+  /** When the node agreed (the agbot finalized); undefined if it never did. */
+  agreedAt?: number | undefined;
+  endedAt: number;
+  /** The reason it ended with (the node's own code when the node cancelled). */
+  reason?: number | undefined;
+}
+
+/** The ended agreement an archived agreement leaves in the node's history. */
+export const endedAgreementOf = (agreement: AgbotAgreement): EndedAgreement => ({
+  version: agreement.service.version,
+  ...(agreement.details?.repliedAt === undefined ? {} : { agreedAt: agreement.details.repliedAt }),
+  endedAt: agreement.updatedAt,
+  ...(agreement.terminatedReason === undefined ? {} : { reason: agreement.terminatedReason }),
+});
+
+/** One served policy's search state (agreements-and-workloads §1.3 search session). */
+export interface SearchState {
+  /** Epoch seconds: nodes changed since then are searched; 0 = every node. */
+  changedSince: number;
+  /** The paging session of an unfinished search, else undefined. */
+  session?: string;
+  /** When the last full search (changedSince 0) started, ms. */
+  fullScanAt: number;
+}
+
+/**
+ * What saving an agreement did. `live-agreement-exists`: the agreement is new and the node already
+ * has a live agreement for the policy (another round proposed first), so nothing was written and
+ * nothing may be sent. `archived`: the agreement was archived already (archiving is final), so
+ * nothing was written.
+ */
+export type SaveOutcome = 'saved' | 'live-agreement-exists' | 'archived';
+
+/** What moving the feed cursor did. `moved`: it no longer held the expected value (an overlapping round moved it). */
+export type CursorOutcome = 'advanced' | 'moved';
+
+/**
+ * The agbot's state. Every method is a promise; the writes that two overlapping rounds could race
+ * on are conditional, so the loser is told (an outcome, not an exception) and can skip.
+ */
+export interface AgbotStore {
+  /** The PEM of the messaging private key, if one was kept. */
+  messagingKey(): Promise<string | undefined>;
+  /** Keeps `pem` unless a key is kept already; resolves the key kept (the first one wins). */
+  keepMessagingKey(pem: string): Promise<string>;
+
+  /** The id of the last change the rounds have acted on (undefined before the first round). */
+  feedCursor(): Promise<number | undefined>;
+  /** Moves the cursor to `next` only if it still is `expected` (read when the round began). */
+  advanceFeedCursor(expected: number | undefined, next: number): Promise<CursorOutcome>;
+
+  /**
+   * Creates or updates an agreement. A live agreement is created only if the node has no other
+   * live agreement for the policy; saving it archived frees the (node, policy) pair.
+   */
+  saveAgreement(agreement: AgbotAgreement): Promise<SaveOutcome>;
+  getAgreement(agreementId: string): Promise<AgbotAgreement | undefined>;
+  /** Live (false) or archived (true) agreements, oldest first. */
+  listAgreements(archived: boolean): Promise<AgbotAgreement[]>;
+  /**
+   * The node's ended agreements under the policy, oldest first: what version fallback decides by
+   * (agbot/rounds/version-preference.ts). Only read when a version has retry settings.
+   */
+  endedAgreements(nodeOrg: string, nodeId: string, policy: string): Promise<EndedAgreement[]>;
+  /** Whether the node has a live agreement under the policy: the round never proposes twice. */
+  hasLiveAgreement(nodeOrg: string, nodeId: string, policy: string): Promise<boolean>;
+
+  getSearch(policy: string): Promise<SearchState | undefined>;
+  setSearch(policy: string, state: SearchState): Promise<void>;
+  /**
+   * Marks a node for its policy's next search. A node that ends an agreement may have changed
+   * before the agbot read the cancel: the search that saw the change skipped it (the agreement was
+   * still live) and moved past it, so without this the node would wait for the full rescan.
+   */
+  revisit(policy: string, node: string): Promise<void>;
+  /** The nodes marked for the policy's next search (`<org>/<id>`). */
+  revisits(policy: string): Promise<string[]>;
+  /** The nodes looked at again: unmarked. */
+  revisited(policy: string, nodes: string[]): Promise<void>;
+
+  close(): Promise<void>;
+}

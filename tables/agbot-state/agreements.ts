@@ -1,0 +1,191 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type AgbotAgreement,
+  type EndedAgreement,
+  endedAgreementOf,
+  type SaveOutcome,
+} from '#lib/agbot-store/contract';
+import { documentClient, tableName } from '../client.ts';
+import { batchGet } from '../kernel/batch-get.ts';
+import { queryAll } from '../kernel/query-all.ts';
+import { agbotStateKeys } from '../keys.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
+import type { AgbotRef } from './agbot-ref.ts';
+
+/**
+ * The agbot's agreements: a live one at `LIVE#<id>`, an archived one at `ARCHIVED#<id>` (so a round
+ * lists the live ones without reading the archive), the agreement itself in attribute `agreement`.
+ * The (node, policy) pair of a live agreement is held by a guard item `GUARD#"<policy>"#<node>`
+ * naming it, written and deleted in the same transactions as the agreement: DynamoDB, not a read
+ * before the write, keeps a node from getting two live agreements for a policy.
+ */
+
+const node = (a: AgbotAgreement) => `${a.nodeOrg}/${a.nodeId}`;
+const guardOf = (agbot: AgbotRef, a: AgbotAgreement) =>
+  agbotStateKeys.liveGuard(agbot.org, agbot.id, a.policy, node(a));
+/** The guard is free, or already this agreement's. */
+const guardFreeOrOurs = (agreementId: string) => ({
+  ConditionExpression: 'attribute_not_exists(pk) OR agreementId = :id',
+  ExpressionAttributeValues: { ':id': agreementId },
+});
+
+/**
+ * Creates or updates a live agreement: one transaction puts it, takes or keeps its guard, and
+ * checks it was never archived (archiving is final: a late update must not bring it back).
+ */
+async function saveLive(agbot: AgbotRef, agreement: AgbotAgreement): Promise<SaveOutcome> {
+  const { org, id } = agbot;
+  const table = tableName();
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: table,
+        Item: { ...agbotStateKeys.liveAgreement(org, id, agreement.agreementId), agreement },
+      },
+    },
+    {
+      Put: {
+        TableName: table,
+        Item: { ...guardOf(agbot, agreement), agreementId: agreement.agreementId },
+        ...guardFreeOrOurs(agreement.agreementId),
+      },
+    },
+    {
+      ConditionCheck: {
+        TableName: table,
+        Key: agbotStateKeys.archivedAgreement(org, id, agreement.agreementId),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+  try {
+    await transactWrite(items);
+    return 'saved';
+  } catch (error) {
+    if (!(error instanceof TransactionFailed)) throw error;
+    return error.failed[2] ? 'archived' : 'live-agreement-exists';
+  }
+}
+
+/**
+ * Archives an agreement: one transaction puts the archived copy (unless there is one: archiving is
+ * final), deletes the live one and frees its guard. An agreement saved archived without ever
+ * being live finds the guard held by another, and is archived without touching it.
+ */
+async function saveArchived(agbot: AgbotRef, agreement: AgbotAgreement): Promise<SaveOutcome> {
+  const { org, id } = agbot;
+  const table = tableName();
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: table,
+        Item: { ...agbotStateKeys.archivedAgreement(org, id, agreement.agreementId), agreement },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    { Delete: { TableName: table, Key: agbotStateKeys.liveAgreement(org, id, agreement.agreementId) } },
+    appendEnded(agbot, agreement),
+    {
+      Delete: { TableName: table, Key: guardOf(agbot, agreement), ...guardFreeOrOurs(agreement.agreementId) },
+    },
+  ];
+  const outcome = await archivedUnlessFailed(items);
+  // Only the guard's condition failed: it is another agreement's, so this one leaves it alone.
+  return outcome === 'guard-held'
+    ? ((await archivedUnlessFailed(items.slice(0, 3))) as SaveOutcome)
+    : outcome;
+}
+
+/**
+ * Appends the agreement to its node's ended agreements under the policy (one small item per node
+ * and policy, about 100 bytes an entry), in the archiving transaction: version fallback reads one
+ * item instead of the whole archive.
+ */
+function appendEnded(agbot: AgbotRef, agreement: AgbotAgreement): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: agbotStateKeys.endedAgreements(agbot.org, agbot.id, agreement.policy, node(agreement)),
+      UpdateExpression: 'SET ended = list_append(if_not_exists(ended, :none), :one)',
+      ExpressionAttributeValues: { ':none': [], ':one': [endedAgreementOf(agreement)] },
+    },
+  };
+}
+
+/** One GetItem of the node's ended agreements under the policy. */
+export async function endedAgreements(
+  agbot: AgbotRef,
+  nodeOrg: string,
+  nodeId: string,
+  policy: string,
+): Promise<EndedAgreement[]> {
+  const { Item } = await documentClient.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: agbotStateKeys.endedAgreements(agbot.org, agbot.id, policy, `${nodeOrg}/${nodeId}`),
+      ConsistentRead: true,
+    }),
+  );
+  return (Item?.ended as EndedAgreement[] | undefined) ?? [];
+}
+
+/** Runs an archiving transaction: `archived` when there was an archived copy already. */
+async function archivedUnlessFailed(items: TransactItem[]): Promise<SaveOutcome | 'guard-held'> {
+  try {
+    await transactWrite(items);
+    return 'saved';
+  } catch (error) {
+    if (!(error instanceof TransactionFailed)) throw error;
+    return error.failed[0] ? 'archived' : 'guard-held';
+  }
+}
+
+export const saveAgreement = (agbot: AgbotRef, agreement: AgbotAgreement): Promise<SaveOutcome> =>
+  agreement.archived ? saveArchived(agbot, agreement) : saveLive(agbot, agreement);
+
+/** One BatchGetItem of both places the agreement can be. */
+export async function getAgreement(
+  agbot: AgbotRef,
+  agreementId: string,
+): Promise<AgbotAgreement | undefined> {
+  const found = await batchGet([
+    agbotStateKeys.liveAgreement(agbot.org, agbot.id, agreementId),
+    agbotStateKeys.archivedAgreement(agbot.org, agbot.id, agreementId),
+  ]);
+  const archived = found.find((item) => String(item.sk).startsWith(agbotStateKeys.archivedPrefix));
+  return (archived ?? found[0])?.agreement as AgbotAgreement | undefined;
+}
+
+/** One Query of the live (or archived) prefix, every page, oldest first. */
+export async function listAgreements(agbot: AgbotRef, archived: boolean): Promise<AgbotAgreement[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: {
+      ':pk': agbotStateKeys.partition(agbot.org, agbot.id),
+      ':prefix': archived ? agbotStateKeys.archivedPrefix : agbotStateKeys.livePrefix,
+    },
+    ConsistentRead: true,
+  });
+  return items
+    .map((item) => item.agreement as AgbotAgreement)
+    .sort((a, b) => a.createdAt - b.createdAt || (a.agreementId < b.agreementId ? -1 : 1));
+}
+
+/** One GetItem of the guard. */
+export async function hasLiveAgreement(
+  agbot: AgbotRef,
+  nodeOrg: string,
+  nodeId: string,
+  policy: string,
+): Promise<boolean> {
+  const { Item } = await documentClient.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: agbotStateKeys.liveGuard(agbot.org, agbot.id, policy, `${nodeOrg}/${nodeId}`),
+      ConsistentRead: true,
+      ProjectionExpression: 'pk',
+    }),
+  );
+  return Item !== undefined;
+}
