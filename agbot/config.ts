@@ -1,4 +1,5 @@
 import { integerSetting, onOffSetting, type Env as SettingsEnv } from '#lib/env-settings';
+import { NEW_CONTRACT_INTERVAL_S } from '#lib/protocol/timeouts';
 /** Settings of one agbot process, from the environment (names as the agbot issue gives them). */
 export interface AgbotConfig {
   /** Exchange base URL without a trailing slash, e.g. http://localhost:3090/v1 */
@@ -49,7 +50,7 @@ export function loadAgbotConfig(env: Env = process.env): AgbotConfig {
     id: identity.slice(slash + 1),
     token,
     dataDir: env.HZN_AGBOT_DATA_DIR || '.data/agbot',
-    pollIntervalMs: positiveSeconds(env, 'HZN_AGBOT_POLL_SECONDS', 10) * 1000,
+    pollIntervalMs: positiveSeconds(env, 'HZN_AGBOT_POLL_SECONDS', NEW_CONTRACT_INTERVAL_S) * 1000,
     host: '127.0.0.1',
     port: integer(env, 'HZN_AGBOT_PORT', 8046, 0, 65535),
     requestTimeoutMs: positiveSeconds(env, 'HZN_AGBOT_EXCHANGE_TIMEOUT_SECONDS', 10) * 1000,

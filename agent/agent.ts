@@ -14,7 +14,7 @@ import { WorkerRegistry } from './runtime/worker-registry.ts';
 import { Store } from './store/store.ts';
 import { startWorkers, type Workers } from './workers/workers.ts';
 
-export interface AgentOptions {
+interface AgentOptions {
   config: AgentConfig;
   log?: Logger;
   /** Clock (ms); tests may pin it. */

@@ -35,7 +35,7 @@ const NODES = 200;
 const LATENCY_SAMPLES = 5;
 const IDLE_ROUNDS = 10;
 
-export interface AgbotFigures {
+interface AgbotFigures {
   configuredToProposalMs: number[];
   agreements: number;
   formSeconds: number;

@@ -32,7 +32,7 @@ const RUNNING_AGREEMENTS = 10;
 const SECRET_UPDATES = 5;
 const MEMORY_TARGET_MB = 80;
 
-export interface WorkloadFigures {
+interface WorkloadFigures {
   configuredToRunningMs: number;
   secretUpdateMs: number[];
   deleteToGoneMs: number[];
@@ -238,7 +238,7 @@ export async function runAgentWorkloadsBench(
   }
 }
 
-export function agentWorkloadsMarkdown(f: WorkloadFigures): string {
+function agentWorkloadsMarkdown(f: WorkloadFigures): string {
   const ms = (list: number[]) => `${median(list)} ms (min ${Math.min(...list)}, max ${Math.max(...list)})`;
   return `## Node agent: workloads (bench/agent-workloads.ts)
 

@@ -21,7 +21,7 @@ import { makeCert, rsaKey } from '../agent/test-support/certs.ts';
 import { startFakeExchange } from '../agent/test-support/fake-exchange.ts';
 import { freePort, waitForPort } from '../scripts/local/ports.ts';
 
-export interface AgentLoadFigures {
+interface AgentLoadFigures {
   path: string;
   requestsPerSecond: number;
   p50Ms: number;
@@ -58,7 +58,7 @@ const CONNECTIONS = 10;
  * Two selectors over the 10,000+ events, each matching the one registration event: equality on
  * the event code (its index) and a substring of the message (the messages' trigram index).
  */
-export const SELECTORS = [
+const SELECTORS = [
   '/eventlog?event_code=start_node_configuration_registration',
   '/eventlog?source_type=node&message=~registration',
 ];

@@ -19,7 +19,7 @@ const ORG = 'bench-feed';
 const BASE = 10;
 const BIG = 10_000;
 
-export interface ChangesFigures {
+interface ChangesFigures {
   rows: { changeRows: number; calls: number; comparison: Comparison }[];
 }
 

@@ -20,7 +20,7 @@ const ORG = 'bench-pol';
 const BASE = 10;
 const BIG = 10_000;
 
-export interface PolicyFigures {
+interface PolicyFigures {
   rows: { services: number; calls: number; comparison: Comparison }[];
 }
 

@@ -21,7 +21,7 @@ export const PRICES = {
 export const MINUTES_PER_MONTH = 30 * 24 * 60;
 
 /** What one node does per minute, on average. */
-export interface PerNodeMinute {
+interface PerNodeMinute {
   httpRequests: number;
   websocketConnectionMinutes: number;
   websocketMessages: number;

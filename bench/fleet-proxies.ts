@@ -28,7 +28,7 @@ const add = (map: Map<string, number>, key: string, value: number) =>
   map.set(key, (map.get(key) ?? 0) + value);
 
 /** `/v1/orgs/acme/nodes/n1/policy` → `/v1/orgs/{org}/nodes/{id}/policy`. */
-export function routeOf(path: string): string {
+function routeOf(path: string): string {
   const parts = path.split('?')[0]?.split('/') ?? [];
   const named = new Set(['orgs', 'nodes', 'agbots', 'msgs', 'agreements', 'managementStatus', 'users']);
   return parts

@@ -17,7 +17,7 @@ export interface LoadResult {
 
 export const CONNECTIONS = 10;
 
-export interface LoadRequest {
+interface LoadRequest {
   method: 'GET' | 'PUT' | 'POST';
   path: string;
   auth: { user: string; secret: string };

@@ -13,7 +13,7 @@ import { cpuPerRequest } from './process-cpu.ts';
 export const LIMIT_LOADS = ['version', 'get', 'floorOffline', 'floorNodeHttp', 'raw'] as const;
 export type LimitLoad = (typeof LIMIT_LOADS)[number];
 
-export interface LimitMeasure {
+interface LimitMeasure {
   requestsPerSecond: number;
   /** CPU ms per request: `server` is the HTTP server process (it runs the handler), absent for raw. */
   cpu: Record<string, number | undefined>;

@@ -15,7 +15,7 @@ import { ORG } from './seed.ts';
 /** The mailbox part of `npm run bench`, in three steps run.ts places around its own. */
 const step = (text: string) => console.log(`[bench] ${text}`);
 
-export type MailboxCalls = { agbots: number; post: number; get: number };
+type MailboxCalls = { agbots: number; post: number; get: number };
 
 /** Seeds the mailboxes; calls per request with the agbots there are now. */
 export async function seedAndCount(alice: Credentials): Promise<{ cast: MailboxCast; calls: MailboxCalls }> {

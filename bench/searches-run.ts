@@ -25,7 +25,7 @@ const SIZES = [100, 10_000];
 const HEARTBEAT_NODES = 1_000;
 const CLIENTS = 10;
 
-export interface SearchFigures {
+interface SearchFigures {
   searches: {
     nodes: number;
     full: { ms: number; calls: number; returned: number; itemsPerNode: number };

@@ -26,7 +26,7 @@ const ORG = 'bench-sec';
 const NAME = 'db/password';
 const ENVELOPE_RUNS = 2000;
 
-export interface SecretsFigures {
+interface SecretsFigures {
   get: { calls: number; comparison: Comparison };
   put: { calls: number; comparison: Comparison };
   envelope: { sealUs: number; openUs: number; runs: number };

@@ -19,7 +19,7 @@ const ORG = 'bench-svc';
 const BASE = 10;
 const BIG = 10_000;
 
-export interface ServicesFigures {
+interface ServicesFigures {
   rows: { services: number; calls: number; comparison: Comparison }[];
 }
 

@@ -1,6 +1,6 @@
 import { nonEmpty } from './config.ts';
 import type { Ctx } from './context.ts';
-import { fatal } from './errors.ts';
+import { EXIT, fatal } from './errors.ts';
 import { jsonBody } from './exchange-client.ts';
 import { type HttpResult, send, TransportError } from './http.ts';
 
@@ -8,7 +8,7 @@ import { type HttpResult, send, TransportError } from './http.ts';
  * The agent's local API (`HORIZON_URL`, default http://localhost:8510): no auth, no retries, no
  * timeout unless HZN_HTTP_TIMEOUT; a connection failure is upstream's exit-5 hint (hzn reference §1.5).
  */
-export const DEFAULT_HORIZON_URL = 'http://localhost:8510';
+const DEFAULT_HORIZON_URL = 'http://localhost:8510';
 
 export class AgentClient {
   readonly baseUrl: string;
@@ -27,7 +27,7 @@ export class AgentClient {
       return await send(this.ctx, method, url, { body, timeoutMs: seconds > 0 ? seconds * 1000 : undefined });
     } catch (err) {
       if (!(err instanceof TransportError)) throw err;
-      throw fatal(5, unreachable(this.ctx, method, url, err.message));
+      throw fatal(EXIT.HTTP_ERROR, unreachable(this.ctx, method, url, err.message));
     }
   }
 
@@ -36,8 +36,8 @@ export class AgentClient {
     const result = await this.call(method, path, body);
     if (ok.includes(result.status)) return result;
     const url = this.url(path);
-    if (method === 'GET') throw fatal(5, `bad HTTP code from GET ${url}: ${result.status}`);
-    throw fatal(5, `bad HTTP code ${result.status} from ${method} ${url}: ${result.text}`);
+    if (method === 'GET') throw fatal(EXIT.HTTP_ERROR, `bad HTTP code from GET ${url}: ${result.status}`);
+    throw fatal(EXIT.HTTP_ERROR, `bad HTTP code ${result.status} from ${method} ${url}: ${result.text}`);
   }
 
   async getJson<T = unknown>(path: string): Promise<T> {

@@ -11,7 +11,7 @@ export interface Base {
 }
 
 export type Options = Record<string, string | boolean | string[] | undefined>;
-export type Action = (ctx: Ctx, args: (string | undefined)[], opts: Options) => Promise<void>;
+type Action = (ctx: Ctx, args: (string | undefined)[], opts: Options) => Promise<void>;
 
 /**
  * A command group (`exchange`, `agreement`...): its names are `[name, ...aliases]`. Called without

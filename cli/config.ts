@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fatal } from './errors.ts';
+import { EXIT, fatal } from './errors.ts';
 import type { Io } from './io.ts';
 
 /**
@@ -40,7 +40,7 @@ function jsonFileVars(path: string): Env {
   try {
     parsed = JSON.parse(stripComments(readFileSync(path, 'utf8')));
   } catch (err) {
-    throw fatal(7, `failed to unmarshal ${path}: ${(err as Error).message}`);
+    throw fatal(EXIT.CLI_GENERAL_ERROR, `failed to unmarshal ${path}: ${(err as Error).message}`);
   }
   const vars: Env = {};
   if (parsed === null || typeof parsed !== 'object') return vars;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { isValidVersion, versionInRange } from '#lib/catalog/version-range';
 import { nonEmpty } from './config.ts';
 import type { Ctx } from './context.ts';
-import { fatal } from './errors.ts';
+import { EXIT, fatal } from './errors.ts';
 import { type HttpResult, type SendOptions, send, TransportError } from './http.ts';
 
 /**
@@ -11,7 +11,7 @@ import { type HttpResult, type SendOptions, send, TransportError } from './http.
  * `/v1`; Basic `org/id:secret` (the org prepended unless the id has one); upstream's retry policy;
  * upstream's messages for unexpected statuses.
  */
-export const MINIMUM_EXCHANGE_VERSION = '2.124.0';
+const MINIMUM_EXCHANGE_VERSION = '2.124.0';
 
 export class ExchangeClient {
   constructor(
@@ -42,7 +42,7 @@ export class ExchangeClient {
     } catch (err) {
       if (!(err instanceof TransportError)) throw err;
       throw fatal(
-        5,
+        EXIT.HTTP_ERROR,
         `Encountered HTTP error: ${err.message} calling Exchange REST API ${method} ${url}. HTTP status: . Check that HZN_EXCHANGE_URL (${this.baseUrl}) is the URL of a running Exchange, including /v1.`,
       );
     }
@@ -61,10 +61,13 @@ export class ExchangeClient {
     const result = await this.expect('GET', 'admin/version', [200]);
     const version = result.text.trim();
     if (!isValidVersion(version))
-      throw fatal(7, `The current exchange version ${version} is not a valid version string.`);
+      throw fatal(
+        EXIT.CLI_GENERAL_ERROR,
+        `The current exchange version ${version} is not a valid version string.`,
+      );
     if (!versionInRange(version, `[${MINIMUM_EXCHANGE_VERSION},INFINITY)`))
       throw fatal(
-        7,
+        EXIT.CLI_GENERAL_ERROR,
         `The current exchange version ${version} does not meet the requirement. The required version is ${MINIMUM_EXCHANGE_VERSION} or above. Please upgrade the exchange.`,
       );
   }
@@ -73,14 +76,14 @@ export class ExchangeClient {
 /** Upstream's three shapes of "bad HTTP code" message, all exit 5. */
 export function unexpectedStatus(method: string, url: string, result: HttpResult) {
   if (method === 'GET')
-    return fatal(5, `bad HTTP code ${result.status} from GET ${url}, output: ${result.text}`);
-  if (method === 'DELETE') return fatal(5, `bad HTTP code ${result.status} from DELETE ${url}`);
+    return fatal(EXIT.HTTP_ERROR, `bad HTTP code ${result.status} from GET ${url}, output: ${result.text}`);
+  if (method === 'DELETE') return fatal(EXIT.HTTP_ERROR, `bad HTTP code ${result.status} from DELETE ${url}`);
   const parsed = parseJson(result.text) as { code?: unknown; msg?: unknown } | undefined;
   const detail =
     parsed && typeof parsed === 'object' && 'msg' in parsed
       ? `${String(parsed.code)}, ${String(parsed.msg)}`
       : result.text;
-  return fatal(5, `bad HTTP code ${result.status} from ${method} ${url}: ${detail}`);
+  return fatal(EXIT.HTTP_ERROR, `bad HTTP code ${result.status} from ${method} ${url}: ${detail}`);
 }
 
 export function parseJson(text: string): unknown {
@@ -96,7 +99,10 @@ export function jsonBody<T = unknown>(result: HttpResult, url: string): T {
   try {
     return JSON.parse(result.text) as T;
   } catch (err) {
-    throw fatal(3, `failed to unmarshal REST API response from ${url}: ${(err as Error).message}`);
+    throw fatal(
+      EXIT.JSON_PARSING_ERROR,
+      `failed to unmarshal REST API response from ${url}: ${(err as Error).message}`,
+    );
   }
 }
 
@@ -111,7 +117,7 @@ export function exchangeUrl(ctx: Ctx): string {
   const url = fromEnv ?? anaxExchangeUrl(ctx.io.etcDir);
   if (!url)
     throw fatal(
-      7,
+      EXIT.CLI_GENERAL_ERROR,
       'Could not get the Exchange url from environment variable HZN_EXCHANGE_URL or the horizon agent',
     );
   return url.replace(/\/+$/, '');
@@ -133,7 +139,11 @@ export function orgAndCreds(org: string, creds: string, env: Ctx['env']): string
 
 export function requireOrg(ctx: Ctx, flag: string | undefined): string {
   const org = nonEmpty(flag) ?? nonEmpty(ctx.env.HZN_ORG_ID);
-  if (!org) throw fatal(1, 'organization ID must be specified with either the -o flag or HZN_ORG_ID');
+  if (!org)
+    throw fatal(
+      EXIT.CLI_INPUT_ERROR,
+      'organization ID must be specified with either the -o flag or HZN_ORG_ID',
+    );
   return org;
 }
 
@@ -141,7 +151,7 @@ export function requireUserCreds(ctx: Ctx, flag: string | undefined): string {
   const creds = nonEmpty(flag) ?? nonEmpty(ctx.env.HZN_EXCHANGE_USER_AUTH);
   if (!creds)
     throw fatal(
-      1,
+      EXIT.CLI_INPUT_ERROR,
       'exchange user authentication must be specified with either the -u flag or HZN_EXCHANGE_USER_AUTH',
     );
   return creds;
@@ -156,7 +166,7 @@ export function requireAnyCreds(ctx: Ctx, user: string | undefined, node: string
     nonEmpty(ctx.env.HZN_EXCHANGE_NODE_AUTH);
   if (!creds)
     throw fatal(
-      1,
+      EXIT.CLI_INPUT_ERROR,
       'exchange authentication must be specified with one of the following: the -u flag, the -n flag, HZN_EXCHANGE_USER_AUTH or HZN_EXCHANGE_NODE_AUTH',
     );
   return creds;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { stripComments } from './config.ts';
 import type { Ctx } from './context.ts';
-import { fatal } from './errors.ts';
+import { EXIT, fatal } from './errors.ts';
 
 /**
  * An input file as upstream reads it (hzn reference §1.4): a path or `-` for stdin, `/* *\/`
@@ -12,11 +12,15 @@ export async function readInputText(ctx: Ctx, path: string): Promise<string> {
   try {
     return path === '-' ? await ctx.io.readStdin() : readFileSync(path, 'utf8');
   } catch (err) {
-    throw fatal(4, `reading ${path} failed: ${(err as Error).message}`);
+    throw fatal(EXIT.FILE_IO_ERROR, `reading ${path} failed: ${(err as Error).message}`);
   }
 }
 
-export async function readJsonFile<T = unknown>(ctx: Ctx, path: string, jsonExit = 3): Promise<T> {
+export async function readJsonFile<T = unknown>(
+  ctx: Ctx,
+  path: string,
+  jsonExit: number = EXIT.JSON_PARSING_ERROR,
+): Promise<T> {
   const text = substituteEnv(ctx, stripComments(await readInputText(ctx, path)));
   try {
     return JSON.parse(text) as T;
@@ -26,7 +30,7 @@ export async function readJsonFile<T = unknown>(ctx: Ctx, path: string, jsonExit
 }
 
 /** Go's os.Expand over the environment, unless HZN_DONT_SUBST_ENV_VARS=1. */
-export function substituteEnv(ctx: Ctx, text: string): string {
+function substituteEnv(ctx: Ctx, text: string): string {
   if (ctx.env.HZN_DONT_SUBST_ENV_VARS === '1') return text;
   const warned = new Set<string>();
   return text.replace(/\$(?:\{([^}]*)\}|([A-Za-z0-9_]+)|([*#$@!?\-0-9]))/g, (_m, braced, plain, special) => {
@@ -46,6 +50,9 @@ export function substituteEnv(ctx: Ctx, text: string): string {
 /** A value that must be a JSON object (not an array, not null). */
 export function requireObject(value: unknown, path: string): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw fatal(3, `failed to unmarshal JSON input file ${path}: the file must hold a JSON object`);
+    throw fatal(
+      EXIT.JSON_PARSING_ERROR,
+      `failed to unmarshal JSON input file ${path}: the file must hold a JSON object`,
+    );
   return value as Record<string, unknown>;
 }

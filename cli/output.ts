@@ -6,7 +6,7 @@ import type { Io } from './io.ts';
  * Most lists go through Go's MarshalIndent, which escapes `<>&`; a few commands use DisplayAsJson,
  * which does not (`escapeHtml: false`), and some of those print one more empty line (`extraLine`).
  */
-export interface JsonOptions {
+interface JsonOptions {
   escapeHtml?: boolean;
   extraLine?: boolean;
 }

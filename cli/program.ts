@@ -14,11 +14,11 @@ import { unregisterCommand } from './commands/unregister.ts';
 import { userinputCommands } from './commands/userinput.ts';
 import { versionCommand } from './commands/version.ts';
 import { loadEnv } from './config.ts';
-import { ExitRequest, FatalError, UsageError } from './errors.ts';
+import { EXIT, ExitRequest, FatalError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 
 /** Every command of the subset, on a fresh commander program (a program keeps parse state). */
-export function buildProgram(base: Base): Command {
+function buildProgram(base: Base): Command {
   const program = new Command('hzn')
     .description(
       'Command line interface for Horizon agent. Most of the sub-commands use the Horizon Agent API at the default location http://localhost:8510 (or HORIZON_URL) and the Exchange at HZN_EXCHANGE_URL.',
@@ -78,21 +78,21 @@ function report(io: Io, err: unknown): number {
     return err.exitCode;
   }
   if (err instanceof CommanderError) {
-    if (err.code === 'commander.helpDisplayed' || err.exitCode === 0) return 0;
+    if (err.code === 'commander.helpDisplayed' || err.exitCode === 0) return EXIT.OK;
     io.err(`hzn: error: ${kingpinReason(err)}, try --help\n`);
-    return 1;
+    return EXIT.CLI_INPUT_ERROR;
   }
   if (err instanceof UsageError) {
     io.err(`hzn: error: ${err.message}, try --help\n`);
-    return 1;
+    return EXIT.CLI_INPUT_ERROR;
   }
   // A bug of ours: one line, never a stack trace.
   io.err(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
-  return 99;
+  return EXIT.INTERNAL_ERROR;
 }
 
 /** Commander's messages in kingpin's words (hzn reference §1.1), so scripts matching them keep working. */
-export function kingpinReason(err: CommanderError): string {
+function kingpinReason(err: CommanderError): string {
   const text = err.message.replace(/^error: /, '');
   const quoted = /'([^']*)'/.exec(text)?.[1] ?? '';
   const longName = (flags: string) =>

@@ -1,5 +1,5 @@
 import type { Ctx } from './context.ts';
-import { ExitRequest, fatal } from './errors.ts';
+import { EXIT, ExitRequest, fatal } from './errors.ts';
 
 /**
  * Upstream's confirmation (hzn reference §1.7): `<question> [y/N]: ` on stdout, one line read;
@@ -9,8 +9,8 @@ export async function confirmOrExit(ctx: Ctx, question: string, force: boolean |
   if (force) return;
   ctx.io.out(`${question} [y/N]: `);
   const line = await ctx.io.readLine();
-  if (line === undefined) throw fatal(1, 'Error reading input, error EOF');
+  if (line === undefined) throw fatal(EXIT.CLI_INPUT_ERROR, 'Error reading input, error EOF');
   if (line.trim().toLowerCase() === 'y') return;
   ctx.io.out('Exiting.\n');
-  throw new ExitRequest(0);
+  throw new ExitRequest(EXIT.OK);
 }

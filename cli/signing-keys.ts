@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { defaultKeyPaths } from './commands/key.ts';
 import type { Ctx } from './context.ts';
-import { fatal } from './errors.ts';
+import { EXIT, fatal } from './errors.ts';
 
 /**
  * The key that signs a deployment and the public key stored with it (hzn reference §4.2 step 2 and
@@ -23,14 +23,14 @@ export function signingKeys(
   publicFile: string | undefined,
 ): SigningKeys {
   if (publicFile && !privateFile)
-    throw fatal(1, 'Please specify the private key file with -k when -K is specified.');
+    throw fatal(EXIT.CLI_INPUT_ERROR, 'Please specify the private key file with -k when -K is specified.');
   const privateKey = loadPrivateKey(ctx, privateFile);
   if (publicFile) {
     const pem = readFileSync(publicFile, 'utf8');
     try {
       createPublicKey(pem);
     } catch {
-      throw fatal(1, `${publicFile} is not a valid public key or x509 certificate`);
+      throw fatal(EXIT.CLI_INPUT_ERROR, `${publicFile} is not a valid public key or x509 certificate`);
     }
     return { privateKey, publicKeyName: basename(publicFile), publicKeyPem: pem };
   }
@@ -47,7 +47,7 @@ function loadPrivateKey(ctx: Ctx, given: string | undefined): KeyObject {
     path = ctx.env.HZN_PRIVATE_KEY_FILE;
     if (!existsSync(path))
       throw fatal(
-        7,
+        EXIT.CLI_GENERAL_ERROR,
         `The private key file ${path} specified by HZN_PRIVATE_KEY_FILE does not exist. Please create the signing key.`,
       );
   }
@@ -63,13 +63,16 @@ function loadPrivateKey(ctx: Ctx, given: string | undefined): KeyObject {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw fatal(4, `reading ${path} failed: ${(err as Error).message}`);
+    throw fatal(EXIT.FILE_IO_ERROR, `reading ${path} failed: ${(err as Error).message}`);
   }
   try {
     const key = createPrivateKey(text);
     if (key.asymmetricKeyType !== 'rsa') throw new Error('not an RSA key');
     return key;
   } catch (err) {
-    throw fatal(1, `${path} is not a valid RSA private key in PEM format: ${(err as Error).message}`);
+    throw fatal(
+      EXIT.CLI_INPUT_ERROR,
+      `${path} is not a valid RSA private key in PEM format: ${(err as Error).message}`,
+    );
   }
 }

@@ -6,7 +6,7 @@ import { createPublicKey, type KeyObject, randomBytes, sign } from 'node:crypto'
  * 12 h ago for `days`, key usage digitalSignature only, basic constraints present and not a CA,
  * signed SHA256-RSA. node:crypto reads certificates but cannot write one, hence this small DER writer.
  */
-export interface CertificateRequest {
+interface CertificateRequest {
   privateKey: KeyObject;
   organization: string;
   commonName: string;

@@ -1,15 +1,26 @@
 // Hands serverless.yml its `functions:`, generated from the route lists (functions/families.ts):
-// esbuild bundles that module (route lists are strings and zod, no handler) into CommonJS in
-// memory, and it is evaluated here. Same idea as tables/serverless-table.cjs.
+// esbuild bundles that module into CommonJS in memory, and it is evaluated here. Same idea as
+// tables/serverless-table.cjs. A route names its handler through a dynamic import, which is
+// never called here, so those imports stay out of the bundle.
 const { existsSync } = require('node:fs');
-const { buildSync } = require('esbuild');
+const { build } = require('esbuild');
 const Module = require('node:module');
 const path = require('node:path');
 
 const entry = path.join(__dirname, 'families.ts');
 
-function loadFamilies() {
-  const { outputFiles } = buildSync({
+/** Leaves every `import()` (a route's handler module) unbundled: reading the lists loads no handler. */
+const handlersStayOut = {
+  name: 'handlers-stay-out',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+    );
+  },
+};
+
+async function loadFamilies() {
+  const { outputFiles } = await build({
     entryPoints: [entry],
     bundle: true,
     write: false,
@@ -17,6 +28,7 @@ function loadFamilies() {
     format: 'cjs',
     target: 'node22',
     logLevel: 'error',
+    plugins: [handlersStayOut],
   });
   const loaded = new Module(entry, module);
   loaded.filename = entry;
@@ -71,8 +83,8 @@ const exchangeApiUrl = () =>
     ],
   };
 
-module.exports.functions = () => {
-  const functions = loadFamilies().stackFunctions();
+module.exports.functions = async () => {
+  const functions = (await loadFamilies()).stackFunctions();
   functions.agbotRound.environment = { EXCHANGE_API_URL: exchangeApiUrl() };
   if (!prebuilt()) return functions;
   return Object.fromEntries(

@@ -70,7 +70,7 @@ const envAgbotWriteStatus = (): 200 | 201 | undefined => {
   return parsed.data;
 };
 
-export const configFilePath = (): string =>
+const configFilePath = (): string =>
   resolve(process.env.EXCHANGE_CONFIG_FILE || resolve(process.cwd(), 'config/exchange.json'));
 
 /** Reads and validates the file and environment; throws an Error naming the bad setting. */

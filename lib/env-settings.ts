@@ -4,7 +4,7 @@
  * `fail` makes the caller's own error (each process maps it to its exit code).
  */
 export type Env = Record<string, string | undefined>;
-export type Fail = (message: string) => Error;
+type Fail = (message: string) => Error;
 
 export function onOffSetting(env: Env, name: string, fallback: boolean, fail: Fail): boolean {
   const raw = env[name];

@@ -4,7 +4,7 @@
  * never a request body, a header or a token.
  */
 export type Fields = Record<string, unknown>;
-export type Level = 'debug' | 'info' | 'warn' | 'error';
+type Level = 'debug' | 'info' | 'warn' | 'error';
 
 export interface Logger {
   debug(msg: string, fields?: Fields): void;

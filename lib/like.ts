@@ -21,7 +21,7 @@ export const filterParam = z
   .max(MAX_FILTER_LENGTH, `must be at most ${MAX_FILTER_LENGTH} characters`);
 
 /** A compiled pattern: bit i of a mask stands for token i; state m (past the last token) accepts. */
-export interface LikePattern {
+interface LikePattern {
   readonly tokens: number;
   readonly words: number;
   /** Positions whose token is this literal character. */

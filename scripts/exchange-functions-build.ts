@@ -38,7 +38,7 @@ const PLUGIN_KEYS = [
 ];
 
 /** Written last into a work folder whose functions are all built (functions/serverless-functions.cjs checks it). */
-export const BUILT_MARKER = 'built.json';
+const BUILT_MARKER = 'built.json';
 
 export function readServerlessYaml(): Record<string, unknown> {
   return parse(readFileSync(join(root, 'serverless.yml'), 'utf8'), { logLevel: 'error' }) ?? {};

@@ -26,7 +26,7 @@ const versionsSchema = item({
  * for org IBM only), written by agbots and admins, read by the org's agents. Deleting the org
  * deletes its partition, this item with it.
  */
-export const AgentFileVersionsEntity = new Entity({
+const AgentFileVersionsEntity = new Entity({
   name: 'agentFileVersions',
   table: ExchangeTable,
   timestamps: false,
@@ -37,7 +37,7 @@ const repository = AgentFileVersionsEntity.build(EntityRepository);
 
 const LISTS = ['agentSoftwareVersions', 'agentConfigVersions', 'agentCertVersions'] as const;
 type Stored = FormattedItem<typeof AgentFileVersionsEntity>;
-export type AgentFileVersions = Omit<Stored, 'org' | 'lastUpdated'>;
+type AgentFileVersions = Omit<Stored, 'org' | 'lastUpdated'>;
 
 /** The org's lists, or undefined when none were ever stored. */
 export async function getAgentFileVersions(org: string): Promise<Omit<Stored, 'org'> | undefined> {

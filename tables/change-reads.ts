@@ -3,7 +3,7 @@ import { type ChangeRow, sequencePendingChanges } from './changes.ts';
 import { documentClient, tableName } from './client.ts';
 import { changeRowKeys } from './keys.ts';
 
-export interface ChangeQuery {
+interface ChangeQuery {
   /** Org feeds to read; `'*'` reads every org's (the all-orgs partition). */
   orgs: string[];
   /** Rows with an id ≥ this (0: from the oldest kept). */
@@ -25,7 +25,7 @@ export const FEED_PAGES_PER_READ = 8;
 /** Beyond this many org partitions (root's or a multi-tenant agbot's `orgList`), the all-orgs one is read, filtered. */
 const MAX_ORG_PARTITIONS = 3;
 
-export interface ChangeRead {
+interface ChangeRead {
   /** The visible rows, oldest first, at most `max`. */
   rows: ChangeRow[];
   /** The newest change id when the read began (after numbering what was pending). */

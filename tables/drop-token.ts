@@ -8,7 +8,7 @@ import { keys } from './keys.ts';
  * The one-time token that authorizes `POST /v1/admin/dropdb`: one item (`ADMIN` / `DROPDB_TOKEN`)
  * holding only its scrypt hash and expiry. A new token overwrites the previous one.
  */
-export interface StoredDropToken {
+interface StoredDropToken {
   tokenHash: string;
   expiresAt: Date;
 }

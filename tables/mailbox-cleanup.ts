@@ -108,7 +108,7 @@ export async function removeMessages(box: Mailbox, messages: MessageRef[]): Prom
 }
 
 /** A recount is needed at most once a minute, unless a message it counted has expired since. */
-export const RECOUNT_INTERVAL_MS = 60_000;
+const RECOUNT_INTERVAL_MS = 60_000;
 
 const recountDue = (state: MailboxState, now: Date): boolean =>
   state.stored === undefined ||

@@ -22,14 +22,14 @@ import { type TransactItem, TransactionFailed } from './transact.ts';
 type Item = Record<string, unknown>;
 
 /** The sender of a message: a node (to an agbot) or an agbot (to a node). */
-export interface Sender {
+interface Sender {
   kind: 'node' | 'agbot';
   org: string;
   id: string;
 }
 
 /** What a POST needs before it writes: the mailbox's owner, the sender, the mailbox state, the sender's share. */
-export interface PostContext {
+interface PostContext {
   owner: Item | undefined;
   sender: Item | undefined;
   state: MailboxState;
@@ -68,14 +68,14 @@ async function readPostState(
   return { state: mailboxState(itemAt(found, layout.state)), share: senderShare(itemAt(found, share)) };
 }
 
-export type PostOutcome =
+type PostOutcome =
   | { outcome: 'stored'; msgId: number }
   | { outcome: 'full' }
   | { outcome: 'sender-full'; limit: 'messages' | 'bytes' }
   | { outcome: 'no-owner' }
   | { outcome: 'no-sender' };
 
-export interface PostRequest {
+interface PostRequest {
   box: Mailbox;
   sender: Sender;
   /** The message as it will be stored; its id and its `ttl` attribute are given here. */

@@ -15,7 +15,7 @@ import type { Counter } from './stats.ts';
  * Each sender's share of the mailbox (`msgs`, `bytes`) is one more item, `MSGFROM#<sender>`, moved
  * in the same transactions, so one sender cannot fill someone else's mailbox (issue 23).
  */
-export type MailboxKind = 'agbot' | 'node';
+type MailboxKind = 'agbot' | 'node';
 
 export interface Mailbox {
   kind: MailboxKind;
@@ -71,9 +71,9 @@ export const mailboxLayout = (box: Mailbox) =>
         changeResource: 'nodemsgs',
       };
 
-export const MESSAGE_PREFIX = 'MSG#';
+const MESSAGE_PREFIX = 'MSG#';
 /** A sender's share item: `MSGFROM#<org>/<id>` (never matched by `begins_with(sk, MSG#)`). */
-export const SHARE_PREFIX = 'MSGFROM#';
+const SHARE_PREFIX = 'MSGFROM#';
 
 /**
  * Past its expiry a message is never returned, and reads delete it (and uncount it). DynamoDB's
@@ -117,13 +117,6 @@ export const senderShare = (item: Record<string, unknown> | undefined): SenderSh
   msgs: Number(item?.msgs ?? 0),
   bytes: Number(item?.bytes ?? 0),
 });
-
-export async function readMailboxState(box: Mailbox): Promise<MailboxState> {
-  const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: mailboxLayout(box).state, ConsistentRead: true }),
-  );
-  return mailboxState(Item);
-}
 
 /** A stored item as a message of this mailbox. */
 function toMessage(box: Mailbox, item: Record<string, unknown>): MailboxMessage {

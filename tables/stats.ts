@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { Entity, item, number, QueryCommand, string } from 'dynamodb-toolbox';
+import { QueryCommand } from 'dynamodb-toolbox';
 import { documentClient, tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { ExchangeTable } from './table.ts';
@@ -24,22 +24,6 @@ export const COUNTERS = [
 ] as const;
 export type Counter = (typeof COUNTERS)[number];
 export type Counts = Record<Counter, number>;
-
-const statsSchema = item({
-  org: string().key(),
-  scope: string().key(),
-  ...Object.fromEntries(COUNTERS.map((counter) => [counter, number().default(0)])),
-});
-
-/** Read side of the counters; `scope` is '' for an org and the username for a user. */
-export const StatsEntity = new Entity({
-  name: 'stats',
-  table: ExchangeTable,
-  timestamps: false,
-  schema: statsSchema,
-  computeKey: ({ org, scope }: { org: string; scope: string }) =>
-    scope ? { pk: keys.user(org, scope).pk, sk: 'STATS' } : keys.orgStats(org),
-});
 
 export const zeroCounts = (): Counts => Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Counts;
 
@@ -72,7 +56,7 @@ export async function listOrgCounts(): Promise<Map<string, Counts>> {
   return result;
 }
 
-export interface CounterChange {
+interface CounterChange {
   deltas: Partial<Counts>;
   /** Refuse the whole transaction when `counter` would go past `max` (0 = unlimited). */
   limit?: { counter: Counter; max: number };

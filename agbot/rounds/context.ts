@@ -1,5 +1,6 @@
 import type { AgbotStore } from '#lib/agbot-store/contract';
 import type { Logger } from '#lib/json-logger';
+import { FULL_RESCAN_S } from '#lib/protocol/timeouts';
 import type { AgbotConfig } from '../config.ts';
 import type { AgbotExchange } from '../exchange.ts';
 import type { AgbotKeys } from '../keys.ts';
@@ -65,7 +66,7 @@ export const outOfTime = (ctx: Pick<RoundContext, 'deadline' | 'now'>): boolean 
   ctx.deadline !== undefined && ctx.now() >= ctx.deadline;
 
 export const DEFAULT_SETTINGS: RoundSettings = {
-  fullRescanMs: 600_000,
+  fullRescanMs: FULL_RESCAN_S * 1000,
   mailboxFallbackMs: 60_000,
   concurrency: 8,
   serveAll: false,

@@ -3,7 +3,7 @@ import type { AgentContext } from '../runtime/context.ts';
 import { type Agreement, isArchived, loadAgreements, saveAgreement } from './store.ts';
 
 /** Upstream's Basic-protocol termination reasons. */
-export const TERMINATION = {
+const TERMINATION = {
   userRequested: { code: 105, description: 'user requested' },
   nodeShutdown: { code: 116, description: 'node shutdown' },
 } as const;

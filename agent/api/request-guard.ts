@@ -17,13 +17,13 @@ import { AgentError } from '../ground/errors.ts';
  */
 
 /** Loopback names, as `Host` spells them (IPv6 in brackets). */
-export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
 /** What an HTML form can send without a preflight (besides text/plain). */
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
 
 /** Route option: the body is text, not JSON (its content type is free except the form encodings). */
-export interface BodyConfig {
+interface BodyConfig {
   textBody?: boolean;
 }
 
@@ -44,7 +44,7 @@ const shown = (value: string) => JSON.stringify(value.slice(0, 100));
 export const takesTextBody = (url: string): boolean => url.startsWith('/trust/');
 
 /** The refusal of a request a web page could have sent, or undefined when it may be served. */
-export type RequestGuard = (req: FastifyRequest, options?: { textBody: boolean }) => AgentError | undefined;
+type RequestGuard = (req: FastifyRequest, options?: { textBody: boolean }) => AgentError | undefined;
 
 export function requestGuard(allowedHosts: readonly string[] = []): RequestGuard {
   const allowed = new Set([...LOOPBACK_HOSTS, ...allowedHosts.map(hostName)]);

@@ -8,8 +8,8 @@ const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
  * Most selectors per query and longest attribute name or value: a substring selector is tested
  * against every candidate message (SQLite's instr is quadratic at worst), so its length is bounded.
  */
-export const MAX_SELECTORS = 32;
-export const MAX_SELECTOR_LENGTH = 1024;
+const MAX_SELECTORS = 32;
+const MAX_SELECTOR_LENGTH = 1024;
 
 /**
  * Event selectors from a query string, as upstream's agent reads them: `attr=value` (equality;

@@ -28,7 +28,7 @@ export interface PolicyProperty {
   type?: string;
 }
 
-export interface PolicySection {
+interface PolicySection {
   properties: PolicyProperty[];
   constraints: string[];
 }

@@ -25,7 +25,7 @@ const encoded = (text: string) => {
 };
 
 /** Path segments: prototype names, traversal, encoded slashes, NUL, bad encodings, 3 KB, unicode. */
-export const pathValue = fc.oneof(
+const pathValue = fc.oneof(
   fc.constantFrom(
     ...PROTOTYPE_NAMES,
     ...PROTOTYPE_NAMES.map((name) => `${name}.pem`),

@@ -1,7 +1,7 @@
 import type { NmpStatus, NmpStatuses } from './store.ts';
 
 /** One status as the local API shows it, built from upstream's fields (never the stored object). */
-export function statusView({ agentUpgradePolicyStatus: p, agentUpgradeInternal: i }: NmpStatus) {
+function statusView({ agentUpgradePolicyStatus: p, agentUpgradeInternal: i }: NmpStatus) {
   const v = p.upgradedVersions;
   return {
     agentUpgradePolicyStatus: {

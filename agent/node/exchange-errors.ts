@@ -22,7 +22,7 @@ export function asAgentError(err: unknown, who: string): Error {
 }
 
 /** "x.y.z" → comparable numbers; undefined when it is not a version. */
-export function versionNumbers(version: string): number[] | undefined {
+function versionNumbers(version: string): number[] | undefined {
   if (!/^\d+(\.\d+)*$/.test(version)) return undefined;
   return version.split('.').map(Number);
 }

@@ -2,7 +2,7 @@ import type { NodeSource } from '../events/eventlog.ts';
 import type { Credentials } from '../exchange/client.ts';
 import type { Store } from '../store/store.ts';
 
-export type ConfigState = 'configuring' | 'configured' | 'unconfiguring' | 'unconfigured';
+type ConfigState = 'configuring' | 'configured' | 'unconfiguring' | 'unconfigured';
 
 /** The registered node as kept locally (the token never leaves the agent except toward the Exchange). */
 export interface NodeRecord {

@@ -4,7 +4,7 @@ import type { AgentContext } from '../runtime/context.ts';
 import { asAgentError } from './exchange-errors.ts';
 import { loadNode, type NodeRecord, saveNode } from './record.ts';
 
-export interface TokenUpdate {
+interface TokenUpdate {
   id: string;
   token: string;
   organization: string;

@@ -17,7 +17,7 @@ import {
   saveNode,
 } from './record.ts';
 
-export interface UnregisterOptions {
+interface UnregisterOptions {
   /** Delete the node in the Exchange instead of only clearing its registration there. */
   removeNode: boolean;
   /** Also drop the event log of earlier registrations. */

@@ -2,10 +2,10 @@ import type { PolicyProperty } from '../exchange/types.ts';
 import { badInput } from '../ground/errors.ts';
 import type { HostFacts } from '../runtime/host.ts';
 
-export const ALLOW_PRIVILEGED = 'platform.allowPrivileged';
+const ALLOW_PRIVILEGED = 'platform.allowPrivileged';
 
 /** Properties measured from the host: whatever a caller or the Exchange says, these values win. */
-export function readOnlyBuiltins(host: HostFacts): PolicyProperty[] {
+function readOnlyBuiltins(host: HostFacts): PolicyProperty[] {
   return [
     { name: 'platform.hardwareId', value: host.hardwareId },
     { name: 'platform.cpu', value: host.cpu },

@@ -13,7 +13,7 @@ import type { AgentContext } from '../runtime/context.ts';
 const enc = encodeURIComponent;
 const nodePath = (c: Credentials) => `/orgs/${enc(c.org)}/nodes/${enc(c.id)}`;
 
-export const nodeMessageSchema = z.object({
+const nodeMessageSchema = z.object({
   msgId: z.number().int(),
   agbotId: z.string(),
   agbotPubKey: z.string(),

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { MessagingKeys } from '#lib/protocol/keys';
 import { REASON } from '#lib/protocol/reason-codes';
+import { CONTAINER_CHECK_INTERVAL_S, GOVERNANCE_INTERVAL_S } from '#lib/protocol/timeouts';
 import { AgentError } from '../ground/errors.ts';
 import { Mutex } from '../ground/mutex.ts';
 import type { AgentContext } from '../runtime/context.ts';
@@ -23,7 +24,7 @@ import { activeAgreements, agreementSource, findAgreement } from './records.ts';
 import { finishTermination, startTermination } from './terminate.ts';
 import { protocolRound } from './worker.ts';
 
-export const PROTOCOL_WORKER = 'AgreementProtocol';
+const PROTOCOL_WORKER = 'AgreementProtocol';
 
 export interface NodeProtocol {
   /** DELETE /agreement/{id}: cancel 105; 404 when no active agreement has that id. */
@@ -46,9 +47,9 @@ export interface NodeProtocol {
   readonly parts: Protocol;
 }
 
-export const DEFAULT_TIMINGS: ProtocolTimings = {
-  governanceMs: 10_000,
-  containerCheckMs: 60_000,
+const DEFAULT_TIMINGS: ProtocolTimings = {
+  governanceMs: GOVERNANCE_INTERVAL_S * 1000,
+  containerCheckMs: CONTAINER_CHECK_INTERVAL_S * 1000,
   // The Exchange poll asks for a read when its feed names the mailbox, at start and after an outage.
   messagesFallbackMs: SAFETY_REREAD_MS,
 };

@@ -10,7 +10,7 @@ import { isArchived, loadAgreements, saveAgreement } from '../agreements/store.t
 import type { Store } from '../store/store.ts';
 import type { DeclaredInput, ServiceRecord } from './exchange-calls.ts';
 
-export interface ProtocolFields {
+interface ProtocolFields {
   /** The agbot that sent the proposal (`org/id` as the Exchange recorded it): replies go there. */
   agbot_id: string;
   /** Its published key (base64 DER) when the proposal came. */

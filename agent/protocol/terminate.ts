@@ -21,7 +21,7 @@ import {
 } from './records.ts';
 import { sendAbout } from './send.ts';
 
-export interface TerminateOptions {
+interface TerminateOptions {
   /** The agbot asked for it: no cancel goes back, no `cancel_agreement` event (upstream). */
   byAgbot?: boolean;
 }

@@ -16,7 +16,7 @@ import type { Protocol } from './protocol.ts';
 
 const PUBLISHED = 'protocol.publishedKey';
 
-export interface WorkerClock {
+interface WorkerClock {
   lastMailboxRead: number;
   lastContainerCheck: number;
   /** Set by the Exchange poll when its feed named the node's mailbox. */

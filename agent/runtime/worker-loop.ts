@@ -3,7 +3,7 @@ import { ExchangeUnavailableError } from '../exchange/client.ts';
 import { backoffDelay } from './backoff.ts';
 import type { WorkerRegistry } from './worker-registry.ts';
 
-export interface LoopOptions {
+interface LoopOptions {
   name: string;
   registry: WorkerRegistry;
   log: Logger;

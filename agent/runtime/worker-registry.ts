@@ -1,5 +1,5 @@
 /** Worker statuses as the contract spells them. */
-export type WorkerStatus =
+type WorkerStatus =
   | 'added'
   | 'started'
   | 'initialized'

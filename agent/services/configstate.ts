@@ -6,7 +6,7 @@ import { writeThrough } from '../sync/write-through.ts';
 import { serviceEvent } from './events.ts';
 import { splitServiceUrl } from './registered.ts';
 
-export interface ConfigStateChange {
+interface ConfigStateChange {
   url: string;
   org: string;
   version: string;

@@ -41,6 +41,14 @@ function legacyDataDir(): string {
   return dir.path;
 }
 
+/** Version 2's tables that version 4 drops (never used). */
+const UNUSED_V2_TABLES = `
+  CREATE TABLE service_instances (instance_id TEXT PRIMARY KEY, agreement_id TEXT NOT NULL, record TEXT NOT NULL) STRICT;
+  CREATE INDEX service_instances_by_agreement ON service_instances (agreement_id);
+  CREATE TABLE containers (agreement_id TEXT NOT NULL, service_name TEXT NOT NULL, container_id TEXT NOT NULL,
+    created_at INTEGER NOT NULL, PRIMARY KEY (agreement_id, service_name)) STRICT;
+`;
+
 describe('agent store migrations (PRAGMA user_version)', () => {
   it('moves a legacy agreements array into its table, keeping every other record and event', () => {
     const dir = legacyDataDir();
@@ -55,7 +63,7 @@ describe('agent store migrations (PRAGMA user_version)', () => {
     store.close();
 
     const raw = openRaw(join(dir, 'agent.db'));
-    expect(version(raw)).toBe(3);
+    expect(version(raw)).toBe(4);
     const active = raw.prepare('SELECT agreement_id FROM agreements WHERE archived = 0').all();
     expect(active).toEqual([{ agreement_id: 'old-active' }]);
     raw.close();
@@ -70,12 +78,33 @@ describe('agent store migrations (PRAGMA user_version)', () => {
     const dir = legacyDataDir();
     Store.open(dir).close();
     const raw = openRaw(join(dir, 'agent.db'));
-    raw.exec('DROP TABLE dependency_instances; DROP TABLE dependency_users; PRAGMA user_version = 2');
+    raw.exec(`DROP TABLE dependency_instances; DROP TABLE dependency_users; ${UNUSED_V2_TABLES}`);
+    raw.exec('PRAGMA user_version = 2');
     raw.close();
     const store = Store.open(dir);
     expect(loadAgreements(store)).toHaveLength(2);
     expect(store.rows('SELECT * FROM dependency_users')).toEqual([]);
     store.close();
+  });
+
+  it('drops the never-used service_instances and containers tables of a version 3 data dir', () => {
+    const dir = legacyDataDir();
+    Store.open(dir).close();
+    const raw = openRaw(join(dir, 'agent.db'));
+    raw.exec(UNUSED_V2_TABLES);
+    raw.exec('PRAGMA user_version = 3');
+    raw.close();
+    const store = Store.open(dir);
+    expect(loadAgreements(store)).toHaveLength(2);
+    store.close();
+    const after = openRaw(join(dir, 'agent.db'));
+    const tables = after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all();
+    const names = tables.map((t) => String(t.name));
+    expect(names).toContain('agreements');
+    expect(names).not.toContain('service_instances');
+    expect(names).not.toContain('containers');
+    expect(version(after)).toBe(4);
+    after.close();
   });
 
   it('refuses a data dir written by a newer agent', () => {
@@ -86,7 +115,7 @@ describe('agent store migrations (PRAGMA user_version)', () => {
     raw.exec('PRAGMA user_version = 99');
     raw.close();
     expect(() => Store.open(dir.path)).toThrow(
-      'database schema version 99 is newer than this program knows (3)',
+      'database schema version 99 is newer than this program knows (4)',
     );
   });
 });

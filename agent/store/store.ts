@@ -15,8 +15,8 @@ export type { EventField, EventFilter } from './event-sql.ts';
  * - `pending`: which kinds of local writes still have to reach the Exchange;
  * - `events`: the event log, numbered by an autoincrement id that is never reused (with
  *   `events_text`, a trigram index of the messages: event-text.ts);
- * - `agreements`, `service_instances`, `containers`, `secrets`: one row each (secrets: names and
- *   times only; the values live in the agreement's 0600 secret files);
+ * - `agreements`, `secrets`: one row each (secrets: names and times only; the values live in the
+ *   agreement's 0600 secret files);
  * - `dependency_instances`, `dependency_users`: running dependencies and the agreements using them.
  * Every call is synchronous, so callers never see a half-applied change. */
 
@@ -113,8 +113,17 @@ const DEPENDENCY_TABLES = `
   CREATE INDEX dependency_users_by_agreement ON dependency_users (agreement_id);
 `;
 
+/**
+ * Version 4: version 2's `service_instances` and `containers` were never written or read (the
+ * agreement record names its containers, and the engine is asked for them), so they go.
+ */
+const DROP_UNUSED_TABLES = `
+  DROP TABLE IF EXISTS service_instances;
+  DROP TABLE IF EXISTS containers;
+`;
+
 /** Applied in order by lib/sqlite/migrate.ts; a step is never edited once released, only added. */
-const MIGRATIONS = [FIRST_SCHEMA, WORKLOAD_TABLES, DEPENDENCY_TABLES];
+const MIGRATIONS = [FIRST_SCHEMA, WORKLOAD_TABLES, DEPENDENCY_TABLES, DROP_UNUSED_TABLES];
 
 interface PageRow {
   n: number;

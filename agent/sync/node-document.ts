@@ -8,7 +8,7 @@ import type { Store } from '../store/store.ts';
 import type { SyncedDocument } from './document.ts';
 
 /** A document of the node written through to the Exchange as a whole (user input, policy, registered services). */
-export interface NodeDocumentSpec<T, R> extends Omit<SyncedDocument<R>, 'pushPending' | 'kind'> {
+interface NodeDocumentSpec<T, R> extends Omit<SyncedDocument<R>, 'pushPending' | 'kind'> {
   kind: SyncKind;
   /** How messages name it. */
   what: string;

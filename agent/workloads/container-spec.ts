@@ -14,7 +14,7 @@ export const LABELS = {
 } as const;
 
 /** The contract's mount point, and upstream's, for the same read-only secrets directory. */
-export const SECRET_MOUNTS = ['/platform-secrets', '/open-horizon-secrets'] as const;
+const SECRET_MOUNTS = ['/platform-secrets', '/open-horizon-secrets'] as const;
 
 export interface ContainerPlan {
   /** The instance key: the agreement id for a top-level service. */

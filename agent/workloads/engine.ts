@@ -6,7 +6,7 @@ export type EngineNotice =
   | { kind: 'image_local_fallback'; image: string; reason: string }
   | { kind: 'log_driver_fallback'; container: string; driver: string; reason: string };
 
-export class EngineError extends Error {
+class EngineError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'EngineError';

@@ -4,7 +4,7 @@
  * service's defaults; the first writer of a name wins), then the deployment's own `environment`
  * entries, then the platform variables, which override everything.
  */
-export interface NodeFacts {
+interface NodeFacts {
   cpus: number;
   memoryMb: number;
   arch: string;
@@ -13,7 +13,7 @@ export interface NodeFacts {
   allowPrivileged: boolean;
 }
 
-export interface PlatformFacts {
+interface PlatformFacts {
   /** Absent for dependent services. */
   agreementId?: string;
   nodeId: string;

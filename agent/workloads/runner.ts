@@ -40,7 +40,7 @@ export type WorkloadEvent =
   | { kind: 'error_start_container'; agreementId: string; reason: string }
   | (EngineNotice & { agreementId: string });
 
-export type WorkloadHealth = 'running' | 'failed' | 'absent';
+type WorkloadHealth = 'running' | 'failed' | 'absent';
 
 /**
  * Runs agreements' workloads on the engine. Each agreement's operations run one after another

@@ -9,12 +9,12 @@ import { writeFloorConfig } from './serverless-config.ts';
  * by serverless-offline with the project's own options, the best any handler can do on the decided
  * local stack; and by a bare node:http server, what HTTP itself costs. `stop()` stops both.
  */
-export interface FloorServer {
+interface FloorServer {
   baseUrl: string;
   pid: number | undefined;
 }
 
-export interface FloorServers {
+interface FloorServers {
   offline: FloorServer;
   nodeHttp: FloorServer;
   stop(): Promise<void>;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { AgentClient } from '../agent-client.ts';
 import { act, type Base, group, leaf } from '../command-kit.ts';
-import { fatal } from '../errors.ts';
+import { EXIT, fatal } from '../errors.ts';
 import { goTime, printJson } from '../output.ts';
 
 type Json = Record<string, unknown>;
@@ -20,7 +20,7 @@ export function agreementCommands(program: Command, base: Base): void {
     const agreements = await loadAgreements(new AgentClient(ctx), opts.archived === true);
     if (id) {
       const found = agreements.find((a) => a.current_agreement_id === id);
-      if (!found) throw fatal(1, `agreement id ${id} not found`);
+      if (!found) throw fatal(EXIT.CLI_INPUT_ERROR, `agreement id ${id} not found`);
       printJson(ctx.io, found);
       return;
     }
@@ -35,7 +35,8 @@ export function agreementCommands(program: Command, base: Base): void {
     .option('-a, --all', 'Cancel all of the current agreements.');
   act(base, cancel, async (ctx, [id], opts) => {
     const agent = new AgentClient(ctx);
-    if (!id && opts.all !== true) throw fatal(1, 'either an agreement ID or -a must be specified.');
+    if (!id && opts.all !== true)
+      throw fatal(EXIT.CLI_INPUT_ERROR, 'either an agreement ID or -a must be specified.');
     const ids = id ? [id] : (await loadAgreements(agent, false)).map((a) => String(a.current_agreement_id));
     if (ids.length === 0) {
       ctx.io.out('No active agreements to cancel.\n');
@@ -52,7 +53,7 @@ async function loadAgreements(agent: AgentClient, archived: boolean): Promise<Js
   const body = await agent.getJson<AgreementsBody>('agreement');
   const list = archived ? body.agreements?.archived : body.agreements?.active;
   if (!Array.isArray(list))
-    throw fatal(5, `no ${archived ? 'archived' : 'active'} agreements in the agent's answer`);
+    throw fatal(EXIT.HTTP_ERROR, `no ${archived ? 'archived' : 'active'} agreements in the agent's answer`);
   return list;
 }
 

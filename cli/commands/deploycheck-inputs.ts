@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.ts';
-import { fatal } from '../errors.ts';
+import { EXIT, fatal } from '../errors.ts';
 import { type ExchangeClient, enc, jsonBody, splitOrg } from '../exchange-client.ts';
 import { readJsonFile, requireObject } from '../input-file.ts';
 
@@ -51,7 +51,7 @@ export async function exchangeNode(client: ExchangeClient, org: string, name: st
   const nodeId = `${nodeOrg}/${id}`;
   const path = `orgs/${enc(nodeOrg)}/nodes/${enc(id)}`;
   const node = firstOf(await getJson(client, path), 'nodes')?.[1];
-  if (!node) throw fatal(7, `No node found for this node id ${nodeId}.`);
+  if (!node) throw fatal(EXIT.CLI_GENERAL_ERROR, `No node found for this node id ${nodeId}.`);
   const policy = (await getJson(client, `${path}/policy`)) as Json | undefined;
   return {
     id: nodeId,
@@ -76,7 +76,7 @@ export async function deploymentById(
   const found = firstOf(await getJson(client, path), kind === 'policy' ? 'businessPolicy' : 'patterns');
   if (!found)
     throw fatal(
-      7,
+      EXIT.CLI_GENERAL_ERROR,
       kind === 'policy'
         ? `No deployment policy found for this id ${owner}/${id}.`
         : `No pattern found for this id ${owner}/${id}.`,

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { AgentClient } from '../agent-client.ts';
 import { act, type Base, collect, group, leaf, type Options, str } from '../command-kit.ts';
 import type { Ctx } from '../context.ts';
-import { fatal } from '../errors.ts';
+import { EXIT, fatal } from '../errors.ts';
 import { ExchangeClient, exchangeUrl, orgAndCreds, requireAnyCreds, requireOrg } from '../exchange-client.ts';
 import { readJsonFile } from '../input-file.ts';
 import { printJson } from '../output.ts';
@@ -95,27 +95,32 @@ export function deploycheckCommands(program: Command, base: Base): void {
 async function runCheck(ctx: Ctx, opts: Options, kinds: CheckKind[]): Promise<void> {
   for (const name of NOT_HERE)
     if (opts[name] !== undefined && opts[name] !== false)
-      throw fatal(1, `${FLAG_NAMES[name]} is not supported by this hzn yet.`);
+      throw fatal(EXIT.CLI_INPUT_ERROR, `${FLAG_NAMES[name]} is not supported by this hzn yet.`);
   if (opts.nodeType !== undefined && opts.nodeType !== 'device')
-    throw fatal(1, `Invalid node type: ${String(opts.nodeType)}. Only 'device' is supported by this hzn.`);
+    throw fatal(
+      EXIT.CLI_INPUT_ERROR,
+      `Invalid node type: ${String(opts.nodeType)}. Only 'device' is supported by this hzn.`,
+    );
   const policyId = str(opts.deploymentPolId) ?? str(opts.businessPolId);
   const policyFile = str(opts.deploymentPol) ?? str(opts.businessPol);
   const patternId = str(opts.patternId);
   const patternFile = str(opts.pattern);
-  if (policyId && policyFile) throw fatal(1, '-b and -B are mutually exclusive.');
-  if (patternId && patternFile) throw fatal(1, '-p and -P are mutually exclusive.');
+  if (policyId && policyFile) throw fatal(EXIT.CLI_INPUT_ERROR, '-b and -B are mutually exclusive.');
+  if (patternId && patternFile) throw fatal(EXIT.CLI_INPUT_ERROR, '-p and -P are mutually exclusive.');
   const usesPolicy = !!(policyId || policyFile);
   const usesPattern = !!(patternId || patternFile);
   if (usesPolicy === usesPattern)
     throw fatal(
-      1,
+      EXIT.CLI_INPUT_ERROR,
       kinds.length === 1 && kinds[0] === 'policy'
         ? 'Either -b or -B must be specified.'
         : 'One of these flags must be specified: -b, -B, -p, or -P.',
     );
   const nodeIds = ([] as string[]).concat((opts.nodeId as string[] | string | undefined) ?? []);
-  if (nodeIds.length > 0 && opts.nodePol) throw fatal(1, '-n and --node-pol are mutually exclusive.');
-  if (nodeIds.length > 0 && opts.nodeUi) throw fatal(1, '-n and --node-ui are mutually exclusive.');
+  if (nodeIds.length > 0 && opts.nodePol)
+    throw fatal(EXIT.CLI_INPUT_ERROR, '-n and --node-pol are mutually exclusive.');
+  if (nodeIds.length > 0 && opts.nodeUi)
+    throw fatal(EXIT.CLI_INPUT_ERROR, '-n and --node-ui are mutually exclusive.');
 
   const org = requireOrg(ctx, str(opts.org));
   const creds = requireAnyCreds(ctx, str(opts.userPw), undefined);
@@ -143,10 +148,10 @@ async function runCheck(ctx: Ctx, opts: Options, kinds: CheckKind[]): Promise<vo
   const verdicts: Record<string, CompCheckOutput> = {};
   for (const node of nodes) {
     if (kinds.includes('policy') && deployment.kind === 'policy' && !node.policy)
-      throw fatal(7, `No node policy found for this node ${node.id}.`);
+      throw fatal(EXIT.CLI_GENERAL_ERROR, `No node policy found for this node ${node.id}.`);
     if (node.id && options.arch && node.arch && options.arch !== node.arch)
       throw fatal(
-        7,
+        EXIT.CLI_GENERAL_ERROR,
         `The input node architecture ${options.arch} does not match the Exchange node architecture ${node.arch} for node ${node.id}.`,
       );
     verdicts[node.id] = await checkNode(client, node, deployment, options);

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { AgentClient } from '../agent-client.ts';
 import { act, type Base, collect, group, leaf } from '../command-kit.ts';
 import type { Ctx } from '../context.ts';
-import { fatal } from '../errors.ts';
+import { EXIT, fatal } from '../errors.ts';
 import { goTime, jsonText, shortTime } from '../output.ts';
 
 interface EventRecord {
@@ -23,9 +23,9 @@ const OPERATORS: Record<string, string> = { '=': '', '~': '~', '>': '>', '<': '<
  * `a~v` → `a=~v` etc. (hzn reference §2.5); anything else is exit 1. Unlike upstream, name and value
  * are URL-encoded, so a value may hold spaces or `&` (the agent decodes the query either way).
  */
-export function selectorQuery(selector: string): string {
+function selectorQuery(selector: string): string {
   const match = SELECTOR.exec(selector);
-  if (!match) throw fatal(1, `The selection string ${selector} is not valid.`);
+  if (!match) throw fatal(EXIT.CLI_INPUT_ERROR, `The selection string ${selector} is not valid.`);
   const [, attribute, op, value] = match as unknown as [string, string, string, string];
   return `${encodeURIComponent(attribute)}=${encodeURIComponent(`${OPERATORS[op]}${value}`)}`;
 }

@@ -5,7 +5,7 @@ import { type Command, Option } from 'commander';
 import { AgentClient } from '../agent-client.ts';
 import { act, type Base, group, leaf, str } from '../command-kit.ts';
 import type { Ctx } from '../context.ts';
-import { fatal, usage } from '../errors.ts';
+import { EXIT, fatal, usage } from '../errors.ts';
 import { confirmOrExit } from '../prompt.ts';
 import { selfSignedCertificate } from '../x509.ts';
 
@@ -49,13 +49,16 @@ export function keyCommands(program: Command, base: Base): void {
     const length = Number(opts.length);
     const days = Number(opts.daysValid);
     if (!Number.isInteger(length) || length < 1024)
-      throw fatal(1, `the key length must be an integer of at least 1024: ${opts.length}`);
+      throw fatal(EXIT.CLI_INPUT_ERROR, `the key length must be an integer of at least 1024: ${opts.length}`);
     if (!Number.isInteger(days) || days < 1 || days >= 3653)
-      throw fatal(1, `--days-valid must be an integer between 1 and 3652: ${opts.daysValid}`);
+      throw fatal(
+        EXIT.CLI_INPUT_ERROR,
+        `--days-valid must be an integer between 1 and 3652: ${opts.daysValid}`,
+      );
     const outputDir = str(opts.outputDir);
     const givenPublic = str(opts.pubicKeyFile) ?? str(opts.publicKeyFile);
     if (outputDir && (opts.privateKeyFile || givenPublic))
-      throw fatal(1, '-d is mutually exclusive with -k and -K.');
+      throw fatal(EXIT.CLI_INPUT_ERROR, '-d is mutually exclusive with -k and -K.');
     if (outputDir && !existsSync(outputDir)) throw usage(`path '${outputDir}' does not exist`);
 
     const privateKey = generateKeyPairSync('rsa', {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { AgentClient } from '../agent-client.ts';
 import { act, type Base, group, leaf } from '../command-kit.ts';
-import { fatal } from '../errors.ts';
+import { EXIT, fatal } from '../errors.ts';
 import { goTime, printJson } from '../output.ts';
 
 type Json = Record<string, unknown>;
@@ -16,13 +16,14 @@ export function nodeCommands(program: Command, base: Base): void {
       const agent = new AgentClient(ctx);
       const info = await agent.getJson<Json>('node');
       const status = await agent.getJson<Json>('status');
-      if (!info.configstate) throw fatal(168, 'Failed to get proper response from Horizon agent');
+      if (!info.configstate)
+        throw fatal(EXIT.ANAX_NOT_CONFIGURED_YET, 'Failed to get proper response from Horizon agent');
       printJson(ctx.io, nodeListView(info, status));
     },
   );
 }
 
-export function nodeListView(info: Json, status: Json): Json {
+function nodeListView(info: Json, status: Json): Json {
   const configstate = (info.configstate ?? {}) as Json;
   const configuration = (status.configuration ?? {}) as Json;
   const registered = typeof info.organization === 'string' && info.organization !== '';

@@ -1,10 +1,10 @@
 import type { Ctx } from '../context.ts';
-import { fatal } from '../errors.ts';
+import { EXIT, fatal } from '../errors.ts';
 import { ExchangeClient, enc, orgAndCreds, parseJson } from '../exchange-client.ts';
 
 type Json = Record<string, unknown>;
 
-export interface ExchangeNodeStep {
+interface ExchangeNodeStep {
   base: string;
   org: string;
   id: string;
@@ -31,7 +31,7 @@ export async function prepareExchangeNode(ctx: Ctx, step: ExchangeNodeStep): Pro
   else {
     if (!userCreds)
       throw fatal(
-        1,
+        EXIT.CLI_INPUT_ERROR,
         `node '${org}/${id}' does not exist in the Exchange with the specified token, and the -u flag was not specified to provide exchange user credentials to create/update it.`,
       );
     const asUser = new ExchangeClient(ctx, base, orgAndCreds(org, userCreds, ctx.env));
@@ -64,7 +64,7 @@ export async function prepareExchangeNode(ctx: Ctx, step: ExchangeNodeStep): Pro
   }
   if (exNode?.nodeType && exNode.nodeType !== 'device')
     throw fatal(
-      1,
+      EXIT.CLI_INPUT_ERROR,
       `Node type mismatch. The node type '${String(exNode.nodeType)}' does not match the node type 'device' of the Horizon agent.`,
     );
   if (exNode && exNode.name !== name) {
@@ -77,13 +77,14 @@ export async function prepareExchangeNode(ctx: Ctx, step: ExchangeNodeStep): Pro
     ctx.io.out(`Pattern ${pattern} defined for the node on the Exchange.\n`);
   } else if (pattern && exPattern && exPattern !== pattern && exPattern !== `${org}/${pattern}`)
     throw fatal(
-      1,
+      EXIT.CLI_INPUT_ERROR,
       `The pattern ${pattern} does not match the pattern ${exPattern} of the node on the Exchange.`,
     );
   if (pattern) {
     const [porg, p] = pattern.includes('/') ? (pattern.split('/', 2) as [string, string]) : [org, pattern];
     const found = await asNode.call('GET', `orgs/${enc(porg)}/patterns/${enc(p)}`);
-    if (found.status !== 200) throw fatal(8, `pattern '${porg}/${p}' not found from the Exchange.`);
+    if (found.status !== 200)
+      throw fatal(EXIT.NOT_FOUND, `pattern '${porg}/${p}' not found from the Exchange.`);
     ctx.io.out(`Will proceed with the given pattern ${pattern}.\n`);
   } else if (policy) ctx.io.out('Will proceed with the given node policy.\n');
   else ctx.io.out('No pattern or node policy is specified. Will proceed with the existing node policy.\n');

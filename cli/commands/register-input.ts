@@ -1,4 +1,4 @@
-import { fatal } from '../errors.ts';
+import { EXIT, fatal } from '../errors.ts';
 
 type Json = Record<string, unknown>;
 
@@ -11,7 +11,7 @@ export function userInputOf(file: unknown, path: string): unknown[] {
   if (Array.isArray(file)) return file;
   if (file === null || typeof file !== 'object')
     throw fatal(
-      1,
+      EXIT.CLI_INPUT_ERROR,
       `failed to unmarshal JSON input file ${path}: expected an array of user inputs or {"services": [...]}`,
     );
   const old = file as { global?: unknown[]; services?: Json[] };
@@ -20,7 +20,7 @@ export function userInputOf(file: unknown, path: string): unknown[] {
     old.global.some((g) => Object.keys(((g as Json)?.variables ?? {}) as Json).length > 0)
   )
     throw fatal(
-      1,
+      EXIT.CLI_INPUT_ERROR,
       `The 'global' section of ${path} is not supported by this hzn: give the values as service user inputs.`,
     );
   return (old.services ?? []).map((s) => ({

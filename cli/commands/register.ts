@@ -4,7 +4,7 @@ import { AgentClient } from '../agent-client.ts';
 import { act, type Base, leaf, type Options, str } from '../command-kit.ts';
 import { nonEmpty } from '../config.ts';
 import type { Ctx } from '../context.ts';
-import { FatalError, fatal } from '../errors.ts';
+import { EXIT, FatalError, fatal } from '../errors.ts';
 import { ExchangeClient, exchangeUrl, orgAndCreds } from '../exchange-client.ts';
 import { readJsonFile, requireObject } from '../input-file.ts';
 import { nodePolicyBody, splitCreds } from './exchange/node.ts';
@@ -69,19 +69,26 @@ async function registerNode(
   opts: Options,
 ): Promise<void> {
   if ((posOrg || posPattern) && (opts.nodeorg || opts.pattern))
-    throw fatal(1, '-o and -p are mutually exclusive with the nodeorg and pattern arguments.');
+    throw fatal(
+      EXIT.CLI_INPUT_ERROR,
+      '-o and -p are mutually exclusive with the nodeorg and pattern arguments.',
+    );
   const org = nonEmpty(posOrg) ?? nonEmpty(str(opts.nodeorg)) ?? nonEmpty(ctx.env.HZN_ORG_ID);
   if (!org)
-    throw fatal(1, 'Please specify the node organization id (the nodeorg argument, -o or HZN_ORG_ID).');
+    throw fatal(
+      EXIT.CLI_INPUT_ERROR,
+      'Please specify the node organization id (the nodeorg argument, -o or HZN_ORG_ID).',
+    );
   let pattern = nonEmpty(posPattern) ?? nonEmpty(str(opts.pattern)) ?? nonEmpty(ctx.env.HZN_PATTERN) ?? '';
   const service = str(opts.service);
-  if (opts.serviceorg && !service) throw fatal(1, '--serviceorg can only be used with -s.');
+  if (opts.serviceorg && !service)
+    throw fatal(EXIT.CLI_INPUT_ERROR, '--serviceorg can only be used with -s.');
   if (service === '*' && (!pattern || opts.serviceorg))
-    throw fatal(1, "-s '*' needs a pattern and no --serviceorg.");
+    throw fatal(EXIT.CLI_INPUT_ERROR, "-s '*' needs a pattern and no --serviceorg.");
   const timeout = Number(opts.timeout);
   if (!Number.isInteger(timeout) || timeout <= 0)
-    throw fatal(1, `--timeout must be a positive integer, not ${String(opts.timeout)}`);
-  if (opts.haGroup) throw fatal(1, '--ha-group is not supported by this hzn.');
+    throw fatal(EXIT.CLI_INPUT_ERROR, `--timeout must be a positive integer, not ${String(opts.timeout)}`);
+  if (opts.haGroup) throw fatal(EXIT.CLI_INPUT_ERROR, '--ha-group is not supported by this hzn.');
   const userCreds = nonEmpty(str(opts.userPw)) ?? nonEmpty(ctx.env.HZN_EXCHANGE_USER_AUTH);
   const nodeCreds = nonEmpty(str(opts.nodeIdTok)) ?? nonEmpty(ctx.env.HZN_EXCHANGE_NODE_AUTH);
   let [id, token] = nodeCreds ? splitCreds(nodeCreds) : ['', ''];
@@ -91,12 +98,12 @@ async function registerNode(
   let userInput: unknown[] | undefined;
   if (inputFile) {
     ctx.io.out(`Reading input file ${inputFile}...\n`);
-    userInput = userInputOf(await readJsonFile(ctx, inputFile, 1), inputFile);
+    userInput = userInputOf(await readJsonFile(ctx, inputFile, EXIT.CLI_INPUT_ERROR), inputFile);
   }
   const policyFile = str(opts.policy);
   let policy: Json | undefined;
   if (policyFile) {
-    const given = requireObject(await readJsonFile(ctx, policyFile, 1), policyFile);
+    const given = requireObject(await readJsonFile(ctx, policyFile, EXIT.CLI_INPUT_ERROR), policyFile);
     notePolicy(ctx, given);
     policy = nodePolicyBody(given);
   }
@@ -114,13 +121,14 @@ async function registerNode(
     id = agentNode.id;
     ctx.io.out(`Using node ID '${id}' from the Horizon agent\n`);
   }
-  if (id && !NODE_ID.test(id)) throw fatal(1, `The node id ${id} contains invalid characters.`);
+  if (id && !NODE_ID.test(id))
+    throw fatal(EXIT.CLI_INPUT_ERROR, `The node id ${id} contains invalid characters.`);
   await agent.getJson<Json>('status');
   ctx.io.out(`Horizon Exchange base URL: ${base}\n`);
   const state = (agentNode.configstate as Json | undefined)?.state;
   if (state !== 'unconfigured')
     throw fatal(
-      5,
+      EXIT.HTTP_ERROR,
       "this Horizon node is already registered or in the process of being registered. If you want to register it differently, run 'hzn unregister' first.",
     );
   if (!id) {
@@ -149,7 +157,7 @@ async function registerNode(
   const init = await agent.call('POST', 'node', device);
   if (init.status === 409 && !init.text)
     throw fatal(
-      5,
+      EXIT.HTTP_ERROR,
       "this Horizon node is already registered or in the process of being registered. If you want to register it differently, run 'hzn unregister' first.",
     );
   if (init.status < 200 || init.status > 299) {
@@ -199,5 +207,5 @@ async function rollback(ctx: Ctx, agent: AgentClient): Promise<never> {
     if (result && [200, 204, 404].includes(result.status)) break;
     await ctx.io.sleep(1000);
   }
-  throw fatal(99, 'Registration failed. Node successfully returned to unregistered state.');
+  throw fatal(EXIT.INTERNAL_ERROR, 'Registration failed. Node successfully returned to unregistered state.');
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { act, type Base, group, leaf, str } from '../command-kit.ts';
 import type { Ctx } from '../context.ts';
-import { ExitRequest, fatal } from '../errors.ts';
+import { EXIT, ExitRequest, fatal } from '../errors.ts';
 import { enc, jsonBody, parseJson } from '../exchange-client.ts';
 import type { HttpResult } from '../http.ts';
 import { readInputText } from '../input-file.ts';
@@ -48,7 +48,7 @@ export function secretsManagerCommands(program: Command, base: Base): void {
     }
     const exists = await secretExists(session, full);
     printJson(ctx.io, { exists });
-    if (!exists) throw new ExitRequest(1);
+    if (!exists) throw new ExitRequest(EXIT.CLI_INPUT_ERROR);
   });
 
   const add = leaf(secret, ['add'], 'Add a secret to the secrets manager.')
@@ -68,7 +68,7 @@ export function secretsManagerCommands(program: Command, base: Base): void {
     const detail = str(opts.secretDetail);
     const file = str(opts.secretFile);
     if ((detail === undefined) === (file === undefined))
-      throw fatal(1, 'Either --secretDetail or --secretFile must be specified, not both.');
+      throw fatal(EXIT.CLI_INPUT_ERROR, 'Either --secretDetail or --secretFile must be specified, not both.');
     const value = detail ?? (await secretFileText(ctx, file as string));
     const session = await exchangeSession(ctx, opts, 'user');
     const full = nodeScoped(trimName(name as string), str(opts.nodeId));
@@ -93,7 +93,8 @@ export function secretsManagerCommands(program: Command, base: Base): void {
     const session = await exchangeSession(ctx, opts, 'user');
     const full = nodeScoped(trimName(name as string), str(opts.nodeId));
     const result = await session.client.call('GET', secretPath(session, full));
-    if (result.status === 404) throw fatal(7, `Secret "${full}" not found in the secrets manager.`);
+    if (result.status === 404)
+      throw fatal(EXIT.CLI_GENERAL_ERROR, `Secret "${full}" not found in the secrets manager.`);
     if (result.status !== 200) throw secretError(session, 'GET', full, result, 'read');
     const body = jsonBody<{ key?: unknown; value?: unknown }>(
       result,
@@ -116,16 +117,19 @@ export function secretsManagerCommands(program: Command, base: Base): void {
     );
     const result = await session.client.call('DELETE', secretPath(session, full));
     if (result.status === 404)
-      throw fatal(7, `Secret "${full}" not found in the secrets manager, nothing to remove.`);
+      throw fatal(
+        EXIT.CLI_GENERAL_ERROR,
+        `Secret "${full}" not found in the secrets manager, nothing to remove.`,
+      );
     if (result.status !== 204) throw secretError(session, 'DELETE', full, result, 'remove');
     ctx.io.out(`Secret "${full}" successfully deleted from the secrets manager.\n`);
   });
 }
 
-export const trimName = (name: string) => name.replace(/^\/+|\/+$/g, '');
+const trimName = (name: string) => name.replace(/^\/+|\/+$/g, '');
 
 /** `-n <node>` rewrites the name into the node's tree (hzn reference §6), unless it already is. */
-export function nodeScoped(name: string, node: string | undefined): string {
+function nodeScoped(name: string, node: string | undefined): string {
   if (!node || /(^|\/)node\//.test(name)) return name;
   const user = /^user\/([^/]+)(?:\/(.*))?$/.exec(name);
   if (user) return `user/${user[1]}/node/${node}${user[2] ? `/${user[2]}` : ''}`;
@@ -166,7 +170,7 @@ async function secretFileText(ctx: Ctx, file: string): Promise<string> {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    throw fatal(4, `reading ${file} failed: ${(err as Error).message}`);
+    throw fatal(EXIT.FILE_IO_ERROR, `reading ${file} failed: ${(err as Error).message}`);
   }
 }
 
@@ -174,10 +178,11 @@ async function secretFileText(ctx: Ctx, file: string): Promise<string> {
 function secretError(session: Session, method: string, name: string, result: HttpResult, verb: string) {
   const body = parseJson(result.text) as { msg?: string } | string | undefined;
   const text = typeof body === 'string' ? body : (body?.msg ?? result.text);
-  if (result.status === 400) return fatal(1, text);
-  if ([401, 403, 503].includes(result.status)) return fatal(7, text.replace(' list ', ` ${verb} `));
+  if (result.status === 400) return fatal(EXIT.CLI_INPUT_ERROR, text);
+  if ([401, 403, 503].includes(result.status))
+    return fatal(EXIT.CLI_GENERAL_ERROR, text.replace(' list ', ` ${verb} `));
   return fatal(
-    5,
+    EXIT.HTTP_ERROR,
     `bad HTTP code ${result.status} from ${method} ${session.client.url(secretPath(session, name))}: ${text}`,
   );
 }

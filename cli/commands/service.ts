@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { AgentClient } from '../agent-client.ts';
 import { act, type Base, group, leaf } from '../command-kit.ts';
-import { fatal } from '../errors.ts';
+import { EXIT, fatal } from '../errors.ts';
 import { jsonBody } from '../exchange-client.ts';
 import { printJson } from '../output.ts';
 
@@ -20,9 +20,10 @@ export function serviceCommands(program: Command, base: Base): void {
     async (ctx) => {
       const agent = new AgentClient(ctx);
       const result = await agent.call('GET', 'service');
-      if (result.status === 424) throw fatal(5, "this command can not be run before running 'hzn register'");
+      if (result.status === 424)
+        throw fatal(EXIT.HTTP_ERROR, "this command can not be run before running 'hzn register'");
       if (result.status !== 200)
-        throw fatal(5, `bad HTTP code from GET ${agent.url('service')}: ${result.status}`);
+        throw fatal(EXIT.HTTP_ERROR, `bad HTTP code from GET ${agent.url('service')}: ${result.status}`);
       const body = jsonBody<{ definitions?: { active?: Json[] } }>(result, agent.url('service'));
       const active = body.definitions?.active ?? [];
       printJson(

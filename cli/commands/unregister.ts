@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { AgentClient } from '../agent-client.ts';
 import { act, type Base, leaf } from '../command-kit.ts';
 import type { Ctx } from '../context.ts';
-import { fatal } from '../errors.ts';
+import { EXIT, fatal } from '../errors.ts';
 import { confirmOrExit } from '../prompt.ts';
 
 type Json = Record<string, unknown>;
@@ -27,10 +27,14 @@ export function unregisterCommand(program: Command, base: Base): void {
     )
     .option('-C, --container', 'Remove the agent container too (only with -D).');
   act(base, cmd, async (ctx, _args, opts) => {
-    if (opts.container === true && opts.deepClean !== true) throw fatal(1, '-C can only be used with -D.');
+    if (opts.container === true && opts.deepClean !== true)
+      throw fatal(EXIT.CLI_INPUT_ERROR, '-C can only be used with -D.');
     const minutes = Number(opts.timeout);
     if (!Number.isInteger(minutes) || minutes < 0)
-      throw fatal(1, `--timeout must be a non-negative integer, not ${String(opts.timeout)}`);
+      throw fatal(
+        EXIT.CLI_INPUT_ERROR,
+        `--timeout must be a non-negative integer, not ${String(opts.timeout)}`,
+      );
     await confirmOrExit(ctx, 'Are you sure you want to unregister this Horizon node?', opts.force === true);
     const agent = new AgentClient(ctx);
     const node = await agent.getJson<Json>('node');
@@ -99,7 +103,8 @@ async function waitUnconfigured(ctx: Ctx, agent: AgentClient): Promise<void> {
         ? (JSON.parse(result.text) as { configstate?: { state?: string } }).configstate?.state
         : undefined;
     if (state === 'unconfigured') return;
-    if (ctx.io.now() > deadline) throw fatal(7, 'Timeout waiting for the node to become unconfigured.');
+    if (ctx.io.now() > deadline)
+      throw fatal(EXIT.CLI_GENERAL_ERROR, 'Timeout waiting for the node to become unconfigured.');
     if (!announced)
       ctx.io.out('Waiting for agent service to restart and checking the node configuration state...\n');
     announced = true;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { AgentClient } from '../agent-client.ts';
 import { act, type Base, group, leaf, str } from '../command-kit.ts';
-import { fatal } from '../errors.ts';
+import { EXIT, fatal } from '../errors.ts';
 import { readJsonFile } from '../input-file.ts';
 import { printJson } from '../output.ts';
 import { confirmOrExit } from '../prompt.ts';
@@ -32,7 +32,7 @@ export function userinputCommands(program: Command, base: Base): void {
       const body = await readJsonFile(ctx, file);
       if (!Array.isArray(body))
         throw fatal(
-          3,
+          EXIT.JSON_PARSING_ERROR,
           `failed to unmarshal JSON input file ${file}: the file must hold a JSON array of user inputs`,
         );
       await new AgentClient(ctx).expect(method, 'node/userinput', [200, 201], body);

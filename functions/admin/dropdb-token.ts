@@ -4,13 +4,14 @@ import { authorize } from '#lib/auth/access';
 import { hashSecret, randomToken } from '#lib/auth/secrets';
 import { json } from '#lib/http/responses';
 import { saveDropToken } from '#tables/drop-token';
+import { adminRoutes } from './routes.ts';
 import type { dropTokenResponse } from './shared/responses.ts';
 
 /**
  * GET /v1/admin/dropdb/token: root only. A fresh one-time token for POST /v1/admin/dropdb, valid
  * `dropTokenTtlSeconds` (10 minutes); only its hash is stored and it replaces any earlier token.
  */
-export const handler = endpoint({
+export const handler = endpoint(adminRoutes.operations.adminDropDbToken, {
   authorize: ({ caller }) => authorize(caller, { type: 'action' }, 'ADMIN'),
   async handle({ deps }) {
     const token = randomToken();

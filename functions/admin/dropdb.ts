@@ -1,6 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { deleteAllItems } from '#tables/drop-all';
+import { adminRoutes } from './routes.ts';
 import { authenticateWithDropToken } from './shared/drop-token-auth.ts';
 
 /**
@@ -8,7 +9,7 @@ import { authenticateWithDropToken } from './shared/drop-token-auth.ts';
  * GET /v1/admin/dropdb/token. Deletes every item of the table; POST /v1/admin/initdb (or the next
  * `npm start`) restores the root and IBM orgs and the root user.
  */
-export const handler = endpoint({
+export const handler = endpoint(adminRoutes.operations.adminDropDb, {
   // Authentication is the token check itself, done where the injected clock is available.
   auth: false,
   authorize: ({ event, deps }) =>

@@ -5,6 +5,7 @@ import { IBM_ORG, roleOf } from '#lib/auth/caller';
 import { json } from '#lib/http/responses';
 import { listOrgCounts } from '#tables/stats';
 import { countsOfOrgs } from '#tables/status-counts';
+import { adminRoutes } from './routes.ts';
 import type { adminOrgStatus } from './shared/responses.ts';
 import { OPERATING_NORMALLY } from './shared/status-figures.ts';
 
@@ -12,7 +13,7 @@ import { OPERATING_NORMALLY } from './shared/status-figures.ts';
  * GET /v1/admin/orgstatus: ORGSTATUS (root, hub admin, org admin). Nodes per org: every org for
  * root, every org as -1 for a hub admin, the caller's org and IBM for an org admin.
  */
-export const handler = endpoint({
+export const handler = endpoint(adminRoutes.operations.adminOrgStatus, {
   authorize: ({ caller }) => authorize(caller, { type: 'action' }, 'ORGSTATUS'),
   async handle({ caller }) {
     const role = roleOf(caller);

@@ -3,12 +3,13 @@ import { authorize } from '#lib/auth/access';
 import { reloadConfig } from '#lib/config';
 import { HttpError } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
+import { adminRoutes } from './routes.ts';
 
 /**
  * POST /v1/admin/reload: root only. Rereads config/exchange.json (or EXCHANGE_CONFIG_FILE) and the
  * environment; an invalid file leaves the running settings untouched and says what is wrong.
  */
-export const handler = endpoint({
+export const handler = endpoint(adminRoutes.operations.adminReload, {
   authorize: ({ caller }) => authorize(caller, { type: 'action' }, 'ADMIN'),
   handle() {
     try {

@@ -3,11 +3,10 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteAgreement } from '#tables/agbot/agreement-records';
-import { agreementPath } from './shared/schemas.ts';
+import { agbotAgreementsRoutes } from './routes.ts';
 
 /** DELETE /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreement}: who may write the agbot; 204. */
-export const handler = endpoint({
-  path: agreementPath,
+export const handler = endpoint(agbotAgreementsRoutes.operations.deleteAgbotAgreement, {
   authorize: ({ caller, path }) => authorizeAgbot(caller, path, 'WRITE'),
   async handle({ path, target }) {
     if (!target || !(await deleteAgreement(path.organization, path.agreementbot, path.agreement))) {

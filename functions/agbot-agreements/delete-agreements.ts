@@ -3,11 +3,10 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteAllAgreements } from '#tables/agbot/agreement-records';
-import { agreementsPath } from './shared/schemas.ts';
+import { agbotAgreementsRoutes } from './routes.ts';
 
 /** DELETE /v1/orgs/{organization}/agbots/{agreementbot}/agreements: every agreement of the agbot; 204, none → 404. */
-export const handler = endpoint({
-  path: agreementsPath,
+export const handler = endpoint(agbotAgreementsRoutes.operations.deleteAgbotAgreements, {
   authorize: ({ caller, path }) => authorizeAgbot(caller, path, 'WRITE'),
   async handle({ path, target }) {
     const deleted = target ? await deleteAllAgreements(path.organization, path.agreementbot) : 0;

@@ -4,15 +4,13 @@ import { accessDenied } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { putAgreement } from '#tables/agbot/agreement-records';
-import { agreementPath, putAgreementBody } from './shared/schemas.ts';
+import { agbotAgreementsRoutes } from './routes.ts';
 
 /**
  * PUT /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreement}: the agbot, its owner,
  * org admins, hub admins, root. Adds (within `maxAgreements` per agbot) or updates; 201.
  */
-export const handler = endpoint({
-  path: agreementPath,
-  body: putAgreementBody,
+export const handler = endpoint(agbotAgreementsRoutes.operations.putAgbotAgreement, {
   authorize: ({ caller, path }) => authorizeAgbot(caller, path, 'WRITE'),
   async handle({ path, body, target, deps }) {
     if (!target) throw agbotNotFound(path);

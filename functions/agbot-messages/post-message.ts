@@ -3,8 +3,8 @@ import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { mailboxFull, outgoingMessage, postLimits, senderShareFull } from '#lib/mailbox';
 import { postMessage } from '#tables/mailbox-post';
+import { agbotMessagesRoutes } from './routes.ts';
 import { authorizeSender } from './shared/access.ts';
-import { messagesPath, postMessageBody } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/agbots/{agreementbot}/msgs: a node of an org the agbot may serve.
@@ -13,9 +13,7 @@ import { messagesPath, postMessageBody } from './shared/schemas.ts';
  * its share (`maxMessagesPerSender`, `maxMessageBytesPerSender`) with 429, and records the
  * `agbotmsgs` change. A `ttl` past `limits.maxMessageTtlSeconds` is cut to it.
  */
-export const handler = endpoint({
-  path: messagesPath,
-  body: postMessageBody,
+export const handler = endpoint(agbotMessagesRoutes.operations.postAgbotMessage, {
   authorize: ({ caller, path }) => authorizeSender(caller, path),
   async handle({ caller, path, body, target, deps }) {
     const limits = deps.config().limits;

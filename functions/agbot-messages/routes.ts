@@ -27,7 +27,7 @@ export const agbotMessagesRoutes = routeList({
       method: 'GET',
       path: '/v1/orgs/{organization}/agbots/{agreementbot}/msgs',
       operationId: 'listAgbotMessages',
-      handler: 'agbot-messages/list-messages',
+      handler: () => import('./list-messages.ts'),
       summary: "The agbot's unexpired messages, oldest first",
       description: `${readers} \`maxmsgs=N\` returns the oldest N (absent, empty or ≤ 0: all).`,
       request: { path: messagesPath, query: listMessagesQuery },
@@ -41,7 +41,7 @@ export const agbotMessagesRoutes = routeList({
       method: 'POST',
       path: '/v1/orgs/{organization}/agbots/{agreementbot}/msgs',
       operationId: 'postAgbotMessage',
-      handler: 'agbot-messages/post-message',
+      handler: () => import('./post-message.ts'),
       summary: 'Send a message to the agbot',
       description:
         'Any node with a public key, of any org. `ttl` in seconds, at least 1; a longer one than the ' +
@@ -57,7 +57,7 @@ export const agbotMessagesRoutes = routeList({
       method: 'GET',
       path: '/v1/orgs/{organization}/agbots/{agreementbot}/msgs/{message}',
       operationId: 'getAgbotMessage',
-      handler: 'agbot-messages/get-message',
+      handler: () => import('./get-message.ts'),
       summary: 'One unexpired message',
       description: `${readers} A non-integer id is a 400 before authorization.`,
       request: { path: messagePath },
@@ -70,7 +70,7 @@ export const agbotMessagesRoutes = routeList({
       method: 'DELETE',
       path: '/v1/orgs/{organization}/agbots/{agreementbot}/msgs/{message}',
       operationId: 'deleteAgbotMessage',
-      handler: 'agbot-messages/delete-message',
+      handler: () => import('./delete-message.ts'),
       summary: 'Delete a message',
       description:
         'Its owner, org admins, hub admins, root, the agbot itself. 204 even when it was not there.',

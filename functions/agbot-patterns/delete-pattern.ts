@@ -3,12 +3,11 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteAgbotPattern } from '#tables/agbot/pattern-records';
-import { patternPath } from './shared/schemas.ts';
+import { agbotPatternsRoutes } from './routes.ts';
 import { authorizeServedWrite } from './shared/served-access.ts';
 
 /** DELETE .../agbots/{agreementbot}/deployment/patterns/{deploymentpattern}: the owning user or the agbot. */
-export const handler = endpoint({
-  path: patternPath,
+export const handler = endpoint(agbotPatternsRoutes.operations.deleteAgbotPattern, {
   authorize: ({ caller, path }) => authorizeServedWrite(caller, path),
   async handle({ path }) {
     const { organization, agreementbot, deploymentpattern } = path;

@@ -4,7 +4,7 @@ import { alreadyExists } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { insertAgbotPattern } from '#tables/agbot/pattern-records';
-import { patternsPath, postPatternBody } from './shared/schemas.ts';
+import { agbotPatternsRoutes } from './routes.ts';
 import { checkServeDeclaration } from './shared/serve-rule.ts';
 import { authorizeServedWrite } from './shared/served-access.ts';
 
@@ -13,9 +13,7 @@ import { authorizeServedWrite } from './shared/served-access.ts';
  * agbot, within what the agbot may serve (shared/serve-rule.ts). The id is `<patternOrgid>_<pattern>`;
  * serving it twice is a 409.
  */
-export const handler = endpoint({
-  path: patternsPath,
-  body: postPatternBody,
+export const handler = endpoint(agbotPatternsRoutes.operations.postAgbotPattern, {
   authorize: ({ caller, path }) => authorizeServedWrite(caller, path),
   async handle({ caller, path, body, deps, target }) {
     const nodeOrgid = body.nodeOrgid ?? body.patternOrgid;

@@ -4,11 +4,10 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteAgbotPolicies } from '#tables/agbot/policy-records';
-import { policiesPath } from './shared/schemas.ts';
+import { agbotPoliciesRoutes } from './routes.ts';
 
 /** DELETE .../agbots/{agreementbot}/deployment/policies: every served policy; none → 404. */
-export const handler = endpoint({
-  path: policiesPath,
+export const handler = endpoint(agbotPoliciesRoutes.operations.deleteAgbotPolicies, {
   authorize: ({ caller, path }) => authorizeServedWrite(caller, path),
   async handle({ path }) {
     if ((await deleteAgbotPolicies(path.organization, path.agreementbot)) === 0) {

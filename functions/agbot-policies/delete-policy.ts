@@ -4,11 +4,10 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteAgbotPolicy } from '#tables/agbot/policy-records';
-import { policyPath } from './shared/schemas.ts';
+import { agbotPoliciesRoutes } from './routes.ts';
 
 /** DELETE .../agbots/{agreementbot}/deployment/policies/{deploymentpolicy}: the owning user or the agbot. */
-export const handler = endpoint({
-  path: policyPath,
+export const handler = endpoint(agbotPoliciesRoutes.operations.deleteAgbotPolicy, {
   authorize: ({ caller, path }) => authorizeServedWrite(caller, path),
   async handle({ path }) {
     const { organization, agreementbot, deploymentpolicy } = path;

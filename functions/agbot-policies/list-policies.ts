@@ -4,16 +4,14 @@ import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { matchesAllFilters } from '#lib/like';
 import { type AgbotPolicyRecord, listAgbotPolicies } from '#tables/agbot/policy-records';
+import { agbotPoliciesRoutes } from './routes.ts';
 import { policiesBody } from './shared/policy-view.ts';
-import { listPoliciesQuery, policiesPath } from './shared/schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies: the owning user or the
  * agbot. Filters are exact, or LIKE with `%`; an empty value matches empty fields. None → 404 `{}`.
  */
-export const handler = endpoint({
-  path: policiesPath,
-  query: listPoliciesQuery,
+export const handler = endpoint(agbotPoliciesRoutes.operations.listAgbotPolicies, {
   authorize: ({ caller, path }) => authorizeServedRead(caller, path),
   async handle({ path, query }) {
     const keep = matchesAllFilters<AgbotPolicyRecord>(

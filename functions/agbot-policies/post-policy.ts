@@ -6,7 +6,7 @@ import { alreadyExists } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { insertAgbotPolicy } from '#tables/agbot/policy-records';
-import { policiesPath, postPolicyBody } from './shared/schemas.ts';
+import { agbotPoliciesRoutes } from './routes.ts';
 
 /**
  * POST /v1/orgs/{organization}/agbots/{agreementbot}/deployment/policies: the owning user or the
@@ -14,9 +14,7 @@ import { policiesPath, postPolicyBody } from './shared/schemas.ts';
  * `<businessPolOrgid>_<businessPol>`; serving it twice is a 409. `nodeOrgid` defaults to the
  * policy's org.
  */
-export const handler = endpoint({
-  path: policiesPath,
-  body: postPolicyBody,
+export const handler = endpoint(agbotPoliciesRoutes.operations.postAgbotPolicy, {
   authorize: ({ caller, path }) => authorizeServedWrite(caller, path),
   async handle({ caller, path, body, deps, target }) {
     const nodeOrgid = body.nodeOrgid ?? body.businessPolOrgid;

@@ -1,17 +1,15 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
+import { agbotsRoutes } from './routes.ts';
 import { authorizeAgbotReader } from './shared/access.ts';
 import { agbotAttribute, agbotsResponse } from './shared/agbot-view.ts';
-import { agbotPath, getAgbotQuery } from './shared/schemas.ts';
 
 /**
  * GET /v1/orgs/{organization}/agbots/{agreementbot}[?attribute=]: users of the org, hub admins,
  * root, the agbot itself. With `attribute`, only that attribute's value.
  */
-export const handler = endpoint({
-  path: agbotPath,
-  query: getAgbotQuery,
+export const handler = endpoint(agbotsRoutes.operations.getAgbot, {
   authorize: ({ caller, path }) => authorizeAgbotReader(caller, path),
   handle({ query, target: agbot }) {
     if (!agbot) throw notFound('not found');

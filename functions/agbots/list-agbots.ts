@@ -2,11 +2,10 @@ import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { type Caller, IBM_ORG, isMultiTenantAgbot, isSuperUser, isUserType } from '#lib/auth/caller';
 import { accessDenied } from '#lib/http/errors';
-import { orgPath } from '#lib/ids';
 import { listOrgAgbots } from '#tables/agbot/records';
+import { agbotsRoutes } from './routes.ts';
 import { agbotsResponse } from './shared/agbot-view.ts';
 import { agbotListFilter, idPrefix } from './shared/list-filters.ts';
-import { listAgbotsQuery } from './shared/schemas.ts';
 
 /** Upstream shows root and multi-tenant agbots any org's agbots; everyone else only its own org's and IBM's. */
 const mayList = (caller: Caller, org: string) =>
@@ -17,9 +16,7 @@ const mayList = (caller: Caller, org: string) =>
  * hub admins, root (the contract's "any user"; nodes and agbots get 403). One Query of the org's
  * gsi1 partition, narrowed by the literal start of `idfilter`.
  */
-export const handler = endpoint({
-  path: orgPath,
-  query: listAgbotsQuery,
+export const handler = endpoint(agbotsRoutes.operations.listAgbots, {
   authorize({ caller, path }) {
     authorize(caller, { type: 'agbot', org: path.organization, id: '#', exists: true }, 'READ');
     if (!isUserType(caller)) throw accessDenied(`Access denied: '${caller.fullId}' may not list agbots`);

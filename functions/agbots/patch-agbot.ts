@@ -3,9 +3,10 @@ import { hashSecret } from '#lib/auth/secrets';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { updateAgbot } from '#tables/agbot/records';
+import { agbotsRoutes } from './routes.ts';
 import { agbotId, agbotNotFound, authorizeAgbot } from './shared/access.ts';
 import { heartbeatTimestamp } from './shared/agbot-view.ts';
-import { agbotPath, PATCH_ATTRIBUTES, patchAgbotBody } from './shared/schemas.ts';
+import { PATCH_ATTRIBUTES } from './shared/schemas.ts';
 
 const ONE_OF = PATCH_ATTRIBUTES.map((name) => `'${name}'`).join(', ');
 
@@ -14,9 +15,7 @@ const ONE_OF = PATCH_ATTRIBUTES.map((name) => `'${name}'`).join(', ');
  * publicKey (the contract; upstream silently takes the first); who as PUT. Also sets lastHeartbeat.
  * Answers `compat.agbotWriteStatus` (200, or upstream's 201), as PUT.
  */
-export const handler = endpoint({
-  path: agbotPath,
-  body: patchAgbotBody,
+export const handler = endpoint(agbotsRoutes.operations.patchAgbot, {
   authorize: ({ caller, path }) => authorizeAgbot(caller, path, 'WRITE'),
   async handle({ path, body, target, deps }) {
     const present = PATCH_ATTRIBUTES.filter((name) => body[name] != null);

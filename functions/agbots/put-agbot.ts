@@ -1,18 +1,16 @@
 import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
+import { agbotsRoutes } from './routes.ts';
 import { authorizeAgbot } from './shared/access.ts';
 import { heartbeatTimestamp } from './shared/agbot-view.ts';
 import { saveAgbot } from './shared/save-agbot.ts';
-import { agbotPath, putAgbotBody } from './shared/schemas.ts';
 
 /**
  * PUT /v1/orgs/{organization}/agbots/{agreementbot}: a user of the org creates it (and owns it,
  * within `maxAgbots`); its owner, org admins, hub admins, root or the agbot itself replace it.
  * 200 as the contract says, or 201 (upstream's) with the setting `compat.agbotWriteStatus`.
  */
-export const handler = endpoint({
-  path: agbotPath,
-  body: putAgbotBody,
+export const handler = endpoint(agbotsRoutes.operations.putAgbot, {
   authorize: ({ caller, path }) => authorizeAgbot(caller, path, 'WRITE'),
   async handle({ caller, path, body, target, deps }) {
     const now = heartbeatTimestamp(deps.clock);

@@ -25,7 +25,7 @@ export const agbotsRoutes = routeList({
       method: 'GET',
       path: '/v1/orgs/{organization}/agbots',
       operationId: 'listAgbots',
-      handler: 'agbots/list-agbots',
+      handler: () => import('./list-agbots.ts'),
       summary: 'The agbots of an organization',
       description:
         'Any user of the org, org admins, hub admins, root (nodes and agbots: 403). Filters: exact, ' +
@@ -41,7 +41,7 @@ export const agbotsRoutes = routeList({
       method: 'GET',
       path: '/v1/orgs/{organization}/agbots/{agreementbot}',
       operationId: 'getAgbot',
-      handler: 'agbots/get-agbot',
+      handler: () => import('./get-agbot.ts'),
       summary: 'One agbot, or one of its attributes',
       description: 'Users of the org, hub admins, root and the agbot itself (nodes, other agbots: 403).',
       request: { path: agbotPath, query: getAgbotQuery },
@@ -57,7 +57,7 @@ export const agbotsRoutes = routeList({
       method: 'PUT',
       path: '/v1/orgs/{organization}/agbots/{agreementbot}',
       operationId: 'putAgbot',
-      handler: 'agbots/put-agbot',
+      handler: () => import('./put-agbot.ts'),
       summary: 'Create or replace an agbot',
       description: `A user of the org creates it and owns it (within the agbots limit). ${writers} replace it.`,
       request: { path: agbotPath, body: putAgbotBody },
@@ -71,7 +71,7 @@ export const agbotsRoutes = routeList({
       method: 'PATCH',
       path: '/v1/orgs/{organization}/agbots/{agreementbot}',
       operationId: 'patchAgbot',
-      handler: 'agbots/patch-agbot',
+      handler: () => import('./patch-agbot.ts'),
       summary: 'Change one attribute of an agbot',
       description: `${writers}. Exactly one of token, name, msgEndPoint, publicKey.`,
       request: { path: agbotPath, body: patchAgbotBody },
@@ -85,7 +85,7 @@ export const agbotsRoutes = routeList({
       method: 'DELETE',
       path: '/v1/orgs/{organization}/agbots/{agreementbot}',
       operationId: 'deleteAgbot',
-      handler: 'agbots/delete-agbot',
+      handler: () => import('./delete-agbot.ts'),
       summary: 'Delete an agbot with its agreements, served patterns and policies and messages',
       description: `${writers}.`,
       request: { path: agbotPath },
@@ -95,7 +95,7 @@ export const agbotsRoutes = routeList({
       method: 'POST',
       path: '/v1/orgs/{organization}/agbots/{agreementbot}/heartbeat',
       operationId: 'postAgbotHeartbeat',
-      handler: 'agbots/post-heartbeat',
+      handler: () => import('./post-heartbeat.ts'),
       summary: "Refresh the agbot's lastHeartbeat",
       description: `${writers}.`,
       request: { path: agbotPath },
@@ -103,15 +103,19 @@ export const agbotsRoutes = routeList({
     },
     // Upstream's clients (anax) use these paths for the patterns and policies an agbot serves;
     // this family's `agbots/{proxy+}` mount receives them. Same handlers, records and rules.
-    ...aliasRoutes(
-      agbotPatternsRoutes.routes,
-      '/agbots/{agreementbot}/deployment/patterns',
-      '/agbots/{agreementbot}/patterns',
-    ),
-    ...aliasRoutes(
-      agbotPoliciesRoutes.routes,
-      '/agbots/{agreementbot}/deployment/policies',
-      '/agbots/{agreementbot}/businesspols',
-    ),
+    ...aliasRoutes(agbotPatternsRoutes.routes, {
+      listAgbotPatterns: '/v1/orgs/{organization}/agbots/{agreementbot}/patterns',
+      postAgbotPattern: '/v1/orgs/{organization}/agbots/{agreementbot}/patterns',
+      deleteAgbotPatterns: '/v1/orgs/{organization}/agbots/{agreementbot}/patterns',
+      getAgbotPattern: '/v1/orgs/{organization}/agbots/{agreementbot}/patterns/{deploymentpattern}',
+      deleteAgbotPattern: '/v1/orgs/{organization}/agbots/{agreementbot}/patterns/{deploymentpattern}',
+    }),
+    ...aliasRoutes(agbotPoliciesRoutes.routes, {
+      listAgbotPolicies: '/v1/orgs/{organization}/agbots/{agreementbot}/businesspols',
+      postAgbotPolicy: '/v1/orgs/{organization}/agbots/{agreementbot}/businesspols',
+      deleteAgbotPolicies: '/v1/orgs/{organization}/agbots/{agreementbot}/businesspols',
+      getAgbotPolicy: '/v1/orgs/{organization}/agbots/{agreementbot}/businesspols/{deploymentpolicy}',
+      deleteAgbotPolicy: '/v1/orgs/{organization}/agbots/{agreementbot}/businesspols/{deploymentpolicy}',
+    }),
   ],
 });

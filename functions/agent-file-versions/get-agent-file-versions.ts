@@ -2,8 +2,8 @@ import type * as z from 'zod';
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { orgPath } from '#lib/ids';
 import { getAgentFileVersions } from '#tables/agent-file-versions';
+import { agentFileVersionsRoutes } from './routes.ts';
 import { authorizeAgentConfig } from './shared/authorize-agent-config.ts';
 import type { agentVersionsResponse } from './shared/responses.ts';
 
@@ -11,8 +11,7 @@ import type { agentVersionsResponse } from './shared/responses.ts';
  * GET /v1/orgs/{organization}/AgentFileVersion: any identity of the org, hub admins, root,
  * multi-tenant agbots (IBM's: any identity); 404 until the org's versions were first PUT.
  */
-export const handler = endpoint({
-  path: orgPath,
+export const handler = endpoint(agentFileVersionsRoutes.operations.getAgentFileVersions, {
   authorize: ({ caller, path }) => authorizeAgentConfig(caller, path.organization, 'READ_AGENT_CONFIG_MGMT'),
   async handle({ path }) {
     const versions = await getAgentFileVersions(path.organization);

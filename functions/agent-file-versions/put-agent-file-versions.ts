@@ -1,19 +1,16 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
-import { orgPath } from '#lib/ids';
 import { isoTimestamp } from '#lib/time';
 import { putAgentFileVersions } from '#tables/agent-file-versions';
+import { agentFileVersionsRoutes } from './routes.ts';
 import { authorizeAgentConfig } from './shared/authorize-agent-config.ts';
-import { putAgentFileVersionsBody } from './shared/schemas.ts';
 
 /**
  * PUT /v1/orgs/{organization}/AgentFileVersion: the org's agbots and org admins, multi-tenant
  * agbots, hub admins, root. 404 when the org does not exist.
  */
-export const handler = endpoint({
-  path: orgPath,
-  body: putAgentFileVersionsBody,
+export const handler = endpoint(agentFileVersionsRoutes.operations.putAgentFileVersions, {
   authorize: ({ caller, path }) => authorizeAgentConfig(caller, path.organization, 'WRITE_AGENT_CONFIG_MGMT'),
   async handle({ path, body, deps }) {
     const org = path.organization;

@@ -2,12 +2,12 @@ import { endpoint } from '#functions/endpoint';
 import { canSeePattern } from '#functions/patterns/shared/access';
 import { patternListFilter } from '#functions/patterns/shared/list-filters';
 import { patternsBody } from '#functions/patterns/shared/pattern-view';
-import { catalogPatternsQuery } from '#functions/patterns/shared/schemas';
 import { IBM_ORG, isHubAdmin, isUserType } from '#lib/auth/caller';
 import { accessDenied, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { listOrgs } from '#tables/org/records';
 import { listCatalogPatterns } from '#tables/pattern/records';
+import { catalogRoutes } from './routes.ts';
 
 /**
  * GET /v1/catalog/patterns (also GET /v1/deployment/patterns): every caller but hub admins (§3.6).
@@ -15,8 +15,7 @@ import { listCatalogPatterns } from '#tables/pattern/records';
  * pattern of every org. Filters `organization`, `idfilter`, `owner`, `label`, `description`,
  * `clusternamespace` (LIKE with `%`), `public`; `orgtype` is ignored, as upstream.
  */
-export const handler = endpoint({
-  query: catalogPatternsQuery,
+export const handler = endpoint(catalogRoutes.operations.listCatalogPatterns, {
   authorize: ({ caller }) => {
     if (isHubAdmin(caller))
       throw accessDenied(`Access denied: '${caller.fullId}' does not have authorization: READ_ALL_PATTERNS`);

@@ -1,13 +1,13 @@
 import { endpoint } from '#functions/endpoint';
 import { authorizeServiceAccess } from '#functions/services/shared/access';
 import { serviceListFilter } from '#functions/services/shared/list-filters';
-import { catalogServicesQuery } from '#functions/services/shared/schemas';
 import { servicesBody } from '#functions/services/shared/service-view';
 import { IBM_ORG, isMultiTenantAgbot, isSuperUser } from '#lib/auth/caller';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { listOrgs } from '#tables/org/records';
 import { listCatalogServices } from '#tables/service/records';
+import { catalogRoutes } from './routes.ts';
 
 /**
  * GET /v1/catalog/services (also GET /v1/services): every caller but hub admins. Root and
@@ -15,8 +15,7 @@ import { listCatalogServices } from '#tables/service/records';
  * org (§2.7). Filters as the org list, without its 400s (upstream: `nodetype` other than
  * device/cluster is ignored, `version` is not checked).
  */
-export const handler = endpoint({
-  query: catalogServicesQuery,
+export const handler = endpoint(catalogRoutes.operations.listCatalogServices, {
   authorize: ({ caller }) => authorizeServiceAccess(caller, caller.org, '*', 'READ', { collection: true }),
   async handle({ caller, query }) {
     const everything = isSuperUser(caller) || isMultiTenantAgbot(caller);

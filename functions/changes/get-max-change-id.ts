@@ -4,9 +4,10 @@ import { authorize } from '#lib/auth/access';
 import { json } from '#lib/http/responses';
 import { maxChangeId } from '#tables/changes';
 import type { maxChangeIdResponse } from './responses.ts';
+import { changesRoutes } from './routes.ts';
 
 /** GET /v1/changes/maxchangeid: nodes, agbots, org admins and root (users and hub admins: 403). */
-export const handler = endpoint({
+export const handler = endpoint(changesRoutes.operations.getMaxChangeId, {
   authorize: ({ caller }) => authorize(caller, { type: 'action' }, 'MAXCHANGEID'),
   async handle() {
     const body: z.infer<typeof maxChangeIdResponse> = { maxChangeId: await maxChangeId() };

@@ -5,7 +5,6 @@ import { type Caller, isMultiTenantAgbot } from '#lib/auth/caller';
 import { visibleTo } from '#lib/feed/visibility';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { orgPath } from '#lib/ids';
 import { SIGNALS_HEADER, signalsUrl } from '#lib/signals/address';
 import { isoTimestamp } from '#lib/time';
 import { EXCHANGE_VERSION } from '#lib/version';
@@ -15,7 +14,7 @@ import { numberedUpTo } from '#tables/changes';
 import { recordHeartbeat } from '#tables/node/records';
 import { groupChanges } from './group-changes.ts';
 import type { changesResponse } from './responses.ts';
-import { changesBody } from './schemas.ts';
+import { changesRoutes } from './routes.ts';
 
 /** Upstream reads rows changed up to 10 s before the `lastUpdated` a caller gives. */
 const LAST_UPDATED_SLACK_MS = 10_000;
@@ -27,9 +26,7 @@ const LAST_UPDATED_SLACK_MS = 10_000;
  * of feed pages (tables/change-reads.ts): when they run out first, `hitMaxRecords` is true and
  * `mostRecentChangeId` is where the reader continues (`changeId` = it + 1), as after a full page.
  */
-export const handler = endpoint({
-  path: orgPath,
-  body: changesBody,
+export const handler = endpoint(changesRoutes.operations.postChanges, {
   authorize: ({ caller, path }) => authorize(caller, { type: 'org', org: path.organization }, 'READ'),
   async handle({ caller, path, body, deps }) {
     const max = Math.min(body.maxRecords ?? 0, deps.config().limits.maxChangeRecords);

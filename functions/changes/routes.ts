@@ -17,7 +17,7 @@ export const changesRoutes = routeList({
       method: 'POST',
       path: '/v1/orgs/{organization}/changes',
       operationId: 'postChanges',
-      handler: 'changes/post-changes',
+      handler: () => import('./post-changes.ts'),
       summary: 'Changes since a change id (or time), grouped per resource',
       description:
         'Rows with `changeId` ≥ the one given (else updated since `lastUpdated` − 10 s, else all kept: 4 hours), ' +
@@ -35,7 +35,7 @@ export const changesRoutes = routeList({
       method: 'GET',
       path: '/v1/changes/maxchangeid',
       operationId: 'getMaxChangeId',
-      handler: 'changes/get-max-change-id',
+      handler: () => import('./get-max-change-id.ts'),
       summary: 'The newest change id',
       description: 'Nodes, agbots, org admins and root; users and hub admins get 403.',
       responses: { 200: { description: 'the id', schema: maxChangeIdResponse }, ...errors(401, 403) },

@@ -5,19 +5,17 @@ import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { PATCHABLE, patchDeploymentPolicy } from '#tables/deployment-policy/records';
+import { deploymentPoliciesRoutes } from './routes.ts';
 import { authorizePolicy, policyId, policyNotFound } from './shared/access.ts';
 import { storedPolicyService } from './shared/policy-view.ts';
 import { missingReference, policyBodyProblem } from './shared/rules.ts';
-import { patchPolicyBody, policyPath } from './shared/schemas.ts';
 
 /**
  * PATCH /v1/orgs/{organization}/business/policies/{policy}: as PUT. Applies the first attribute
  * present in upstream's order (constraints, description, label, properties, secretBinding,
  * service, userInput); `{}` → 400. A service or userInput must reference services that exist.
  */
-export const handler = endpoint({
-  path: policyPath,
-  body: patchPolicyBody,
+export const handler = endpoint(deploymentPoliciesRoutes.operations.patchBusinessPolicy, {
   authorize: ({ caller, path }) => authorizePolicy(caller, path, 'WRITE'),
   async handle({ caller, path, body, deps, target }) {
     const attribute = PATCHABLE.find((name) => body[name] !== undefined && body[name] !== null);

@@ -5,19 +5,17 @@ import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { createDeploymentPolicy } from '#tables/deployment-policy/records';
+import { deploymentPoliciesRoutes } from './routes.ts';
 import { authorizePolicyAccess, policyId } from './shared/access.ts';
 import { storedPolicy } from './shared/policy-view.ts';
 import { missingReference, policyBodyProblem } from './shared/rules.ts';
-import { policyBody, policyPath } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/business/policies/{policy} (and .../deployment/policies/...): users
  * and admins of the org, root. Validates in upstream's order (§4.1), then creates the policy owned
  * by the caller with its change row; a duplicate is 403 already-exists.
  */
-export const handler = endpoint({
-  path: policyPath,
-  body: policyBody,
+export const handler = endpoint(deploymentPoliciesRoutes.operations.postBusinessPolicy, {
   authorize: ({ caller, path }) =>
     authorizePolicyAccess(caller, path.organization, path.policy, 'CREATE', undefined),
   async handle({ caller, path, body, deps }) {

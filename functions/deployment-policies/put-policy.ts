@@ -5,18 +5,16 @@ import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { replaceDeploymentPolicy } from '#tables/deployment-policy/records';
+import { deploymentPoliciesRoutes } from './routes.ts';
 import { authorizePolicy, policyId, policyNotFound } from './shared/access.ts';
 import { storedPolicy } from './shared/policy-view.ts';
 import { missingReference, policyBodyProblem } from './shared/rules.ts';
-import { policyBody, policyPath } from './shared/schemas.ts';
 
 /**
  * PUT /v1/orgs/{organization}/business/policies/{policy}: the owner, org admins, root. Update only
  * (missing → 404); every field but `created` and the owner is replaced (§4.2).
  */
-export const handler = endpoint({
-  path: policyPath,
-  body: policyBody,
+export const handler = endpoint(deploymentPoliciesRoutes.operations.putBusinessPolicy, {
   authorize: ({ caller, path }) => authorizePolicy(caller, path, 'WRITE'),
   async handle({ caller, path, body, deps, target }) {
     if (!target) throw policyNotFound(path);

@@ -1,15 +1,14 @@
 import { endpoint } from '#functions/endpoint';
 import { authorizeSearch } from '#functions/node-search/access';
 import { foundNode, isCandidate } from '#functions/node-search/rules';
-import { policySearchBody } from '#functions/node-search/schemas';
 import { searchableOrgs } from '#functions/node-search/served';
 import { badInput } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { getSearchOffset } from '#tables/agbot/search-offsets';
 import { getDeploymentPolicy } from '#tables/deployment-policy/records';
 import { type SearchNode, searchNodes } from '#tables/node/search';
+import { deploymentPoliciesRoutes } from './routes.ts';
 import { policyId } from './shared/access.ts';
-import { policyPath } from './shared/schemas.ts';
 import { nextPage, pagingConflict, savePaging } from './shared/search-paging.ts';
 
 const byLastUpdated = (a: SearchNode, b: SearchNode) =>
@@ -22,9 +21,7 @@ const byLastUpdated = (a: SearchNode, b: SearchNode) =>
  * the agbot's stored offset (or `changedSince`), `numEntries` at most. A `session` other than the
  * stored one is 409 with the stored session. Node policies are the agbot's to evaluate.
  */
-export const handler = endpoint({
-  path: policyPath,
-  body: policySearchBody,
+export const handler = endpoint(deploymentPoliciesRoutes.operations.postBusinessPolicySearch, {
   authorize: ({ caller, path }) => authorizeSearch(caller, path.organization),
   async handle({ caller, path, body }) {
     if (body.changedSince < 0 || (body.numEntries ?? 0) < 0) throw badInput('bad input');

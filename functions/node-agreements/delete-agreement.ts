@@ -5,11 +5,10 @@ import { noContent } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { deleteNodeAgreement } from '#tables/node/agreement-records';
 import { laterTimestamp } from '#tables/node/records';
-import { agreementPath } from './shared/schemas.ts';
+import { nodeAgreementsRoutes } from './routes.ts';
 
 /** DELETE /v1/orgs/{organization}/nodes/{node}/agreements/{agid}: whoever may write the node; stamps its lastUpdated; 204. */
-export const handler = endpoint({
-  path: agreementPath,
+export const handler = endpoint(nodeAgreementsRoutes.operations.deleteNodeAgreement, {
   authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
   async handle({ path, target, deps }) {
     const lastUpdated = target && laterTimestamp(target.lastUpdated, isoTimestamp(deps.clock));

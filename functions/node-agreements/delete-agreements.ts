@@ -5,11 +5,10 @@ import { noContent } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { deleteAllNodeAgreements } from '#tables/node/agreement-records';
 import { laterTimestamp } from '#tables/node/records';
-import { agreementsPath } from './shared/schemas.ts';
+import { nodeAgreementsRoutes } from './routes.ts';
 
 /** DELETE /v1/orgs/{organization}/nodes/{node}/agreements: every agreement of the node; 204, none → 404. */
-export const handler = endpoint({
-  path: agreementsPath,
+export const handler = endpoint(nodeAgreementsRoutes.operations.deleteNodeAgreements, {
   authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
   async handle({ path, target, deps }) {
     const lastUpdated = target && laterTimestamp(target.lastUpdated, isoTimestamp(deps.clock));

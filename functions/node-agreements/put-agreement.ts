@@ -1,12 +1,11 @@
 import { endpoint } from '#functions/endpoint';
 import { authorizeNode, nodeNotFound } from '#functions/nodes/access';
-import { noHeartbeatQuery } from '#functions/nodes/schemas';
 import { accessDenied, badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { putNodeAgreement } from '#tables/node/agreement-records';
 import { laterTimestamp } from '#tables/node/records';
-import { agreementPath, putAgreementBody } from './shared/schemas.ts';
+import { nodeAgreementsRoutes } from './routes.ts';
 
 const NO_SERVICE = { orgid: '', pattern: '', url: '' };
 
@@ -15,10 +14,7 @@ const NO_SERVICE = { orgid: '', pattern: '', url: '' };
  * node (the node, its owner, org admins, root; not agbots). Adds (within `maxAgreements` per node)
  * or updates, stamps the node's lastUpdated (and lastHeartbeat unless `noheartbeat`); 201.
  */
-export const handler = endpoint({
-  path: agreementPath,
-  query: noHeartbeatQuery,
-  body: putAgreementBody,
+export const handler = endpoint(nodeAgreementsRoutes.operations.putNodeAgreement, {
   authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
   async handle({ path, query, body, target, deps }) {
     if (!body.services && !body.agreementService) {

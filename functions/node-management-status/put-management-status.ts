@@ -3,7 +3,7 @@ import { authorizeNode, nodeNotFound, resourceId } from '#functions/nodes/access
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { putManagementStatus } from '#tables/node/management-status-records';
-import { nodeStatusPath, putManagementStatusBody } from './shared/schemas.ts';
+import { nodeManagementStatusRoutes } from './routes.ts';
 import { policyKey, storedStatus } from './shared/view.ts';
 
 /**
@@ -12,9 +12,7 @@ import { policyKey, storedStatus } from './shared/view.ts';
  * policies are not stored by this Exchange yet, so any policy name is accepted (upstream: it must
  * exist).
  */
-export const handler = endpoint({
-  path: nodeStatusPath,
-  body: putManagementStatusBody,
+export const handler = endpoint(nodeManagementStatusRoutes.operations.putNodeManagementStatus, {
   authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
   async handle({ path, body, target, deps }) {
     if (!target) throw nodeNotFound(path);

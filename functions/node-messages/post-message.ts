@@ -4,8 +4,8 @@ import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { mailboxFull, outgoingMessage, postLimits, senderShareFull } from '#lib/mailbox';
 import { postMessage } from '#tables/mailbox-post';
+import { nodeMessagesRoutes } from './routes.ts';
 import { authorizeNodeSender } from './shared/access.ts';
-import { nodeMessagesPath, postNodeMessageBody } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/nodes/{node}/msgs: an agbot with a public key that may serve the
@@ -14,9 +14,7 @@ import { nodeMessagesPath, postNodeMessageBody } from './shared/schemas.ts';
  * sender past its share (`maxMessagesPerSender`, `maxMessageBytesPerSender`) with 429, and
  * records the `nodemsgs` change the node sees in its feed.
  */
-export const handler = endpoint({
-  path: nodeMessagesPath,
-  body: postNodeMessageBody,
+export const handler = endpoint(nodeMessagesRoutes.operations.postNodeMessage, {
   authorize: ({ caller, path }) => authorizeNodeSender(caller, path),
   async handle({ caller, path, body, target, deps }) {
     const limits = deps.config().limits;

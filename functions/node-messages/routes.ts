@@ -25,7 +25,7 @@ export const nodeMessagesRoutes = routeList({
       method: 'GET',
       path: '/v1/orgs/{organization}/nodes/{node}/msgs',
       operationId: 'listNodeMessages',
-      handler: 'node-messages/list-messages',
+      handler: () => import('./list-messages.ts'),
       summary: "The node's unexpired messages, oldest first",
       description: `${readers} \`maxmsgs=N\` returns the oldest N (absent, 0 or negative: all; empty: 400, as upstream).`,
       request: { path: nodeMessagesPath, query: listNodeMessagesQuery },
@@ -39,7 +39,7 @@ export const nodeMessagesRoutes = routeList({
       method: 'POST',
       path: '/v1/orgs/{organization}/nodes/{node}/msgs',
       operationId: 'postNodeMessage',
-      handler: 'node-messages/post-message',
+      handler: () => import('./post-message.ts'),
       summary: 'Send a message to the node',
       description:
         'Any agbot with a public key, of any org. `ttl` in seconds, at least 1; a longer one than the ' +
@@ -55,7 +55,7 @@ export const nodeMessagesRoutes = routeList({
       method: 'GET',
       path: '/v1/orgs/{organization}/nodes/{node}/msgs/{msgid}',
       operationId: 'getNodeMessage',
-      handler: 'node-messages/get-message',
+      handler: () => import('./get-message.ts'),
       summary: 'One unexpired message',
       description: `${readers} A non-integer id is a 400.`,
       request: { path: nodeMessagePath },
@@ -68,7 +68,7 @@ export const nodeMessagesRoutes = routeList({
       method: 'DELETE',
       path: '/v1/orgs/{organization}/nodes/{node}/msgs/{msgid}',
       operationId: 'deleteNodeMessage',
-      handler: 'node-messages/delete-message',
+      handler: () => import('./delete-message.ts'),
       summary: 'Delete a message',
       description:
         'The node itself (after reading each message), its owner, org admins, root. 204 even when it was not there.',

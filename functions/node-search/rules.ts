@@ -1,7 +1,7 @@
 import type { SearchNode } from '#tables/node/search';
 
 /** What makes a node a candidate for an agreement (catalog reference §3.7, §4.3). */
-export interface Candidacy {
+interface Candidacy {
   /** `""` or `*` = any arch; otherwise the node's arch must equal it. */
   arch?: string | null | undefined;
   /** `<svcOrg>/<svcUrl>`: a node holding an agreement for it with a non-empty state is taken. */

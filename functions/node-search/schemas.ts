@@ -25,7 +25,6 @@ export const policySearchBody = z.strictObject({
   session: short.nullish(),
   startIndex: short.nullish(),
 });
-export type PolicySearchBody = z.infer<typeof policySearchBody>;
 
 /** Node health: heartbeats since `lastTime` ("" = all). */
 export const nodeHealthBody = z.strictObject({

@@ -31,7 +31,7 @@ function matches(compositeUrl: string, { org, url }: PostConfigStateBody): boole
 // biome-ignore lint/suspicious/noExplicitAny: stored registeredServices are validated on write and read back loosely.
 type RegService = Record<string, any>;
 
-export type ConfigStateOutcome =
+type ConfigStateOutcome =
   | { kind: 'no-services' }
   | { kind: 'no-match' }
   | { kind: 'matched'; services: RegService[]; changed: boolean };

@@ -1,17 +1,15 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { authorizeNode, nodePath, resourceId } from './access.ts';
+import { authorizeNode, resourceId } from './access.ts';
 import { nodeAttribute, nodeView } from './node-view.ts';
-import { getNodeQuery } from './schemas.ts';
+import { nodesRoutes } from './routes.ts';
 
 /**
  * GET /v1/orgs/{organization}/nodes/{node}[?attribute=]: owner, org admins, root, the node itself,
  * agbots of the org and multi-tenant agbots. The node read by `authorize` is the one returned.
  */
-export const handler = endpoint({
-  path: nodePath,
-  query: getNodeQuery,
+export const handler = endpoint(nodesRoutes.operations.getNode, {
   authorize: ({ caller, path }) => authorizeNode(caller, path, 'READ'),
   handle({ path, query, target: node }) {
     if (!node) throw notFound('not found');

@@ -1,19 +1,16 @@
 import { endpoint } from '#functions/endpoint';
 import { authorizeSearch } from '#functions/node-search/access';
 import { heartbeatSince, nodeHealth } from '#functions/node-search/rules';
-import { nodeHealthBody } from '#functions/node-search/schemas';
 import { json } from '#lib/http/responses';
-import { orgPath } from '#lib/ids';
 import { searchNodes } from '#tables/node/search';
+import { nodesRoutes } from './routes.ts';
 
 /**
  * POST /v1/orgs/{organization}/search/nodehealth: the org's nodes with no pattern (policy nodes)
  * that heartbeated since `lastTime` ("" = ever), with their agreements' times. Org admins, agbots
  * of the org, multi-tenant agbots, root. 201, or 404 `{nodes:{}}`. One gsi2 Query per org.
  */
-export const handler = endpoint({
-  path: orgPath,
-  body: nodeHealthBody,
+export const handler = endpoint(nodesRoutes.operations.postNodeHealthSearch, {
   authorize: ({ caller, path }) => authorizeSearch(caller, path.organization),
   async handle({ path, body }) {
     const keep = heartbeatSince(body.lastTime);

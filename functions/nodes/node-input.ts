@@ -6,7 +6,7 @@ import type { PatchNodeBody, PutNodeBody, RegServiceInput } from './schemas.ts';
 type UserInputBody = NonNullable<PutNodeBody['userInput']>[number];
 
 /** configState defaults to "active" on write, as upstream does. */
-export const storedRegisteredServices = (services: RegServiceInput[]) =>
+const storedRegisteredServices = (services: RegServiceInput[]) =>
   services.map((rs) => ({
     url: rs.url,
     numAgreements: rs.numAgreements,
@@ -16,7 +16,7 @@ export const storedRegisteredServices = (services: RegServiceInput[]) =>
     ...(rs.version != null ? { version: rs.version } : {}),
   }));
 
-export const storedUserInput = (inputs: UserInputBody[]) =>
+const storedUserInput = (inputs: UserInputBody[]) =>
   inputs.map((ui) => ({
     serviceOrgid: ui.serviceOrgid,
     serviceUrl: ui.serviceUrl,

@@ -5,9 +5,10 @@ import { accessDenied, badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { saveNode } from '#tables/node/save';
-import { authorizeNode, nodeConflict, nodeNotFound, nodePath, resourceId } from './access.ts';
+import { authorizeNode, nodeConflict, nodeNotFound, resourceId } from './access.ts';
 import { PATCH_ATTRIBUTES, patchChange } from './node-input.ts';
 import { patternProblem, userInputProblem } from './reference-rules.ts';
+import { nodesRoutes } from './routes.ts';
 import {
   EMPTY_TOKEN,
   nodeTypeProblem,
@@ -15,15 +16,12 @@ import {
   registeredServicesProblem,
   sizeProblem,
 } from './rules.ts';
-import { patchNodeBody } from './schemas.ts';
 
 /**
  * PATCH /v1/orgs/{organization}/nodes/{node}: exactly one attribute (reference §11.2); who as PUT.
  * Only the node itself or root may set publicKey, and only while none is set.
  */
-export const handler = endpoint({
-  path: nodePath,
-  body: patchNodeBody,
+export const handler = endpoint(nodesRoutes.operations.patchNode, {
   authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
   async handle({ caller, path, body, target, deps }) {
     const present = PATCH_ATTRIBUTES.filter((name) => body[name] != null);

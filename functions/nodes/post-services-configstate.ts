@@ -4,18 +4,16 @@ import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { laterTimestamp } from '#tables/node/records';
 import { recordServicesConfigState } from '#tables/node/report-records';
-import { authorizeNode, CONFLICT, nodeNotFound, nodePath, resourceId, writeWithReread } from './access.ts';
+import { authorizeNode, CONFLICT, nodeNotFound, resourceId, writeWithReread } from './access.ts';
 import { applyConfigState, configStateProblem } from './configstate.ts';
-import { postConfigStateBody } from './report-schemas.ts';
+import { nodesRoutes } from './routes.ts';
 
 /**
  * POST /v1/orgs/{organization}/nodes/{node}/services_configstate: whoever may write the node.
  * Sets the configState of the matching registeredServices (stamping the node when one changes)
  * and records a `services_configstate` change on every success, as upstream; 201.
  */
-export const handler = endpoint({
-  path: nodePath,
-  body: postConfigStateBody,
+export const handler = endpoint(nodesRoutes.operations.postNodeServicesConfigState, {
   authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
   async handle({ caller, path, body, target, deps }) {
     const problem = configStateProblem(body);

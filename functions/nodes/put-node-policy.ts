@@ -4,19 +4,16 @@ import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { putNodePolicy } from '#tables/node/policy-records';
 import { laterTimestamp } from '#tables/node/records';
-import { authorizeNode, nodeNotFound, nodePath } from './access.ts';
+import { authorizeNode, nodeNotFound } from './access.ts';
 import { policyProblem, storedPolicy } from './policy-view.ts';
+import { nodesRoutes } from './routes.ts';
 import { sizeProblem } from './rules.ts';
-import { noHeartbeatQuery, putNodePolicyBody } from './schemas.ts';
 
 /**
  * PUT /v1/orgs/{organization}/nodes/{node}/policy[?noheartbeat=]: whoever may write the node.
  * Upserts the policy and stamps the node in one transaction; a missing node is a 404.
  */
-export const handler = endpoint({
-  path: nodePath,
-  query: noHeartbeatQuery,
-  body: putNodePolicyBody,
+export const handler = endpoint(nodesRoutes.operations.putNodePolicy, {
   authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
   async handle({ path, query, body, target, deps }) {
     const problem = policyProblem(body) ?? sizeProblem(body);

@@ -32,7 +32,7 @@ const isInt32 = (value: string) =>
 type Prop = RegServiceInput['properties'][number];
 
 /** The first problem with one registeredServices property, or undefined. */
-export function propertyProblem({ name, value, propType, op }: Prop): string | undefined {
+function propertyProblem({ name, value, propType, op }: Prop): string | undefined {
   if (!PROP_TYPES.includes(propType)) return `invalid propType '${propType}' specified for ${name}`;
   if (!OPS.includes(op)) return `invalid op '${op}' specified for ${name}`;
   if (propType === 'boolean') {

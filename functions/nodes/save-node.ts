@@ -11,7 +11,7 @@ import { publicKeyNotToken } from './rules.ts';
 import type { PutNodeBody } from './schemas.ts';
 
 /** PUT /orgs/{org}/nodes/{node} once the body passed its checks: update or create (reference §11.1). */
-export interface SaveNode {
+interface SaveNode {
   caller: Caller;
   path: NodePath;
   body: PutNodeBody;

@@ -13,7 +13,7 @@ export const openApiRoutes = routeList({
       method: 'GET',
       path: '/v1/openapi.json',
       operationId: 'getOpenApi',
-      handler: 'openapi/get-openapi',
+      handler: () => import('./get-openapi.ts'),
       summary: 'The OpenAPI 3.1 description of this API',
       description: 'Generated from the schemas that validate the requests and describe the responses.',
       anonymous: true,

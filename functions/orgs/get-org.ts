@@ -2,18 +2,15 @@ import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { badInput, emptyList, notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { orgPath } from '#lib/ids';
 import { getOrg } from '#tables/org/records';
+import { orgsRoutes } from './routes.ts';
 import { ORG_ATTRIBUTES, orgView } from './shared/org-view.ts';
-import { getOrgQuery } from './shared/schemas.ts';
 
 const isOrgAttribute = (name: string): name is (typeof ORG_ATTRIBUTES)[number] =>
   (ORG_ATTRIBUTES as readonly string[]).includes(name);
 
 /** GET /v1/orgs/{organization}[?attribute=]: any identity of the org, hub admins, root. */
-export const handler = endpoint({
-  path: orgPath,
-  query: getOrgQuery,
+export const handler = endpoint(orgsRoutes.operations.getOrg, {
   authorize: ({ caller, path }) => authorize(caller, { type: 'org', org: path.organization }, 'READ'),
   async handle({ path, query }) {
     const { attribute } = query;

@@ -5,8 +5,8 @@ import { badInput, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { filterPrefix, matchesAllFilters } from '#lib/like';
 import { getOrg, listOrgs, type OrgRecord } from '#tables/org/records';
+import { orgsRoutes } from './routes.ts';
 import { orgView } from './shared/org-view.ts';
-import { getOrgsQuery } from './shared/schemas.ts';
 
 /** Root and hub admins see every org; org admins and users their own and IBM; nodes and agbots their own. */
 async function visibleOrgs(caller: Caller, organization: string | undefined): Promise<OrgRecord[]> {
@@ -18,8 +18,7 @@ async function visibleOrgs(caller: Caller, organization: string | undefined): Pr
 }
 
 /** GET /v1/orgs: the orgs the caller may see, filtered by label, id, description (`%` = LIKE) or orgtype. */
-export const handler = endpoint({
-  query: getOrgsQuery,
+export const handler = endpoint(orgsRoutes.operations.getOrgs, {
   authorize: ({ caller }) => authorize(caller, { type: 'org', org: caller.org }, 'READ'),
   async handle({ caller, query }) {
     // Upstream quirk kept: orgtype=IBM selects the org whose id is IBM.

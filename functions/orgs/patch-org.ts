@@ -2,11 +2,11 @@ import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
-import { orgPath } from '#lib/ids';
 import { isoTimestamp } from '#lib/time';
 import { type OrgPatch, patchOrg } from '#tables/org/records';
+import { orgsRoutes } from './routes.ts';
 import { checkOrgLimits } from './shared/org-body.ts';
-import { orgPatchBody } from './shared/schemas.ts';
+import type { orgPatchBody } from './shared/schemas.ts';
 
 type PatchBody = ReturnType<typeof orgPatchBody.parse>;
 
@@ -26,9 +26,7 @@ function firstAttribute(body: PatchBody): OrgPatch | undefined {
 }
 
 /** PATCH /v1/orgs/{organization}: one attribute of an existing org. Body parsed before authorization. */
-export const handler = endpoint({
-  path: orgPath,
-  body: orgPatchBody,
+export const handler = endpoint(orgsRoutes.operations.patchOrg, {
   async handle({ caller, path, body, deps }) {
     const org = path.organization;
     authorize(caller, { type: 'org', org }, body.orgType === 'IBM' ? 'SET_IBM_ORG_TYPE' : 'WRITE');

@@ -2,12 +2,11 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deletePatternKey } from '#tables/pattern/key-records';
+import { patternsRoutes } from './routes.ts';
 import { authorizePattern, patternId, patternNotFound } from './shared/access.ts';
-import { patternKeyPath } from './shared/schemas.ts';
 
 /** DELETE /v1/orgs/{organization}/patterns/{pattern}/keys/{keyid}: 204, or 404 when missing. */
-export const handler = endpoint({
-  path: patternKeyPath,
+export const handler = endpoint(patternsRoutes.operations.deletePatternKey, {
   authorize: ({ caller, path }) => authorizePattern(caller, path, 'WRITE'),
   async handle({ path, target }) {
     if (!target) throw patternNotFound(path);

@@ -1,9 +1,9 @@
 import { endpoint } from '#functions/endpoint';
 import { badInput, notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
+import { patternsRoutes } from './routes.ts';
 import { authorizePattern } from './shared/access.ts';
 import { patternAttribute, patternsBody } from './shared/pattern-view.ts';
-import { getPatternQuery, patternPath } from './shared/schemas.ts';
 
 const ATTRIBUTES =
   /^(owner|public|agreementprotocols|clusternamespace|description|label|secretbinding|services|userinput)$/i;
@@ -13,9 +13,7 @@ const ATTRIBUTES =
  * public pattern, nodes for org IBM, multi-tenant agbots, root. Missing: 404 with the empty map
  * (`?attribute=`: 404 not-found). An unknown attribute name is upstream's intended 400.
  */
-export const handler = endpoint({
-  path: patternPath,
-  query: getPatternQuery,
+export const handler = endpoint(patternsRoutes.operations.getPattern, {
   authorize: ({ caller, path }) => authorizePattern(caller, path, 'READ'),
   handle({ query, target }) {
     if (query.attribute !== undefined) {

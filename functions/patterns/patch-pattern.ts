@@ -5,10 +5,10 @@ import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { PATCHABLE } from '#tables/pattern/records';
+import { patternsRoutes } from './routes.ts';
 import { authorizePattern, patternId, patternNotFound } from './shared/access.ts';
 import { storedServices } from './shared/pattern-view.ts';
 import { mayBePublic, missingReference, servicesProblem } from './shared/rules.ts';
-import { patchPatternBody, patternPath } from './shared/schemas.ts';
 import { updatePattern } from './shared/update-pattern.ts';
 
 /**
@@ -17,9 +17,7 @@ import { updatePattern } from './shared/update-pattern.ts';
  * `public: true` only in an org of type IBM. Unlike upstream, services may not become empty and
  * clusterNamespace is patched on this pattern (docs/compatibility.md).
  */
-export const handler = endpoint({
-  path: patternPath,
-  body: patchPatternBody,
+export const handler = endpoint(patternsRoutes.operations.patchPattern, {
   authorize: ({ caller, path }) => authorizePattern(caller, path, 'WRITE'),
   async handle({ caller, path, body, target, deps }) {
     const attribute = PATCHABLE.find((name) => body[name] !== undefined && body[name] !== null);

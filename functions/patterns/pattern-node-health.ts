@@ -1,20 +1,17 @@
 import { endpoint } from '#functions/endpoint';
 import { authorizeSearch } from '#functions/node-search/access';
 import { heartbeatSince, nodeHealth } from '#functions/node-search/rules';
-import { nodeHealthBody } from '#functions/node-search/schemas';
 import { json } from '#lib/http/responses';
 import { searchNodes } from '#tables/node/search';
+import { patternsRoutes } from './routes.ts';
 import { patternId } from './shared/access.ts';
-import { patternPath } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/patterns/{pattern}/nodehealth (catalog reference §3.8): the nodes of
  * `nodeOrgids` (default the org) registered with this pattern that heartbeated since `lastTime`
  * ("" = ever), with their agreements' times. The pattern need not exist. 201, or 404 `{nodes:{}}`.
  */
-export const handler = endpoint({
-  path: patternPath,
-  body: nodeHealthBody,
+export const handler = endpoint(patternsRoutes.operations.postPatternNodeHealth, {
   authorize: ({ caller, path }) => authorizeSearch(caller, path.organization),
   async handle({ path, body }) {
     const keep = heartbeatSince(body.lastTime);

@@ -5,19 +5,17 @@ import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { createPattern } from '#tables/pattern/records';
+import { patternsRoutes } from './routes.ts';
 import { authorizePatternAccess, patternId } from './shared/access.ts';
 import { storedPattern } from './shared/pattern-view.ts';
 import { mayBePublic, missingReference, servicesProblem } from './shared/rules.ts';
-import { patternBody, patternPath } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/patterns/{pattern} (and .../deployment/patterns/...): users and
  * admins of the org, root. Validates in upstream's order (§3.1), applies the public rule and the
  * owner's limit, then creates the pattern owned by the caller; a duplicate is 403 already-exists.
  */
-export const handler = endpoint({
-  path: patternPath,
-  body: patternBody,
+export const handler = endpoint(patternsRoutes.operations.postPattern, {
   authorize: ({ caller, path }) =>
     authorizePatternAccess(caller, path.organization, path.pattern, 'CREATE', {}),
   async handle({ caller, path, body, deps }) {

@@ -4,19 +4,17 @@ import { sizeProblem } from '#functions/nodes/rules';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
+import { patternsRoutes } from './routes.ts';
 import { authorizePattern, patternId, patternNotFound } from './shared/access.ts';
 import { storedPattern } from './shared/pattern-view.ts';
 import { mayBePublic, missingReference, servicesProblem } from './shared/rules.ts';
-import { patternBody, patternPath } from './shared/schemas.ts';
 import { updatePattern } from './shared/update-pattern.ts';
 
 /**
  * PUT /v1/orgs/{organization}/patterns/{pattern}: the owner, org admins, root. Update only
  * (missing → 404); replaces the whole pattern and, as upstream, makes the caller its owner.
  */
-export const handler = endpoint({
-  path: patternPath,
-  body: patternBody,
+export const handler = endpoint(patternsRoutes.operations.putPattern, {
   authorize: ({ caller, path }) => authorizePattern(caller, path, 'WRITE'),
   async handle({ caller, path, body, target, deps }) {
     if (!target) throw patternNotFound(path);

@@ -1,14 +1,13 @@
 import { endpoint } from '#functions/endpoint';
 import { authorizeSearch } from '#functions/node-search/access';
 import { foundNode, isCandidate } from '#functions/node-search/rules';
-import { patternSearchBody } from '#functions/node-search/schemas';
 import { searchableOrgs } from '#functions/node-search/served';
 import { badInput } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { searchNodes } from '#tables/node/search';
 import { getPattern } from '#tables/pattern/records';
+import { patternsRoutes } from './routes.ts';
 import { patternId } from './shared/access.ts';
-import { patternPath } from './shared/schemas.ts';
 
 /**
  * POST /v1/orgs/{organization}/patterns/{pattern}/search (catalog reference §3.7): the nodes of
@@ -16,9 +15,7 @@ import { patternPath } from './shared/schemas.ts';
  * `serviceUrl` to: a public key, a heartbeat (within `secondsStale` when > 0), the arch asked, and
  * no agreement for that service with a state. 201, or 404 with no nodes. One gsi2 Query per org.
  */
-export const handler = endpoint({
-  path: patternPath,
-  body: patternSearchBody,
+export const handler = endpoint(patternsRoutes.operations.postPatternSearch, {
   authorize: ({ caller, path }) => authorizeSearch(caller, path.organization),
   async handle({ caller, path, body, deps }) {
     const stale = body.secondsStale ?? 0;

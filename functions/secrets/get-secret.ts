@@ -5,9 +5,9 @@ import { log } from '#lib/log';
 import { open, SecretIntegrityError } from '#lib/secrets/envelope';
 import { keyProvider } from '#lib/secrets/provider';
 import { getSecret } from '#tables/secret/records';
+import { secretsRoutes } from './routes.ts';
 import { authorizeSecret } from './shared/access.ts';
 import { authorizeDelivery } from './shared/delivery.ts';
-import { deliveryQuery, secretPath } from './shared/schemas.ts';
 import { secretNameOrThrow } from './shared/secret-name.ts';
 
 export const secretNotFound = (name: string) => notFound(`No secret(s) found under secret name '${name}'`);
@@ -18,9 +18,7 @@ export const secretNotFound = (name: string) => notFound(`No secret(s) found und
  * that fails its integrity check (moved from another item, altered) is logged as such and
  * answered 409, never 500 and never a value.
  */
-export const handler = endpoint({
-  path: secretPath,
-  query: deliveryQuery,
+export const handler = endpoint(secretsRoutes.operations.getSecret, {
   authorize({ caller, path }) {
     const name = secretNameOrThrow(path.secret);
     // An agbot's right depends on the policy or pattern its query names: checked once parsed.

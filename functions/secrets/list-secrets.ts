@@ -1,5 +1,5 @@
+import { secretsRoutes } from './routes.ts';
 import { treeListEndpoint } from './shared/list-view.ts';
-import { orgPath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/secrets: the org's secret names, without the `user/` and `node/` trees. */
-export const handler = treeListEndpoint(orgPath, () => ({ kind: 'org' }));
+export const handler = treeListEndpoint(secretsRoutes.operations.listSecrets, () => ({ kind: 'org' }));

@@ -5,17 +5,16 @@ import { seal } from '#lib/secrets/envelope';
 import { keyProvider } from '#lib/secrets/provider';
 import { isoTimestamp } from '#lib/time';
 import { putSecret } from '#tables/secret/records';
+import { secretsRoutes } from './routes.ts';
 import { authorizeSecret } from './shared/access.ts';
-import { MAX_SECRET_BODY_BYTES, secretBody, secretPath } from './shared/schemas.ts';
+import { MAX_SECRET_BODY_BYTES } from './shared/schemas.ts';
 import { boundNode, secretNameOrThrow } from './shared/secret-name.ts';
 
 /**
  * PUT and POST /v1/orgs/{organization}/secrets/{secret}: create or overwrite (upstream treats
  * both alike) → 201. Only `{key, value}` is sealed and stored; its change row names the secret.
  */
-export const handler = endpoint({
-  path: secretPath,
-  body: secretBody,
+export const handler = endpoint(secretsRoutes.operations.putSecret, {
   async authorize({ caller, path, event }) {
     const name = secretNameOrThrow(path.secret);
     await authorizeSecret(caller, path.organization, 'write', name);

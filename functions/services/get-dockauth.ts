@@ -2,13 +2,12 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { getDockAuth } from '#tables/service/children';
+import { servicesRoutes } from './routes.ts';
 import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
 import { dockAuthView } from './shared/dockauth-view.ts';
-import { dockAuthPath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/services/{service}/dockauths/{dockauthid}: token masked. */
-export const handler = endpoint({
-  path: dockAuthPath,
+export const handler = endpoint(servicesRoutes.operations.getServiceDockAuth, {
   authorize: ({ caller, path }) => authorizeService(caller, path, 'READ'),
   async handle({ path, target }) {
     if (!target) throw serviceNotFound(path);

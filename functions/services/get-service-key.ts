@@ -2,12 +2,11 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { text } from '#lib/http/responses';
 import { getServiceKey } from '#tables/service/children';
+import { servicesRoutes } from './routes.ts';
 import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
-import { keyPath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/services/{service}/keys/{keyid}: the key as `text/plain`. */
-export const handler = endpoint({
-  path: keyPath,
+export const handler = endpoint(servicesRoutes.operations.getServiceKey, {
   authorize: ({ caller, path }) => authorizeService(caller, path, 'READ'),
   async handle({ path, target }) {
     if (!target) throw serviceNotFound(path);

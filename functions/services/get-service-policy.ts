@@ -2,12 +2,11 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { getServicePolicy } from '#tables/service/children';
+import { servicesRoutes } from './routes.ts';
 import { authorizeService, serviceNotFound } from './shared/access.ts';
-import { servicePath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/services/{service}/policy: whoever may read the service (no row filter). */
-export const handler = endpoint({
-  path: servicePath,
+export const handler = endpoint(servicesRoutes.operations.getServicePolicy, {
   authorize: ({ caller, path }) => authorizeService(caller, path, 'READ'),
   async handle({ path, target }) {
     if (!target) throw serviceNotFound(path);

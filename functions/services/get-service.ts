@@ -1,16 +1,14 @@
 import { endpoint } from '#functions/endpoint';
 import { json } from '#lib/http/responses';
+import { servicesRoutes } from './routes.ts';
 import { authorizeService, canSeeService, serviceNotFound } from './shared/access.ts';
-import { getServiceQuery, servicePath } from './shared/schemas.ts';
 import { serviceAttribute, servicesBody } from './shared/service-view.ts';
 
 /**
  * GET /v1/orgs/{organization}/services/{service}[?attribute=]: whoever may read it (§1.1) and see
  * its row (§2.5); otherwise 404 `{code,msg}`. One GetItem: the record `authorize` read is returned.
  */
-export const handler = endpoint({
-  path: servicePath,
-  query: getServiceQuery,
+export const handler = endpoint(servicesRoutes.operations.getService, {
   authorize: ({ caller, path }) => authorizeService(caller, path, 'READ'),
   handle({ caller, path, query, target }) {
     if (!target || !canSeeService(caller, target)) throw serviceNotFound(path);

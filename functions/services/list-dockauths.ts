@@ -2,13 +2,12 @@ import { endpoint } from '#functions/endpoint';
 import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { listDockAuths } from '#tables/service/children';
+import { servicesRoutes } from './routes.ts';
 import { authorizeService, serviceNotFound } from './shared/access.ts';
 import { dockAuthView } from './shared/dockauth-view.ts';
-import { servicePath } from './shared/schemas.ts';
 
 /** GET /v1/orgs/{organization}/services/{service}/dockauths: tokens masked; none → 404 `[]`. */
-export const handler = endpoint({
-  path: servicePath,
+export const handler = endpoint(servicesRoutes.operations.listServiceDockAuths, {
   authorize: ({ caller, path }) => authorizeService(caller, path, 'READ'),
   async handle({ path, target }) {
     if (!target) throw serviceNotFound(path);

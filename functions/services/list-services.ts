@@ -2,19 +2,17 @@ import { endpoint } from '#functions/endpoint';
 import { badInput, emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { listOrgServices } from '#tables/service/records';
+import { servicesRoutes } from './routes.ts';
 import { authorizeServiceAccess, canSeeService } from './shared/access.ts';
 import { NODE_TYPES, serviceListFilter } from './shared/list-filters.ts';
 import { versionProblem } from './shared/rules.ts';
-import { listServicesQuery, servicesPath } from './shared/schemas.ts';
 import { servicesBody } from './shared/service-view.ts';
 
 /**
  * GET /v1/orgs/{organization}/services: every caller but hub admins; rows as §2.5 (plain users:
  * their own and the public ones). One Query of the org's gsi1 partition.
  */
-export const handler = endpoint({
-  path: servicesPath,
-  query: listServicesQuery,
+export const handler = endpoint(servicesRoutes.operations.listServices, {
   authorize: ({ caller, path }) =>
     authorizeServiceAccess(caller, path.organization, '*', 'READ', { collection: true }),
   async handle({ caller, path, query }) {

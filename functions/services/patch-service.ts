@@ -4,6 +4,7 @@ import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import type { ServiceRecord } from '#tables/service/records';
+import { servicesRoutes } from './routes.ts';
 import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
 import {
   missingRequiredMessage,
@@ -12,7 +13,7 @@ import {
   sharableProblem,
   userInputProblem,
 } from './shared/rules.ts';
-import { type PatchServiceBody, patchServiceBody, servicePath } from './shared/schemas.ts';
+import type { PatchServiceBody } from './shared/schemas.ts';
 import { encodeRequiredServices } from './shared/service-view.ts';
 import { updateService } from './shared/update-service.ts';
 
@@ -56,9 +57,7 @@ function patched(body: PatchServiceBody, attribute: Patchable): Partial<ServiceR
  * PATCH /v1/orgs/{organization}/services/{service}: owner, org admins, root. `clusterDeployment`
  * and its signature cannot be patched (upstream); `requiredServices` are checked again.
  */
-export const handler = endpoint({
-  path: servicePath,
-  body: patchServiceBody,
+export const handler = endpoint(servicesRoutes.operations.patchService, {
   authorize: ({ caller, path }) => authorizeService(caller, path, 'WRITE'),
   async handle({ caller, path, body, target, deps }) {
     const attribute = ORDER.find((name) => body[name] != null);

@@ -5,9 +5,9 @@ import { accessDenied, badInput, HttpError, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { createService } from '#tables/service/records';
+import { servicesRoutes } from './routes.ts';
 import { authorizeServiceAccess } from './shared/access.ts';
 import { missingRequiredMessage, missingRequiredService, serviceBodyProblem } from './shared/rules.ts';
-import { serviceBody, servicesPath } from './shared/schemas.ts';
 import { storedService } from './shared/service-view.ts';
 
 /**
@@ -15,9 +15,7 @@ import { storedService } from './shared/service-view.ts';
  * order (§2.3), then inserts the service owned by the caller, its owner count (per-owner limit)
  * and its change row in one transaction; a duplicate id is 403 already-exists.
  */
-export const handler = endpoint({
-  path: servicesPath,
-  body: serviceBody,
+export const handler = endpoint(servicesRoutes.operations.postService, {
   authorize: ({ caller, path }) => authorizeServiceAccess(caller, path.organization, '', 'CREATE', {}),
   async handle({ caller, path, body, deps }) {
     const problem = serviceBodyProblem(body) ?? sizeProblem(body);

@@ -3,13 +3,11 @@ import { notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { replaceDockAuth } from '#tables/service/children';
+import { servicesRoutes } from './routes.ts';
 import { authorizeService, serviceNotFound } from './shared/access.ts';
-import { dockAuthBody, dockAuthPath } from './shared/schemas.ts';
 
 /** PUT /v1/orgs/{organization}/services/{service}/dockauths/{dockauthid}: replaces an existing one. */
-export const handler = endpoint({
-  path: dockAuthPath,
-  body: dockAuthBody,
+export const handler = endpoint(servicesRoutes.operations.putServiceDockAuth, {
   authorize: ({ caller, path }) => authorizeService(caller, path, 'WRITE'),
   async handle({ path, body, target, deps }) {
     if (!target) throw serviceNotFound(path);

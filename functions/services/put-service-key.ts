@@ -3,15 +3,14 @@ import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { putServiceKey } from '#tables/service/children';
+import { servicesRoutes } from './routes.ts';
 import { authorizeService, serviceNotFound } from './shared/access.ts';
-import { keyPath } from './shared/schemas.ts';
 
 /**
  * PUT /v1/orgs/{organization}/services/{service}/keys/{keyid}: whoever may write the service. The
  * body is the key or certificate itself (any content type, as upstream), stored verbatim.
  */
-export const handler = endpoint({
-  path: keyPath,
+export const handler = endpoint(servicesRoutes.operations.putServiceKey, {
   authorize: ({ caller, path }) => authorizeService(caller, path, 'WRITE'),
   async handle({ path, target, event, deps }) {
     const key = keyFromBody(event);

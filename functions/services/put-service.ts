@@ -3,9 +3,9 @@ import { sizeProblem } from '#functions/nodes/rules';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
+import { servicesRoutes } from './routes.ts';
 import { authorizeService, resourceId, serviceNotFound } from './shared/access.ts';
 import { missingRequiredMessage, missingRequiredService, serviceBodyProblem } from './shared/rules.ts';
-import { serviceBody, servicePath } from './shared/schemas.ts';
 import { storedService } from './shared/service-view.ts';
 import { updateService } from './shared/update-service.ts';
 
@@ -14,9 +14,7 @@ import { updateService } from './shared/update-service.ts';
  * 404); the body must reproduce the path's id. Replaces every field, and the caller becomes the
  * owner, as upstream (§2.4).
  */
-export const handler = endpoint({
-  path: servicePath,
-  body: serviceBody,
+export const handler = endpoint(servicesRoutes.operations.putService, {
   authorize: ({ caller, path }) => authorizeService(caller, path, 'WRITE'),
   async handle({ caller, path, body, target, deps }) {
     const problem = serviceBodyProblem(body, path.service) ?? sizeProblem(body);

@@ -3,12 +3,12 @@ import { badInput, notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { deleteUserCascade } from '#tables/cascade';
 import { isRootUser, userDeletionCounts } from '#tables/user/records';
-import { authorizeUser, userPath } from './shared/target.ts';
+import { usersRoutes } from './routes.ts';
+import { authorizeUser } from './shared/target.ts';
 import { canSeeUser } from './shared/visible.ts';
 
 /** DELETE /v1/orgs/{organization}/users/{username}: the user, its admins, root; takes its nodes and agbots along. */
-export const handler = endpoint({
-  path: userPath,
+export const handler = endpoint(usersRoutes.operations.deleteUser, {
   authorize: ({ caller, path }) => authorizeUser(caller, path, 'WRITE'),
   async handle({ caller, path, target }) {
     const { organization: org, username } = path;

@@ -4,14 +4,12 @@ import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { type UserFields, updateUser } from '#tables/user/records';
+import { usersRoutes } from './routes.ts';
 import { mayPatch, patchAttribute, patchProblem } from './shared/patch-rules.ts';
-import { userPatchBody } from './shared/schemas.ts';
-import { authorizeUser, userPath } from './shared/target.ts';
+import { authorizeUser } from './shared/target.ts';
 
 /** PATCH /v1/orgs/{organization}/users/{username}: exactly one of password, admin, hubAdmin, email. */
-export const handler = endpoint({
-  path: userPath,
-  body: userPatchBody,
+export const handler = endpoint(usersRoutes.operations.patchUser, {
   authorize: ({ caller, path }) => authorizeUser(caller, path, 'WRITE'),
   async handle({ caller, path, body, deps }) {
     const { organization: org, username } = path;

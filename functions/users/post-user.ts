@@ -6,14 +6,11 @@ import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { insertUser } from '#tables/user/records';
+import { usersRoutes } from './routes.ts';
 import { userWriteProblem } from './shared/rules.ts';
-import { userBody } from './shared/schemas.ts';
-import { userPath } from './shared/target.ts';
 
 /** POST /v1/orgs/{organization}/users/{username}: org admins (own org), hub admins, root create a user. */
-export const handler = endpoint({
-  path: userPath,
-  body: userBody,
+export const handler = endpoint(usersRoutes.operations.postUser, {
   authorize: ({ caller, path }) =>
     authorize(caller, { type: 'user', org: path.organization, id: path.username, exists: false }, 'CREATE'),
   async handle({ caller, path, body, deps }) {

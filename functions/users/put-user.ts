@@ -5,18 +5,16 @@ import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { insertUser, type UserFields, updateUser } from '#tables/user/records';
+import { usersRoutes } from './routes.ts';
 import { userWriteProblem } from './shared/rules.ts';
-import { userBody } from './shared/schemas.ts';
-import { authorizeUser, userPath } from './shared/target.ts';
+import { authorizeUser } from './shared/target.ts';
 import { canSeeUser } from './shared/visible.ts';
 
 /**
  * PUT /v1/orgs/{organization}/users/{username}: replaces the user if the caller may see it, else
  * creates it (a user that exists but is hidden from the caller → 400, as upstream).
  */
-export const handler = endpoint({
-  path: userPath,
-  body: userBody,
+export const handler = endpoint(usersRoutes.operations.putUser, {
   authorize: ({ caller, path }) => authorizeUser(caller, path, 'WRITE'),
   async handle({ caller, path, body, deps }) {
     const { organization: org, username } = path;

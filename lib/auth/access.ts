@@ -164,9 +164,3 @@ export function authorize(caller: Caller, target: Target, access: Access): void 
     `Access denied: '${caller.fullId}' does not have authorization: ${permission} ${target.type}=${targetId(target)}`,
   );
 }
-
-/** Whether `authorize` would pass, for routes that pick among several rules. */
-export function isAuthorized(caller: Caller, target: Target, access: Access): boolean {
-  const permission = requiredPermission(caller, target, access);
-  return permission !== 'not-found' && roleHasPermission(roleOf(caller), permission);
-}

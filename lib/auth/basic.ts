@@ -1,5 +1,5 @@
 /** Credentials from an HTTP Basic header: `org/id:secret`. */
-export interface BasicCredentials {
+interface BasicCredentials {
   org: string;
   id: string;
   secret: string;

@@ -6,7 +6,7 @@
  */
 type Version = readonly [number, number, number] | 'infinity';
 
-export function parseVersion(text: string): Version | undefined {
+function parseVersion(text: string): Version | undefined {
   const value = text.trim().toLowerCase();
   if (value === 'infinity') return 'infinity';
   if (!/^\d{1,15}(\.\d{1,15}){0,2}$/.test(value)) return undefined;
@@ -40,7 +40,7 @@ interface Range {
   ceilingInclusive: boolean;
 }
 
-export function parseVersionRange(text: string): Range | undefined {
+function parseVersionRange(text: string): Range | undefined {
   // Split and trim, not a regex over spaces (no backtracking on hostile input).
   const parts = text
     .trim()

@@ -13,7 +13,7 @@ export interface FeedRow {
   public?: boolean;
 }
 
-export interface FeedReader {
+interface FeedReader {
   kind: 'root' | 'user' | 'node' | 'agbot';
   org: string;
   id: string;

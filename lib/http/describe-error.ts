@@ -1,7 +1,7 @@
 import { redactValues } from '#lib/log-redaction';
 
 /** What a log line says about an error: its name, message, stack and the chain of its causes. */
-export interface ErrorDescription {
+interface ErrorDescription {
   name: string;
   message: string;
   stack?: string;

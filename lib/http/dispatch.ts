@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import type { ResourceDoc } from '#lib/openapi/route';
+import type { ResourceDoc, RouteDoc } from '#lib/openapi/route';
 import type { APIGatewayProxyEventV2 } from './lambda-types.ts';
 import type { Response } from './responses.ts';
 import { compileRoutes, MALFORMED_PATH, matchRoute } from './route-match.ts';
@@ -14,36 +14,36 @@ const rawPathIsEncoded = () => process.env.IS_OFFLINE === 'true';
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Response>;
 
 /** What a request no route matches gets: a path no route serves, a path that is not valid percent-encoding. */
-export interface Fallbacks {
+interface Fallbacks {
   unrecognizedRoute: LambdaHandler;
   malformedPath: LambdaHandler;
 }
 
+/** The `handler` export of a route's handler module (its entry's `handler: () => import(…)`). */
+export async function loadHandler(route: RouteDoc): Promise<LambdaHandler> {
+  const module = (await route.handler()) as { handler?: unknown };
+  if (typeof module.handler !== 'function')
+    throw new Error(`${route.operationId}: its handler module exports no handler`);
+  return module.handler as LambdaHandler;
+}
+
 /** The family dispatcher of a deployment whose unmatched requests get `fallbacks` (the Exchange's: functions/dispatch.ts). */
-export const dispatcherWith =
-  (fallbacks: Fallbacks) =>
-  <H extends string>(routes: ResourceDoc<H>, handlers: Record<H, LambdaHandler>) =>
-    dispatcher(routes, handlers, fallbacks);
+export const dispatcherWith = (fallbacks: Fallbacks) => (routes: ResourceDoc) =>
+  dispatcher(routes, fallbacks);
 
 /**
  * A family's one Lambda: API Gateway sends it every request under the family's mounts (some of
  * them `{proxy+}`), so it matches method + rawPath against the family's route list, sets
- * `pathParameters` as the exact route would have (decoded, by name) and runs that endpoint's
- * handler. A path or method the family lacks gets the catch-all's answer (401, else 404).
+ * `pathParameters` as the exact route would have (decoded, by name) and runs that route's
+ * handler. A path or method the family lacks gets the catch-all's answer (401, else 404). Every
+ * handler module of the list is loaded when the Lambda starts, as static imports would be.
  */
-function dispatcher<H extends string>(
-  routes: ResourceDoc<H>,
-  handlers: Record<H, LambdaHandler>,
-  { unrecognizedRoute, malformedPath }: Fallbacks,
-) {
+function dispatcher(routes: ResourceDoc, { unrecognizedRoute, malformedPath }: Fallbacks) {
+  const handlers = routes.routes.map((route) => loadHandler(route));
   const table = compileRoutes(
-    routes.routes.map((route) => ({
-      method: route.method,
-      path: route.path,
-      value: handlers[route.handler],
-    })),
+    routes.routes.map((route, index) => ({ method: route.method, path: route.path, value: index })),
   );
-  const dispatch: LambdaHandler = (event, context) => {
+  const dispatch: LambdaHandler = async (event, context) => {
     const http = event.requestContext?.http;
     const match = matchRoute(
       table,
@@ -53,7 +53,8 @@ function dispatcher<H extends string>(
     );
     if (match === MALFORMED_PATH) return malformedPath(event, context);
     if (!match) return unrecognizedRoute(event, context);
-    return match.value({ ...event, pathParameters: match.pathParameters }, context);
+    const handler = await (handlers[match.value] as Promise<LambdaHandler>);
+    return handler({ ...event, pathParameters: match.pathParameters }, context);
   };
-  return Object.assign(dispatch, { handlers });
+  return dispatch;
 }

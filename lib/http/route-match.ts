@@ -4,7 +4,7 @@
  * any non-empty segment; where several match, a literal beats a parameter at the first segment
  * they differ. Segments are percent-decoded one by one, so an encoded `/` stays inside its segment.
  */
-export interface RoutePattern<T> {
+interface RoutePattern<T> {
   method: string;
   /** API Gateway path template: `/v1/orgs/{organization}/nodes/{node}`. */
   path: string;
@@ -21,7 +21,7 @@ interface Compiled<T> {
   value: T;
 }
 
-export interface RouteMatch<T> {
+interface RouteMatch<T> {
   value: T;
   /** Decoded path parameters by name; undefined when the route has none (as API Gateway sends it). */
   pathParameters?: Record<string, string>;

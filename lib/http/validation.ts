@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { badInput } from './errors.ts';
 
 /** Turns the first zod issue into a message that names the offending field. */
-export function describeIssue(issue: z.core.$ZodIssue, where: string): string {
+function describeIssue(issue: z.core.$ZodIssue, where: string): string {
   const field = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
     const keys = issue.keys.map((key) => (field ? `${field}.${key}` : key));

@@ -8,7 +8,7 @@ import type { ResourceDoc, ResponseDoc, RouteDoc } from './route.ts';
  * go to `components.schemas` (named by the resource, else after their route) and are referenced;
  * path and query schemas become parameters.
  */
-export interface DocumentInfo {
+interface DocumentInfo {
   title: string;
   version: string;
   description: string;
@@ -73,7 +73,7 @@ function response(doc: ResponseDoc, name: string | undefined): JsonSchema {
 
 function operation(route: RouteDoc, tag: string, inputs: Names, outputs: Names): JsonSchema {
   const name = pascal(route.operationId);
-  const body = route.request?.body;
+  const body = route.request?.body ?? route.request?.rawBody;
   const responses = Object.entries(route.responses).map(([status, doc]) => [
     status,
     response(doc, doc.schema && outputs.name(doc.schema, `${name}${status}Response`)),

@@ -1,12 +1,12 @@
 import type { ResourceDoc } from './route.ts';
 
 /** serverless.yml's `functions:`, generated from the route lists (functions/serverless-functions.cjs). */
-export interface ServerlessFunction {
+interface ServerlessFunction {
   handler: string;
   events: { httpApi: { method: '*'; path: string } }[];
 }
 
-export interface Fallback {
+interface Fallback {
   name: string;
   handler: string;
   mount: string;

@@ -6,7 +6,7 @@ import * as z from 'zod';
  * (cutil.GenerateAgreementId). Both sides use it in names on the node (containers, networks,
  * secret folders), so a message carrying anything else is refused rather than trusted.
  */
-export const AGREEMENT_ID = /^[0-9a-f]{64}$/;
+const AGREEMENT_ID = /^[0-9a-f]{64}$/;
 
 export const newAgreementId = (): string => randomBytes(32).toString('hex');
 

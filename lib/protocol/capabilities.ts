@@ -6,7 +6,7 @@
  * SYS_ADMIN (mount, the classic escape), SYS_PTRACE, SYS_MODULE, DAC_READ_SEARCH (open_by_handle_at
  * reads host files), NET_ADMIN, BPF or ALL, needs a node that allows privileged services.
  */
-export const SAFE_CAPABILITIES: readonly string[] = [
+const SAFE_CAPABILITIES: readonly string[] = [
   'AUDIT_WRITE',
   'CHOWN',
   'DAC_OVERRIDE',

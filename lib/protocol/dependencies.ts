@@ -54,7 +54,7 @@ const ANY = '[0.0.0,INFINITY)';
 /** A chain deeper than this is refused: a definition graph that deep is a mistake, not a service. */
 const MAX_DEPTH = 16;
 
-export const rangeOf = (entry: RequiredService): string => entry.versionRange || entry.version || ANY;
+const rangeOf = (entry: RequiredService): string => entry.versionRange || entry.version || ANY;
 
 /**
  * Resolves `required` (recursively) for a node of `nodeArch`. A DependencyError names the first

@@ -7,7 +7,7 @@ import * as z from 'zod';
  */
 const portBinding = z.object({ HostPort: z.string().min(1), HostIP: z.string().optional() }).loose();
 
-export const deploymentServiceSchema = z
+const deploymentServiceSchema = z
   .object({
     image: z.string().min(1),
     command: z.array(z.string()).optional(),
@@ -28,7 +28,7 @@ export const deploymentServiceSchema = z
   })
   .loose();
 
-export const deploymentSchema = z
+const deploymentSchema = z
   .object({
     services: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/), deploymentServiceSchema),
   })

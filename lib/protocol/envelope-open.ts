@@ -16,7 +16,7 @@ import {
 } from './envelope-format.ts';
 import { KeyFormatError, publicKeyDer, publicKeyFromDer } from './keys.ts';
 
-export interface OpenedMessage {
+interface OpenedMessage {
   /** The protocol message P, as UTF-8 text (JSON for every Basic protocol message). */
   message: string;
   /** The verified signer key, equal to the expected sender key. */

@@ -8,7 +8,7 @@
  * Host paths that give the host away when bound, together with everything under them. A path
  * that contains one of them (`/`, `/var`, `/var/lib`) gives it away too.
  */
-export const SENSITIVE_HOST_PATHS: readonly string[] = [
+const SENSITIVE_HOST_PATHS: readonly string[] = [
   '/etc', // users, sudoers, cron, systemd units, the agent's own configuration
   '/root',
   '/home', // ssh keys and shell profiles; rootless engines' sockets

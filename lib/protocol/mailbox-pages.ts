@@ -8,7 +8,7 @@
  * nothing new ends the read.
  */
 export const MAILBOX_PAGE_SIZE = 50;
-export const MAILBOX_MAX_PAGES = 20;
+const MAILBOX_MAX_PAGES = 20;
 
 export interface PageQuery {
   maxmsgs: number;

@@ -20,7 +20,7 @@ const base = <T extends string>(type: T) =>
     agreementId: agreementIdSchema,
   });
 
-export const proposalSchema = base(MESSAGE_TYPES.proposal).extend({
+const proposalSchema = base(MESSAGE_TYPES.proposal).extend({
   /** The T&C policy document, serialised as a JSON string (double encoding, as upstream). */
   tsandcs: nonEmpty,
   /** The node policy the agbot matched, serialised as a JSON string. */
@@ -29,30 +29,30 @@ export const proposalSchema = base(MESSAGE_TYPES.proposal).extend({
   consumerId: nonEmpty,
 });
 
-export const replySchema = base(MESSAGE_TYPES.reply).extend({
+const replySchema = base(MESSAGE_TYPES.reply).extend({
   decision: z.boolean(),
   /** The node, `org/id`. */
   deviceId: nonEmpty,
 });
 
 /** `decision` is upstream's JSON name for "the agreement is still valid". */
-export const replyAckSchema = base(MESSAGE_TYPES.replyAck).extend({ decision: z.boolean() });
+const replyAckSchema = base(MESSAGE_TYPES.replyAck).extend({ decision: z.boolean() });
 
-export const dataReceivedSchema = base(MESSAGE_TYPES.dataReceived);
-export const dataReceivedAckSchema = base(MESSAGE_TYPES.dataReceivedAck);
+const dataReceivedSchema = base(MESSAGE_TYPES.dataReceived);
+const dataReceivedAckSchema = base(MESSAGE_TYPES.dataReceivedAck);
 
-export const cancelSchema = base(MESSAGE_TYPES.cancel).extend({ reason: z.int().nonnegative() });
+const cancelSchema = base(MESSAGE_TYPES.cancel).extend({ reason: z.int().nonnegative() });
 
-export const verifySchema = base(MESSAGE_TYPES.verify);
-export const verifyReplySchema = base(MESSAGE_TYPES.verifyReply).extend({ exists: z.boolean() });
+const verifySchema = base(MESSAGE_TYPES.verify);
+const verifyReplySchema = base(MESSAGE_TYPES.verifyReply).extend({ exists: z.boolean() });
 
-export const secretUpdateSchema = base(MESSAGE_TYPES.update).extend({
+const secretUpdateSchema = base(MESSAGE_TYPES.update).extend({
   updateType: z.literal(UPDATE_TYPES.secret),
   /** Only the bindings holding a changed secret, and in them only the changed secrets. */
   metadata: z.array(secretBindingSchema),
 });
 /** The whole new T&C as an object (not a string, unlike the proposal's tsandcs). */
-export const policyChangeUpdateSchema = base(MESSAGE_TYPES.update).extend({
+const policyChangeUpdateSchema = base(MESSAGE_TYPES.update).extend({
   updateType: z.literal(UPDATE_TYPES.policyChange),
   metadata: policyDocumentSchema,
 });
@@ -61,9 +61,9 @@ const otherUpdateSchema = base(MESSAGE_TYPES.update).extend({
   updateType: z.string().refine((t) => t !== UPDATE_TYPES.secret && t !== UPDATE_TYPES.policyChange),
   metadata: z.unknown().optional(),
 });
-export const updateSchema = z.union([secretUpdateSchema, policyChangeUpdateSchema, otherUpdateSchema]);
+const updateSchema = z.union([secretUpdateSchema, policyChangeUpdateSchema, otherUpdateSchema]);
 
-export const updateReplySchema = base(MESSAGE_TYPES.updateReply).extend({
+const updateReplySchema = base(MESSAGE_TYPES.updateReply).extend({
   updateType: z.string(),
   accepted: z.boolean(),
 });
@@ -71,7 +71,7 @@ export const updateReplySchema = base(MESSAGE_TYPES.updateReply).extend({
 export type Proposal = z.infer<typeof proposalSchema>;
 export type Reply = z.infer<typeof replySchema>;
 export type ReplyAck = z.infer<typeof replyAckSchema>;
-export type DataReceived = z.infer<typeof dataReceivedSchema>;
+type DataReceived = z.infer<typeof dataReceivedSchema>;
 export type DataReceivedAck = z.infer<typeof dataReceivedAckSchema>;
 export type Cancel = z.infer<typeof cancelSchema>;
 export type Verify = z.infer<typeof verifySchema>;

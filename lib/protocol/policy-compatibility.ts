@@ -66,7 +66,7 @@ export interface ServiceIdentity {
 }
 
 /** The built-in service properties the agbot adds (anax PROP_SVC_*): url and name are both the URL. */
-export const serviceBuiltins = (service: ServiceIdentity, privileged: boolean): Property[] => [
+const serviceBuiltins = (service: ServiceIdentity, privileged: boolean): Property[] => [
   { name: 'openhorizon.service.url', value: service.url },
   { name: 'openhorizon.service.name', value: service.url },
   { name: 'openhorizon.service.org', value: service.org },
@@ -102,12 +102,7 @@ export function consumerPolicy(
 }
 
 /** Properties whose values the node measures and that may drift between proposal and check (anax PROP_NODE_MEMORY/CPU). */
-export const VOLATILE_PROPERTIES = [
-  'openhorizon.memory',
-  'openhorizon.cpu',
-  'platform.memory',
-  'platform.cpu',
-];
+const VOLATILE_PROPERTIES = ['openhorizon.memory', 'openhorizon.cpu', 'platform.memory', 'platform.cpu'];
 
 /**
  * The node's check of a proposal's producer policy against its own current policy (§1.6 E):

@@ -25,7 +25,7 @@ const priority = z.object({
 });
 
 /** One service to run: its deployment string and signature are copied from the Exchange service. */
-export const workloadSchema = z.object({
+const workloadSchema = z.object({
   deployment: z.string().optional(),
   deployment_signature: z.string().optional(),
   deployment_user_info: z.string().optional(),
@@ -43,7 +43,7 @@ export const workloadSchema = z.object({
 export type Workload = z.infer<typeof workloadSchema>;
 
 /** A resolved dependency (pattern case only). */
-export const apiSpecSchema = z.object({
+const apiSpecSchema = z.object({
   specRef: z.string(),
   organization: z.string(),
   version: z.string(),

@@ -12,7 +12,7 @@ import { bindRisk, type HostPathOptions } from './host-paths.ts';
 import type { Property } from './policy-document.ts';
 
 export const UPSTREAM_ALLOW_PRIVILEGED = 'openhorizon.allowPrivileged';
-export const PLATFORM_ALLOW_PRIVILEGED = 'platform.allowPrivileged';
+const PLATFORM_ALLOW_PRIVILEGED = 'platform.allowPrivileged';
 
 /**
  * The consumer constraint added when the service needs privilege. Upstream writes

@@ -39,8 +39,6 @@ export const REASON = {
   unknown: 999,
 } as const;
 
-export type ReasonCode = (typeof REASON)[keyof typeof REASON];
-
 const UNKNOWN = 'unknown reason code, device might be downlevel';
 
 const DESCRIPTIONS: Record<number, string> = {

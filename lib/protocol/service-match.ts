@@ -12,7 +12,7 @@ export interface ServiceRef {
   arch: string;
 }
 
-export interface ServiceScoped {
+interface ServiceScoped {
   serviceOrgid: string;
   serviceUrl: string;
   serviceArch?: string;
@@ -20,7 +20,7 @@ export interface ServiceScoped {
 }
 
 /** Upstream's default range for an entry without one; note that it leaves out 0.0.0. */
-export const DEFAULT_ENTRY_RANGE = '[0.0.1,INFINITY)';
+const DEFAULT_ENTRY_RANGE = '[0.0.1,INFINITY)';
 
 export function appliesTo(
   entry: ServiceScoped,

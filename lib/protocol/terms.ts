@@ -15,7 +15,7 @@ import {
 } from './policy-document.ts';
 import type { SecretBinding } from './secret-binding.ts';
 
-export interface TermsInput {
+interface TermsInput {
   /** The producer (node) policy's header name, `Policy for <org>/<node>`. */
   producerPolicyName: string;
   /** The consumer policy's name: `<org>/<deployment policy>` (or the pattern's internal name). */

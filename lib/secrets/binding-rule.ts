@@ -14,7 +14,7 @@ export type BindingAuthor =
   | { kind: 'other' };
 
 /** The secrets-manager name a binding gives: upstream drops a leading `/`. */
-export const boundName = (managerSecret: string): string => managerSecret.replace(/^\/+/, '');
+const boundName = (managerSecret: string): string => managerSecret.replace(/^\/+/, '');
 
 /**
  * Why `author` may not bind `name` in a policy or pattern of `org`, or undefined when it may.
@@ -51,7 +51,7 @@ export function nodeLevelCandidates(managerSecret: string, nodeId: string, nodeL
 }
 
 /** The node a secret is for, when it is a node secret (`node/<n>/…`, `user/<u>/node/<n>/…`). */
-export function nodeOfSecret(name: string): string | undefined {
+function nodeOfSecret(name: string): string | undefined {
   const parsed: SecretName | { error: string } = parseSecretName(boundName(name));
   if ('error' in parsed) return undefined;
   return parsed.kind === 'orgNode' || parsed.kind === 'userNode' ? parsed.node : undefined;
@@ -64,7 +64,7 @@ export function nodeMayReceive(name: string, secretsOrg: string, nodeOrg: string
 }
 
 /** One secret entry of a binding: the bound name and whether node-level names derive from it. */
-export interface BoundEntry {
+interface BoundEntry {
   managerSecret: string;
   nodeLevel: boolean;
 }

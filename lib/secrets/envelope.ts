@@ -26,7 +26,7 @@ export class SecretIntegrityError extends Error {
 }
 
 const ALGORITHM = 'aes-256-gcm';
-export const additionalData = (context: SecretContext): Buffer =>
+const additionalData = (context: SecretContext): Buffer =>
   Buffer.from(JSON.stringify([context.org, context.name]), 'utf8');
 
 export function sealWithKey(key: Buffer, plaintext: string, context: SecretContext) {

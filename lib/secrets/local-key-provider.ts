@@ -71,7 +71,7 @@ export function loadOrCreateMasterKey(file: string): Buffer {
 }
 
 /** A short, non-secret name of a master key, stored with each value (rotation finds the old ones). */
-export const keyFingerprint = (masterKey: Buffer): string =>
+const keyFingerprint = (masterKey: Buffer): string =>
   `local:${createHash('sha256').update(masterKey).digest('hex').slice(0, 16)}`;
 
 /** Data keys wrapped with AES-256-GCM under the master key, bound to the secret like the value. */

@@ -10,7 +10,7 @@ import { LOOK_NOW } from './address.ts';
  * Closed, refused or unreachable, it reconnects with jittered exponential backoff; meanwhile the
  * owner simply polls at its usual pace.
  */
-export interface SignalChannelOptions {
+interface SignalChannelOptions {
   url: string;
   /** The `Authorization` header value, read at each connect (credentials may change). */
   authorization: () => string;
@@ -24,7 +24,7 @@ export interface SignalChannelOptions {
 }
 
 /** Under API Gateway's 10-minute idle timeout, with room for a slow send. */
-export const KEEPALIVE_MS = 9 * 60_000;
+const KEEPALIVE_MS = 9 * 60_000;
 const KEEPALIVE_MESSAGE = '{"action":"keepalive"}';
 const TCP_KEEPALIVE_MS = 60_000;
 const HANDSHAKE_TIMEOUT_MS = 10_000;

@@ -1,7 +1,7 @@
 import { LocalStackError } from './dynamodb-local.ts';
 import { isPortFree } from './ports.ts';
 
-export interface NeededPort {
+interface NeededPort {
   port: number;
   /** What the port is, for the message. */
   label: string;

@@ -6,7 +6,7 @@ import { type IncomingHttpHeaders, request } from 'node:http';
  * the path exactly as given (no URL normalisation of `..` or percent-escapes), which the fuzz
  * tests need.
  */
-export interface PlainRequest {
+interface PlainRequest {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;

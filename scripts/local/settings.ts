@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { LocalStackError } from './dynamodb-local.ts';
 
 /** What `npm start` runs with, from the environment (defaults: .data, ports 3090/3091/3092/8000, table exchange). */
-export interface LocalSettings {
+interface LocalSettings {
   dataDir: string;
   dynamoDir: string;
   passwordFile: string;

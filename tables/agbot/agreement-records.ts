@@ -94,7 +94,7 @@ function countOnAgbot(org: string, agbot: string, delta: number, max = 0): Trans
   };
 }
 
-export interface AgreementWrite {
+interface AgreementWrite {
   org: string;
   agbot: string;
   agreementId: string;
@@ -142,7 +142,7 @@ async function updateExisting(write: AgreementWrite): Promise<boolean> {
   }
 }
 
-export type PutAgreementOutcome = 'created' | 'updated' | 'no-agbot' | 'limit';
+type PutAgreementOutcome = 'created' | 'updated' | 'no-agbot' | 'limit';
 
 /**
  * Adds or updates an agreement. A new one is written in one transaction with the agbot's count

@@ -7,7 +7,7 @@ import { listMailbox, type Mailbox, type MailboxMessage } from '../mailbox.ts';
 export const agbotMailbox = (org: string, id: string): Mailbox => ({ kind: 'agbot', org, id });
 
 /** A message of an agbot's mailbox with upstream's field names. */
-export interface AgbotMessageRecord {
+interface AgbotMessageRecord {
   msgId: number;
   nodeId: string;
   nodePubKey: string;
@@ -17,11 +17,7 @@ export interface AgbotMessageRecord {
   ttl: number;
 }
 
-export const agbotMessageRecord = ({
-  senderId,
-  senderPubKey,
-  ...rest
-}: MailboxMessage): AgbotMessageRecord => ({
+const agbotMessageRecord = ({ senderId, senderPubKey, ...rest }: MailboxMessage): AgbotMessageRecord => ({
   ...rest,
   nodeId: senderId,
   nodePubKey: senderPubKey,

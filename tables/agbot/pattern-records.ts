@@ -8,7 +8,7 @@ import { servedRecords } from './served.ts';
  * `patternId` is `<patternOrgid>_<pattern>`. In the agbot's partition, so one Query lists them all
  * and the agbot's DELETE removes them.
  */
-export const AgbotPatternEntity = new Entity({
+const AgbotPatternEntity = new Entity({
   name: 'agbotPattern',
   table: ExchangeTable,
   timestamps: false,

@@ -8,7 +8,7 @@ import { servedRecords } from './served.ts';
  * where `policyId` is `<businessPolOrgid>_<businessPol>`. In the agbot's partition, so one Query
  * lists them all and the agbot's DELETE removes them.
  */
-export const AgbotPolicyEntity = new Entity({
+const AgbotPolicyEntity = new Entity({
   name: 'agbotPolicy',
   table: ExchangeTable,
   timestamps: false,

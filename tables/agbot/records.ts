@@ -18,7 +18,7 @@ import { AgbotEntity, agbotRepository } from './entity.ts';
 
 export type AgbotRecord = FormattedItem<typeof AgbotEntity>;
 /** What PUT, PATCH and heartbeats change; keys, owner and the agreement count never change here. */
-export type AgbotChanges = Partial<
+type AgbotChanges = Partial<
   Pick<AgbotRecord, 'tokenHash' | 'name' | 'msgEndPoint' | 'publicKey' | 'lastHeartbeat'>
 >;
 
@@ -41,7 +41,7 @@ export async function listOrgAgbots(org: string, idPrefix = ''): Promise<AgbotRe
   return withinCeiling(Items, 'capped');
 }
 
-export type CreateAgbotOutcome = 'created' | 'exists' | 'no-org' | 'limit' | TakenOutcome;
+type CreateAgbotOutcome = 'created' | 'exists' | 'no-org' | 'limit' | TakenOutcome;
 
 /**
  * Creates an agbot and counts it (org and owner) in one transaction that also refuses an agbot

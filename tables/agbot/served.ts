@@ -17,7 +17,7 @@ export type CreateOutcome = 'created' | 'exists' | 'no-agbot';
  * Runs `put` (which must carry its own "not already there" condition) in one transaction with a
  * check that the agbot still exists, so nothing is written beside an agbot deleted meanwhile.
  */
-export async function putBesideAgbot(
+async function putBesideAgbot(
   org: string,
   id: string,
   put: TransactItem,
@@ -61,18 +61,18 @@ async function queryChildren(
 }
 
 /** Keys of the agbot's children whose sort key starts with `prefix`. */
-export const childKeys = async (org: string, id: string, prefix: string): Promise<Key[]> =>
+const childKeys = async (org: string, id: string, prefix: string): Promise<Key[]> =>
   (await queryChildren(org, id, prefix, 'pk, sk')) as Key[];
 
 /** Deletes every child of one kind; resolves how many there were (0: nothing to delete). */
-export async function deleteChildren(org: string, id: string, prefix: string): Promise<number> {
+async function deleteChildren(org: string, id: string, prefix: string): Promise<number> {
   const found = await childKeys(org, id, prefix);
   await batchDelete(found);
   return found.length;
 }
 
 /** How one kind of served record (pattern or policy) is keyed and written. */
-export interface ServedKind<R> {
+interface ServedKind<R> {
   prefix: string;
   /** Upstream's change-feed resource: `agbotpatterns` or `agbotbusinesspols` (id = the agbot). */
   resource: string;

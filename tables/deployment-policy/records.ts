@@ -101,7 +101,7 @@ async function writeIfAllHold(items: TransactItem[], change: Change): Promise<bo
   }
 }
 
-export type CreatePolicyOutcome = 'created' | 'exists' | 'no-org' | 'over-limit';
+type CreatePolicyOutcome = 'created' | 'exists' | 'no-org' | 'over-limit';
 
 /**
  * Creates the policy only if absent, its org exists and its owner is below `maxOwned` policies

@@ -36,7 +36,7 @@ const SOURCE_FIELDS: Record<PrincipalKind, string[]> = {
 };
 const recordKey = { node: keys.node, agbot: keys.agbot, user: keys.user } as const;
 
-export interface BackfillReport {
+interface BackfillReport {
   /** User, node and agbot records seen. */
   records: number;
   /** Entries written (missing or different). */

@@ -9,7 +9,7 @@ type Entry = Record<string, unknown>;
 const isEntry = (value: unknown): value is Entry => typeof value === 'object' && value !== null;
 
 /** The kind that wins in a principal item (node > agbot > user), or undefined when it holds none. */
-export function principalOf(item: Entry): Principal | undefined {
+function principalOf(item: Entry): Principal | undefined {
   for (const kind of PRINCIPAL_PRIORITY) {
     const entry = item[kind];
     if (!isEntry(entry)) continue;

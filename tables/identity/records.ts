@@ -72,10 +72,7 @@ export function principalClaim<K extends PrincipalKind>(
  * The kind (by upstream's priority) that a principal item returned by a failed `principalClaim`
  * holds besides `kind`. Raw attribute values or plain ones: only the attribute names are read.
  */
-export function takenBy(
-  item: Record<string, unknown> | undefined,
-  kind: PrincipalKind,
-): PrincipalKind | undefined {
+function takenBy(item: Record<string, unknown> | undefined, kind: PrincipalKind): PrincipalKind | undefined {
   return PRINCIPAL_PRIORITY.find((other) => other !== kind && item?.[other] !== undefined);
 }
 

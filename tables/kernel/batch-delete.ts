@@ -5,7 +5,7 @@ import { sleep } from './sleep.ts';
 export type Key = { pk: string; sk: string };
 
 /** BatchWriteItem takes at most 25 requests. */
-export const BATCH_WRITE_SIZE = 25;
+const BATCH_WRITE_SIZE = 25;
 /** Sends of one chunk before giving up on what DynamoDB keeps leaving unprocessed. */
 export const BATCH_ATTEMPTS = 8;
 /** The pause before retry `attempt` (1, 2, …): 40 ms doubling to 2.56 s, about 5 s in all. */

@@ -6,7 +6,7 @@ import { sleep } from './sleep.ts';
 type Item = Record<string, unknown>;
 
 /** BatchGetItem takes at most 100 keys. */
-export const BATCH_GET_SIZE = 100;
+const BATCH_GET_SIZE = 100;
 
 /**
  * The items found at `keys` (strongly consistent), 100 keys per BatchGetItem; keys DynamoDB leaves

@@ -1,5 +1,5 @@
 /** Items run at once: enough to overlap round trips without throttling a small table. */
-export const CONCURRENCY = 8;
+const CONCURRENCY = 8;
 
 /** Runs `run` on every item, at most CONCURRENCY at a time; resolves when all have finished. */
 export async function forEachLimited<T>(items: T[], run: (item: T) => Promise<unknown>): Promise<void> {

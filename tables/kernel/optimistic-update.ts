@@ -7,9 +7,9 @@ export type Conflict = typeof CONFLICT;
 /** Writes tried (the first included) before the update gives up. */
 export const UPDATE_ATTEMPTS = 6;
 /** The pause before attempt `attempt` + 1: jittered, growing by up to 10 ms an attempt. */
-export const rereadBackoff = (attempt: number): number => Math.random() * 10 * attempt;
+const rereadBackoff = (attempt: number): number => Math.random() * 10 * attempt;
 
-export interface OptimisticUpdate<R, T> {
+interface OptimisticUpdate<R, T> {
   /** Computes the new state from `current` and writes it on the condition that the record is still as read. */
   write: (current: R) => Promise<T | Conflict>;
   /** Reads the record again (with whatever checks the first read made, since they may have changed). */

@@ -9,7 +9,7 @@ import { documentClient } from '../client.ts';
 type Item = Record<string, unknown>;
 type Page = { Items?: Item[]; LastEvaluatedKey?: Item };
 export type QueryInput = Omit<QueryCommandInput, 'ExclusiveStartKey'>;
-export type ScanInput = Omit<ScanCommandInput, 'ExclusiveStartKey'>;
+type ScanInput = Omit<ScanCommandInput, 'ExclusiveStartKey'>;
 
 /** The items of each page of a paginated read, each page read from where the one before ended. */
 async function* pagesOf(read: (startKey: Item | undefined) => Promise<Page>, maxPages: number) {

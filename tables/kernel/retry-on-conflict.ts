@@ -4,7 +4,7 @@ import { sleep } from './sleep.ts';
 /** Runs after the first before a conflict is let through to the caller. */
 export const CONFLICT_RETRIES = 5;
 /** The pause before retry `attempt` (0, 1, …): jittered, up to 10 ms doubling. */
-export const conflictBackoff = (attempt: number): number => 10 * 2 ** attempt * Math.random();
+const conflictBackoff = (attempt: number): number => 10 * 2 ** attempt * Math.random();
 
 /**
  * Whether a write lost a race with a concurrent transaction on the same item: a plain write's
@@ -16,7 +16,7 @@ export const isTransactionConflict = (error: unknown): boolean =>
   (error instanceof TransactionCanceledException &&
     (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict'));
 
-export interface RetryOptions {
+interface RetryOptions {
   retries?: number;
   sleep?: (ms: number) => Promise<void>;
 }

@@ -141,7 +141,7 @@ async function countNodeAgreements(org: string, owner: string, delta: number): P
   }
 }
 
-export interface NodeAgreementWrite {
+interface NodeAgreementWrite {
   org: string;
   node: string;
   agreementId: string;
@@ -155,7 +155,7 @@ export interface NodeAgreementWrite {
   stamp: NodeChanges;
 }
 
-export type PutNodeAgreementOutcome = 'created' | 'updated' | 'no-node' | 'limit';
+type PutNodeAgreementOutcome = 'created' | 'updated' | 'no-node' | 'limit';
 
 /** Rewrites an existing agreement and stamps the node, with its change row; undefined when the agreement is absent. */
 async function updateExisting(write: NodeAgreementWrite): Promise<'updated' | 'no-node' | undefined> {

@@ -38,7 +38,7 @@ const statusSchema = item({
  * `NODE#<org>/<id>` / `MGMTSTATUS#<org>/<policy>`, in the node's partition so the node's DELETE
  * removes it and one Query lists a node's statuses.
  */
-export const NodeManagementStatusEntity = new Entity({
+const NodeManagementStatusEntity = new Entity({
   name: 'nodeManagementStatus',
   table: ExchangeTable,
   timestamps: false,

@@ -8,7 +8,7 @@ import { listMailbox, type Mailbox, type MailboxMessage } from '../mailbox.ts';
 export const nodeMailbox = (org: string, id: string): Mailbox => ({ kind: 'node', org, id });
 
 /** A message of a node's mailbox with upstream's field names. */
-export interface NodeMessageRecord {
+interface NodeMessageRecord {
   msgId: number;
   agbotId: string;
   agbotPubKey: string;
@@ -18,11 +18,7 @@ export interface NodeMessageRecord {
   ttl: number;
 }
 
-export const nodeMessageRecord = ({
-  senderId,
-  senderPubKey,
-  ...rest
-}: MailboxMessage): NodeMessageRecord => ({
+const nodeMessageRecord = ({ senderId, senderPubKey, ...rest }: MailboxMessage): NodeMessageRecord => ({
   ...rest,
   agbotId: senderId,
   agbotPubKey: senderPubKey,

@@ -11,7 +11,7 @@ import { createNode, type NodeChanges, type NodeRecord, updateNode } from './rec
  * and start over. The caller's rules come in as `steps`, so they run at the right point of every
  * attempt and cannot be reordered around the writes.
  */
-export interface SaveNodeRequest {
+interface SaveNodeRequest {
   org: string;
   id: string;
   /** What an update SETs (lastUpdated included; lastUpdated is the version the write checks). */
@@ -20,7 +20,7 @@ export interface SaveNodeRequest {
   create?: { owner: string; values: NodeChanges; unlimited: boolean; maxNodesPerUser: number };
 }
 
-export interface SaveNodeSteps {
+interface SaveNodeSteps {
   /** Reads the node again after a conflict, checking the caller's access to it again. */
   reread: () => Promise<NodeRecord | undefined>;
   /** Throws when the caller may not change this node so (run on every attempt, before the write). */

@@ -24,7 +24,7 @@ export interface SearchNode {
   agreementServices: Record<string, AgreementSummary>;
 }
 
-export interface SearchPage {
+interface SearchPage {
   /** The nodes that passed `keep`, in sort-key order. */
   nodes: SearchNode[];
   /** DynamoDB calls made and items read (for the benchmark). */

@@ -96,7 +96,7 @@ export const listOrgPatterns = (org: string, reach: ListReach = 'capped'): Promi
   queryAll({ index: 'gsi1', partition: indexKeys.orgPatterns(org) }, reach);
 
 /** Every public pattern of every org (the `PUBLICPATTERNS` partition), within the list ceiling. */
-export const listPublicPatterns = (): Promise<PatternRecord[]> =>
+const listPublicPatterns = (): Promise<PatternRecord[]> =>
   queryAll({ partition: publicPatternsPartition }, 'capped');
 
 /**
@@ -116,7 +116,7 @@ export async function listCatalogPatterns(
   return [...byId.values()].sort((a, b) => `${a.org}/${a.name}`.localeCompare(`${b.org}/${b.name}`));
 }
 
-export type CreatePatternOutcome = 'created' | 'exists' | 'over-limit' | 'no-org';
+type CreatePatternOutcome = 'created' | 'exists' | 'over-limit' | 'no-org';
 
 /**
  * Inserts the pattern, its public copy, its owner's count and its `created` change row in one
@@ -186,7 +186,7 @@ export async function rewritePattern(
 }
 
 /** What deleting a pattern writes: the record (only as read), its public copy, its owner's count. */
-export const patternDelete = (record: PatternRecord): TransactItem[] => [
+const patternDelete = (record: PatternRecord): TransactItem[] => [
   {
     Delete: {
       TableName: tableName(),

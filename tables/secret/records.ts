@@ -13,7 +13,7 @@ import { type TransactItem, TransactionFailed } from '../transact.ts';
  * `user/U/node/N/…`) also carry gsi1 `ORG#<org>#NODE#<N>#SECRETS` so deleting the node finds them;
  * a user's are the sort-key prefix `user/<U>/`. Only the sealed value is stored, never plaintext.
  */
-export interface SecretRecord {
+interface SecretRecord {
   org: string;
   name: string;
   sealed: SealedValue;

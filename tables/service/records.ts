@@ -43,7 +43,7 @@ export interface ServiceRecord {
 const str = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
 
 /** A stored item as a record; fields an older or seeded item lacks get upstream's defaults. */
-export function toServiceRecord(item: Record<string, unknown>): ServiceRecord {
+function toServiceRecord(item: Record<string, unknown>): ServiceRecord {
   return {
     org: str(item.org),
     id: str(item.id),
@@ -112,7 +112,7 @@ const put = (Item: Record<string, unknown>, ConditionExpression?: string): Trans
 });
 const del = (Key: { pk: string; sk: string }): TransactItem => ({ Delete: { TableName: tableName(), Key } });
 
-export const ownerLinkPut = (record: { org: string; id: string; owner: string }): TransactItem => {
+const ownerLinkPut = (record: { org: string; id: string; owner: string }): TransactItem => {
   const [ownerOrg, username] = splitOwner(record.owner);
   return put({
     ...keys.ownedService(ownerOrg, username, record.org, record.id),
@@ -121,12 +121,12 @@ export const ownerLinkPut = (record: { org: string; id: string; owner: string })
   });
 };
 
-export const ownerLinkDelete = (record: { org: string; id: string; owner: string }): TransactItem => {
+const ownerLinkDelete = (record: { org: string; id: string; owner: string }): TransactItem => {
   const [ownerOrg, username] = splitOwner(record.owner);
   return del(keys.ownedService(ownerOrg, username, record.org, record.id));
 };
 
-export const publicCopyDelete = (org: string, id: string): TransactItem => del(keys.publicService(org, id));
+const publicCopyDelete = (org: string, id: string): TransactItem => del(keys.publicService(org, id));
 
 const serviceChange = (record: ServiceRecord, operation: Change['operation']): Change => ({
   org: record.org,
@@ -136,7 +136,7 @@ const serviceChange = (record: ServiceRecord, operation: Change['operation']): C
   public: record.public,
 });
 
-export type CreateResult = 'created' | 'exists' | 'over-limit' | 'no-org';
+type CreateResult = 'created' | 'exists' | 'over-limit' | 'no-org';
 
 /**
  * Inserts the service, its public copy, its owner's link and count, and its `created` change row

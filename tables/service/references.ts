@@ -4,7 +4,7 @@ import { queryAll } from '../kernel/query-all.ts';
 import { indexKeys } from '../keys.ts';
 
 /** What a "referenced service exists" check needs of a stored service. */
-export interface ServiceReference {
+interface ServiceReference {
   org: string;
   url: string;
   version: string;

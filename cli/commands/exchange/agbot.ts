@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { act, type Base, group, leaf } from '../../command-kit.ts';
-import { fatal } from '../../errors.ts';
+import { EXIT, fatal } from '../../errors.ts';
 import { enc, jsonBody, splitOrg } from '../../exchange-client.ts';
 import { printJson, sortedDeep } from '../../output.ts';
 import { exchangeSession } from './session.ts';
@@ -26,7 +26,8 @@ export function agbotCommands(exchange: Command, base: Base): void {
     const { client, org } = await exchangeSession(ctx, opts, 'user');
     const target = name ? agbotPath(org, name) : { org, id: '', path: `orgs/${enc(org)}/agbots` };
     const result = await client.expect('GET', target.path, [200, 404]);
-    if (result.status === 404 && name) throw fatal(8, `agbot '${target.id}' not found in org ${target.org}`);
+    if (result.status === 404 && name)
+      throw fatal(EXIT.NOT_FOUND, `agbot '${target.id}' not found in org ${target.org}`);
     const agbots = (
       result.status === 404 ? {} : (jsonBody<{ agbots?: Json }>(result, client.url(target.path)).agbots ?? {})
     ) as Json;
@@ -47,7 +48,10 @@ export function agbotCommands(exchange: Command, base: Base): void {
     const body = { businessPolOrgid: policyOrg, businessPol: '*', nodeOrgid: policyOrg };
     const result = await client.expect('POST', `${target.path}/deployment/policies`, [201, 409], body);
     if (result.status === 409)
-      throw fatal(1, `Deployment policy org '${policyOrg}' already exists in agbot '${target.id}'`);
+      throw fatal(
+        EXIT.CLI_INPUT_ERROR,
+        `Deployment policy org '${policyOrg}' already exists in agbot '${target.id}'`,
+      );
     ctx.io.out(
       `Adding Business policy org ${policyOrg}' to agbot '${target.id}'. The agbot will start looking for nodes that are compatible with this policy.\n`,
     );
@@ -90,7 +94,7 @@ export function agbotCommands(exchange: Command, base: Base): void {
     const result = await client.expect('POST', `${target.path}/deployment/patterns`, [201, 409], body);
     if (result.status === 409)
       throw fatal(
-        1,
+        EXIT.CLI_INPUT_ERROR,
         `Pattern '${pattern}' with org '${patternOrg}' and node org '${body.nodeOrgid}' already exists in agbot '${target.id}'`,
       );
   });

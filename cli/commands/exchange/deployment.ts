@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { act, type Base, group, leaf, str } from '../../command-kit.ts';
-import { fatal } from '../../errors.ts';
+import { EXIT, fatal } from '../../errors.ts';
 import { type ExchangeClient, enc, jsonBody, splitOrg, unexpectedStatus } from '../../exchange-client.ts';
 import type { HttpResult } from '../../http.ts';
 import { readJsonFile, requireObject } from '../../input-file.ts';
@@ -49,7 +49,8 @@ export function deploymentCommands(exchange: Command, base: Base): void {
     const { client, org } = await exchangeSession(ctx, opts, 'any');
     const target = name ? policyPath(org, name) : { org, id: '', path: `orgs/${enc(org)}/business/policies` };
     const result = await client.expect('GET', target.path, [200, 404]);
-    if (result.status === 404 && name) throw fatal(8, `Policy ${target.id} not found in org ${target.org}`);
+    if (result.status === 404 && name)
+      throw fatal(EXIT.NOT_FOUND, `Policy ${target.id} not found in org ${target.org}`);
     const policies = (
       result.status === 404
         ? {}
@@ -97,7 +98,7 @@ export function deploymentCommands(exchange: Command, base: Base): void {
     const updated = await client.call('PUT', target.path, body);
     if (updated.status === 404)
       throw fatal(
-        1,
+        EXIT.CLI_INPUT_ERROR,
         `Deployment policy ${target.org}/${target.id} not found in the Horizon Exchange (and it could not be created).`,
       );
     if (updated.status !== 201) throw unexpected(client, 'PUT', target.path, updated);
@@ -122,7 +123,7 @@ export function deploymentCommands(exchange: Command, base: Base): void {
     const { client, org } = await exchangeSession(ctx, opts, 'any');
     const target = policyPath(org, name as string);
     const existing = await client.expect('GET', target.path, [200, 404]);
-    if (existing.status === 404) throw fatal(8, `Policy ${target.org}/${target.id} not found.`);
+    if (existing.status === 404) throw fatal(EXIT.NOT_FOUND, `Policy ${target.org}/${target.id} not found.`);
     ctx.io.out(
       `Updating Policy ${target.org}/${target.id} in the Horizon Exchange and re-evaluating all agreements based on this deployment policy. Existing agreements might be cancelled and re-negotiated.\n`,
     );

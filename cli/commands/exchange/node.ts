@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { act, type Base, group, leaf, str } from '../../command-kit.ts';
 import { nonEmpty } from '../../config.ts';
-import { fatal } from '../../errors.ts';
+import { EXIT, fatal } from '../../errors.ts';
 import { enc, jsonBody, splitOrg } from '../../exchange-client.ts';
 import { readJsonFile, requireObject } from '../../input-file.ts';
 import { printJson, sortedMap } from '../../output.ts';
@@ -50,7 +50,8 @@ export function exchangeNodeCommands(exchange: Command, base: Base): void {
     const target = name ? splitOrg(org, name) : { org, id: '' };
     const path = `orgs/${enc(target.org)}/nodes${name ? `/${enc(target.id)}` : ''}`;
     const result = await client.expect('GET', path, [200, 404]);
-    if (result.status === 404 && name) throw fatal(8, `node '${target.id}' not found in org ${target.org}`);
+    if (result.status === 404 && name)
+      throw fatal(EXIT.NOT_FOUND, `node '${target.id}' not found in org ${target.org}`);
     const nodes = (
       result.status === 404 ? {} : (jsonBody<{ nodes?: Json }>(result, client.url(path)).nodes ?? {})
     ) as Record<string, Json>;
@@ -78,17 +79,23 @@ export function exchangeNodeCommands(exchange: Command, base: Base): void {
     const nodeId = id ?? fromFlagId;
     const nodeToken = token ?? fromFlagToken;
     if (!nodeId || !nodeToken)
-      throw fatal(1, 'Either the node and token arguments or -n id:token must be specified.');
+      throw fatal(
+        EXIT.CLI_INPUT_ERROR,
+        'Either the node and token arguments or -n id:token must be specified.',
+      );
     if (opts.nodeType !== 'device' && opts.nodeType !== 'cluster')
       throw fatal(
-        1,
+        EXIT.CLI_INPUT_ERROR,
         `Wrong node type specified: ${String(opts.nodeType)}. It should be 'device' or 'cluster'.`,
       );
     const { client, org } = await exchangeSession(ctx, { ...opts, nodeIdTok: undefined }, 'user');
     const path = `orgs/${enc(org)}/nodes/${enc(nodeId)}`;
     const existing = await client.call('GET', path);
     if (existing.status === 401)
-      throw fatal(1, `user '${client.creds?.split(':')[0]}' does not exist with the specified password.`);
+      throw fatal(
+        EXIT.CLI_INPUT_ERROR,
+        `user '${client.creds?.split(':')[0]}' does not exist with the specified password.`,
+      );
     if (existing.status === 200) {
       ctx.io.out('The node arch and node type will be ignored if they are specified.\n');
       await client.expect('PATCH', path, [200, 201], { token: nodeToken });
@@ -129,7 +136,8 @@ export function exchangeNodeCommands(exchange: Command, base: Base): void {
       `orgs/${enc(target.org)}/nodes/${enc(target.id)}`,
       [204, 404],
     );
-    if (result.status === 404) throw fatal(8, `node '${target.id}' not found in org ${target.org}`);
+    if (result.status === 404)
+      throw fatal(EXIT.NOT_FOUND, `node '${target.id}' not found in org ${target.org}`);
   });
 
   const listPolicy = withCreds(
@@ -143,7 +151,7 @@ export function exchangeNodeCommands(exchange: Command, base: Base): void {
     const target = splitOrg(org, name as string);
     const path = `orgs/${enc(target.org)}/nodes/${enc(target.id)}`;
     const exists = await client.expect('GET', path, [200, 404]);
-    if (exists.status === 404) throw fatal(8, `node '${target.org}/${target.id}' not found.`);
+    if (exists.status === 404) throw fatal(EXIT.NOT_FOUND, `node '${target.org}/${target.id}' not found.`);
     const result = await client.expect('GET', `${path}/policy`, [200, 404]);
     const empty = {
       label: null,
@@ -174,7 +182,7 @@ export function exchangeNodeCommands(exchange: Command, base: Base): void {
     const target = splitOrg(org, name as string);
     const path = `orgs/${enc(target.org)}/nodes/${enc(target.id)}`;
     const exists = await client.expect('GET', path, [200, 404]);
-    if (exists.status === 404) throw fatal(8, `node '${target.org}/${target.id}' not found.`);
+    if (exists.status === 404) throw fatal(EXIT.NOT_FOUND, `node '${target.org}/${target.id}' not found.`);
     ctx.io.out(
       'Updating Node policy and re-evaluating all agreements based on this policy. Existing agreements might be cancelled and re-negotiated.\n',
     );

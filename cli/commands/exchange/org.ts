@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { act, type Base, collect, group, leaf, str } from '../../command-kit.ts';
 import type { Ctx } from '../../context.ts';
-import { fatal } from '../../errors.ts';
+import { EXIT, fatal } from '../../errors.ts';
 import { enc, jsonBody } from '../../exchange-client.ts';
 import { printJson, sortedDeep } from '../../output.ts';
 import { confirmOrExit } from '../../prompt.ts';
@@ -20,7 +20,7 @@ export function orgCommands(exchange: Command, base: Base): void {
     const { client } = await session(ctx, opts, name);
     const path = name ? `orgs/${enc(name)}` : 'orgs';
     const result = await client.expect('GET', path, [200, 404]);
-    if (result.status === 404 && name) throw fatal(8, `org '${name}' not found.`);
+    if (result.status === 404 && name) throw fatal(EXIT.NOT_FOUND, `org '${name}' not found.`);
     const orgs = (
       result.status === 404 ? {} : (jsonBody<{ orgs?: Json }>(result, client.url(path)).orgs ?? {})
     ) as Json;
@@ -54,7 +54,7 @@ export function orgCommands(exchange: Command, base: Base): void {
     const orgId = name as string;
     if (/[_, '?]/.test(orgId))
       throw fatal(
-        1,
+        EXIT.CLI_INPUT_ERROR,
         `Org id ${orgId} cannot contain underscore, comma, blank, single quote or question mark.`,
       );
     const number = (flag: string) => {
@@ -62,13 +62,16 @@ export function orgCommands(exchange: Command, base: Base): void {
       if (value === undefined) return 0;
       const n = Number(value);
       if (!Number.isInteger(n) || n < 0)
-        throw fatal(1, `--${flag.toLowerCase()} must be a non-negative integer, not ${value}`);
+        throw fatal(
+          EXIT.CLI_INPUT_ERROR,
+          `--${flag.toLowerCase()} must be a non-negative integer, not ${value}`,
+        );
       return n;
     };
     const tags: Record<string, string> = {};
     for (const tag of (opts.tag as string[] | undefined) ?? []) {
       const eq = tag.indexOf('=');
-      if (eq <= 0) throw fatal(1, `Tag ${tag} must be of the form key=value.`);
+      if (eq <= 0) throw fatal(EXIT.CLI_INPUT_ERROR, `Tag ${tag} must be of the form key=value.`);
       tags[tag.slice(0, eq)] = tag.slice(eq + 1);
     }
     const { client } = await session(ctx, opts, orgId);
@@ -117,7 +120,7 @@ export function orgCommands(exchange: Command, base: Base): void {
       opts.force === true,
     );
     const result = await client.expect('DELETE', `orgs/${enc(name as string)}`, [204, 404]);
-    if (result.status === 404) throw fatal(8, `org '${name}' not found.`);
+    if (result.status === 404) throw fatal(EXIT.NOT_FOUND, `org '${name}' not found.`);
   });
 }
 

@@ -3,7 +3,7 @@ import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
 import { deploymentString, signDeployment } from '#lib/protocol/deployment-signature';
 import { act, type Base, group, leaf, str } from '../../command-kit.ts';
-import { fatal, usage } from '../../errors.ts';
+import { EXIT, fatal, usage } from '../../errors.ts';
 import { enc, jsonBody, splitOrg } from '../../exchange-client.ts';
 import { readJsonFile, requireObject } from '../../input-file.ts';
 import { printJson, sortedMap } from '../../output.ts';
@@ -43,7 +43,7 @@ export function patternCommands(exchange: Command, base: Base): void {
     const path = `orgs/${enc(target.org)}/patterns${name ? `/${enc(target.id)}` : ''}`;
     const result = await client.expect('GET', path, [200, 404]);
     if (result.status === 404 && name)
-      throw fatal(8, `pattern '${target.id}' not found in org ${target.org}`);
+      throw fatal(EXIT.NOT_FOUND, `pattern '${target.id}' not found in org ${target.org}`);
     const patterns = (
       result.status === 404 ? {} : (jsonBody<{ patterns?: Json }>(result, client.url(path)).patterns ?? {})
     ) as Record<string, Json>;
@@ -74,7 +74,8 @@ export function patternCommands(exchange: Command, base: Base): void {
       `orgs/${enc(target.org)}/patterns/${enc(target.id)}`,
       [204, 404],
     );
-    if (result.status === 404) throw fatal(8, `pattern '${target.id}' not found in org ${target.org}`);
+    if (result.status === 404)
+      throw fatal(EXIT.NOT_FOUND, `pattern '${target.id}' not found in org ${target.org}`);
   });
 
   const publish = leaf(
@@ -103,18 +104,21 @@ export function patternCommands(exchange: Command, base: Base): void {
     const file = str(opts.jsonFile) as string;
     const def = requireObject(await readJsonFile(ctx, file), file);
     if (!Array.isArray(def.services) || def.services.length === 0)
-      throw fatal(1, 'Error validating the input pattern: the pattern must have at least one service.');
+      throw fatal(
+        EXIT.CLI_INPUT_ERROR,
+        'Error validating the input pattern: the pattern must have at least one service.',
+      );
     const { client, org } = await exchangeSession(ctx, opts, 'user');
     if (typeof def.org === 'string' && def.org !== '' && def.org !== org)
       throw fatal(
-        1,
+        EXIT.CLI_INPUT_ERROR,
         `the org specified in the input file (${def.org}) must match the org specified on the command line (${org})`,
       );
     const rawName =
       str(opts.patternName) ||
       (typeof def.name === 'string' && def.name) ||
       (file === '-' ? '' : basename(file, extname(file)));
-    if (!rawName) throw fatal(1, 'the pattern name must be given with -p or in the file');
+    if (!rawName) throw fatal(EXIT.CLI_INPUT_ERROR, 'the pattern name must be given with -p or in the file');
     const name = rawName.replace(/[$!*,;/?@&~=%]/g, '-');
     let keys: SigningKeys | undefined;
     const services = (def.services as Json[]).map((s) => ({
@@ -157,7 +161,7 @@ export function patternCommands(exchange: Command, base: Base): void {
         ctx.io.err('Warning: this Exchange does not store keys with patterns; the key was not stored.\n');
       else if (stored.status !== 201)
         throw fatal(
-          5,
+          EXIT.HTTP_ERROR,
           `bad HTTP code ${stored.status} from PUT ${client.url(`${path}/keys/${keys.publicKeyName}`)}: ${stored.text}`,
         );
     }

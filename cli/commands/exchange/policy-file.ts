@@ -1,5 +1,5 @@
 import { ConstraintError, parseConstraint } from '#lib/policy/constraints';
-import { fatal } from '../../errors.ts';
+import { EXIT, fatal } from '../../errors.ts';
 
 type Json = Record<string, unknown>;
 
@@ -11,22 +11,22 @@ type Json = Record<string, unknown>;
 export function deploymentPolicyBody(file: Json, allowNoConstraints: boolean): Json {
   const service = (file.service ?? {}) as Json;
   if (!nonEmptyString(service.name) || !nonEmptyString(service.org))
-    throw fatal(1, 'Invalid deployment policy: Name, or Org is empty string.');
+    throw fatal(EXIT.CLI_INPUT_ERROR, 'Invalid deployment policy: Name, or Org is empty string.');
   const versions = service.serviceVersions;
   if (!Array.isArray(versions) || versions.length === 0)
-    throw fatal(1, 'Invalid deployment policy: the serviceVersions array is empty.');
+    throw fatal(EXIT.CLI_INPUT_ERROR, 'Invalid deployment policy: the serviceVersions array is empty.');
   const serviceVersions = (versions as Json[]).map((v) => {
     const priority = (v.priority ?? {}) as Json;
     const value = Number(priority.priority_value ?? 0);
     const others = Number(priority.retries ?? 0) !== 0 || Number(priority.retry_durations ?? 0) !== 0;
     if (value !== 0 && (!Number(priority.retries) || !Number(priority.retry_durations)))
       throw fatal(
-        1,
+        EXIT.CLI_INPUT_ERROR,
         `Invalid deployment policy: version ${String(v.version)} has a priority_value but no retries or retry_durations.`,
       );
     if (value === 0 && others)
       throw fatal(
-        1,
+        EXIT.CLI_INPUT_ERROR,
         `Invalid deployment policy: version ${String(v.version)} has retries or retry_durations without a priority_value.`,
       );
     return { version: v.version, priority, upgradePolicy: v.upgradePolicy ?? {} };
@@ -34,7 +34,7 @@ export function deploymentPolicyBody(file: Json, allowNoConstraints: boolean): J
   const constraints = constraintsOf(file.constraints);
   if (constraints.length === 0 && !allowNoConstraints)
     throw fatal(
-      1,
+      EXIT.CLI_INPUT_ERROR,
       'The deployment policy has no constraints which might result in the service being deployed to all nodes. Please specify --no-constraints to confirm that this is acceptable.',
     );
   return {
@@ -58,11 +58,16 @@ export function deploymentPolicyBody(file: Json, allowNoConstraints: boolean): J
 /** `{name, type?, value}` entries; `openhorizon.allowPrivileged` must be a boolean. */
 export function propertiesOf(value: unknown): Json[] {
   if (value === null) return [];
-  if (!Array.isArray(value)) throw fatal(1, 'Invalid policy: properties must be an array.');
+  if (!Array.isArray(value))
+    throw fatal(EXIT.CLI_INPUT_ERROR, 'Invalid policy: properties must be an array.');
   return (value as Json[]).map((p) => {
-    if (!nonEmptyString(p?.name)) throw fatal(1, 'Invalid policy: a property has no name.');
+    if (!nonEmptyString(p?.name))
+      throw fatal(EXIT.CLI_INPUT_ERROR, 'Invalid policy: a property has no name.');
     if (p.name === 'openhorizon.allowPrivileged' && typeof p.value !== 'boolean')
-      throw fatal(1, 'Invalid policy: the property openhorizon.allowPrivileged must be a boolean.');
+      throw fatal(
+        EXIT.CLI_INPUT_ERROR,
+        'Invalid policy: the property openhorizon.allowPrivileged must be a boolean.',
+      );
     return { name: p.name, ...(p.type !== undefined ? { type: p.type } : {}), value: p.value };
   });
 }
@@ -71,13 +76,13 @@ export function propertiesOf(value: unknown): Json[] {
 export function constraintsOf(value: unknown): string[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value) || value.some((c) => typeof c !== 'string'))
-    throw fatal(1, 'Invalid policy: constraints must be an array of strings.');
+    throw fatal(EXIT.CLI_INPUT_ERROR, 'Invalid policy: constraints must be an array of strings.');
   for (const c of value as string[]) {
     try {
       parseConstraint(c);
     } catch (err) {
       if (err instanceof ConstraintError)
-        throw fatal(1, `Invalid policy: constraint ${c} is not valid: ${err.message}`);
+        throw fatal(EXIT.CLI_INPUT_ERROR, `Invalid policy: constraint ${c} is not valid: ${err.message}`);
       throw err;
     }
   }
@@ -99,7 +104,7 @@ export function patchAttribute(file: Json): Json {
   if (file.description !== undefined) rest.description = file.description;
   if (Object.keys(rest).length > 0) return rest;
   throw fatal(
-    1,
+    EXIT.CLI_INPUT_ERROR,
     'Failed to find a valid attribute to update in the input file. Supported attributes are: label, description, service, properties, constraints, userInput, secretBinding.',
   );
 }

@@ -3,7 +3,7 @@ import { serviceId } from '#lib/catalog/service-id';
 import { deploymentString, signDeployment } from '#lib/protocol/deployment-signature';
 import { type Options, str } from '../../command-kit.ts';
 import type { Ctx } from '../../context.ts';
-import { fatal, usage } from '../../errors.ts';
+import { EXIT, fatal, usage } from '../../errors.ts';
 import { enc } from '../../exchange-client.ts';
 import { readJsonFile, requireObject } from '../../input-file.ts';
 import { confirmOrExit } from '../../prompt.ts';
@@ -23,7 +23,7 @@ export async function publishService(ctx: Ctx, opts: Options): Promise<void> {
     if (path && !existsSync(path)) throw usage(`path '${path}' does not exist`);
   }
   if (opts.dontChangeImageTag === true && opts.pullImage === true)
-    throw fatal(1, '-I and -P are mutually exclusive.');
+    throw fatal(EXIT.CLI_INPUT_ERROR, '-I and -P are mutually exclusive.');
   const file = str(opts.jsonFile) as string;
   const def = requireObject(await readJsonFile(ctx, file), file);
   const servicePolicy = str(opts.servicePolicyFile)
@@ -35,15 +35,18 @@ export async function publishService(ctx: Ctx, opts: Options): Promise<void> {
   const { client, org } = await exchangeSession(ctx, opts, 'user');
   if (typeof def.org === 'string' && def.org !== '' && def.org !== org)
     throw fatal(
-      1,
+      EXIT.CLI_INPUT_ERROR,
       `the org specified in the input file (${def.org}) must match the org specified on the command line (${org})`,
     );
   for (const key of ['url', 'version', 'arch'] as const)
     if (typeof def[key] !== 'string' || def[key] === '')
-      throw fatal(1, `Error validating the input service: ${key} must be specified in ${file}`);
+      throw fatal(
+        EXIT.CLI_INPUT_ERROR,
+        `Error validating the input service: ${key} must be specified in ${file}`,
+      );
   if (opts.public !== undefined) {
     if (opts.public !== 'true' && opts.public !== 'false')
-      throw fatal(1, `--public must be true or false, not ${String(opts.public)}`);
+      throw fatal(EXIT.CLI_INPUT_ERROR, `--public must be true or false, not ${String(opts.public)}`);
     def.public = opts.public === 'true';
   }
   const body = serviceBody(def);
@@ -60,7 +63,7 @@ export async function publishService(ctx: Ctx, opts: Options): Promise<void> {
       body[sigField] = '';
     } else if (typeof value === 'string') {
       if (typeof def[sigField] !== 'string' || def[sigField] === '')
-        throw fatal(3, `the ${field} is a string but ${sigField} is empty in ${file}`);
+        throw fatal(EXIT.JSON_PARSING_ERROR, `the ${field} is a string but ${sigField} is empty in ${file}`);
       body[field] = value;
       body[sigField] = def[sigField];
     } else {
@@ -188,14 +191,14 @@ function checkDeployment(ctx: Ctx, deployment: unknown): string[] {
   const services = (deployment as Json | null)?.services;
   if (!services || typeof services !== 'object' || Array.isArray(services))
     throw fatal(
-      1,
+      EXIT.CLI_INPUT_ERROR,
       "Error validating the input service: the deployment field must be an object with a 'services' object",
     );
   const images: string[] = [];
   for (const [name, entry] of Object.entries(services as Json)) {
     if (!entry || typeof entry !== 'object' || typeof (entry as Json).image !== 'string')
       throw fatal(
-        1,
+        EXIT.CLI_INPUT_ERROR,
         `Error validating the input service: deployment service ${name} must be an object with an 'image' string`,
       );
     for (const key of Object.keys(entry))

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { act, type Base, collect, group, leaf } from '../../command-kit.ts';
-import { fatal } from '../../errors.ts';
+import { EXIT, fatal } from '../../errors.ts';
 import { enc, jsonBody, splitOrg } from '../../exchange-client.ts';
 import { printJson, sortedMap } from '../../output.ts';
 import { confirmOrExit } from '../../prompt.ts';
@@ -46,7 +46,7 @@ export function exchangeServiceCommands(exchange: Command, base: Base): void {
     const path = `orgs/${enc(target.org)}/services${name ? `/${enc(target.id)}` : ''}`;
     const result = await client.expect('GET', path, [200, 404]);
     if (result.status === 404 && name)
-      throw fatal(8, `service '${target.id}' not found in org ${target.org}`);
+      throw fatal(EXIT.NOT_FOUND, `service '${target.id}' not found in org ${target.org}`);
     const services = (
       result.status === 404 ? {} : (jsonBody<{ services?: Json }>(result, client.url(path)).services ?? {})
     ) as Record<string, Json>;
@@ -77,7 +77,8 @@ export function exchangeServiceCommands(exchange: Command, base: Base): void {
       `orgs/${enc(target.org)}/services/${enc(target.id)}`,
       [204, 404],
     );
-    if (result.status === 404) throw fatal(8, `service '${target.id}' not found in org ${target.org}`);
+    if (result.status === 404)
+      throw fatal(EXIT.NOT_FOUND, `service '${target.id}' not found in org ${target.org}`);
   });
 
   const publish = leaf(

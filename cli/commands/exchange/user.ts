@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { act, type Base, group, leaf } from '../../command-kit.ts';
-import { fatal } from '../../errors.ts';
+import { EXIT, fatal } from '../../errors.ts';
 import { enc, jsonBody, splitOrg } from '../../exchange-client.ts';
 import { printJson, sortedMap } from '../../output.ts';
 import { confirmOrExit } from '../../prompt.ts';
@@ -33,7 +33,7 @@ export function userCommands(exchange: Command, base: Base): void {
     const path = `orgs/${enc(target.org)}/users${target.id ? `/${enc(target.id)}` : ''}`;
     const result = await client.expect('GET', path, [200, 404]);
     if (result.status === 404 && target.id)
-      throw fatal(8, `user '${target.id}' not found in org ${target.org}`);
+      throw fatal(EXIT.NOT_FOUND, `user '${target.id}' not found in org ${target.org}`);
     const users = (
       result.status === 404 ? {} : (jsonBody<{ users?: Json }>(result, client.url(path)).users ?? {})
     ) as Record<string, Json>;
@@ -64,9 +64,9 @@ export function userCommands(exchange: Command, base: Base): void {
   act(base, create, async (ctx, [name, password, email], opts) => {
     const { client, org } = await exchangeSession(ctx, opts, 'user');
     if (opts.hubadmin === true && org !== 'root')
-      throw fatal(7, 'Only users in the root org can be hubadmins.');
+      throw fatal(EXIT.CLI_GENERAL_ERROR, 'Only users in the root org can be hubadmins.');
     if (org === 'root' && opts.hubadmin !== true)
-      throw fatal(7, 'Users in the root org must be hubadmins. Omit the -H option.');
+      throw fatal(EXIT.CLI_GENERAL_ERROR, 'Users in the root org must be hubadmins. Omit the -H option.');
     const mail = email ?? (name?.includes('@') ? name : '');
     await client.expect('POST', `orgs/${enc(org)}/users/${enc(name as string)}`, [201], {
       password,
@@ -87,6 +87,6 @@ export function userCommands(exchange: Command, base: Base): void {
       opts.force === true,
     );
     const result = await client.expect('DELETE', `orgs/${enc(org)}/users/${enc(name as string)}`, [204, 404]);
-    if (result.status === 404) throw fatal(8, `user '${name}' not found in org ${org}`);
+    if (result.status === 404) throw fatal(EXIT.NOT_FOUND, `user '${name}' not found in org ${org}`);
   });
 }

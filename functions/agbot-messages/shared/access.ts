@@ -38,7 +38,7 @@ export async function authorizeMessageDelete(
   return { box, message };
 }
 
-export interface SenderTarget {
+interface SenderTarget {
   box: Mailbox;
   state: MailboxState;
   share: SenderShare;

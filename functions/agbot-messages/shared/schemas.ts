@@ -44,7 +44,6 @@ export const listMessagesQuery = z.object({
     .refine(isInt32, 'must be a 32-bit integer')
     .optional(),
 });
-export type ListMessagesQuery = z.infer<typeof listMessagesQuery>;
 
 /**
  * POST body. `ttl` is in seconds, at least 1; the handler cuts it to the server setting
@@ -59,7 +58,6 @@ export const postMessageBody = z.strictObject({
     }),
   ttl: messageTtl,
 });
-export type PostMessageBody = z.infer<typeof postMessageBody>;
 
 /** One message as GET returns it. */
 export const agbotMsg = z.object({

@@ -7,7 +7,7 @@ import { MAX_ID_BYTES, maxUtf8Bytes } from '#lib/ids';
  * reference §8.9): requests, validated by the handlers, and responses, for the OpenAPI document.
  * The served-policy schemas reuse the shared parts.
  */
-export const MAX_NAME = 256;
+const MAX_NAME = 256;
 /** An org id or a pattern / policy name in a body (bounded in bytes too: the two make a sort key). */
 export const servedName = z
   .string()
@@ -32,7 +32,6 @@ export const patternPath = agbotPath.extend({ deploymentpattern: servedId });
 export type PatternPath = z.infer<typeof patternPath>;
 
 export const postPatternBody = z.strictObject({ patternOrgid: servedName, pattern: servedName, nodeOrgid });
-export type PostPatternBody = z.infer<typeof postPatternBody>;
 
 export const listPatternsQuery = z.object({
   deployment_pattern: servedFilter,

@@ -6,7 +6,7 @@ import { getDeploymentPolicy } from '#tables/deployment-policy/records';
 import { getPattern } from '#tables/pattern/records';
 
 /** What a POST of a served pattern or policy declares. */
-export interface ServeDeclaration {
+interface ServeDeclaration {
   kind: 'pattern' | 'deployment policy';
   org: string;
   name: string;

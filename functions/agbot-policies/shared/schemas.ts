@@ -15,14 +15,12 @@ export const postPolicyBody = z.strictObject({
   businessPol: servedName,
   nodeOrgid,
 });
-export type PostPolicyBody = z.infer<typeof postPolicyBody>;
 
 export const listPoliciesQuery = z.object({
   deployment_policy: servedFilter,
   deployment_policy_organization: servedFilter,
   node_organization: servedFilter,
 });
-export type ListPoliciesQuery = z.infer<typeof listPoliciesQuery>;
 
 /** One served policy as GET returns it. */
 export const agbotBusinessPol = z.object({

@@ -7,7 +7,7 @@ import { getUser, isRootUser } from '#tables/user/records';
  * delivered by multi-tenant agbots and by agbots an admin of their org owns; owners' rights are
  * read now, so an agbot of a demoted or deleted owner delivers nothing.
  */
-export interface AgbotIdentity {
+interface AgbotIdentity {
   org: string;
   id: string;
   owner: string;

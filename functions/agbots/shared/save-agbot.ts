@@ -8,7 +8,7 @@ import { mayManageMultiTenant } from './entitlement.ts';
 import type { PutAgbotBody } from './schemas.ts';
 
 /** PUT /orgs/{org}/agbots/{agbot} once the body parsed: update, or create owned by the calling user. */
-export interface SaveAgbot {
+interface SaveAgbot {
   caller: Caller;
   path: AgbotPath;
   body: PutAgbotBody;

@@ -22,7 +22,7 @@ export const listAgbotsQuery = z.object({ idfilter: filter, name: filter, owner:
 export type ListAgbotsQuery = z.infer<typeof listAgbotsQuery>;
 
 /** `?attribute=` names (any case); the token reads as masked. */
-export const AGBOT_ATTRIBUTES = [
+const AGBOT_ATTRIBUTES = [
   'id',
   'orgid',
   'name',
@@ -59,5 +59,4 @@ export const patchAgbotBody = z.strictObject({
   msgEndPoint: text.nullish(),
   publicKey: publicKey.nullish(),
 });
-export type PatchAgbotBody = z.infer<typeof patchAgbotBody>;
 export const PATCH_ATTRIBUTES = ['token', 'name', 'msgEndPoint', 'publicKey'] as const;

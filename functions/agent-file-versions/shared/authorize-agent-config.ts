@@ -2,7 +2,7 @@ import { authorize } from '#lib/auth/access';
 import { type Caller, IBM_ORG, isHubAdmin, isMultiTenantAgbot, isSuperUser } from '#lib/auth/caller';
 import { accessDenied } from '#lib/http/errors';
 
-export type AgentConfigAccess = 'READ_AGENT_CONFIG_MGMT' | 'WRITE_AGENT_CONFIG_MGMT';
+type AgentConfigAccess = 'READ_AGENT_CONFIG_MGMT' | 'WRITE_AGENT_CONFIG_MGMT';
 
 /**
  * Whether the caller may act on `org`'s agent file versions at all: its own org; every org for

@@ -5,7 +5,7 @@ import { accessDenied, notFound } from '#lib/http/errors';
 export type CatalogAccess = 'READ' | 'WRITE' | 'CREATE';
 
 /** What the rule needs of a service or pattern (undefined = missing). */
-export interface CatalogTarget {
+interface CatalogTarget {
   record?: { owner: string; public: boolean } | undefined;
   /** The org's list (always public for READ). */
   collection?: boolean;
@@ -18,7 +18,7 @@ export interface CatalogTarget {
  * docs/compatibility.md); multi-tenant agbots act in every org; nodes read org IBM; a missing
  * record counts as the user's own.
  */
-export function catalogPermission(
+function catalogPermission(
   caller: Caller,
   org: string,
   access: CatalogAccess,

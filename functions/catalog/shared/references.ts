@@ -5,7 +5,7 @@ import { findServiceVersions } from '#tables/service/references';
 
 const ANY_VERSION = '[0.0.0,INFINITY)';
 
-export interface UserInputReference {
+interface UserInputReference {
   serviceOrgid: string;
   serviceUrl: string;
   serviceArch?: string | null | undefined;

@@ -4,7 +4,7 @@ import { type BindingAuthor, bindingRefusal, boundEntries } from '#lib/secrets/b
 import { getUser, isRootUser } from '#tables/user/records';
 
 /** The caller as a binding author: root, a user with its admin flag (hub admins are neither). */
-export function authorOf(caller: Caller): BindingAuthor {
+function authorOf(caller: Caller): BindingAuthor {
   if (caller.kind === 'root') return { kind: 'root' };
   if (caller.kind !== 'user') return { kind: 'other' };
   const role = roleOf(caller);

@@ -4,7 +4,7 @@ import { accessDenied, notFound } from '#lib/http/errors';
 import { type DeploymentPolicyRecord, getDeploymentPolicy } from '#tables/deployment-policy/records';
 import type { PolicyPath } from './schemas.ts';
 
-export type PolicyAccess = 'READ' | 'WRITE' | 'CREATE';
+type PolicyAccess = 'READ' | 'WRITE' | 'CREATE';
 
 export const policyId = (path: PolicyPath): string => `${path.organization}/${path.policy}`;
 export const policyNotFound = (path: PolicyPath) => notFound(`business policy '${policyId(path)}' not found`);
@@ -14,7 +14,7 @@ export const policyNotFound = (path: PolicyPath) => notFound(`business policy '$
  * never public: other orgs get `*_OTHER_ORGS` (404 for reading a missing one), except multi-tenant
  * agbots, which act in every org. A missing policy counts as the user's own.
  */
-export function policyPermission(
+function policyPermission(
   caller: Caller,
   org: string,
   access: PolicyAccess,

@@ -22,7 +22,7 @@ const serviceVersion = z.strictObject({
   upgradePolicy: z.record(short, short).nullish(),
 });
 
-export const policyService = z.strictObject({
+const policyService = z.strictObject({
   name: short,
   org: short,
   arch: short,
@@ -74,7 +74,6 @@ export const patchPolicyBody = z.strictObject({
   label: short.nullish(),
   service: policyService.nullish(),
 });
-export type PatchPolicyBody = z.infer<typeof patchPolicyBody>;
 
 export const listPoliciesQuery = z.strictObject({
   idfilter: filterParam.optional(),

@@ -7,7 +7,7 @@ import type { SearchNode } from '#tables/node/search';
  * Upstream's paging of the deployment-policy search (catalog reference §4.3, steps 3–5): one
  * offset (a node lastUpdated) and session per agbot and policy.
  */
-export interface PageOutcome {
+interface PageOutcome {
   /** The offset the next page starts from, if any. */
   offset?: string | undefined;
   /** A full page: as many rows as asked. */

@@ -41,7 +41,7 @@ export async function authorizeNodeMessageDelete(
   return { box, message };
 }
 
-export interface NodeSenderTarget {
+interface NodeSenderTarget {
   box: Mailbox;
   state: MailboxState;
   share: SenderShare;

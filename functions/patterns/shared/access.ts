@@ -4,7 +4,7 @@ import { notFound } from '#lib/http/errors';
 import { getPattern, type PatternRecord } from '#tables/pattern/records';
 import type { PatternPath } from './schemas.ts';
 
-export type PatternAccess = CatalogAccess;
+type PatternAccess = CatalogAccess;
 
 export const patternId = (path: PatternPath): string => `${path.organization}/${path.pattern}`;
 export const patternNotFound = (path: PatternPath) => notFound(`pattern '${patternId(path)}' not found`);

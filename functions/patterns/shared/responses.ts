@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /** Response bodies of the deployment pattern endpoints (catalog reference §3.2), as the views build them. */
-export const deploymentPattern = z.object({
+const deploymentPattern = z.object({
   owner: z.string(),
   label: z.string(),
   description: z.string(),

@@ -62,7 +62,6 @@ export const patchPatternBody = z.strictObject({
   label: short.nullish(),
   services: list(patternService).nullish(),
 });
-export type PatchPatternBody = z.infer<typeof patchPatternBody>;
 
 /** Filters of the org list and of the catalog (LIKE with `%`, else exact). */
 const filters = {

@@ -7,10 +7,10 @@ import type { SecretName, SecretTree } from '#lib/secrets/names';
  * "Secrets" table). Root, hub admins, nodes, agbots and other orgs' users have no direct access;
  * an agbot reads a value only to deliver a binding (delivery.ts).
  */
-export type SecretAction = 'list' | 'read' | 'write' | 'delete';
+type SecretAction = 'list' | 'read' | 'write' | 'delete';
 
 /** The user's rights on one secret or one tree of `org` (the §6.4 matrix). */
-export function userMay(
+function userMay(
   caller: Caller,
   org: string,
   action: SecretAction,

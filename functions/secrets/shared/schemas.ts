@@ -14,7 +14,6 @@ export const secretPath = orgPath.extend({
     .string()
     .describe(`the full name, \`[A-Za-z0-9_/-]\`, at most ${MAX_SECRET_NAME_LENGTH} characters`),
 });
-export type SecretPath = z.infer<typeof secretPath>;
 export const nodeTreePath = orgPath.extend({ node: idSegment });
 export const userTreePath = orgPath.extend({ user: idSegment });
 export const userNodeTreePath = orgPath.extend({ user: idSegment, node: idSegment });
@@ -46,4 +45,3 @@ export const secretBody = z.object({
   key: z.string(),
   value: z.string(),
 });
-export type SecretBody = z.infer<typeof secretBody>;

@@ -4,7 +4,7 @@ import { notFound } from '#lib/http/errors';
 import { getService, type ServiceRecord } from '#tables/service/records';
 import type { ServicePath } from './schemas.ts';
 
-export type ServiceAccess = CatalogAccess;
+type ServiceAccess = CatalogAccess;
 
 export const resourceId = (path: ServicePath): string => `${path.organization}/${path.service}`;
 export const serviceNotFound = (path: ServicePath) => notFound(`service '${resourceId(path)}' not found`);

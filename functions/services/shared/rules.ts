@@ -6,9 +6,9 @@ import type { ServiceBody, ServiceRefInput } from './schemas.ts';
 
 /** Upstream's service rules (catalog reference §2.3), in its order, with its messages. */
 
-export const SHARABLE_VALUES = ['exclusive', 'single', 'singleton', 'multiple'];
+const SHARABLE_VALUES = ['exclusive', 'single', 'singleton', 'multiple'];
 /** The userInput types anax accepts (`hzn` refuses others before publishing). */
-export const USER_INPUT_TYPES = ['string', 'int', 'float', 'boolean', 'bool', 'list of strings'];
+const USER_INPUT_TYPES = ['string', 'int', 'float', 'boolean', 'bool', 'list of strings'];
 /** Schemes java.net.URL knows: upstream's `documentation` check accepts these only. */
 const URL_SCHEMES = ['http:', 'https:', 'ftp:', 'file:', 'jar:', 'mailto:'];
 

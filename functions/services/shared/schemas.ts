@@ -17,7 +17,7 @@ const long = z.string().max(LONG, `must be at most ${LONG} characters`);
 const list = <T extends z.ZodType>(item: T) => z.array(item).max(1000, 'must have at most 1000 entries');
 
 /** A service id in a path: anything but a slash (ids keep `:`, `+`, `#`...), within the key budget. */
-export const serviceSegment = z
+const serviceSegment = z
   .string()
   .min(1, 'must not be empty')
   .refine(...maxUtf8Bytes(MAX_ID_BYTES))
@@ -103,7 +103,6 @@ const listFilters = {
 
 /** GET /orgs/{org}/services (§2.5). */
 export const listServicesQuery = z.object(listFilters);
-export type ListServicesQuery = z.infer<typeof listServicesQuery>;
 
 /** GET /catalog/services (§2.7): also `organization`; `orgtype` is accepted and ignored. */
 export const catalogServicesQuery = z.object({
@@ -130,7 +129,6 @@ export const dockAuthBody = z.strictObject({
   username: short.nullish(),
   token: long,
 });
-export type DockAuthBody = z.infer<typeof dockAuthBody>;
 
 /** The raw text of a key or certificate (PUT …/keys/{keyid}). */
 export const MAX_KEY_LENGTH = 65_536;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handler as confirm } from '#functions/agbot-agreements/confirm-agreement';
 import { handler as putAgreement } from '#functions/agbot-agreements/put-agreement';
+import { handler as confirm } from '#functions/orgs/confirm-agreement';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handler as confirm } from '#functions/agbot-agreements/confirm-agreement';
 import { handler as getAgreement } from '#functions/agbot-agreements/get-agreement';
 import { handler as putAgreement } from '#functions/agbot-agreements/put-agreement';
 import { handler as getAgbot } from '#functions/agbots/get-agbot';
 import { handler as listAgbots } from '#functions/agbots/list-agbots';
 import { handler as patchAgbot } from '#functions/agbots/patch-agbot';
+import { handler as confirm } from '#functions/orgs/confirm-agreement';
 import { dynamoCallCount } from '#tables/client';
 import { createAgbot, createOrg, createUser } from '#test/support/identities';
 import { type InvokeOptions, invoke } from '#test/support/invoke';

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handler as confirmAgreement } from '#functions/agbot-agreements/confirm-agreement';
 import { handler as putAgbotAgreement } from '#functions/agbot-agreements/put-agreement';
 import { handler as deleteAgreement } from '#functions/node-agreements/delete-agreement';
 import { handler as deleteAgreements } from '#functions/node-agreements/delete-agreements';
@@ -7,6 +6,7 @@ import { handler as getAgreement } from '#functions/node-agreements/get-agreemen
 import { handler as listAgreements } from '#functions/node-agreements/list-agreements';
 import { handler as putAgreement } from '#functions/node-agreements/put-agreement';
 import { handler as deleteNode } from '#functions/nodes/delete-node';
+import { handler as confirmAgreement } from '#functions/orgs/confirm-agreement';
 import { getConfig } from '#lib/config';
 import { getNodeAgreement } from '#tables/node/agreement-records';
 import { getNode } from '#tables/node/records';

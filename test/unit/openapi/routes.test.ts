@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { FALLBACK, FAMILIES, functions } from '#functions/families';
 import { openApiDocument } from '#functions/openapi/shared/document';
+import { type LambdaHandler, loadHandler } from '#lib/http/dispatch';
+import type { RouteDoc } from '#lib/openapi/route';
 import { functionName } from '#lib/openapi/serverless';
 
 /**
  * The route lists are the one source: every route is documented, reaches its own family's
- * Lambda through API Gateway's choice of mount, and that Lambda's dispatcher runs the handler
- * module the list names.
+ * Lambda through API Gateway's choice of mount, and names a handler module built from that very
+ * route entry.
  */
 const routes = FAMILIES.flatMap((family) => family.routes.map((route) => ({ family, route })));
 
@@ -75,16 +77,15 @@ describe('the route lists', () => {
     expect(gatewayChoice('/v1/nowhere/at/all', allMounts)).toBe(FALLBACK.name);
   });
 
-  it("dispatch each route to the handler its list names, in the family's Lambda", async () => {
-    for (const family of FAMILIES) {
-      const lambda = await import(`#functions/${family.folder}/lambda`);
-      const handlers = lambda.handler.handlers as Record<string, unknown>;
-      const named = [...new Set(family.routes.map((r) => r.handler))].sort(); // aliases share handlers
-      expect(Object.keys(handlers).sort(), family.folder).toEqual(named);
-      for (const route of family.routes) {
-        const module = await import(`#functions/${route.handler}`);
-        expect(handlers[route.handler], route.operationId).toBe(module.handler);
-      }
+  it("name each route's handler module, whose endpoint validates with that route's own schemas", async () => {
+    for (const { route } of routes) {
+      const handler = (await loadHandler(route)) as LambdaHandler & { route?: RouteDoc };
+      const built = handler.route;
+      expect(built, route.operationId).toBeDefined();
+      // An alias, or a route answered exactly as another (POST as PUT), shares the other's handler.
+      for (const part of ['path', 'query', 'body', 'rawBody'] as const)
+        expect(built?.request?.[part], `${route.operationId} ${part}`).toBe(route.request?.[part]);
+      expect(built?.anonymous, route.operationId).toBe(route.anonymous);
     }
   });
 });

@@ -3,9 +3,8 @@ import { authorize } from '#lib/auth/access';
 import type { Caller } from '#lib/auth/caller';
 import { accessDenied, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
-import { orgPath } from '#lib/ids';
 import { type AgreementRecord, findAgreementsById } from '#tables/agbot/agreement-records';
-import { confirmAgreementBody } from './shared/schemas.ts';
+import { orgsRoutes } from './routes.ts';
 
 /** An agbot confirms for itself and its owner's other agbots; a user for the agbots it owns. */
 const confirmableBy = (caller: Caller) => (agreement: AgreementRecord) =>
@@ -18,9 +17,7 @@ const confirmableBy = (caller: Caller) => (agreement: AgreementRecord) =>
  * (nodes: 403). 201 when an active agreement with that id belongs to an agbot of the caller's
  * owner; `{organization}` only decides who may ask, as upstream. One Query of gsi1.
  */
-export const handler = endpoint({
-  path: orgPath,
-  body: confirmAgreementBody,
+export const handler = endpoint(orgsRoutes.operations.confirmAgreement, {
   authorize({ caller, path }) {
     authorize(caller, { type: 'agbot', org: path.organization, id: '#', exists: true }, 'READ');
     if (caller.kind === 'node') throw accessDenied('access denied');
