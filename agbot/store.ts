@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { migrate } from '#lib/sqlite/migrate';
 
-/** An agreement as the agbot keeps it (agreements-and-workloads §1.10 states, §3.6 reasons). */
+/** An agreement as the agbot keeps it (docs/protocol.md#agreement-rows-and-states states, docs/protocol.md#reason-codes reasons). */
 export interface AgbotAgreement {
   agreementId: string;
   nodeOrg: string;
@@ -25,7 +25,7 @@ export interface AgbotAgreement {
 
 /** Per-agreement protocol bookkeeping, kept as JSON beside the row (no secret value in it). */
 export interface AgreementDetails {
-  /** Seconds without a reply before cancel 201 (§1.11). */
+  /** Seconds without a reply before cancel 201 (docs/protocol.md#timeouts). */
   protocolTimeoutS: number;
   /** Bound secrets of the agreement's service: the secrets-manager names tried, in order. */
   secrets: { serviceSecret: string; candidates: string[]; bindingIndex: number }[];
@@ -36,7 +36,7 @@ export interface AgreementDetails {
   secretsAckedAt?: number;
 }
 
-/** One served policy's search state (agreements-and-workloads §1.3 search session). */
+/** One served policy's search state (docs/protocol.md#searching-for-candidates search session). */
 export interface SearchState {
   /** Epoch seconds: nodes changed since then are searched; 0 = every node. */
   changedSince: number;

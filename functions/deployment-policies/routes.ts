@@ -110,7 +110,7 @@ const businessRoutes = [
   },
 ];
 
-/** Deployment (business) policies (catalog reference §4): anax's `/business/...` and the documented `/deployment/...`. */
+/** Deployment (business) policies (docs/exchange-catalog.md#deployment-policies): anax's `/business/...` and the documented `/deployment/...`. */
 export const deploymentPoliciesRoutes = routeList({
   folder: 'deployment-policies',
   mounts: ['/v1/orgs/{organization}/business/{proxy+}', '/v1/orgs/{organization}/deployment/{proxy+}'],

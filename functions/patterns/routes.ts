@@ -184,7 +184,7 @@ const patternRoutes = [
   },
 ];
 
-/** Deployment patterns (catalog reference §3): anax's `/patterns/...` and the documented `/deployment/patterns/...`. */
+/** Deployment patterns (docs/exchange-catalog.md#patterns): anax's `/patterns/...` and the documented `/deployment/patterns/...`. */
 export const patternsRoutes = routeList({
   folder: 'patterns',
   mounts: [PATTERNS, `${PATTERNS}/{proxy+}`, DEPLOYMENT, `${DEPLOYMENT}/{proxy+}`],

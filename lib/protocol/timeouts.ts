@@ -1,5 +1,5 @@
 /**
- * The protocol's clocks (reference §1.11, §1.8, §4), in seconds, with anax's defaults. Where
+ * The protocol's clocks (docs/protocol.md#timeouts, #mailboxes, #secrets-in-agreements), in seconds, with anax's defaults. Where
  * upstream derives a value from the node's max heartbeat interval, the helper takes it (or its
  * default of 120 s) so callers and tests see one rule.
  */
@@ -42,7 +42,7 @@ export const TRANSPORT_RETRY_S = 10;
 /** Agbot: MessageKeyCheck — the published key is re-checked this often. */
 export const MESSAGE_KEY_CHECK_S = 60;
 
-/** Agbot secret-update poller (§4): starts at 60 s, +30 s per idle cycle, at most 180 s. */
+/** Agbot secret-update poller (docs/protocol.md#secrets-in-agreements): starts at 60 s, +30 s per idle cycle, at most 180 s. */
 export const SECRETS_UPDATE_CHECK_S = 60;
 export const SECRETS_UPDATE_CHECK_INCREMENT_S = 30;
 export const SECRETS_UPDATE_CHECK_MAX_S = 180;
