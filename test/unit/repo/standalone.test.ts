@@ -47,7 +47,7 @@ function anchors(path: string): Set<string> {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
     const heading = !fence && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!heading) continue;
-    const slug = heading[1]
+    const slug = (heading[1] ?? '')
       .toLowerCase()
       .replace(/[^\p{L}\p{N}\s_-]/gu, '')
       .replace(/\s/g, '-');
@@ -60,7 +60,7 @@ function anchors(path: string): Set<string> {
 
 /** Whether `target` (a repository path, maybe with `#anchor`) names a file here and a heading in it. */
 function brokenTarget(target: string): string | undefined {
-  const [file, anchor] = target.split('#');
+  const [file = '', anchor] = target.split('#');
   const full = join(repositoryRoot, file);
   if (!existsSync(full)) return 'no such file';
   if (anchor && file.endsWith('.md') && !statSync(full).isDirectory() && !anchors(file).has(anchor)) {
@@ -95,7 +95,7 @@ describe('a repository that stands alone', () => {
         .forEach((line, index) => {
           if (/^\s*(```|~~~)/.test(line)) fence = !fence;
           if (fence) return;
-          for (const [, href] of line
+          for (const [, href = ''] of line
             .replaceAll(/`[^`]*`/g, '')
             .matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
             if (/^[a-z][a-z+.-]*:/i.test(href)) continue;
@@ -115,7 +115,7 @@ describe('a repository that stands alone', () => {
       for (const cite of text.matchAll(
         /\b((?:docs\/[\w.-]+|(?:tables\/)?README)\.md)((?:#[\w-]+)(?:(?:,| to|\/| and) ?#[\w-]+)*)?/g,
       )) {
-        const [, file, fragments = ''] = cite;
+        const [, file = '', fragments = ''] = cite;
         // Upstream's own docs, cited with their repository, are not ours.
         if (/open-horizon\/[\w.-]+[ `]*$/.test(text.slice(Math.max(0, cite.index - 40), cite.index)))
           continue;
