@@ -6,7 +6,7 @@ import { type HttpResult, send, TransportError } from './http.ts';
 
 /**
  * The agent's local API (`HORIZON_URL`, default http://localhost:8510): no auth, no retries, no
- * timeout unless HZN_HTTP_TIMEOUT; a connection failure is upstream's exit-5 hint (hzn reference §1.5).
+ * timeout unless HZN_HTTP_TIMEOUT; a connection failure is upstream's exit-5 hint (docs/hzn-behaviour.md#http).
  */
 const DEFAULT_HORIZON_URL = 'http://localhost:8510';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingServer, startRecordingServer } from './test-support/recording-server.ts';
 import { hzn } from './test-support/run-hzn.ts';
 
-/** Each agent-side command's REST calls and output (hzn reference §2), against a recording server. */
+/** Each agent-side command's REST calls and output (docs/hzn-behaviour.md#agent-commands), against a recording server. */
 let server: RecordingServer;
 beforeAll(async () => {
   server = await startRecordingServer();

@@ -4,7 +4,7 @@ import { EXIT, fatal } from './errors.ts';
 import type { Io } from './io.ts';
 
 /**
- * The environment a command sees (hzn reference §1.3): the real environment, then for variables
+ * The environment a command sees (docs/hzn-behaviour.md#config-files): the real environment, then for variables
  * it lacks `~/.hzn/hzn.json` > `/etc/default/horizon` > `/etc/horizon/hzn.json`, then a project
  * `hzn.json` (next to `service.definition.json`, or in `./horizon/`). Flags override all of it.
  */

@@ -1,5 +1,5 @@
 /**
- * Upstream's exit codes (cli/cliutils: hzn reference §1.7) and the two ways a run fails: a usage
+ * Upstream's exit codes (cli/cliutils: docs/hzn-behaviour.md#exit-codes-and-prompts) and the two ways a run fails: a usage
  * error (kingpin's `hzn: error: <reason>, try --help`, exit 1) and a fatal error (`Error: <msg>`).
  */
 export const EXIT = {

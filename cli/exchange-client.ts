@@ -7,7 +7,7 @@ import { EXIT, fatal } from './errors.ts';
 import { type HttpResult, type SendOptions, send, TransportError } from './http.ts';
 
 /**
- * The Exchange as hzn calls it (hzn reference §1.5, §1.7, §1.8): `HZN_EXCHANGE_URL` already ends in
+ * The Exchange as hzn calls it (docs/hzn-behaviour.md#http, #exit-codes-and-prompts, #exchange-credentials): `HZN_EXCHANGE_URL` already ends in
  * `/v1`; Basic `org/id:secret` (the org prepended unless the id has one); upstream's retry policy;
  * upstream's messages for unexpected statuses.
  */

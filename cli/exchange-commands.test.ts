@@ -7,7 +7,7 @@ import { verifyDeployment } from '#lib/protocol/deployment-signature';
 import { type RecordingServer, type Route, startRecordingServer } from './test-support/recording-server.ts';
 import { hzn } from './test-support/run-hzn.ts';
 
-/** Each `hzn exchange ...` command's REST calls (hzn reference §4, §5), against a recording server. */
+/** Each `hzn exchange ...` command's REST calls (docs/hzn-behaviour.md#keys-and-publishing, #exchange-commands), against a recording server. */
 let server: RecordingServer;
 beforeAll(async () => {
   server = await startRecordingServer();

@@ -1,7 +1,7 @@
 import { type Ctx, verbose } from './context.ts';
 
 /**
- * One HTTP exchange with upstream's transport rules (hzn reference §1.5): JSON bodies are sent with
+ * One HTTP exchange with upstream's transport rules (docs/hzn-behaviour.md#http): JSON bodies are sent with
  * `Content-Type: application/json`, string bodies (a PEM) raw; transport errors and 408/429/502/503/504
  * are retried when the caller allows; `--dry-run` skips every write and answers 201/204.
  */

@@ -4,7 +4,7 @@ import type { Ctx } from './context.ts';
 import { EXIT, fatal } from './errors.ts';
 
 /**
- * An input file as upstream reads it (hzn reference §1.4): a path or `-` for stdin, `/* *\/`
+ * An input file as upstream reads it (docs/hzn-behaviour.md#input-files): a path or `-` for stdin, `/* *\/`
  * comments removed, `$VAR`/`${VAR}` replaced from the environment (an undefined one becomes ""
  * with a warning on stdout), then JSON. Unreadable → exit 4; not JSON → exit 3 (or `jsonExit`).
  */

@@ -9,7 +9,7 @@ import { lastingProblem } from '#lib/protocol/trust-file';
 import { startRecordingServer } from './test-support/recording-server.ts';
 import { hzn } from './test-support/run-hzn.ts';
 
-/** `hzn key create` (hzn reference §4.1) and the config files (§1.3). */
+/** `hzn key create` (docs/hzn-behaviour.md#hzn-key-create) and the config files (docs/hzn-behaviour.md#config-files). */
 describe('key create', () => {
   it('writes a PKCS#1 private key (owner-only) and a self-signed certificate the agent accepts', async () => {
     const home = mkdtempSync(join(tmpdir(), 'hzn-key-'));

@@ -2,7 +2,7 @@ import { goJsonStringify } from '#lib/protocol/go-json';
 import type { Io } from './io.ts';
 
 /**
- * Upstream's output (hzn reference §1.6): JSON indented by 2 spaces with one trailing newline.
+ * Upstream's output (docs/hzn-behaviour.md#output): JSON indented by 2 spaces with one trailing newline.
  * Most lists go through Go's MarshalIndent, which escapes `<>&`; a few commands use DisplayAsJson,
  * which does not (`escapeHtml: false`), and some of those print one more empty line (`extraLine`).
  */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingServer, startRecordingServer } from './test-support/recording-server.ts';
 import { hzn } from './test-support/run-hzn.ts';
 
-/** Argument parsing as kingpin does it (hzn reference §1.1): messages, exit codes, aliases, flag forms. */
+/** Argument parsing as kingpin does it (docs/hzn-behaviour.md#argument-parsing): messages, exit codes, aliases, flag forms. */
 let server: RecordingServer;
 beforeAll(async () => {
   server = await startRecordingServer();

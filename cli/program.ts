@@ -91,7 +91,7 @@ function report(io: Io, err: unknown): number {
   return EXIT.INTERNAL_ERROR;
 }
 
-/** Commander's messages in kingpin's words (hzn reference §1.1), so scripts matching them keep working. */
+/** Commander's messages in kingpin's words (docs/hzn-behaviour.md#argument-parsing), so scripts matching them keep working. */
 function kingpinReason(err: CommanderError): string {
   const text = err.message.replace(/^error: /, '');
   const quoted = /'([^']*)'/.exec(text)?.[1] ?? '';

@@ -2,7 +2,7 @@ import type { Ctx } from './context.ts';
 import { EXIT, ExitRequest, fatal } from './errors.ts';
 
 /**
- * Upstream's confirmation (hzn reference §1.7): `<question> [y/N]: ` on stdout, one line read;
+ * Upstream's confirmation (docs/hzn-behaviour.md#exit-codes-and-prompts): `<question> [y/N]: ` on stdout, one line read;
  * only `y` goes on. Any other answer prints `Exiting.` and ends the run with exit 0; EOF is exit 1.
  */
 export async function confirmOrExit(ctx: Ctx, question: string, force: boolean | undefined): Promise<void> {

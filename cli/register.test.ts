@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingServer, startRecordingServer } from './test-support/recording-server.ts';
 import { hzn } from './test-support/run-hzn.ts';
 
-/** `hzn register` (hzn reference §3): the order of its Exchange and agent calls, its bodies, its failures. */
+/** `hzn register` (docs/hzn-behaviour.md#hzn-register): the order of its Exchange and agent calls, its bodies, its failures. */
 let server: RecordingServer;
 beforeAll(async () => {
   server = await startRecordingServer();

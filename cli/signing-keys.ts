@@ -6,7 +6,7 @@ import type { Ctx } from './context.ts';
 import { EXIT, fatal } from './errors.ts';
 
 /**
- * The key that signs a deployment and the public key stored with it (hzn reference §4.2 step 2 and
+ * The key that signs a deployment and the public key stored with it (docs/hzn-behaviour.md#hzn-exchange-service-publish step 2 and
  * step 4): `-k`, else HZN_PRIVATE_KEY_FILE (must exist), else ~/.hzn/keys/service.private.key if it
  * exists, else a fresh 2048-bit key. The stored key is `-K`'s file under its own name, else
  * `default.public.key` holding the SPKI PEM of the private key.

@@ -1,8 +1,8 @@
 import { createPublicKey, type KeyObject, randomBytes, sign } from 'node:crypto';
 
 /**
- * A self-signed X.509 certificate as `hzn key create` makes it (rsapss-tool generatekeys; hzn
- * reference §4.1): subject = issuer = `O=<org>, CN=<cn>`, random serial in [1, 2^159), valid from
+ * A self-signed X.509 certificate as `hzn key create` makes it (rsapss-tool generatekeys;
+ * docs/hzn-behaviour.md#hzn-key-create): subject = issuer = `O=<org>, CN=<cn>`, random serial in [1, 2^159), valid from
  * 12 h ago for `days`, key usage digitalSignature only, basic constraints present and not a CA,
  * signed SHA256-RSA. node:crypto reads certificates but cannot write one, hence this small DER writer.
  */

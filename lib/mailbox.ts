@@ -14,7 +14,7 @@ export const mayExchangeMessages = (agbotOrg: string, nodeOrg: string): boolean 
 
 /**
  * A full mailbox (`limits.maxMessagesInMailbox` unexpired messages): upstream's 502
- * `database-connection-error` with its text (exchange-behavior §14.8), which upstream's clients
+ * `database-connection-error` with its text (docs/exchange.md#agbot-mailbox), which upstream's clients
  * treat as "try again later".
  */
 export const mailboxFull = (owner: string, max: number) =>

@@ -10,7 +10,7 @@ import { type TransactItem, TransactionFailed, transactWrite } from './transact.
 /** Upstream's four operations; `created/modified` is a PUT that may have created. */
 export type ChangeOperation = 'created' | 'created/modified' | 'modified' | 'deleted';
 
-/** One change-feed row as a writer describes it (exchange-behavior §12, catalog §1.5). */
+/** One change-feed row as a writer describes it (docs/exchange.md#change-feed, docs/exchange-catalog.md#change-rows). */
 export interface Change {
   /** The org the changed resource belongs to. */
   org: string;

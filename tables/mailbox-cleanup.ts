@@ -272,7 +272,7 @@ async function setStored(box: Mailbox, read: MailboxState, counted: MailboxState
 
 /**
  * Deletes every message agbot `org/id` sent to nodes (upstream deletes them with the agbot,
- * exchange-behavior §14.11), found through gsi1 `NODEMSGS#<org>/<id>`, never a Scan. Run after
+ * docs/exchange.md#agbots), found through gsi1 `NODEMSGS#<org>/<id>`, never a Scan. Run after
  * the agbot is claimed for deletion: its posts are refused from then on (postMessage checks).
  */
 export async function deleteSentNodeMessages(org: string, id: string): Promise<number> {

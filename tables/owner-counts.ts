@@ -4,7 +4,7 @@ import { keys, type OwnedKind } from './keys.ts';
 import type { TransactItem } from './transact.ts';
 
 /**
- * Per-owner limits (catalog reference §1.4: services, patterns, deployment policies per user,
+ * Per-owner limits (docs/exchange-catalog.md#responses-and-limits: services, patterns, deployment policies per user,
  * counted across orgs) as a counter item beside the owner, moved in the same transaction as the
  * record: a positive step is refused by its condition at `max` (0 = unlimited), so racing creates
  * cannot pass the limit.

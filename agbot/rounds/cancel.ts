@@ -5,7 +5,7 @@ import type { RoundContext } from './context.ts';
 import { sendAbout } from './send.ts';
 
 /**
- * An agbot-side cancel (reference §3.3): the node is told with the reason (unless it is gone or
+ * An agbot-side cancel (docs/protocol.md#cancel-by-the-agbot): the node is told with the reason (unless it is gone or
  * told us itself), the agbot agreement leaves the Exchange, and the local row is archived with
  * the reason code and upstream's description. Archiving comes last so that a failure before it
  * leaves the agreement active and the next round tries again.

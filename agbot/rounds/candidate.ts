@@ -1,6 +1,6 @@
 /**
- * The agbot's checks of one node against one deployment policy (reference §1.4, policy case) and
- * the T&C they lead to (§1.5): the node policy (deployment view) against the consumer side
+ * The agbot's checks of one node against one deployment policy (docs/protocol.md#compatibility-checks, policy case) and
+ * the T&C they lead to (docs/protocol.md#proposal-and-terms): the node policy (deployment view) against the consumer side
  * (deployment policy ⊕ service policy ⊕ built-ins) both ways, the service's arch and versions in
  * priority order, then what both cases share (proposal-plan.ts: user input, secret bindings,
  * dependencies, secret values, the T&C). Every rule is lib/protocol's, shared with the node agent;
@@ -141,7 +141,7 @@ async function checkVersion(
   });
 }
 
-/** Re-checks a live agreement after a policy change (§3.4): still compatible, or the reason. */
+/** Re-checks a live agreement after a policy change (docs/protocol.md#policy-and-configuration-changes): still compatible, or the reason. */
 export async function stillCompatible(
   ctx: RoundContext,
   policy: DeploymentPolicy,

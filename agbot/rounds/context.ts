@@ -7,7 +7,7 @@ import type { AgbotKeys } from '../keys.ts';
 
 /** Clocks and limits of the round; tests shorten them, production takes the defaults. */
 export interface RoundSettings {
-  /** Overrides §1.11's reply timeout (else 2 × the node's max heartbeat interval). */
+  /** Overrides the protocol's reply timeout (docs/protocol.md#timeouts; else 2 × the node's max heartbeat interval). */
   protocolTimeoutS?: number;
   /** A full search (changedSince 0) of every served policy this often (upstream FullRescanS). */
   fullRescanMs: number;

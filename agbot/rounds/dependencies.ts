@@ -1,5 +1,5 @@
 /**
- * The agbot's dependency checks (reference §1.4 checks 8, 12, 13): every `requiredServices` entry
+ * The agbot's dependency checks (docs/protocol.md#compatibility-checks checks 8, 12, 13): every `requiredServices` entry
  * of the chosen service, recursively, must resolve for the node's arch (lib/protocol's rule, the
  * agent's too), and each dependency's user input and secret bindings must be complete, as for the
  * service itself. Dependencies are not put in the T&C (upstream leaves apiSpec empty for policies).

@@ -1,5 +1,5 @@
 /**
- * Governance of live agreements after changes the feed reported (reference §3.4, §3.3): a
+ * Governance of live agreements after changes the feed reported (docs/protocol.md#policy-and-configuration-changes, #cancel-by-the-agbot): a
  * deployment policy deleted, no longer served, or changed so that the node no longer matches →
  * cancel 204; a node policy change that breaks the match → 204; a node deleted from the Exchange
  * → 209 (its agreement rows went with it); a pattern agreement is judged by pattern-govern.ts.

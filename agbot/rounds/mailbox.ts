@@ -1,5 +1,5 @@
 /**
- * The agbot's mailbox (reference §1.7, §1.8; issue 13 "Bad input and safety"): each message is
+ * The agbot's mailbox (docs/protocol.md#messages, #mailboxes; issue 13 "Bad input and safety"): each message is
  * opened with the agbot's key, its signer checked against the key the Exchange recorded for the
  * sending node, parsed, and handled by type. A message that does not open or parse, or of an
  * unknown type, or from a node other than the agreement's, is deleted with a warning and changes

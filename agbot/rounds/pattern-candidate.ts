@@ -1,6 +1,6 @@
 /**
- * The agbot's checks of one node against one pattern service (reference §1.4, pattern case) and
- * the T&C they lead to (§1.5): the node is registered with this pattern and has a key, the
+ * The agbot's checks of one node against one pattern service (docs/protocol.md#compatibility-checks, pattern case) and
+ * the T&C they lead to (docs/protocol.md#proposal-and-terms): the node is registered with this pattern and has a key, the
  * service's arch, the first version by priority that resolves in the Exchange, privilege only
  * when the node policy allows it (a pattern node may have no policy: then not allowed), complete
  * user input (pattern ⊕ node) and readable values for the pattern's secret bindings. There is no

@@ -1,5 +1,5 @@
 /**
- * Governance of a pattern agreement (reference §3.4): the pattern deleted or no longer served,
+ * Governance of a pattern agreement (docs/protocol.md#policy-and-configuration-changes): the pattern deleted or no longer served,
  * or changed so that the agreement's service (org, url, arch) or its version is no longer in it
  * → cancel 204. A node now registered with another pattern → 204 as well (upstream leaves that to
  * the node's own cancel 121; the agbot also does it so the agreement goes even when the node

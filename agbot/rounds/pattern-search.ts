@@ -1,5 +1,5 @@
 /**
- * The pattern half of the search round (reference §1.3 "Pattern search"): each served pattern
+ * The pattern half of the search round (docs/protocol.md#pattern-search): each served pattern
  * whose inputs changed (its record, a node of its node orgs, a service, secret, served row or
  * deleted node agreement), or whose full rescan is due, is read once; each of its services is
  * searched (`POST /orgs/{o}/patterns/{p}/search`, no paging: every matching node at once) and

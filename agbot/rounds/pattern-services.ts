@@ -1,5 +1,5 @@
 /**
- * A served pattern as the agbot works with it (reference §1.3): each of its services is one
+ * A served pattern as the agbot works with it (docs/protocol.md#searching-for-candidates): each of its services is one
  * internal policy named `<pattern>_<url with / → ->_<svcOrg>_<arch>` that carries the pattern's
  * id. That name (with the pattern's org) keys the agreement, the search state and the T&C
  * header, so a node has at most one agreement per pattern service. `agreementLess` services

@@ -1,6 +1,6 @@
 /**
  * What the policy case (candidate.ts) and the pattern case (pattern-candidate.ts) share
- * (reference §1.4, §1.5): the round's read cache, reading the chosen service version with its
+ * (docs/protocol.md#compatibility-checks, #proposal-and-terms): the round's read cache, reading the chosen service version with its
  * deployment, then, once the case's own checks passed, complete user input, resolvable secret
  * bindings, resolvable dependencies (dependencies.ts), the bound secret values, and the T&C with
  * the proposal plan.

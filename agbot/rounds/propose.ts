@@ -8,7 +8,7 @@ import type { ProposalPlan } from './proposal-plan.ts';
 import { sendToNode } from './send.ts';
 
 /**
- * The agbot agreement row of §1.10: the policy's (or pattern's) org, the pattern name without its
+ * The agbot agreement row of docs/protocol.md#agreement-rows-and-states: the policy's (or pattern's) org, the pattern name without its
  * org ('' for a policy), the service URL without its org.
  */
 export const agreementRow = (agreement: AgbotAgreement, state: string) => {
@@ -20,7 +20,7 @@ export const agreementRow = (agreement: AgbotAgreement, state: string) => {
 };
 
 /**
- * Sends a proposal (reference §1.4 "On success"): the agreement is stored first, so a restart at
+ * Sends a proposal (docs/protocol.md#compatibility-checks): the agreement is stored first, so a restart at
  * any later point knows it (it is then answered, or times out with 201) and the node is never
  * proposed to twice for the policy; then the Exchange row "Formed Proposal", then the message.
  * Undefined, with nothing sent, when the store refuses the agreement because the node has a live

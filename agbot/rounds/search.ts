@@ -19,7 +19,7 @@ export async function searchDue(ctx: RoundContext, policy: string): Promise<bool
 }
 
 /**
- * POST /orgs/{org}/business/policies/{p}/search with upstream's paging (catalog §4.3): nodes
+ * POST /orgs/{org}/business/policies/{p}/search with upstream's paging (docs/exchange-catalog.md#policy-search): nodes
  * changed since the last completed search (`changedSince` = its start − 10 s of clock slack; upstream takes 1 s), all of them on a
  * full rescan or when `full`; a full page means more, asked with the same session; a 409 gives
  * the Exchange's session, which is adopted. The search state is stored, so a restart resumes it.

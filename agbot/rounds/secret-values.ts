@@ -1,5 +1,5 @@
 /**
- * Bound secret values (reference §1.4 check 13, §4): which secrets-manager names a binding gives
+ * Bound secret values (docs/protocol.md#compatibility-checks check 13, docs/protocol.md#secrets-in-agreements): which secrets-manager names a binding gives
  * a node, read through the Exchange's secrets API for the policy or pattern that binds them, and the
  * `secretDetails` / update `metadata` that carry them. Values live only in memory for the time
  * of one message and go straight into the sealed envelope: never logged, never stored.

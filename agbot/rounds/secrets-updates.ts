@@ -1,5 +1,5 @@
 /**
- * Secret updates (reference §4): when the feed shows a secret written, every live agreement
+ * Secret updates (docs/protocol.md#secrets-in-agreements): when the feed shows a secret written, every live agreement
  * whose service binds it gets `basicagreementupdatesecret` with the new values of the changed
  * secrets only, in the same round. Values are read from the secrets API for the message and
  * never kept. Pattern agreements take the bindings of their pattern (in the pattern's org, the

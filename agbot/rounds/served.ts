@@ -36,7 +36,7 @@ async function expand(
 }
 
 /**
- * The deployment policies this agbot serves (reference §1.3 "What the agbot serves"): its served
+ * The deployment policies this agbot serves (docs/protocol.md#served-policies-and-patterns): its served
  * rows, with upstream's `*` expanded to every policy of that org, each with the node orgs it may
  * search. Read again when the feed shows served rows or policies changed, else kept.
  */
@@ -60,7 +60,7 @@ export async function servedPolicies(ctx: RoundContext, refresh: boolean): Promi
 }
 
 /**
- * The deployment patterns this agbot serves (§1.3): its served-pattern rows, `*` expanded to
+ * The deployment patterns this agbot serves (docs/protocol.md#searching-for-candidates): its served-pattern rows, `*` expanded to
  * every pattern of that org, each with the node orgs it may search. Kept like the policies.
  */
 export async function servedPatterns(ctx: RoundContext, refresh: boolean): Promise<Map<string, string[]>> {

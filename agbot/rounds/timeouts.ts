@@ -4,7 +4,7 @@ import type { RoundContext } from './context.ts';
 import { timedOut } from './mailbox.ts';
 
 /**
- * §1.11: a proposal without a reply within the protocol timeout is cancelled with 201. Computed
+ * docs/protocol.md#timeouts: a proposal without a reply within the protocol timeout is cancelled with 201. Computed
  * from stored timestamps, so it holds across restarts (and a proposal whose send was cut short
  * by a crash ends the same way).
  */

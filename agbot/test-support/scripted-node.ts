@@ -158,7 +158,7 @@ export class ScriptedNode {
     );
   }
 
-  /** The node agreement row as the agent writes it on acceptance (§1.10). */
+  /** The node agreement row as the agent writes it on acceptance (docs/protocol.md#agreement-rows-and-states). */
   async putAgreement(
     agreementId: string,
     service: { org: string; url: string },

@@ -1,5 +1,5 @@
 /**
- * Configuring a node that runs a pattern (agent-behavior §2.4 step 7): the pattern must exist,
+ * Configuring a node that runs a pattern (docs/protocol.md#pattern-nodes): the pattern must exist,
  * and every service of it for this node's arch must exist in the Exchange in each listed version
  * and have all its required user input, from the pattern or the node. Anything missing is the
  * node owner's to fix, so it is a 400 that names it; the node stays `configuring`.

@@ -122,7 +122,7 @@ async function clearInExchange(ctx: AgentContext, node: NodeRecord, removeNode: 
       await ctx.exchange.deleteNode(creds);
       return;
     }
-    // Out of the agbots' searches (reference §3.5).
+    // Out of the agbots' searches (docs/protocol.md#unregistration).
     await ctx.exchange.patchNode(creds, 'publicKey', '');
     await ctx.exchange.patchNode(creds, 'userInput', []);
     await ctx.exchange.patchNode(creds, 'registeredServices', []);

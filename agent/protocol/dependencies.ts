@@ -1,5 +1,5 @@
 /**
- * An agreement's service dependencies on the node (reference §2.1 step 2, §2.4, §2.6): each
+ * An agreement's service dependencies on the node (docs/protocol.md#running-the-workload step 2, docs/protocol.md#containers-networks-and-labels, #health-and-retries): each
  * `requiredServices` entry, depth first, resolved from the Exchange to the highest version in its
  * range for the node arch, its deployment signature checked with the trusted keys, and started
  * (dependencies before the services that need them) or, unless the service is `sharable:
@@ -261,7 +261,7 @@ async function removeInstances(p: Protocol, instances: DependencyInstance[]): Pr
 }
 
 /**
- * The container check for dependencies (§2.6): a running instance with fewer running containers
+ * The container check for dependencies (docs/protocol.md#health-and-retries): a running instance with fewer running containers
  * than services cancels every agreement using it with 108. Upstream first retries the instance;
  * this agent cancels at once and the agbot forms new agreements (docs/compatibility.md).
  */

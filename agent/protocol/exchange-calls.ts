@@ -1,5 +1,5 @@
 /**
- * The Exchange calls of the node's side of the agreement protocol (reference §1.8, §1.10): the
+ * The Exchange calls of the node's side of the agreement protocol (docs/protocol.md#mailboxes, #agreement-rows-and-states): the
  * change feed that doubles as heartbeat, the node's mailbox, the agbot's mailbox, node agreement
  * rows, and the two reads a proposal needs (the agbot's key, the service's declared user input).
  * Answers are checked with zod: a record of another shape is skipped, never trusted.

@@ -1,5 +1,5 @@
 /**
- * Acceptance and finalisation on the node (reference §1.6, "RecordReply"): the node agreement is
+ * Acceptance and finalisation on the node (docs/protocol.md#proposals-on-the-node, "RecordReply"): the node agreement is
  * written in the Exchange ("Agree to proposal", then "Finalized Agreement", with
  * `agreementService.url = <svcOrg>/<svcUrl>`: that row keeps the agbots from proposing the same
  * service again), the timestamps are set and the workload starts. Reached by a replyack, or by the

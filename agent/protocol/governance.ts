@@ -1,5 +1,5 @@
 /**
- * The node's governance pass (reference §1.6, §1.11, §2.6), every round of the worker:
+ * The node's governance pass (docs/protocol.md#proposals-on-the-node, #timeouts, #health-and-retries), every round of the worker:
  * - a replied agreement with no replyack after the governance interval is verified with the
  *   agbot and finalized anyway (upstream does not wait); never accepted within the agreement
  *   timeout → cancel 107;

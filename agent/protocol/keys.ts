@@ -1,5 +1,5 @@
 /**
- * The node's messaging key pair (reference §1.9): upstream's two PEM files in the agent's data
+ * The node's messaging key pair (docs/protocol.md#envelope): upstream's two PEM files in the agent's data
  * dir, the private one mode 0600. Made on first use (off the event loop) and kept for the life of
  * the data dir, so a restart keeps the key the Exchange and the agbots know.
  */

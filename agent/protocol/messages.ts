@@ -1,5 +1,5 @@
 /**
- * The node's mailbox (reference §1.7–§1.9): each message is opened with the node's key (the
+ * The node's mailbox (docs/protocol.md#messages to #envelope): each message is opened with the node's key (the
  * signer must be the agbot the Exchange names), parsed, handled by type, then deleted. A message
  * that cannot be opened or parsed is deleted without reply, as upstream does. A failure to reach
  * the Exchange leaves the message for the next round.
@@ -133,7 +133,7 @@ async function handleOne(
 }
 
 /**
- * `basicagreementupdatesecret` (reference §4): the changed secrets of this agreement's service
+ * `basicagreementupdatesecret` (docs/protocol.md#secrets-in-agreements): the changed secrets of this agreement's service
  * are rewritten in place; the containers keep running. Accepted unless a value cannot be read.
  */
 async function updateSecrets(

@@ -127,7 +127,7 @@ function engine(ctx: AgentContext) {
   }
 }
 
-/** Workload events in upstream's words (reference §2.1, §2.8); never a secret value. */
+/** Workload events in upstream's words (docs/protocol.md#running-the-workload, #workload-events); never a secret value. */
 function report(p: Protocol, event: WorkloadEvent): void {
   const agreement = findAgreement(p.ctx.store, event.agreementId);
   // Events of a dependency instance carry its key: named by the service it runs.

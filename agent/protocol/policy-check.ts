@@ -1,5 +1,5 @@
 /**
- * Node policy changes (reference §3.4): every round, each active agreement of a node without a
+ * Node policy changes (docs/protocol.md#policy-and-configuration-changes): every round, each active agreement of a node without a
  * pattern is checked against the node's current policy: the stored T&C and the node policy must
  * satisfy each other's constraints, and a privileged service against
  * `platform.allowPrivileged`. No longer compatible, or no node policy any more → cancel 101

@@ -1,5 +1,5 @@
 /**
- * The node's judgement of pattern proposals (reference §1.6 D and E): T&C built by the agbot's
+ * The node's judgement of pattern proposals (docs/protocol.md#proposals-on-the-node D and E): T&C built by the agbot's
  * own builder (lib/protocol/terms.ts) with a `patternId`, judged with the node's pattern and,
  * for a pattern node, no node policy.
  */

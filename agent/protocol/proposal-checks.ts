@@ -1,5 +1,5 @@
 /**
- * The node's judgement of a proposal (reference §1.6), as pure functions of what the node holds:
+ * The node's judgement of a proposal (docs/protocol.md#proposals-on-the-node), as pure functions of what the node holds:
  * the pattern pre-check of step D (the T&C's `patternId` must be the node's pattern, both "" for
  * a policy node; a mismatch gets no reply) and the decision of step E. A policy proposal needs
  * the node policy and must agree with it both ways; a pattern proposal is judged by the pattern

@@ -1,5 +1,5 @@
 /**
- * A proposal on the node (reference §1.6): pre-checks whose failure gets no reply (duplicate,
+ * A proposal on the node (docs/protocol.md#proposals-on-the-node): pre-checks whose failure gets no reply (duplicate,
  * unreadable T&C, pattern or type mismatch, arch, a deployment signature no trusted key
  * verifies), then the decision, answered either way (proposal-checks.ts): the node's current
  * policy both ways (not for a pattern proposal), the privilege the service needs, complete user

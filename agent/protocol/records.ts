@@ -66,7 +66,7 @@ export function termsOf(agreement: Agreement): PolicyDocument | undefined {
   }
 }
 
-/** The `event_source` of agreement events (agent-behavior §3 selector attributes). */
+/** The `event_source` of agreement events (docs/agent.md#event-log selector attributes). */
 export const agreementSource = (a: Agreement) => ({
   agreement_id: a.current_agreement_id,
   workload_to_run: a.workload_to_run,

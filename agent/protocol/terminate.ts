@@ -1,5 +1,5 @@
 /**
- * The node-side cancel (reference §3.1), for every cause: the termination is recorded at once
+ * The node-side cancel (docs/protocol.md#cancel-on-the-node), for every cause: the termination is recorded at once
  * (a second cancel is a no-op), then finished in the background and resumed by the worker until
  * done: node agreement deleted in the Exchange, secrets forgotten, `cancel` sent to the agbot
  * (unless the agbot cancelled), containers, network and secret files removed, then archived.

@@ -1,7 +1,7 @@
 import type { TrustStore } from '../trust/store.ts';
 
 /**
- * The PEM texts the deployment signature is checked against (reference §2.2): every public key
+ * The PEM texts the deployment signature is checked against (docs/protocol.md#deployment-signature): every public key
  * and self-signed certificate of the trust store that validates now (`PUT /trust/<name>.pem`).
  */
 export const trustedKeys = (trust: TrustStore): string[] =>

@@ -1,5 +1,5 @@
 /**
- * Starting an accepted agreement's service (reference §2.1): the deployment from the proposal
+ * Starting an accepted agreement's service (docs/protocol.md#running-the-workload): the deployment from the proposal
  * (signature checked when the proposal came), the secrets from the agreement's files, the
  * environment in upstream's precedence. Its dependencies start first (dependencies.ts) and its
  * containers join their link networks. Runs in the background, never under the write lock; a
@@ -100,7 +100,7 @@ async function start(p: Protocol, agreementId: string): Promise<void> {
   );
 }
 
-/** The environment of the agreement's dependencies: its own, without HZN_AGREEMENTID (§2.5). */
+/** The environment of the agreement's dependencies: its own, without HZN_AGREEMENTID (docs/protocol.md#environment-variables). */
 function dependencyEnvironment(
   p: Protocol,
   agreement: ProtocolAgreement,

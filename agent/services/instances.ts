@@ -122,7 +122,7 @@ async function containersOf(ctx: AgentContext, agreementId: string): Promise<Con
   }
 }
 
-/** A dependency instance (§2.7): keyed by its instance key, with the agreements that use it. */
+/** A dependency instance (docs/protocol.md#dependency-instances): keyed by its instance key, with the agreements that use it. */
 function dependencyView(ctx: AgentContext, i: DependencyInstance, containers: ContainerInfo[]) {
   const users = usersOf(ctx.store, i.instance_key);
   return {

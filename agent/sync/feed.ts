@@ -27,7 +27,7 @@ export interface FeedNews {
 
 /**
  * The round's one Exchange request: `POST /orgs/{org}/changes` from the stored cursor. For the
- * Exchange it is also the node's heartbeat (exchange-behavior §12), as in upstream's agent.
+ * Exchange it is also the node's heartbeat (docs/exchange.md#change-feed), as in upstream's agent.
  */
 export async function readFeed(ctx: AgentContext, node: NodeRecord, creds: Credentials): Promise<FeedNews> {
   const who = `${node.organization}/${node.id}`;

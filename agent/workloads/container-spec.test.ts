@@ -28,7 +28,7 @@ const plan = (overrides: Partial<ContainerPlan> = {}): ContainerPlan => ({
   ...overrides,
 });
 
-describe('containerSpec (agreements-and-workloads §2.4)', () => {
+describe('containerSpec (docs/protocol.md#containers-networks-and-labels)', () => {
   it('names, labels and networks the container as upstream does', () => {
     const spec = containerSpec(plan());
     expect(spec.name).toBe('ag1-web');

@@ -3,7 +3,7 @@ import type Docker from 'dockerode';
 import { DeploymentError, type DeploymentService } from '#lib/protocol/deployment';
 import { containerHostAccess, describeHostAccess, type HostAccessOptions } from '#lib/protocol/privileged';
 
-/** Upstream's labels, so tools written for anax find our containers (agreements-and-workloads §2.4). */
+/** Upstream's labels, so tools written for anax find our containers (docs/protocol.md#containers-networks-and-labels). */
 export const LABELS = {
   agreementId: 'openhorizon.anax.agreement_id',
   serviceName: 'openhorizon.anax.service_name',

@@ -24,7 +24,7 @@ const sources = (overrides: Partial<EnvironmentSources> = {}): EnvironmentSource
 const asMap = (env: string[]) =>
   new Map(env.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
 
-describe('serviceEnvironment (agreements-and-workloads §2.5)', () => {
+describe('serviceEnvironment (docs/protocol.md#environment-variables)', () => {
   it('starts with the node facts and ends with the platform variables', () => {
     const env = serviceEnvironment(sources());
     expect(env.slice(0, 6)).toEqual([

@@ -1,6 +1,6 @@
 /**
- * The environment of a service container, built in upstream's order (agreements-and-workloads
- * §2.5): node facts, then user input (node's first, then the deployment policy's, then the
+ * The environment of a service container, built in upstream's order
+ * (docs/protocol.md#environment-variables): node facts, then user input (node's first, then the deployment policy's, then the
  * service's defaults; the first writer of a name wins), then the deployment's own `environment`
  * entries, then the platform variables, which override everything.
  */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 /**
- * A dependency instance's key, upstream's form (agreements-and-workloads §2.4): `<org>_<url>_
+ * A dependency instance's key, upstream's form (docs/protocol.md#containers-networks-and-labels): `<org>_<url>_
  * <version>_<uuid>` with the URL's scheme dropped, every character outside [A-Za-z0-9_.-]
  * replaced by `-`, and a first character that is not alphanumeric replaced by `0`, so it is a
  * valid container and network name. It names the instance's containers, label and network.

@@ -32,7 +32,7 @@ export interface WorkloadRequest {
   links?: string[];
 }
 
-/** What happened, for the event log (agreements-and-workloads §2.8); never carries secret values. */
+/** What happened, for the event log (docs/protocol.md#workload-events); never carries secret values. */
 export type WorkloadEvent =
   | { kind: 'image_loaded'; agreementId: string; image: string }
   | { kind: 'container_running'; agreementId: string; containers: string[] }

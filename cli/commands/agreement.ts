@@ -9,7 +9,7 @@ interface AgreementsBody {
   agreements?: { active?: Json[]; archived?: Json[] };
 }
 
-/** `hzn agreement list|cancel` (hzn reference §2.3, §2.4). */
+/** `hzn agreement list|cancel` (docs/hzn-behaviour.md#hzn-agreement). */
 export function agreementCommands(program: Command, base: Base): void {
   const agreement = group(program, ['agreement', 'ag'], 'List or manage the active or archived agreements.');
 

@@ -20,7 +20,7 @@ const SELECTOR = /^([^~=><]+)([~=><])(.*)$/;
 const OPERATORS: Record<string, string> = { '=': '', '~': '~', '>': '>', '<': '<' };
 
 /**
- * `a~v` → `a=~v` etc. (hzn reference §2.5); anything else is exit 1. Unlike upstream, name and value
+ * `a~v` → `a=~v` etc. (docs/hzn-behaviour.md#hzn-eventlog-list); anything else is exit 1. Unlike upstream, name and value
  * are URL-encoded, so a value may hold spaces or `&` (the agent decodes the query either way).
  */
 function selectorQuery(selector: string): string {
@@ -30,7 +30,7 @@ function selectorQuery(selector: string): string {
   return `${encodeURIComponent(attribute)}=${encodeURIComponent(`${OPERATORS[op]}${value}`)}`;
 }
 
-/** `hzn eventlog list` (hzn reference §2.5). */
+/** `hzn eventlog list` (docs/hzn-behaviour.md#hzn-eventlog-list). */
 export function eventlogCommands(program: Command, base: Base): void {
   const eventlog = group(
     program,

@@ -9,7 +9,7 @@ import { EXIT, fatal, usage } from '../errors.ts';
 import { confirmOrExit } from '../prompt.ts';
 import { selfSignedCertificate } from '../x509.ts';
 
-/** Where keys go by default (hzn reference §4.1): the env files, else ~/.hzn/keys/. */
+/** Where keys go by default (docs/hzn-behaviour.md#hzn-key-create): the env files, else ~/.hzn/keys/. */
 export function defaultKeyPaths(ctx: Ctx): { privateKey: string; publicKey: string } {
   const dir = ctx.io.home ? join(ctx.io.home, '.hzn', 'keys') : '/tmp/keys';
   return {

@@ -6,7 +6,7 @@ import { goTime, printJson } from '../output.ts';
 
 type Json = Record<string, unknown>;
 
-/** `hzn node list`: GET /node and /status merged in upstream's field order (hzn reference §2.2). */
+/** `hzn node list`: GET /node and /status merged in upstream's field order (docs/hzn-behaviour.md#hzn-node-list). */
 export function nodeCommands(program: Command, base: Base): void {
   const node = group(program, ['node'], 'List and manage general information about this Horizon edge node.');
   act(

@@ -20,7 +20,7 @@ const READ_ONLY_BUILTINS = [
   'openhorizon.containerized',
 ];
 
-/** `hzn policy list|update|remove` against the agent (hzn reference §2.7). */
+/** `hzn policy list|update|remove` against the agent (docs/hzn-behaviour.md#hzn-policy). */
 export function policyCommands(program: Command, base: Base): void {
   const policy = group(program, ['policy', 'pol'], 'List and manage policy for this Horizon edge node.');
 

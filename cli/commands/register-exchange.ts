@@ -16,7 +16,7 @@ interface ExchangeNodeStep {
 }
 
 /**
- * `hzn register` steps 8–12 (hzn reference §3): the Exchange node exists with the node's token
+ * `hzn register` steps 8–12 (docs/hzn-behaviour.md#hzn-register): the Exchange node exists with the node's token
  * (created with PUT ?noheartbeat=true, or its token PATCHed, with user credentials otherwise), its
  * name is the one asked for, the pattern agrees with the Exchange's, and `--policy` is stored there.
  * Returns the pattern to register with (the Exchange node's when none was given).

@@ -3,7 +3,7 @@ import { EXIT, fatal } from '../errors.ts';
 type Json = Record<string, unknown>;
 
 /**
- * `register -f`: the new format (an array of user input entries, hzn reference §2.8) as is; the old
+ * `register -f`: the new format (an array of user input entries, docs/hzn-behaviour.md#hzn-userinput) as is; the old
  * format's `services[]` (`{org, url, versionRange, variables}`) converted to it. Old `global`
  * attributes have no place in this agent's API and are refused with a clear message.
  */

@@ -16,7 +16,7 @@ import { waitForServices } from './register-wait.ts';
 type Json = Record<string, unknown>;
 const NODE_ID = /^[\p{L}\p{N}!\-*+()?.,:&@_]+$/u;
 
-/** `hzn register` (hzn reference §3): the Exchange node, its policy, then the agent, then configured. */
+/** `hzn register` (docs/hzn-behaviour.md#hzn-register): the Exchange node, its policy, then the agent, then configured. */
 export function registerCommand(program: Command, base: Base): void {
   const cmd = leaf(program, ['register', 'reg'], 'Register this edge node with the management hub.')
     .argument('[nodeorg]', 'The Horizon exchange organization ID that the node should be registered in.')

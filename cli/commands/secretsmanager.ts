@@ -11,7 +11,7 @@ import { confirmOrExit } from '../prompt.ts';
 import { exchangeSession, type Session } from './exchange/session.ts';
 
 /**
- * `hzn secretsmanager|sm secret list|add|read|remove` (hzn reference §6). Upstream talks to the
+ * `hzn secretsmanager|sm secret list|add|read|remove` (docs/hzn-behaviour.md#secrets-manager-commands). Upstream talks to the
  * agbot's secure API (with the non-standard method LIST); here the secrets manager is served by the
  * Exchange, so the same commands map onto `/v1/orgs/{org}/secrets` with standard methods.
  */
@@ -128,7 +128,7 @@ export function secretsManagerCommands(program: Command, base: Base): void {
 
 const trimName = (name: string) => name.replace(/^\/+|\/+$/g, '');
 
-/** `-n <node>` rewrites the name into the node's tree (hzn reference §6), unless it already is. */
+/** `-n <node>` rewrites the name into the node's tree (docs/hzn-behaviour.md#secrets-manager-commands), unless it already is. */
 function nodeScoped(name: string, node: string | undefined): string {
   if (!node || /(^|\/)node\//.test(name)) return name;
   const user = /^user\/([^/]+)(?:\/(.*))?$/.exec(name);

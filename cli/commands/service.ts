@@ -7,7 +7,7 @@ import { printJson } from '../output.ts';
 
 type Json = Record<string, unknown>;
 
-/** `hzn service list`: the agent's active service definitions (hzn reference §2.6). */
+/** `hzn service list`: the agent's active service definitions (docs/hzn-behaviour.md#hzn-service-list). */
 export function serviceCommands(program: Command, base: Base): void {
   const service = group(
     program,

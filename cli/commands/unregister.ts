@@ -7,7 +7,7 @@ import { confirmOrExit } from '../prompt.ts';
 
 type Json = Record<string, unknown>;
 
-/** `hzn unregister [-f] [-r] [-t min]` (hzn reference §2.9); `-D` deep clean is host-specific and not done. */
+/** `hzn unregister [-f] [-r] [-t min]` (docs/hzn-behaviour.md#hzn-unregister); `-D` deep clean is host-specific and not done. */
 export function unregisterCommand(program: Command, base: Base): void {
   const cmd = leaf(
     program,

@@ -6,7 +6,7 @@ import { readJsonFile } from '../input-file.ts';
 import { printJson } from '../output.ts';
 import { confirmOrExit } from '../prompt.ts';
 
-/** `hzn userinput list|add|update|remove` against the agent (hzn reference §2.8). */
+/** `hzn userinput list|add|update|remove` against the agent (docs/hzn-behaviour.md#hzn-userinput). */
 export function userinputCommands(program: Command, base: Base): void {
   const userinput = group(
     program,

@@ -5,7 +5,7 @@ import { FatalError } from '../errors.ts';
 import { parseJson } from '../exchange-client.ts';
 import { CLI_VERSION } from '../version.ts';
 
-/** `hzn version`: both versions; the agent being down is not an error (hzn reference §2.1). */
+/** `hzn version`: both versions; the agent being down is not an error (docs/hzn-behaviour.md#hzn-version). */
 export function versionCommand(program: Command, base: Base): void {
   act(base, leaf(program, ['version'], 'Show the Horizon version.'), async (ctx) => {
     ctx.io.out(`Horizon CLI version: ${CLI_VERSION}\n`);

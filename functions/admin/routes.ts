@@ -3,7 +3,7 @@ import { errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
 import { adminOrgStatus, adminStatus, dropTokenResponse } from './shared/responses.ts';
 
-/** Administration (reference §5, §6; contract "Administration"). */
+/** Administration (docs/exchange.md#administration, #org-status; contract "Administration"). */
 export const adminRoutes = routeList({
   folder: 'admin',
   mounts: ['/v1/admin/{proxy+}', '/v1/orgs/{organization}/status'],

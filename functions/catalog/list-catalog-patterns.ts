@@ -10,7 +10,7 @@ import { listCatalogPatterns } from '#tables/pattern/records';
 import { catalogRoutes } from './routes.ts';
 
 /**
- * GET /v1/catalog/patterns (also GET /v1/deployment/patterns): every caller but hub admins (§3.6).
+ * GET /v1/catalog/patterns (also GET /v1/deployment/patterns): every caller but hub admins (docs/exchange-catalog.md#catalog-of-patterns).
  * Org admins and users see their org's, IBM's and the public patterns; nodes, agbots and root every
  * pattern of every org. Filters `organization`, `idfilter`, `owner`, `label`, `description`,
  * `clusternamespace` (LIKE with `%`), `public`; `orgtype` is ignored, as upstream.

@@ -12,7 +12,7 @@ import { catalogRoutes } from './routes.ts';
 /**
  * GET /v1/catalog/services (also GET /v1/services): every caller but hub admins. Root and
  * multi-tenant agbots see every service; others their own org's, IBM's and the public ones of any
- * org (§2.7). Filters as the org list, without its 400s (upstream: `nodetype` other than
+ * org (docs/exchange-catalog.md#catalog-of-services). Filters as the org list, without its 400s (upstream: `nodetype` other than
  * device/cluster is ignored, `version` is not checked).
  */
 export const handler = endpoint(catalogRoutes.operations.listCatalogServices, {

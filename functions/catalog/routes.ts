@@ -28,7 +28,7 @@ const patternListResponses = {
   404: emptyListOrError(patternsResponse),
 };
 
-/** The catalog across orgs: services (catalog reference §2.7) and deployment patterns (§3.6). */
+/** The catalog across orgs: services (docs/exchange-catalog.md#catalog-of-services) and deployment patterns (docs/exchange-catalog.md#catalog-of-patterns). */
 export const catalogRoutes = routeList({
   folder: 'catalog',
   mounts: ['/v1/catalog/{proxy+}', '/v1/services', '/v1/deployment/patterns'],

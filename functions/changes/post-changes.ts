@@ -22,7 +22,7 @@ const LAST_UPDATED_SLACK_MS = 10_000;
 /**
  * POST /v1/orgs/{organization}/changes: what changed since the caller's `changeId` (or
  * `lastUpdated`), grouped per resource. Anyone who may read the org; a node or agbot caller's
- * lastHeartbeat is set as a side effect (exchange-behavior §12). One request reads a bounded number
+ * lastHeartbeat is set as a side effect (docs/exchange.md#change-feed). One request reads a bounded number
  * of feed pages (tables/change-reads.ts): when they run out first, `hitMaxRecords` is true and
  * `mostRecentChangeId` is where the reader continues (`changeId` = it + 1), as after a full page.
  */

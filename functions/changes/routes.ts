@@ -4,7 +4,7 @@ import { routeList } from '#lib/openapi/route';
 import { changesResponse, maxChangeIdResponse } from './responses.ts';
 import { changesBody } from './schemas.ts';
 
-/** The change feed (exchange-behavior §12; tables/README.md "The change feed"). */
+/** The change feed (docs/exchange.md#change-feed; tables/README.md "The change feed"). */
 export const changesRoutes = routeList({
   folder: 'changes',
   mounts: ['/v1/orgs/{organization}/changes', '/v1/changes/maxchangeid'],

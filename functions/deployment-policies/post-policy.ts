@@ -12,7 +12,7 @@ import { missingReference, policyBodyProblem } from './shared/rules.ts';
 
 /**
  * POST /v1/orgs/{organization}/business/policies/{policy} (and .../deployment/policies/...): users
- * and admins of the org, root. Validates in upstream's order (§4.1), then creates the policy owned
+ * and admins of the org, root. Validates in upstream's order (docs/exchange-catalog.md#policy-body), then creates the policy owned
  * by the caller with its change row; a duplicate is 403 already-exists.
  */
 export const handler = endpoint(deploymentPoliciesRoutes.operations.postBusinessPolicy, {

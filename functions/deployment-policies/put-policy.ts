@@ -12,7 +12,7 @@ import { missingReference, policyBodyProblem } from './shared/rules.ts';
 
 /**
  * PUT /v1/orgs/{organization}/business/policies/{policy}: the owner, org admins, root. Update only
- * (missing → 404); every field but `created` and the owner is replaced (§4.2).
+ * (missing → 404); every field but `created` and the owner is replaced (docs/exchange-catalog.md#policy-routes).
  */
 export const handler = endpoint(deploymentPoliciesRoutes.operations.putBusinessPolicy, {
   authorize: ({ caller, path }) => authorizePolicy(caller, path, 'WRITE'),

@@ -16,7 +16,7 @@ import {
 const who = 'Users and admins of the org, root (nodes, agbots, hub admins and other orgs: 403).';
 const writers = 'The owner, org admins, root; 404 when missing.';
 
-/** Deployment (business) policies (catalog reference §4): anax's `/business/...` and the documented `/deployment/...`. */
+/** Deployment (business) policies (docs/exchange-catalog.md#deployment-policies): anax's `/business/...` and the documented `/deployment/...`. */
 export const deploymentPoliciesRoutes = routeList({
   folder: 'deployment-policies',
   mounts: ['/v1/orgs/{organization}/business/{proxy+}', '/v1/orgs/{organization}/deployment/{proxy+}'],

@@ -15,7 +15,7 @@ const byLastUpdated = (a: SearchNode, b: SearchNode) =>
   a.lastUpdated.localeCompare(b.lastUpdated) || `${a.org}/${a.id}`.localeCompare(`${b.org}/${b.id}`);
 
 /**
- * POST /v1/orgs/{organization}/business/policies/{policy}/search (catalog reference §4.3): the
+ * POST /v1/orgs/{organization}/business/policies/{policy}/search (docs/exchange-catalog.md#policy-search): the
  * policy nodes (no pattern) of `nodeOrgids` (default the org) with a public key, a heartbeat, the
  * policy's arch, and no agreement for its service with a state, oldest `lastUpdated` first, from
  * the agbot's stored offset (or `changedSince`), `numEntries` at most. A `session` other than the

@@ -7,7 +7,7 @@ import { agreementPath, agreementsPath, putAgreementBody } from './shared/schema
 const readers = 'Whoever may read the node: the node itself, its owner, org admins, root, agbots of the org.';
 const writers = 'Whoever may write the node: the node itself, its owner, org admins, root (not agbots).';
 
-/** Node agreements (reference §11.7; catalog §5): what the node agent records of each agreement. */
+/** Node agreements (docs/exchange.md#node-agreements; docs/exchange-catalog.md#node-sub-resources): what the node agent records of each agreement. */
 export const nodeAgreementsRoutes = routeList({
   folder: 'node-agreements',
   mounts: [

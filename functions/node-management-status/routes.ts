@@ -11,7 +11,7 @@ import {
 const readers = 'Whoever may read the node: its owner, org admins, root, the node itself, agbots of the org.';
 const writers = 'Whoever may write the node: its owner, org admins, root, the node itself.';
 
-/** Node management status (reference §11.10). */
+/** Node management status (docs/exchange.md#management-status). */
 export const nodeManagementStatusRoutes = routeList({
   folder: 'node-management-status',
   mounts: [

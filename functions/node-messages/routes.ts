@@ -12,7 +12,7 @@ import {
 const readers =
   'Whoever may read the node: the node itself, its owner, org admins, root, agbots of its org (other nodes, other users, hub admins: 403).';
 
-/** A node's mailbox (reference §11.8): messages agbots send to the node. */
+/** A node's mailbox (docs/exchange.md#node-mailbox): messages agbots send to the node. */
 export const nodeMessagesRoutes = routeList({
   folder: 'node-messages',
   mounts: ['/v1/orgs/{organization}/nodes/{node}/msgs', '/v1/orgs/{organization}/nodes/{node}/msgs/{proxy+}'],

@@ -1,6 +1,6 @@
 import type { SearchNode } from '#tables/node/search';
 
-/** What makes a node a candidate for an agreement (catalog reference §3.7, §4.3). */
+/** What makes a node a candidate for an agreement (docs/exchange-catalog.md#pattern-search, #policy-search). */
 interface Candidacy {
   /** `""` or `*` = any arch; otherwise the node's arch must equal it. */
   arch?: string | null | undefined;
@@ -25,7 +25,7 @@ export const foundNode = (node: SearchNode) => ({
   publicKey: node.publicKey,
 });
 
-/** Node health (§3.8): the heartbeat and the agreements' times of each node. */
+/** Node health (docs/exchange-catalog.md#pattern-node-health): the heartbeat and the agreements' times of each node. */
 export const nodeHealth = (nodes: SearchNode[]) => ({
   nodes: Object.fromEntries(
     nodes.map((node) => [

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { idSegment } from '#lib/ids';
 
-/** Request bodies of the agbots' node searches (catalog reference §3.7, §3.8, §4.3). */
+/** Request bodies of the agbots' node searches (docs/exchange-catalog.md#pattern-search, #pattern-node-health, #policy-search). */
 const SHORT = 4096;
 const short = z.string().max(SHORT, `must be at most ${SHORT} characters`);
 const nodeOrgids = z.array(idSegment).max(1000, 'must have at most 1000 entries');

@@ -19,7 +19,7 @@ export const nodeConflict = (path: NodePath) =>
   );
 
 /**
- * Loads the node once and throws 403/404 unless the caller may `access` it (reference §3: a
+ * Loads the node once and throws 403/404 unless the caller may `access` it (docs/exchange.md#authorization: a
  * missing node counts as the caller's own, so a same-org user may create it). The node, or
  * undefined, becomes the handler's `target`.
  */

@@ -1,6 +1,6 @@
 import type { PostConfigStateBody } from './report-schemas.ts';
 
-/** The services_configstate rules (catalog §5), with upstream's messages. */
+/** The services_configstate rules (docs/exchange-catalog.md#node-sub-resources), with upstream's messages. */
 
 /** The first problem with the body, or undefined. */
 export function configStateProblem({

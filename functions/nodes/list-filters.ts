@@ -7,7 +7,7 @@ import type { listNodesQuery } from './schemas.ts';
 type ListQuery = z.infer<typeof listNodesQuery>;
 
 /**
- * The list's query filters (reference §11.4). `owner` applies only to org admins and agbots; an
+ * The list's query filters (docs/exchange.md#node-list). `owner` applies only to org admins and agbots; an
  * unset clusterNamespace (stored "") matches no pattern, as upstream's NULL does not.
  */
 export function nodeListFilter(query: ListQuery, caller: Caller): (node: NodeRecord) => boolean {

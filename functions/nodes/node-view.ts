@@ -4,7 +4,7 @@ import type { NodeRecord } from '#tables/node/records';
 import type { node as nodeResponse } from './responses.ts';
 
 /**
- * Nodes as upstream returns them (reference §4). Objects are rebuilt field by field because
+ * Nodes as upstream returns them (docs/exchange.md#record-shapes). Objects are rebuilt field by field because
  * DynamoDB does not keep the order of a map's keys, and clients read attribute values as JSON text.
  */
 // biome-ignore lint/suspicious/noExplicitAny: stored lists are validated on write and read back loosely.

@@ -18,7 +18,7 @@ import {
 } from './rules.ts';
 
 /**
- * PATCH /v1/orgs/{organization}/nodes/{node}: exactly one attribute (reference §11.2); who as PUT.
+ * PATCH /v1/orgs/{organization}/nodes/{node}: exactly one attribute (docs/exchange.md#node-patch); who as PUT.
  * Only the node itself or root may set publicKey, and only while none is set.
  */
 export const handler = endpoint(nodesRoutes.operations.patchNode, {
@@ -49,7 +49,7 @@ export const handler = endpoint(nodesRoutes.operations.patchNode, {
         if (body.publicKey && node.publicKey)
           throw refused("A node's public key cannot be replaced with a different key.");
         if (body.token && node.publicKey) throw refused(publicKeyNotToken(resourceId(path)));
-        // A registered policy node cannot switch to a pattern (upstream, §11.2; root may).
+        // A registered policy node cannot switch to a pattern (upstream, docs/exchange.md#node-patch; root may).
         if (body.pattern && node.publicKey && !node.pattern && !isSuperUser(caller))
           throw refused('a node registered without a pattern cannot be given one; unregister it first');
       },

@@ -3,7 +3,7 @@ import type { NodePolicyRecord } from '#tables/node/policy-records';
 import type { nodePolicy } from './responses.ts';
 import type { PutNodePolicyBody } from './schemas.ts';
 
-/** Node policies as stored (absent options omitted) and as upstream returns them (reference §11.6). */
+/** Node policies as stored (absent options omitted) and as upstream returns them (docs/exchange.md#node-policy). */
 // biome-ignore lint/suspicious/noExplicitAny: stored properties are validated on write and read back loosely.
 type Loose = Record<string, any>;
 type Property = NonNullable<PutNodePolicyBody['properties']>[number];

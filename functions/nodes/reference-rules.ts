@@ -11,7 +11,7 @@ type UserInputEntry = {
   serviceVersionRange?: string | null;
 };
 
-/** A node may name a pattern that exists and is public or of the node's org (root: any), §11.1. */
+/** A node may name a pattern that exists and is public or of the node's org (root: any), docs/exchange.md#node-put. */
 export async function patternProblem(
   caller: Caller,
   org: string,
@@ -32,7 +32,7 @@ const singleVersion = (range: string | null | undefined): string | undefined => 
 /**
  * A node's userInput entries must each name a service the caller may see (the node's org or
  * public; root: any): org and url equal, arch LIKE `serviceArch` (absent or "" = any), version LIKE
- * the single version of an exact `[v,v]` range (otherwise any), as upstream (§11.1).
+ * the single version of an exact `[v,v]` range (otherwise any), as upstream (docs/exchange.md#node-put).
  */
 export async function userInputProblem(
   caller: Caller,

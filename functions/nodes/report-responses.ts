@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Response bodies of the node status and errors reads (catalog §5), as status-view.ts builds them. */
+/** Response bodies of the node status and errors reads (docs/exchange-catalog.md#node-sub-resources), as status-view.ts builds them. */
 export const containerStatus = z.object({
   name: z.string(),
   image: z.string(),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * Request bodies of what a node reports (catalog §5): status, errors, services' config state.
+ * Request bodies of what a node reports (docs/exchange-catalog.md#node-sub-resources): status, errors, services' config state.
  * Strict like every body here; `null` counts as absent. Service fields the agent leaves out when
  * empty (anax's `omitempty`) are optional and stored as ""; `containerStatus` anax always sends.
  */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { heartbeatIntervals } from '#functions/orgs/shared/responses';
 
-/** Response bodies of the node endpoints (reference §4, §11), as node-view.ts and policy-view.ts build them. */
+/** Response bodies of the node endpoints (docs/exchange.md#record-shapes, #nodes), as node-view.ts and policy-view.ts build them. */
 const int = z.number().int();
 
 export const prop = z.object({ name: z.string(), value: z.string(), propType: z.string(), op: z.string() });

@@ -28,7 +28,7 @@ import {
 
 const oneNode = 'The owning user, org admins, root and the node itself';
 
-/** Nodes, node policies (reference §11.1–§11.6), and what a node reports: status, errors, config state (§11.9, §11.11, catalog §5). */
+/** Nodes, node policies (docs/exchange.md#nodes), and what a node reports: status, errors, config state (docs/exchange.md#node-status-and-errors, docs/exchange-catalog.md#node-sub-resources). */
 export const nodesRoutes = routeList({
   folder: 'nodes',
   mounts: [

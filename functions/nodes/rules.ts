@@ -1,7 +1,7 @@
 import { type Caller, isSuperUser } from '#lib/auth/caller';
 import { NODE_TYPES, type PutNodeBody, type RegServiceInput } from './schemas.ts';
 
-/** Upstream's validation rules for node bodies (reference §11.1/§11.2), with its messages. */
+/** Upstream's validation rules for node bodies (docs/exchange.md#node-put/#node-patch), with its messages. */
 
 /** `1`, `1.2`, `1.2.3` or `infinity` (upstream's Version). */
 export function isValidVersion(version: string): boolean {

@@ -10,7 +10,7 @@ import { putChanges } from './node-input.ts';
 import { publicKeyNotToken } from './rules.ts';
 import type { PutNodeBody } from './schemas.ts';
 
-/** PUT /orgs/{org}/nodes/{node} once the body passed its checks: update or create (reference §11.1). */
+/** PUT /orgs/{org}/nodes/{node} once the body passed its checks: update or create (docs/exchange.md#node-put). */
 interface SaveNode {
   caller: Caller;
   path: NodePath;

@@ -3,7 +3,7 @@ import { idSegment } from '#lib/ids';
 import { filterParam } from '#lib/like';
 
 /**
- * Request schemas of the node endpoints (reference §11.1–§11.6). Bodies are strict at every level
+ * Request schemas of the node endpoints (docs/exchange.md#nodes). Bodies are strict at every level
  * (upstream rejects unknown properties); `null` counts as absent, as it does for upstream's Options.
  * Semantic rules with upstream's messages live in rules.ts.
  */

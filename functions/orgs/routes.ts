@@ -7,7 +7,7 @@ import { getOrgsResponse, heartbeatIntervals, org } from './shared/responses.ts'
 import { getOrgQuery, getOrgsQuery, orgBody, orgPatchBody } from './shared/schemas.ts';
 
 /**
- * Organizations (reference §9), and the confirmation of an agbot's agreement: its path is under
+ * Organizations (docs/exchange.md#organizations), and the confirmation of an agbot's agreement: its path is under
  * `/v1/orgs/{organization}`, which this family's `/v1/orgs/{proxy+}` mount receives.
  */
 export const orgsRoutes = routeList({

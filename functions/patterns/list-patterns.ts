@@ -8,7 +8,7 @@ import { patternsBody } from './shared/pattern-view.ts';
 
 /**
  * GET /v1/orgs/{organization}/patterns: everyone but hub admins (the list counts as public). Org
- * admins and users of another org see its public patterns only (§3.4). None: 404 with the empty map.
+ * admins and users of another org see its public patterns only (docs/exchange-catalog.md#pattern-visibility). None: 404 with the empty map.
  */
 export const handler = endpoint(patternsRoutes.operations.getPatterns, {
   authorize: ({ caller, path }) =>

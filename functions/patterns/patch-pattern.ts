@@ -13,7 +13,7 @@ import { updatePattern } from './shared/update-pattern.ts';
 
 /**
  * PATCH /v1/orgs/{organization}/patterns/{pattern}: as PUT. Applies the first attribute present in
- * upstream's order (§3.3); `{}` → 400. Services and userInput must reference existing services;
+ * upstream's order (docs/exchange-catalog.md#pattern-routes); `{}` → 400. Services and userInput must reference existing services;
  * `public: true` only in an org of type IBM. Unlike upstream, services may not become empty and
  * clusterNamespace is patched on this pattern (docs/compatibility.md).
  */

@@ -7,7 +7,7 @@ import { patternsRoutes } from './routes.ts';
 import { patternId } from './shared/access.ts';
 
 /**
- * POST /v1/orgs/{organization}/patterns/{pattern}/nodehealth (catalog reference §3.8): the nodes of
+ * POST /v1/orgs/{organization}/patterns/{pattern}/nodehealth (docs/exchange-catalog.md#pattern-node-health): the nodes of
  * `nodeOrgids` (default the org) registered with this pattern that heartbeated since `lastTime`
  * ("" = ever), with their agreements' times. The pattern need not exist. 201, or 404 `{nodes:{}}`.
  */

@@ -12,7 +12,7 @@ import { mayBePublic, missingReference, servicesProblem } from './shared/rules.t
 
 /**
  * POST /v1/orgs/{organization}/patterns/{pattern} (and .../deployment/patterns/...): users and
- * admins of the org, root. Validates in upstream's order (§3.1), applies the public rule and the
+ * admins of the org, root. Validates in upstream's order (docs/exchange-catalog.md#pattern-body), applies the public rule and the
  * owner's limit, then creates the pattern owned by the caller; a duplicate is 403 already-exists.
  */
 export const handler = endpoint(patternsRoutes.operations.postPattern, {

@@ -18,7 +18,7 @@ import {
 
 const writers = 'The owner, org admins, root; 404 when missing.';
 
-/** Deployment patterns (catalog reference §3): anax's `/patterns/...` and the documented `/deployment/patterns/...`. */
+/** Deployment patterns (docs/exchange-catalog.md#patterns): anax's `/patterns/...` and the documented `/deployment/patterns/...`. */
 export const patternsRoutes = routeList({
   folder: 'patterns',
   mounts: [

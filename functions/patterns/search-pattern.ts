@@ -10,7 +10,7 @@ import { patternsRoutes } from './routes.ts';
 import { patternId } from './shared/access.ts';
 
 /**
- * POST /v1/orgs/{organization}/patterns/{pattern}/search (catalog reference §3.7): the nodes of
+ * POST /v1/orgs/{organization}/patterns/{pattern}/search (docs/exchange-catalog.md#pattern-search): the nodes of
  * `nodeOrgids` (default the pattern's org) registered with this pattern that an agbot may propose
  * `serviceUrl` to: a public key, a heartbeat (within `secondsStale` when > 0), the arch asked, and
  * no agreement for that service with a state. 201, or 404 with no nodes. One gsi2 Query per org.

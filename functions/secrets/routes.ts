@@ -21,7 +21,7 @@ const integrity = {
   schema: errorResponse,
 };
 
-/** The secrets manager (issue 12; catalog reference §6): sealed secrets that services bind to. */
+/** The secrets manager (issue 12; docs/exchange-catalog.md#secrets-manager): sealed secrets that services bind to. */
 export const secretsRoutes = routeList({
   folder: 'secrets',
   mounts: [

@@ -5,8 +5,8 @@ import { authorizeService, canSeeService, serviceNotFound } from './shared/acces
 import { serviceAttribute, servicesBody } from './shared/service-view.ts';
 
 /**
- * GET /v1/orgs/{organization}/services/{service}[?attribute=]: whoever may read it (§1.1) and see
- * its row (§2.5); otherwise 404 `{code,msg}`. One GetItem: the record `authorize` read is returned.
+ * GET /v1/orgs/{organization}/services/{service}[?attribute=]: whoever may read it (docs/exchange-catalog.md#catalog-authorization) and see
+ * its row (docs/exchange-catalog.md#service-visibility); otherwise 404 `{code,msg}`. One GetItem: the record `authorize` read is returned.
  */
 export const handler = endpoint(servicesRoutes.operations.getService, {
   authorize: ({ caller, path }) => authorizeService(caller, path, 'READ'),

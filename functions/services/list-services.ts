@@ -9,7 +9,7 @@ import { versionProblem } from './shared/rules.ts';
 import { servicesBody } from './shared/service-view.ts';
 
 /**
- * GET /v1/orgs/{organization}/services: every caller but hub admins; rows as §2.5 (plain users:
+ * GET /v1/orgs/{organization}/services: every caller but hub admins; rows as docs/exchange-catalog.md#service-visibility (plain users:
  * their own and the public ones). One Query of the org's gsi1 partition.
  */
 export const handler = endpoint(servicesRoutes.operations.listServices, {

@@ -17,7 +17,7 @@ import type { PatchServiceBody } from './shared/schemas.ts';
 import { encodeRequiredServices } from './shared/service-view.ts';
 import { updateService } from './shared/update-service.ts';
 
-/** Upstream's order: the first attribute present is applied, the rest ignored (§2.4). */
+/** Upstream's order: the first attribute present is applied, the rest ignored (docs/exchange-catalog.md#service-routes). */
 const ORDER = [
   'label',
   'description',

@@ -12,7 +12,7 @@ import { storedService } from './shared/service-view.ts';
 
 /**
  * POST /v1/orgs/{organization}/services: users and admins of the org, root. Validates in upstream's
- * order (§2.3), then inserts the service owned by the caller, its owner count (per-owner limit)
+ * order (docs/exchange-catalog.md#service-validation), then inserts the service owned by the caller, its owner count (per-owner limit)
  * and its change row in one transaction; a duplicate id is 403 already-exists.
  */
 export const handler = endpoint(servicesRoutes.operations.postService, {

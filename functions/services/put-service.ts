@@ -12,7 +12,7 @@ import { updateService } from './shared/update-service.ts';
 /**
  * PUT /v1/orgs/{organization}/services/{service}: owner, org admins, root. Update only (missing →
  * 404); the body must reproduce the path's id. Replaces every field, and the caller becomes the
- * owner, as upstream (§2.4).
+ * owner, as upstream (docs/exchange-catalog.md#service-routes).
  */
 export const handler = endpoint(servicesRoutes.operations.putService, {
   authorize: ({ caller, path }) => authorizeService(caller, path, 'WRITE'),

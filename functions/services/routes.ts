@@ -23,7 +23,7 @@ import {
   servicesPath,
 } from './shared/schemas.ts';
 
-/** Services and their policy, keys and dockauths (catalog reference §2). */
+/** Services and their policy, keys and dockauths (docs/exchange-catalog.md#services). */
 export const servicesRoutes = routeList({
   folder: 'services',
   mounts: ['/v1/orgs/{organization}/services', '/v1/orgs/{organization}/services/{proxy+}'],

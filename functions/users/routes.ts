@@ -4,7 +4,7 @@ import { routeList } from '#lib/openapi/route';
 import { apiKeyMetadata, getUsersResponse, user } from './shared/responses.ts';
 import { userBody, userPatchBody, userPath } from './shared/schemas.ts';
 
-/** Users (reference §10). */
+/** Users (docs/exchange.md#users). */
 export const usersRoutes = routeList({
   folder: 'users',
   mounts: ['/v1/orgs/{organization}/users', '/v1/orgs/{organization}/users/{proxy+}'],

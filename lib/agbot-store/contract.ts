@@ -6,7 +6,7 @@
  * (agbot/test-support/store-contract.ts).
  */
 
-/** An agreement as the agbot keeps it (agreements-and-workloads §1.10 states, §3.6 reasons). */
+/** An agreement as the agbot keeps it (docs/protocol.md#agreement-rows-and-states states, docs/protocol.md#reason-codes reasons). */
 export interface AgbotAgreement {
   agreementId: string;
   nodeOrg: string;
@@ -28,7 +28,7 @@ export interface AgbotAgreement {
 
 /** Per-agreement protocol bookkeeping, kept beside the agreement (no secret value in it). */
 export interface AgreementDetails {
-  /** Seconds without a reply before cancel 201 (§1.11). */
+  /** Seconds without a reply before cancel 201 (docs/protocol.md#timeouts). */
   protocolTimeoutS: number;
   /** Bound secrets of the agreement's service: the secrets-manager names tried, in order. */
   secrets: { serviceSecret: string; candidates: string[]; bindingIndex: number }[];
@@ -59,7 +59,7 @@ export const endedAgreementOf = (agreement: AgbotAgreement): EndedAgreement => (
   ...(agreement.terminatedReason === undefined ? {} : { reason: agreement.terminatedReason }),
 });
 
-/** One served policy's search state (agreements-and-workloads §1.3 search session). */
+/** One served policy's search state (docs/protocol.md#searching-for-candidates search session). */
 export interface SearchState {
   /** Epoch seconds: nodes changed since then are searched; 0 = every node. */
   changedSince: number;

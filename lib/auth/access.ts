@@ -35,7 +35,7 @@ const targetId = (target: Target): string => {
 const readWrite = (access: Access, read: string, write: string): string =>
   access === 'READ' ? read : access === 'WRITE' ? write : access;
 
-/** Same-org mapping for users, org admins, hub admins and root (reference §3.3). */
+/** Same-org mapping for users, org admins, hub admins and root (docs/exchange.md#from-access-to-permission). */
 function forUserSameOrg(caller: Caller, target: Target, access: Access): string {
   switch (target.type) {
     case 'user': {
@@ -135,7 +135,7 @@ function forOtherOrg(caller: Caller, target: Target, access: Access): string {
   return readWrite(access, 'READ_OTHER_ORGS', 'WRITE_OTHER_ORGS');
 }
 
-/** The permission a caller needs for `access` to `target`, or `'not-found'` (reference §3.3). */
+/** The permission a caller needs for `access` to `target`, or `'not-found'` (docs/exchange.md#from-access-to-permission). */
 export function requiredPermission(caller: Caller, target: Target, access: Access): string | 'not-found' {
   const org = targetOrg(target);
   const sameOrg = org === undefined || org === caller.org;

@@ -4,7 +4,7 @@ const SCHEME = /^[A-Za-z0-9+.-]+:\/\//;
 const REPLACED = /[$!*,;/?@&~=%]/g;
 
 /**
- * Upstream's service id (catalog reference §1.3): the url without its scheme, each of
+ * Upstream's service id (docs/exchange-catalog.md#service-ids-and-references): the url without its scheme, each of
  * `$ ! * , ; / ? @ & ~ = %` replaced by `-`, then `_<version>_<arch>` verbatim.
  * `https://horizon/services/rtlsdr`, `1.0.0`, `amd64` → `horizon-services-rtlsdr_1.0.0_amd64`.
  */

@@ -1,5 +1,5 @@
 /**
- * Upstream's versions and OSGi version ranges (catalog reference §1.2): a version is `N`, `N.N`,
+ * Upstream's versions and OSGi version ranges (docs/exchange-catalog.md#versions-and-ranges): a version is `N`, `N.N`,
  * `N.N.N` (missing parts are 0) or `infinity`; a range is `[low,high)` with `[`/`]` inclusive and
  * `(`/`)` exclusive, default `[` and `)`, and one bound alone means `[bound,infinity)`. Anything
  * else is invalid, and an invalid range contains nothing.

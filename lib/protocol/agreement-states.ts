@@ -1,5 +1,5 @@
 /**
- * The `state` strings each side writes on its agreement row in the Exchange (reference §1.10).
+ * The `state` strings each side writes on its agreement row in the Exchange (docs/protocol.md#agreement-rows-and-states).
  * Upstream's spellings exactly: the capital A of PRODUCER_AGREED_ON_RESYNC is anax's own (an agbot
  * restart writes it, the normal flow does not), and a search only skips a node whose node
  * agreement has a non-empty state.

@@ -1,5 +1,5 @@
 /**
- * Architecture names (reference §1.4 check 7): the agbot compares a service's arch with the
+ * Architecture names (docs/protocol.md#compatibility-checks check 7): the agbot compares a service's arch with the
  * node's after mapping upstream's synonyms, and a workload arch of "" or "*" means any.
  */
 const SYNONYMS: Record<string, string> = { x86_64: 'amd64', armhf: 'arm', aarch64: 'arm64' };

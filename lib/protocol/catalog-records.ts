@@ -48,7 +48,7 @@ export const requiredServicesSchema = z.array(
     .loose(),
 );
 
-/** One service of a pattern (catalog §3.1 PService). */
+/** One service of a pattern (docs/exchange-catalog.md#pattern-body PService). */
 export const patternService = z.object({
   serviceUrl: z.string(),
   serviceOrgid: z.string(),

@@ -1,5 +1,5 @@
 /**
- * Whether a property list satisfies constraint expressions (reference §1.4 check 11, §1.6 E),
+ * Whether a property list satisfies constraint expressions (docs/protocol.md#compatibility-checks check 11, docs/protocol.md#proposals-on-the-node E),
  * following anax's evaluator (externalpolicy/counter_party_properties.go):
  * - every expression of the list must hold (they are ANDed); a missing property is false;
  * - a number property compares numerically with every operator;

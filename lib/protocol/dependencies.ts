@@ -1,5 +1,5 @@
 /**
- * Service dependencies (reference §1.4 check 8, §2.1 step 2): each `requiredServices` entry of a
+ * Service dependencies (docs/protocol.md#compatibility-checks check 8, docs/protocol.md#running-the-workload step 2): each `requiredServices` entry of a
  * service resolves, depth first, to the highest version inside its `versionRange` (`version` in
  * old definitions, one bound meaning "and up") among the definitions for the node's arch (arch
  * synonyms applied). The agbot runs it before proposing, the agent before starting; where the

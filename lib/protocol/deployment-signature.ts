@@ -1,6 +1,6 @@
 /**
- * The signed deployment of a service (reference §2.2; anax rsapss-tool sign/verify; hzn reference
- * §4.2): the deployment string is Go's json.Marshal of the deployment object (compact, keys sorted
+ * The signed deployment of a service (docs/protocol.md#deployment-signature; anax rsapss-tool sign/verify;
+ * docs/hzn-behaviour.md#hzn-exchange-service-publish): the deployment string is Go's json.Marshal of the deployment object (compact, keys sorted
  * at every level, `<>&` escaped) and its signature is RSASSA-PSS over SHA-256 of its exact UTF-8
  * bytes, standard base64. Go signs with the longest salt and verifies any salt length; so do these.
  * `hzn exchange service publish` signs; the agent verifies against the keys it trusts.

@@ -2,7 +2,7 @@ import * as z from 'zod';
 
 /**
  * One container of a deployment string (`{"services":{"<name>":{...}}}`, upstream's
- * docs/deployment_string.md). Fields the agent does not use are kept but ignored, as upstream
+ * open-horizon/anax docs/deployment_string.md). Fields the agent does not use are kept but ignored, as upstream
  * ignores them; the ones it uses are typed strictly, so a bad deployment fails before any pull.
  */
 const portBinding = z.object({ HostPort: z.string().min(1), HostIP: z.string().optional() }).loose();

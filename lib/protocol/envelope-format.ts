@@ -1,5 +1,5 @@
 /**
- * The message envelope of reference §1.9, as upstream anax builds it (exchange/messaging.go):
+ * The message envelope of docs/protocol.md#envelope, as upstream anax builds it (exchange/messaging.go):
  *
  *   P  the protocol message (UTF-8 JSON)
  *   W  {"msg":b64(P),"signature":b64(RSA-PSS/SHA3-256 of P),"signerPubkey":b64(sender DER SPKI)}

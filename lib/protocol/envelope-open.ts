@@ -24,7 +24,7 @@ interface OpenedMessage {
 }
 
 /**
- * Decrypts and verifies an Exchange message (§1.9 "Receiving"), then checks that the signer is
+ * Decrypts and verifies an Exchange message (docs/protocol.md#envelope), then checks that the signer is
  * the sender the Exchange names: `expectedSenderPublicKey` is the message's `agbotPubKey` /
  * `nodePubKey` (the base64 string) or a key the caller fetched from the Exchange. Every failure
  * is an EnvelopeError naming its layer (SenderKeyMismatchError for the last check); upstream

@@ -4,7 +4,7 @@ import { HASH, NONCE_BYTES, OAEP, PSS_SIGN, SYMMETRIC_KEY_BYTES } from './envelo
 import { publicKeyDer } from './keys.ts';
 
 /**
- * Signs `message` with the sender's private key and encrypts it for the recipient (§1.9; the
+ * Signs `message` with the sender's private key and encrypts it for the recipient (docs/protocol.md#envelope; the
  * layers are described in envelope-format.ts). Returns the string for the Exchange body's
  * `message` field (`POST .../msgs {"message": <this>, "ttl": N}`).
  */

@@ -1,5 +1,5 @@
 /**
- * The messaging key pair of an agent or agbot (reference §1.9): RSA-2048, published in the
+ * The messaging key pair of an agent or agbot (docs/protocol.md#envelope): RSA-2048, published in the
  * Exchange as base64 of the DER SubjectPublicKeyInfo, kept on disk in upstream's PEM files
  * (`privateMessagingKey.pem` as PKCS#1 "RSA PRIVATE KEY", `publicMessagingKey.pem` as PKIX
  * "PUBLIC KEY"), so a key pair written by anax can be read here and the other way round.

@@ -1,5 +1,5 @@
 /**
- * The Basic agreement protocol's names (reference §1.7; anax abstractprotocol/ and
+ * The Basic agreement protocol's names (docs/protocol.md#messages; anax abstractprotocol/ and
  * basicprotocol/protocol.go). Spellings are upstream's, including the doubled `t` of the
  * policy-change update type.
  */

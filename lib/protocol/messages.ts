@@ -1,5 +1,5 @@
 /**
- * The Basic protocol's messages (reference §1.7) as zod schemas: what the agbot and the node send
+ * The Basic protocol's messages (docs/protocol.md#messages) as zod schemas: what the agbot and the node send
  * each other inside the envelope. Every message has `type`, `protocol` ("Basic"), `version` and
  * `agreementId`; the fields after them are the message's own. Unknown keys are dropped, as Go
  * ignores them; a field upstream always sends is required with its type.

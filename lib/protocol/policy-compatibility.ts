@@ -1,6 +1,6 @@
 /**
- * Policy compatibility, used in both directions (reference §1.4 check 11 on the agbot before it
- * proposes; §1.6 E on the node when a proposal arrives): the consumer's constraints must be
+ * Policy compatibility, used in both directions (docs/protocol.md#compatibility-checks check 11 on the agbot before it
+ * proposes; docs/protocol.md#proposals-on-the-node E on the node when a proposal arrives): the consumer's constraints must be
  * satisfied by the producer's properties, and the producer's constraints by the consumer's.
  */
 import { type Check, OK, satisfies } from './constraint-eval.ts';
@@ -105,7 +105,7 @@ export function consumerPolicy(
 const VOLATILE_PROPERTIES = ['openhorizon.memory', 'openhorizon.cpu', 'platform.memory', 'platform.cpu'];
 
 /**
- * The node's check of a proposal's producer policy against its own current policy (§1.6 E):
+ * The node's check of a proposal's producer policy against its own current policy (docs/protocol.md#proposals-on-the-node E):
  * every property both name must have the same value, except the volatile ones.
  */
 export function propertiesAgree(

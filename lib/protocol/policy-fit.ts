@@ -1,5 +1,5 @@
 /**
- * The policy rules for one service version on one node (reference §1.4 checks 9–11), as the agbot
+ * The policy rules for one service version on one node (docs/protocol.md#compatibility-checks checks 9–11), as the agbot
  * applies them before it proposes and `hzn deploycheck policy` explains them: host access the
  * node must allow, then the consumer side (deployment policy ⊕ service policy ⊕ built-ins) and the
  * node policy's deployment view, both ways.

@@ -1,5 +1,5 @@
 /**
- * Privileged services (reference §1.4 check 11): a service whose deployment hands the host to a
+ * Privileged services (docs/protocol.md#compatibility-checks check 11): a service whose deployment hands the host to a
  * container (itself or a dependency) may only run on a node that allows it. Upstream counts only
  * `privileged: true` and `network: host`; this rule, the one both the agbot and the agent apply,
  * counts every field that does it (docs/compatibility.md, "Host access"). Upstream nodes publish

@@ -1,5 +1,5 @@
 /**
- * The node's decision on a proposal that passed the pre-checks (reference §1.6 step E): the
+ * The node's decision on a proposal that passed the pre-checks (docs/protocol.md#proposals-on-the-node step E): the
  * producer policy the agbot matched must still agree with the node's current policy (same-named
  * properties equal, measured memory/cpu excepted), and the T&C and the node's current deployment
  * view must satisfy each other's constraints. A failure here is answered with `decision:false`.

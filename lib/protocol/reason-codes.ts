@@ -1,5 +1,5 @@
 /**
- * Why an agreement ended (reference §3.6): the `reason` of a cancel message and the node's
+ * Why an agreement ended (docs/protocol.md#reason-codes): the `reason` of a cancel message and the node's
  * `terminated_reason`. Node codes are 1xx, agbot codes 2xx; there is no 102. The descriptions are
  * upstream's `terminated_description` strings exactly.
  */

@@ -1,5 +1,5 @@
 /**
- * Resolvable secret bindings (reference §1.4 check 13): every secret a service's containers name
+ * Resolvable secret bindings (docs/protocol.md#compatibility-checks check 13): every secret a service's containers name
  * (`secrets` in the deployment) must be bound by the deployment policy or pattern, through a
  * binding for that service (arch "", "*" or equal; version in range). Whether the bound secret
  * exists in the secrets manager is the agbot's own read; this decides which name to read.

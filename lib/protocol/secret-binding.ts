@@ -1,5 +1,5 @@
 /**
- * Secret bindings as they travel between agbot and node (reference §4; anax
+ * Secret bindings as they travel between agbot and node (docs/protocol.md#secrets-in-agreements; anax
  * exchangecommon/secret.go): `secretBinding` names the secrets-manager secret for each service
  * secret, `secretDetails` (proposal) and the secret update's `metadata` carry the values, each
  * base64 (standard) of the JSON `{"key":…,"value":…}` read from the secrets manager.

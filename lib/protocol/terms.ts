@@ -1,5 +1,5 @@
 /**
- * The T&C the agbot proposes (reference §1.5): the consumer side (deployment policy ⊕ service
+ * The T&C the agbot proposes (docs/protocol.md#proposal-and-terms): the consumer side (deployment policy ⊕ service
  * policy ⊕ service built-ins) with exactly one workload, the chosen service version, whose
  * deployment and signature are copied from the Exchange's service definition. Keys are in Go's
  * field order and the legacy sections upstream always emits are present as empty objects.

@@ -1,5 +1,5 @@
 /**
- * The protocol's clocks (reference §1.11, §1.8, §4), in seconds, with anax's defaults. Where
+ * The protocol's clocks (docs/protocol.md#timeouts, #mailboxes, #secrets-in-agreements), in seconds, with anax's defaults. Where
  * upstream derives a value from the node's max heartbeat interval, the helper takes it (or its
  * default of 120 s) so callers and tests see one rule.
  */

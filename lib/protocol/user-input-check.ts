@@ -1,5 +1,5 @@
 /**
- * Complete user input (reference §1.4 check 12, device nodes): every variable a service declares
+ * Complete user input (docs/protocol.md#compatibility-checks check 12, device nodes): every variable a service declares
  * without a default needs a value, from the deployment policy's (or pattern's) `userInput` or the
  * node's, and every value given must fit the declared type (anax cutil.VerifyWorkloadVarTypes).
  * Run it for the service and for each dependency.

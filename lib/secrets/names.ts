@@ -1,5 +1,5 @@
 /**
- * Secret names (catalog reference §6.1, §6.3): `[A-Za-z0-9_/-]`, segments separated by `/`, at
+ * Secret names (docs/exchange-catalog.md#secret-names): `[A-Za-z0-9_/-]`, segments separated by `/`, at
  * most MAX_SECRET_NAME_LENGTH characters. The first segments say whose the secret is.
  */
 export const MAX_SECRET_NAME_LENGTH = 256;

@@ -3,7 +3,7 @@ import { documentClient, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 
 /**
- * An agbot's paging state of one deployment-policy search (catalog reference §4.3): the offset (a
+ * An agbot's paging state of one deployment-policy search (docs/exchange-catalog.md#policy-search): the offset (a
  * node lastUpdated) and the session it belongs to, in the agbot's partition so it goes with the
  * agbot. `policyCreated` ties it to one incarnation of the policy: a policy deleted and created
  * again under the same name starts without an offset (upstream deletes the rows with the policy).

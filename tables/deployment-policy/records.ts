@@ -7,7 +7,7 @@ import { ownerCountUpdate } from '../owner-counts.ts';
 import { type TransactItem, TransactionFailed } from '../transact.ts';
 
 /**
- * A deployment (business) policy (catalog reference §4): `BUSINESSPOL#<org>/<name>` /
+ * A deployment (business) policy (docs/exchange-catalog.md#deployment-policies): `BUSINESSPOL#<org>/<name>` /
  * `BUSINESSPOL`, listed in gsi1 `ORG#<org>#BUSINESSPOLS` by name. Policies are never public.
  */
 export interface DeploymentPolicyRecord {

@@ -5,7 +5,7 @@ import { getOrgCounts, getUserCounts } from '../stats.ts';
 import { createNode, type NodeChanges, type NodeRecord, updateNode } from './records.ts';
 
 /**
- * The node PUT/PATCH write path as one operation (exchange-behavior §11.1/§11.2): update the node
+ * The node PUT/PATCH write path as one operation (docs/exchange.md#node-put/#node-patch): update the node
  * read with the authorization if it is still as read, else create it (counted, within the org's
  * and the owner's limits), and when another request changed or created it meanwhile, read it again
  * and start over. The caller's rules come in as `steps`, so they run at the right point of every

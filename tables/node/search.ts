@@ -5,7 +5,7 @@ import { withHeartbeats } from '../node-liveness.ts';
 import type { AgreementSummary } from './agreement-records.ts';
 
 /**
- * The agbots' node searches (catalog reference §3.7, §3.8, §4.3) read gsi2: every node is indexed
+ * The agbots' node searches (docs/exchange-catalog.md#pattern-search, #pattern-node-health, #policy-search) read gsi2: every node is indexed
  * under `SEARCH#<org>#<pattern>` ("" for policy nodes), sorted by `<lastUpdated>#<id>`, with the
  * few attributes a search needs projected (table-definition.json), including the node's agreement
  * summary (`agreementServices`, kept by tables/node/agreement-records.ts). A search is one Query

@@ -7,7 +7,7 @@ import { type TransactItem, TransactionFailed } from '../transact.ts';
 import type { PatternRecord } from './records.ts';
 
 /**
- * A pattern's keys (catalog reference §3.5: as service keys), in the pattern's partition. Each
+ * A pattern's keys (docs/exchange-catalog.md#pattern-keys: as service keys), in the pattern's partition. Each
  * write checks in its transaction that the pattern still exists, so a write racing a DELETE leaves
  * nothing behind that the DELETE's sweep misses; change rows are `patternkeys`.
  */

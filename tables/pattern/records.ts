@@ -7,7 +7,7 @@ import { ownerChange, ownerCountUpdate } from '../owner-counts.ts';
 import { type TransactItem, TransactionFailed } from '../transact.ts';
 
 /**
- * A deployment pattern (catalog reference §3): `PATTERN#<org>/<name>` / `PATTERN`, listed in gsi1
+ * A deployment pattern (docs/exchange-catalog.md#patterns): `PATTERN#<org>/<name>` / `PATTERN`, listed in gsi1
  * `ORG#<org>#PATTERNS` by name. A public pattern also has a copy in `PUBLICPATTERNS` (the catalog
  * of every org). `rev` counts writes: a rewrite is conditional on it, so concurrent PUT/PATCH never
  * lose each other's changes and the owner counts move exactly once.
@@ -100,7 +100,7 @@ const listPublicPatterns = (): Promise<PatternRecord[]> =>
   queryAll({ partition: publicPatternsPartition }, 'capped');
 
 /**
- * What the catalog shows (§3.6): the given orgs' patterns (one Query each), plus every public one
+ * What the catalog shows (docs/exchange-catalog.md#catalog-of-patterns): the given orgs' patterns (one Query each), plus every public one
  * unless `allOrgs` already covers them.
  */
 export async function listCatalogPatterns(

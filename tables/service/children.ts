@@ -7,7 +7,7 @@ import { type TransactItem, TransactionFailed } from '../transact.ts';
 import type { ServiceRecord } from './records.ts';
 
 /**
- * A service's policy, keys and dockauths (catalog reference §2.6), in the service's partition.
+ * A service's policy, keys and dockauths (docs/exchange-catalog.md#service-policy-keys-and-dockauths), in the service's partition.
  * Every write checks in its transaction that the service still exists (so a write racing a
  * DELETE leaves nothing behind that the DELETE's sweep misses) and records its change row with
  * the service's public flag.

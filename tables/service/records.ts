@@ -8,7 +8,7 @@ import { ownerCountUpdate } from '../owner-counts.ts';
 import { type TransactItem, TransactionFailed } from '../transact.ts';
 
 /**
- * A service (catalog reference §2): `SERVICE#<org>/<id>` / `SERVICE`, listed in gsi1
+ * A service (docs/exchange-catalog.md#services): `SERVICE#<org>/<id>` / `SERVICE`, listed in gsi1
  * `ORG#<org>#SERVICES` by id. Top-level `org, id, url, version, arch, public, owner` are what
  * tables/service/references.ts reads. JSON-valued fields (`matchHardware`, `requiredServices`,
  * `userInput`, `imageStore`) are kept as the JSON text upstream stores, so `?attribute=` and the
@@ -236,7 +236,7 @@ export function serviceRecordDelete(record: { org: string; id: string; owner: st
 export const deletedServiceChange = (record: ServiceRecord): Change => serviceChange(record, 'deleted');
 
 /**
- * What the catalog shows a caller (catalog reference §2.7): every org's services for root and
+ * What the catalog shows a caller (docs/exchange-catalog.md#catalog-of-services): every org's services for root and
  * multi-tenant agbots (one Query per org); else its own org's, IBM's, and every public one (three
  * Queries, whatever the table holds).
  */

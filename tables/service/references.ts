@@ -13,7 +13,7 @@ interface ServiceReference {
 }
 
 /**
- * Every stored version and arch of `url` in `org` (catalog reference §1.3 checks pick from these).
+ * Every stored version and arch of `url` in `org` (docs/exchange-catalog.md#service-ids-and-references checks pick from these).
  * One Query of the org's services in gsi1 on the id prefix `<url part>_`; the filter drops other
  * urls whose id happens to share that prefix. Its cost grows with that url's versions only.
  */

@@ -10,7 +10,7 @@ import { checkResponse } from './support/openapi.ts';
 import { createOrgWorld, createUser, expectStatus, freshId } from './support/world.ts';
 
 /**
- * dropdb, initdb and the one-time drop token over HTTP (contract §Administration: the token is a
+ * dropdb, initdb and the one-time drop token over HTTP (docs/compatibility.md#administration: the token is a
  * real one-time token, valid 10 minutes, presented as root's password). These cases wipe the
  * table, so they have a server of their own; each starts from whatever the previous one left.
  */

@@ -9,7 +9,7 @@ import { useOffline } from './support/offline.ts';
 /**
  * Every endpoint of the agbot issue × every kind of caller, same org and other org, over HTTP
  * through serverless-offline: agbots, their agreements and confirmation, served patterns and
- * policies, messages. Expected statuses from the contract's Who columns, and reference §3/§8
+ * policies, messages. Expected statuses from the contract's Who columns, and docs/exchange.md#authorization/#agbots
  * where it is silent. Each case sets up what it changes; every 2xx body is checked against our
  * OpenAPI document and upstream's.
  */

@@ -24,7 +24,7 @@ import { startServeAllAgbot } from './support/serve-all-agbot.ts';
 import { createOrg, createUser, expectStatus } from './support/world.ts';
 
 /**
- * Pattern agreements (reference §1.3 "Pattern search", §1.4 pattern case, §1.5, §1.10, §3.4):
+ * Pattern agreements (docs/protocol.md#pattern-search, #compatibility-checks pattern case, docs/protocol.md#proposal-and-terms, #agreement-rows-and-states, #policy-and-configuration-changes):
  * the agbot against the real Exchange (serverless-offline over DynamoDB Local), serving every
  * pattern of its org (`*`), and scripted nodes registered with a pattern and no node policy.
  */

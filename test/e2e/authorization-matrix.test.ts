@@ -11,8 +11,8 @@ import { expectStatus, putNodePolicy } from './support/world.ts';
 
 /**
  * Every endpoint of issue 2 × every kind of caller, same org and other org, over HTTP through
- * serverless-offline; expected statuses from reference §3 and the endpoint sections (§5–§7,
- * §9–§11). Each case sets up what it changes, so cases do not depend on their order. Every 2xx
+ * serverless-offline; expected statuses from docs/exchange.md#authorization and the endpoint sections (docs/exchange.md#administration to #agent-file-versions,
+ * docs/exchange.md#organizations to #nodes). Each case sets up what it changes, so cases do not depend on their order. Every 2xx
  * body is checked against upstream's OpenAPI response schema.
  */
 const server = useOffline();

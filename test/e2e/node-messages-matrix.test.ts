@@ -6,7 +6,7 @@ import { useOffline } from './support/offline.ts';
 
 /**
  * Node messages × every kind of caller, same org and other org, over HTTP through
- * serverless-offline (reference §11.8). Every 2xx body is checked against our OpenAPI document
+ * serverless-offline (docs/exchange.md#node-mailbox). Every 2xx body is checked against our OpenAPI document
  * and upstream's.
  */
 const server = useOffline();

@@ -39,7 +39,7 @@ describe.concurrent('agbot /businesspols aliases', () =>
 describe.concurrent('change feed', () => defineMatrix(changesCases, getWorld, server.http));
 
 /**
- * The requests anax's agent makes (agreements-and-workloads §1.10, anax exchange/node.go and
+ * The requests anax's agent makes (docs/protocol.md#agreement-rows-and-states, anax exchange/node.go and
  * governance/status.go), byte-shaped as Go's encoding/json writes them: `omitempty` fields left
  * out, nil slices as null. Each must succeed, and the reads must carry the keys anax decodes.
  */

@@ -12,7 +12,7 @@ import { useOffline } from './support/offline.ts';
 
 /**
  * Every secrets route (issue 12) × every kind of caller over HTTP through serverless-offline,
- * with a master key of the file's own. Expected statuses: catalog reference §6.4 plus the agbot
+ * with a master key of the file's own. Expected statuses: docs/exchange-catalog.md#secret-permissions plus the agbot
  * delivery rule (the multi-tenant agbot serves `same`'s deployment policies).
  */
 const keyDir = mkdtempSync(join(tmpdir(), 'secrets-e2e-'));

@@ -12,7 +12,7 @@ import { useOffline } from './support/offline.ts';
 /**
  * Every service endpoint (issue 10 item 1) × every kind of caller — root, hub admin, org admin,
  * the owning user and another, nodes and agbots of the same and another org, a multi-tenant agbot
- * — over HTTP through serverless-offline. Expected statuses from catalog reference §1.1, §2.4–§2.7.
+ * — over HTTP through serverless-offline. Expected statuses from docs/exchange-catalog.md#catalog-authorization, #services.
  * Every 2xx body is checked against our OpenAPI document and upstream's.
  */
 const server = useOffline();

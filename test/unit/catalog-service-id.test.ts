@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { serviceId } from '#lib/catalog/service-id';
 
-describe('serviceId (catalog reference §1.3)', () => {
+describe('serviceId (docs/exchange-catalog.md#service-ids-and-references)', () => {
   it.each([
     ['https://horizon/services/rtlsdr', '1.0.0', 'amd64', 'horizon-services-rtlsdr_1.0.0_amd64'],
     ['svc9920', '1.0.0', 'arm', 'svc9920_1.0.0_arm'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isValidVersion, isValidVersionRange, versionInRange } from '#lib/catalog/version-range';
 
-describe('versions and version ranges (catalog reference §1.2)', () => {
+describe('versions and version ranges (docs/exchange-catalog.md#versions-and-ranges)', () => {
   it('accepts N, N.N, N.N.N and infinity only', () => {
     for (const ok of ['1', '1.2', '1.2.3', ' 1.0.0 ', 'INFINITY']) expect(isValidVersion(ok), ok).toBe(true);
     for (const bad of ['1.0.0-beta', '1.2.3.4', 'v1', '1.%', '', '1..2'])

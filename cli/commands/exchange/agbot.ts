@@ -8,8 +8,8 @@ import { exchangeSession } from './session.ts';
 type Json = Record<string, unknown>;
 
 /**
- * `hzn exchange agbot list|adddeploymentpol|listdeploymentpol|addpattern|listpattern` (hzn reference
- * §5). Upstream's `/businesspols` and `/patterns` are served here at the contract's
+ * `hzn exchange agbot list|adddeploymentpol|listdeploymentpol|addpattern|listpattern`
+ * (docs/hzn-behaviour.md#exchange-commands). Upstream's `/businesspols` and `/patterns` are served here at the contract's
  * `/deployment/policies` and `/deployment/patterns`.
  */
 export function agbotCommands(exchange: Command, base: Base): void {

@@ -23,7 +23,7 @@ const VIEW_FIELDS = [
   'lastUpdated',
 ];
 
-/** `hzn exchange deployment addpolicy|listpolicy|updatepolicy|removepolicy` (hzn reference §5). */
+/** `hzn exchange deployment addpolicy|listpolicy|updatepolicy|removepolicy` (docs/hzn-behaviour.md#exchange-commands). */
 export function deploymentCommands(exchange: Command, base: Base): void {
   const deployment = group(
     exchange,

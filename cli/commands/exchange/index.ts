@@ -9,7 +9,7 @@ import { exchangeServiceCommands } from './service.ts';
 import { statusAndVersionCommands } from './status.ts';
 import { userCommands } from './user.ts';
 
-/** `hzn exchange|ex [-o org] [-u user:pw] ...` (hzn reference §5). */
+/** `hzn exchange|ex [-o org] [-u user:pw] ...` (docs/hzn-behaviour.md#exchange-commands). */
 export function exchangeCommands(program: Command, base: Base): void {
   const exchange = group(program, ['exchange', 'ex'], 'List and manage Horizon Exchange resources.')
     .option(

@@ -31,7 +31,7 @@ const NODE_FIELDS = [
 ];
 const OPTIONAL = new Set(['clusterNamespace', 'lastUpdated']);
 
-/** `hzn exchange node list|create|remove|listpolicy|addpolicy` (hzn reference §5). */
+/** `hzn exchange node list|create|remove|listpolicy|addpolicy` (docs/hzn-behaviour.md#exchange-commands). */
 export function exchangeNodeCommands(exchange: Command, base: Base): void {
   const node = group(exchange, ['node'], 'List and manage nodes in the Horizon Exchange.');
   const withCreds = (cmd: Command) =>

@@ -9,7 +9,7 @@ import { exchangeSession, type Session } from './session.ts';
 
 type Json = Record<string, unknown>;
 
-/** `hzn exchange org list|create|remove` (hzn reference §5). */
+/** `hzn exchange org list|create|remove` (docs/hzn-behaviour.md#exchange-commands). */
 export function orgCommands(exchange: Command, base: Base): void {
   const org = group(exchange, ['org'], 'List and manage organizations in the Horizon Exchange.');
 

@@ -26,7 +26,7 @@ const VIEW_FIELDS = [
 ];
 const OPTIONAL = new Set(['owner', 'clusterNamespace', 'userInput', 'secretBinding', 'lastUpdated']);
 
-/** `hzn exchange pattern list|publish|remove` over /orgs/{org}/patterns (hzn reference §4.3, §5). */
+/** `hzn exchange pattern list|publish|remove` over /orgs/{org}/patterns (docs/hzn-behaviour.md#hzn-exchange-pattern-publish, #exchange-commands). */
 export function patternCommands(exchange: Command, base: Base): void {
   const pattern = group(exchange, ['pattern', 'pat'], 'List and manage patterns in the Horizon Exchange.');
 

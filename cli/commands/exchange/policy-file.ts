@@ -5,7 +5,7 @@ type Json = Record<string, unknown>;
 
 /**
  * A deployment-policy file as upstream's CLI re-marshals it (businesspolicy/business_policy.go;
- * hzn reference §5): known fields only, no `owner`, `priority`/`upgradePolicy`/`nodeHealth` always
+ * docs/hzn-behaviour.md#exchange-commands): known fields only, no `owner`, `priority`/`upgradePolicy`/`nodeHealth` always
  * present; validated with upstream's rules, each failure exit 1.
  */
 export function deploymentPolicyBody(file: Json, allowNoConstraints: boolean): Json {

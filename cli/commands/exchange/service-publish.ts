@@ -13,7 +13,7 @@ import { exchangeSession } from './session.ts';
 type Json = Record<string, unknown>;
 
 /**
- * `hzn exchange service publish` (hzn reference §4.2): the deployment object becomes Go's canonical
+ * `hzn exchange service publish` (docs/hzn-behaviour.md#hzn-exchange-service-publish): the deployment object becomes Go's canonical
  * string, signed RSA-PSS/SHA-256 with the -k key; POST when new, PUT (after the prompt or -O) when it
  * exists; then the public key, the registry tokens and the service policy. Images are not pushed.
  */

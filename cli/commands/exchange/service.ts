@@ -29,7 +29,7 @@ const SERVICE_FIELDS = [
   'lastUpdated',
 ];
 
-/** `hzn exchange service publish|list|remove` (hzn reference §4.2, §5). */
+/** `hzn exchange service publish|list|remove` (docs/hzn-behaviour.md#hzn-exchange-service-publish, #exchange-commands). */
 export function exchangeServiceCommands(exchange: Command, base: Base): void {
   const service = group(exchange, ['service', 'serv'], 'List and manage services in the Horizon Exchange.');
 

@@ -10,7 +10,7 @@ import {
 } from '../../exchange-client.ts';
 
 /**
- * The Exchange client of one `hzn exchange ...` command (hzn reference §1.7, §1.8): the org,
+ * The Exchange client of one `hzn exchange ...` command (docs/hzn-behaviour.md#exit-codes-and-prompts, #exchange-credentials): the org,
  * credentials by the command's rule (`user`: -u or HZN_EXCHANGE_USER_AUTH; `any`: also node
  * credentials from -n or HZN_EXCHANGE_NODE_AUTH), then upstream's version check.
  */

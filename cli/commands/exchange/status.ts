@@ -5,7 +5,7 @@ import { ExchangeClient, exchangeUrl, jsonBody, orgAndCreds, requireOrg } from '
 import { printJson, sortedDeep } from '../../output.ts';
 import { exchangeSession } from './session.ts';
 
-/** `hzn exchange version` and `hzn exchange status` (hzn reference §5). */
+/** `hzn exchange version` and `hzn exchange status` (docs/hzn-behaviour.md#exchange-commands). */
 export function statusAndVersionCommands(exchange: Command, base: Base): void {
   act(
     base,

@@ -9,7 +9,7 @@ import { exchangeSession } from './session.ts';
 type Json = Record<string, unknown>;
 const USER_FIELDS = ['password', 'email', 'admin', 'hubAdmin', 'lastUpdated', 'updatedBy', 'apikeys'];
 
-/** `hzn exchange user list|create|remove` (hzn reference §5). */
+/** `hzn exchange user list|create|remove` (docs/hzn-behaviour.md#exchange-commands). */
 export function userCommands(exchange: Command, base: Base): void {
   const user = group(exchange, ['user'], 'List and manage users in the Horizon Exchange.');
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Response bodies of the administration endpoints (reference §4, §5, §6). */
+/** Response bodies of the administration endpoints (docs/exchange.md#record-shapes, #administration, #org-status). */
 const int = z.number().int();
 
 /** Figures a caller may not see are -1; the registered/unregistered pair is left out for hub admins. */

@@ -4,7 +4,7 @@ import { json } from '#lib/http/responses';
 import type { AgreementRecord } from '#tables/agbot/agreement-records';
 import type { agbotAgreement, getAgbotAgreementsResponse } from './responses.ts';
 
-/** An agreement as upstream returns it (reference §8.7), keyed by its id in the response. */
+/** An agreement as upstream returns it (docs/exchange.md#agbot-agreements), keyed by its id in the response. */
 export const agreementView = (agreement: AgreementRecord): z.infer<typeof agbotAgreement> => ({
   service: {
     orgid: agreement.service.orgid,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Response body of the agbot agreement reads (reference §8.7), as agreement-view.ts builds it. */
+/** Response body of the agbot agreement reads (docs/exchange.md#agbot-agreements), as agreement-view.ts builds it. */
 export const agreementServiceView = z.object({ orgid: z.string(), pattern: z.string(), url: z.string() });
 
 export const agbotAgreement = z.object({

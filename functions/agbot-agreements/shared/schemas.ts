@@ -3,7 +3,7 @@ import { agbotPath } from '#functions/agbots/shared/schemas';
 import { idSegment } from '#lib/ids';
 
 /**
- * Request schemas of the agbot agreement endpoints (reference §8.7–§8.8). Bodies are strict
+ * Request schemas of the agbot agreement endpoints (docs/exchange.md#agbot-agreements). Bodies are strict
  * (upstream rejects unknown properties); lengths are bounded so a record fits in one item.
  */
 export const agreementsPath = agbotPath;

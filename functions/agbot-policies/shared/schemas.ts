@@ -4,7 +4,7 @@ import { agbotPath } from '#functions/agbots/shared/schemas';
 
 /**
  * Schemas of the agbot's served deployment policies (contract "Agbot deployment policies",
- * reference §8.10): requests, validated by the handlers, and responses, for the OpenAPI document.
+ * docs/exchange.md#served-patterns-and-policies): requests, validated by the handlers, and responses, for the OpenAPI document.
  */
 export const policiesPath = agbotPath;
 export const policyPath = agbotPath.extend({ deploymentpolicy: servedId });

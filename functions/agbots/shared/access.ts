@@ -18,7 +18,7 @@ const agbotTarget = (path: AgbotPath, agbot: AgbotRecord | undefined): Target =>
 });
 
 /**
- * Loads the agbot once and throws 403/404 unless the caller may `access` it (reference §3: a
+ * Loads the agbot once and throws 403/404 unless the caller may `access` it (docs/exchange.md#authorization: a
  * missing agbot counts as the caller's own, so a same-org user may create it). The agbot, or
  * undefined, becomes the handler's `target`.
  */

@@ -6,7 +6,7 @@ import { type Clock, isoTimestamp } from '#lib/time';
 import type { AgbotRecord } from '#tables/agbot/records';
 import type { agbot as agbotResponse, getAgbotsResponse } from './responses.ts';
 
-/** Agbots as upstream returns them (reference §4), the token always masked; typed by the response schema. */
+/** Agbots as upstream returns them (docs/exchange.md#record-shapes), the token always masked; typed by the response schema. */
 export function agbotView(agbot: AgbotRecord): z.infer<typeof agbotResponse> {
   return {
     id: `${agbot.org}/${agbot.id}`,

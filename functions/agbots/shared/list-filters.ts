@@ -3,7 +3,7 @@ import type { AgbotRecord } from '#tables/agbot/records';
 import type { ListAgbotsQuery } from './schemas.ts';
 
 /**
- * The list's query filters (reference §8.1): `idfilter` against `org/id`, `name`, `owner`
+ * The list's query filters (docs/exchange.md#agbots): `idfilter` against `org/id`, `name`, `owner`
  * (`org/username`); each exact, or SQL LIKE when it holds `%`. Upstream decides LIKE for `owner`
  * by looking at `name` (a bug); here each filter decides for itself.
  */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Response bodies of the agbot endpoints (reference §4, §8.1–§8.2), as agbot-view.ts builds them. */
+/** Response bodies of the agbot endpoints (docs/exchange.md#record-shapes, #agbots), as agbot-view.ts builds them. */
 export const agbot = z.object({
   id: z.string().describe('`org/id`'),
   lastHeartbeat: z.string().describe('ISO 8601 followed by the zone name in brackets, e.g. `…Z[UTC]`'),

@@ -3,7 +3,7 @@ import { idSegment } from '#lib/ids';
 import { filterParam } from '#lib/like';
 
 /**
- * Request schemas of the agbot endpoints (reference §8.1–§8.6). Bodies are strict (upstream
+ * Request schemas of the agbot endpoints (docs/exchange.md#agbots). Bodies are strict (upstream
  * rejects unknown properties); `null` counts as absent where a field is optional. Lengths are
  * bounded so that a record always fits in one DynamoDB item.
  */

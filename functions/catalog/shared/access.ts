@@ -12,7 +12,7 @@ interface CatalogTarget {
 }
 
 /**
- * The permission a caller needs on a service or pattern (catalog reference §1.1), one rule for
+ * The permission a caller needs on a service or pattern (docs/exchange-catalog.md#catalog-authorization), one rule for
  * both: a public record (and the org's list) counts as the caller's own org for READ only
  * (upstream also lets another org's admin rewrite a public one, which we refuse:
  * docs/compatibility.md); multi-tenant agbots act in every org; nodes read org IBM; a missing

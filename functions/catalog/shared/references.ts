@@ -1,7 +1,7 @@
 import { versionInRange } from '#lib/catalog/version-range';
 import { findServiceVersions } from '#tables/service/references';
 
-/** What a catalog body references (catalog reference §1.3): services of any org, public or not. */
+/** What a catalog body references (docs/exchange-catalog.md#service-ids-and-references): services of any org, public or not. */
 
 const ANY_VERSION = '[0.0.0,INFINITY)';
 

@@ -10,7 +10,7 @@ export const policyId = (path: PolicyPath): string => `${path.organization}/${pa
 export const policyNotFound = (path: PolicyPath) => notFound(`business policy '${policyId(path)}' not found`);
 
 /**
- * The permission a caller needs on a deployment policy (catalog reference §1.1, §4.2). Policies are
+ * The permission a caller needs on a deployment policy (docs/exchange-catalog.md#catalog-authorization, #policy-routes). Policies are
  * never public: other orgs get `*_OTHER_ORGS` (404 for reading a missing one), except multi-tenant
  * agbots, which act in every org. A missing policy counts as the user's own.
  */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Response bodies of the deployment policy endpoints (catalog reference §4.1), as the views build them. */
+/** Response bodies of the deployment policy endpoints (docs/exchange-catalog.md#policy-body), as the views build them. */
 export const deploymentPolicy = z.object({
   owner: z.string(),
   label: z.string(),

@@ -8,7 +8,7 @@ import type { PolicyService, UserInputEntry } from './schemas.ts';
 
 const anyArch = (arch: string | null | undefined) => !arch || arch === '*';
 
-/** Upstream's checks that need no database, in its order (catalog reference §4.1). */
+/** Upstream's checks that need no database, in its order (docs/exchange-catalog.md#policy-body). */
 export function policyBodyProblem(body: {
   service?: PolicyService | null;
   constraints?: string[] | null;
@@ -31,7 +31,7 @@ export function policyBodyProblem(body: {
 }
 
 /**
- * The first referenced service that does not exist (§1.3), as upstream's message: each
+ * The first referenced service that does not exist (docs/exchange-catalog.md#service-ids-and-references), as upstream's message: each
  * serviceVersions entry of the policy's service (arch `""` or `*` = any), then each userInput entry
  * (any version unless it names a range; arch absent or `""` = any). Services of any org count.
  */

@@ -3,7 +3,7 @@ import { idSegment } from '#lib/ids';
 import { filterParam } from '#lib/like';
 
 /**
- * Request schemas of the deployment policy endpoints (catalog reference §4.1). Bodies are strict
+ * Request schemas of the deployment policy endpoints (docs/exchange-catalog.md#policy-body). Bodies are strict
  * at every level (unknown fields → 400 naming them); every string and list is bounded, so a
  * hostile body is a 400 naming the field, never an item DynamoDB refuses.
  */

@@ -4,7 +4,7 @@ import type { DeploymentPolicyRecord } from '#tables/deployment-policy/records';
 import type { SearchNode } from '#tables/node/search';
 
 /**
- * Upstream's paging of the deployment-policy search (catalog reference §4.3, steps 3–5): one
+ * Upstream's paging of the deployment-policy search (docs/exchange-catalog.md#policy-search, steps 3–5): one
  * offset (a node lastUpdated) and session per agbot and policy.
  */
 interface PageOutcome {

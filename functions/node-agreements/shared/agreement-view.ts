@@ -4,7 +4,7 @@ import { json } from '#lib/http/responses';
 import type { NodeAgreementRecord } from '#tables/node/agreement-records';
 import type { getNodeAgreementsResponse, nodeAgreement } from './responses.ts';
 
-/** An agreement as upstream returns it (reference §11.7), keyed by its id in the response. */
+/** An agreement as upstream returns it (docs/exchange.md#node-agreements), keyed by its id in the response. */
 export const agreementView = (agreement: NodeAgreementRecord): z.infer<typeof nodeAgreement> => ({
   services: agreement.services.map((s) => ({ orgid: s.orgid, url: s.url })),
   agrService: {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Response body of the node agreement reads (reference §11.7), as agreement-view.ts builds it. */
+/** Response body of the node agreement reads (docs/exchange.md#node-agreements), as agreement-view.ts builds it. */
 export const naService = z.object({ orgid: z.string(), url: z.string() });
 export const nAgrService = z.object({ orgid: z.string(), pattern: z.string(), url: z.string() });
 

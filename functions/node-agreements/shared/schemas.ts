@@ -3,7 +3,7 @@ import { nodePath } from '#functions/nodes/schemas';
 import { idSegment } from '#lib/ids';
 
 /**
- * Request schemas of the node agreement endpoints (reference §11.7, catalog §5). Bodies are strict
+ * Request schemas of the node agreement endpoints (docs/exchange.md#node-agreements, docs/exchange-catalog.md#node-sub-resources). Bodies are strict
  * (upstream rejects unknown properties); `null` counts as absent; lengths are bounded so a record
  * fits in one item.
  */

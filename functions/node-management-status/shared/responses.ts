@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Response body of the node management status reads (reference §11.10), as view.ts builds it. */
+/** Response body of the node management status reads (docs/exchange.md#management-status), as view.ts builds it. */
 export const agentUpgradePolicyStatus = z.object({
   scheduledTime: z.string(),
   startTime: z.string(),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { idSegment } from '#lib/ids';
 
-/** Request schemas of /v1/orgs/{organization}/nodes/{node}/managementStatus (reference §11.10). */
+/** Request schemas of /v1/orgs/{organization}/nodes/{node}/managementStatus (docs/exchange.md#management-status). */
 
 export const nodeStatusesPath = z.object({ organization: idSegment, node: idSegment });
 export const nodeStatusPath = nodeStatusesPath.extend({ mgmtpolicy: idSegment });

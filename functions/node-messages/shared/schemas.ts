@@ -3,7 +3,7 @@ import { afterMessageId, messageId, postMessageBody } from '#functions/agbot-mes
 import { nodePath } from '#functions/nodes/schemas';
 
 /**
- * Schemas of a node's mailbox (reference §11.8): requests, validated by the handlers, and
+ * Schemas of a node's mailbox (docs/exchange.md#node-mailbox): requests, validated by the handlers, and
  * responses, for the OpenAPI document. Bodies and ids are the agbot mailbox's.
  */
 export const nodeMessagesPath = nodePath;

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Response bodies of the org endpoints (reference §4, §9). */
+/** Response bodies of the org endpoints (docs/exchange.md#record-shapes, #organizations). */
 const int = z.number().int();
 
 export const heartbeatIntervals = z.object({

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { filterParam } from '#lib/like';
 
-/** Request schemas of the org endpoints (reference §9). */
+/** Request schemas of the org endpoints (docs/exchange.md#organizations). */
 
 /** Upstream defaults a missing number to 0; negative counts and intervals mean nothing, so 400. */
 const count = z.number().int().min(0);

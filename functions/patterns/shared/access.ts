@@ -31,7 +31,7 @@ export async function authorizePattern(
 }
 
 /**
- * Row visibility of the lists (§3.4, §3.6): org admins and plain users see their org's, IBM's and
+ * Row visibility of the lists (docs/exchange-catalog.md#pattern-visibility, #catalog-of-patterns): org admins and plain users see their org's, IBM's and
  * public patterns; nodes, agbots and root are not filtered (upstream's lists, kept: patterns hold
  * no secrets, and its catalog shows nodes and agbots every pattern anyway).
  */

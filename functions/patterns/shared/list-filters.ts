@@ -2,7 +2,7 @@ import { matchesAllFilters } from '#lib/like';
 import type { PatternRecord } from '#tables/pattern/records';
 import type { ListPatternsQuery } from './schemas.ts';
 
-/** The list and catalog filters (§3.4, §3.6): LIKE with `%`, else exact; `public` a boolean. */
+/** The list and catalog filters (docs/exchange-catalog.md#pattern-visibility, #catalog-of-patterns): LIKE with `%`, else exact; `public` a boolean. */
 export function patternListFilter(query: ListPatternsQuery & { organization?: string | undefined }) {
   const matches = matchesAllFilters<PatternRecord>(
     [query.idfilter, (p) => `${p.org}/${p.name}`],

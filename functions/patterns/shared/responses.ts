@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Response bodies of the deployment pattern endpoints (catalog reference §3.2), as the views build them. */
+/** Response bodies of the deployment pattern endpoints (docs/exchange-catalog.md#pattern-body), as the views build them. */
 const deploymentPattern = z.object({
   owner: z.string(),
   label: z.string(),

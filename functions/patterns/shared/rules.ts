@@ -4,7 +4,7 @@ import { getOrg } from '#tables/org/records';
 import { findServiceVersions } from '#tables/service/references';
 import type { PatternService } from './schemas.ts';
 
-/** Upstream's checks of a pattern's services that need no database, in its order (§3.1). */
+/** Upstream's checks of a pattern's services that need no database, in its order (docs/exchange-catalog.md#pattern-body). */
 export function servicesProblem(services: PatternService[]): string | undefined {
   if (services.length === 0)
     return 'No services were found in the pattern or the services field was left empty';
@@ -22,7 +22,7 @@ export function servicesProblem(services: PatternService[]): string | undefined 
 }
 
 /**
- * The first referenced service that does not exist (§1.3): each version of each pattern service,
+ * The first referenced service that does not exist (docs/exchange-catalog.md#service-ids-and-references): each version of each pattern service,
  * exactly (arch `*` is no wildcard here), then each userInput entry. Services of any org count.
  */
 export async function missingReference(

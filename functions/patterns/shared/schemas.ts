@@ -5,7 +5,7 @@ import { idSegment } from '#lib/ids';
 import { filterParam } from '#lib/like';
 
 /**
- * Request schemas of the deployment pattern endpoints (catalog reference §3.1). Bodies are strict
+ * Request schemas of the deployment pattern endpoints (docs/exchange-catalog.md#pattern-body). Bodies are strict
  * at every level (unknown fields → 400 naming them); `null` counts as absent; every string and list
  * is bounded, so a hostile body is a 400 naming the field, never an item DynamoDB refuses.
  */

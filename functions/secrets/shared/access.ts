@@ -9,7 +9,7 @@ import type { SecretName, SecretTree } from '#lib/secrets/names';
  */
 type SecretAction = 'list' | 'read' | 'write' | 'delete';
 
-/** The user's rights on one secret or one tree of `org` (the §6.4 matrix). */
+/** The user's rights on one secret or one tree of `org` (the docs/exchange-catalog.md#secret-permissions matrix). */
 function userMay(
   caller: Caller,
   org: string,

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { idSegment } from '#lib/ids';
 import { MAX_SECRET_NAME_LENGTH } from '#lib/secrets/names';
 
-/** Request schemas of the secrets manager's routes (issue 12; catalog reference §6). */
+/** Request schemas of the secrets manager's routes (issue 12; docs/exchange-catalog.md#secrets-manager). */
 
 /** The most a PUT/POST body may hold (bytes, as sent). */
 export const MAX_SECRET_BODY_BYTES = 64 * 1024;

@@ -1,7 +1,7 @@
 import { badInput } from '#lib/http/errors';
 import { parseSecretName, type SecretName } from '#lib/secrets/names';
 
-/** The path's secret name, parsed; 400 with the reason for a bad form (§6.3). */
+/** The path's secret name, parsed; 400 with the reason for a bad form (docs/exchange-catalog.md#secret-names). */
 export function secretNameOrThrow(name: string): SecretName {
   const parsed = parseSecretName(name);
   if ('error' in parsed) throw badInput(`invalid input: ${parsed.error}`);

@@ -30,7 +30,7 @@ export async function authorizeService(
 }
 
 /**
- * Row visibility (§2.5): root and multi-tenant agbots see every service; org admins, nodes and
+ * Row visibility (docs/exchange-catalog.md#service-visibility): root and multi-tenant agbots see every service; org admins, nodes and
  * agbots all of their own org; plain users their own services of their org; everyone the public
  * ones.
  */

@@ -3,7 +3,7 @@ import type { ServiceRecord } from '#tables/service/records';
 import type { CatalogServicesQuery } from './schemas.ts';
 
 /**
- * The service list filters (catalog reference §2.5, §2.7): `owner`, `url`, `version`, `arch`,
+ * The service list filters (docs/exchange-catalog.md#service-visibility, #catalog-of-services): `owner`, `url`, `version`, `arch`,
  * `organization` exact or SQL LIKE with `%`; `public`; `nodetype` device/cluster (rows with that
  * kind of deployment); `requiredurl` (a required service with that url, LIKE as upstream's
  * `%"url":"<value>"%` over the stored JSON).

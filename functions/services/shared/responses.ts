@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Response bodies of the service endpoints (catalog reference §2.2, §2.6), as the views build them. */
+/** Response bodies of the service endpoints (docs/exchange-catalog.md#service-body-and-shape, #service-policy-keys-and-dockauths), as the views build them. */
 export const serviceRef = z.object({
   url: z.string(),
   org: z.string(),

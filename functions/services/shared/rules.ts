@@ -4,7 +4,7 @@ import { idFits, MAX_ID_BYTES, utf8Length } from '#lib/ids';
 import { findServiceVersions } from '#tables/service/references';
 import type { ServiceBody, ServiceRefInput } from './schemas.ts';
 
-/** Upstream's service rules (catalog reference §2.3), in its order, with its messages. */
+/** Upstream's service rules (docs/exchange-catalog.md#service-validation), in its order, with its messages. */
 
 const SHARABLE_VALUES = ['exclusive', 'single', 'singleton', 'multiple'];
 /** The userInput types anax accepts (`hzn` refuses others before publishing). */

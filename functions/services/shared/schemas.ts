@@ -3,7 +3,7 @@ import { idSegment, MAX_ID_BYTES, maxUtf8Bytes } from '#lib/ids';
 import { filterParam } from '#lib/like';
 
 /**
- * Request schemas of the service endpoints (catalog reference §2). Bodies are strict at every
+ * Request schemas of the service endpoints (docs/exchange-catalog.md#services). Bodies are strict at every
  * level (unknown fields → 400 naming them); `null` counts as absent, as for upstream's Options.
  * Every string has a bound below 100 KB so a hostile body is a 400 naming the field, never an item
  * DynamoDB refuses. Upstream's rules with its messages live in rules.ts.
@@ -101,10 +101,10 @@ const listFilters = {
   requiredurl: filterParam.optional(),
 };
 
-/** GET /orgs/{org}/services (§2.5). */
+/** GET /orgs/{org}/services (docs/exchange-catalog.md#service-visibility). */
 export const listServicesQuery = z.object(listFilters);
 
-/** GET /catalog/services (§2.7): also `organization`; `orgtype` is accepted and ignored. */
+/** GET /catalog/services (docs/exchange-catalog.md#catalog-of-services): also `organization`; `orgtype` is accepted and ignored. */
 export const catalogServicesQuery = z.object({
   ...listFilters,
   organization: filterParam.optional(),

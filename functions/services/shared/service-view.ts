@@ -3,7 +3,7 @@ import type { ServiceRecord } from '#tables/service/records';
 import type { service } from './responses.ts';
 import type { ServiceBody, ServiceRefInput } from './schemas.ts';
 
-/** Services as stored (JSON-valued fields as JSON text) and as upstream returns them (§2.2). */
+/** Services as stored (JSON-valued fields as JSON text) and as upstream returns them (docs/exchange-catalog.md#service-body-and-shape). */
 
 /** The stored requiredServices entries: what was sent, absent options left out. */
 const storedRef = (ref: ServiceRefInput) => ({

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Response bodies of the user endpoints (reference §4, §10). */
+/** Response bodies of the user endpoints (docs/exchange.md#record-shapes, #users). */
 export const apiKeyMetadata = z.object({
   id: z.string(),
   description: z.string(),

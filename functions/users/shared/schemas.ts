@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { idSegment } from '#lib/ids';
 
-/** Request schemas of the user endpoints (reference §10). */
+/** Request schemas of the user endpoints (docs/exchange.md#users). */
 export const userPath = z.object({ organization: idSegment, username: idSegment });
 export type UserPath = z.infer<typeof userPath>;
 

@@ -1,7 +1,7 @@
 import type { CallerKey, EndpointCases } from '../support/matrix.ts';
 
 /**
- * Administration (reference §5, contract §Administration) and agent file versions (§7). dropdb is
+ * Administration (docs/exchange.md#administration, docs/compatibility.md#administration) and agent file versions (docs/exchange.md#agent-file-versions). dropdb is
  * not here: a wrong answer would wipe this file's data, so its table lives in admin-dropdb.test.ts.
  */
 const rootOnly = (ok: number): Partial<Record<CallerKey, number>> => ({

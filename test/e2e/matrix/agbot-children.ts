@@ -5,8 +5,8 @@ import { freshId } from '../support/world.ts';
 import { agbotPath, expectOk, once, ownerOrAgbot, sameAgbot, throwawayAgbot } from './agbot-fixtures.ts';
 
 /**
- * What belongs to an agbot — agreements (reference §8.7–§8.8), served deployment patterns (§8.9)
- * and policies (§8.10) — all "owning user or agbot" in the contract. Reads use children of agbot1
+ * What belongs to an agbot — agreements (docs/exchange.md#agbot-agreements), served deployment patterns (docs/exchange.md#served-patterns-and-policies)
+ * and policies (docs/exchange.md#served-patterns-and-policies) — all "owning user or agbot" in the contract. Reads use children of agbot1
  * made once; writes work on a throwaway agbot.
  */
 const AGREEMENT = { service: { orgid: 'o', pattern: 'p', url: 'u' }, state: 'signed' };

@@ -66,7 +66,7 @@ export function once<T>(make: (w: World) => Promise<T>): (w: World) => Promise<T
 
 /**
  * The contract's "owning user or agbot" (the children of an agbot, and writes of the agbot
- * itself): whoever may write the agbot — its owner, org admins, hub admins (reference §3.3:
+ * itself): whoever may write the agbot — its owner, org admins, hub admins (docs/exchange.md#from-access-to-permission:
  * WRITE_ALL_AGBOTS in any org), root, the agbot itself. Other users, nodes and other agbots: 403.
  */
 export const ownerOrAgbot = (ok: number): Partial<Record<CallerKey, number>> => ({

@@ -5,7 +5,7 @@ import { expectStatus, freshId } from '../support/world.ts';
 import { agbotPath, once, ownerOrAgbot, sameAgbot, throwawayAgbot, userOrAgbot } from './agbot-fixtures.ts';
 
 /**
- * An agbot's mailbox (contract "Agbot messages"; reference §8.11). Any node posts (its public key
+ * An agbot's mailbox (contract "Agbot messages"; docs/exchange.md#agbot-mailbox). Any node posts (its public key
  * goes with the message, so it must have one); users and the agbot read ("a user or the agbot":
  * never a node); the owning user or the agbot deletes.
  */
@@ -86,7 +86,7 @@ export const messageCases: EndpointCases[] = [
     expect: userOrAgbot(200),
   },
   {
-    // The id is checked before authorization (reference §3.4): every authenticated caller → 400.
+    // The id is checked before authorization (docs/exchange.md#order-of-checks): every authenticated caller → 400.
     operation: 'GET /v1/orgs/{organization}/agbots/{agreementbot}/msgs/{message}',
     variant: 'non-integer id',
     prepare: (w, caller) => {

@@ -2,13 +2,13 @@ import type { EndpointCases } from '../support/matrix.ts';
 import { freshId } from '../support/world.ts';
 import { agbotPath, ownerOrAgbot, sameAgbot, throwawayAgbot, userOrAgbot } from './agbot-fixtures.ts';
 
-/** Agbots (contract "Agbots"; reference §8.1–§8.6). */
+/** Agbots (contract "Agbots"; docs/exchange.md#agbots). */
 const putBody = () => ({ token: `t-${freshId('tok')}`, name: 'renamed', publicKey: 'key-2' });
 
 export const agbotCases: EndpointCases[] = [
   {
     // "any user": users of the org, org admins, root; a hub admin is authorized but only ever sees
-    // the agbots of org root and IBM (reference §8.1 row filter) → the empty-list 404.
+    // the agbots of org root and IBM (docs/exchange.md#agbots row filter) → the empty-list 404.
     operation: 'GET /v1/orgs/{organization}/agbots',
     prepare: (w) => ({ path: `/v1/orgs/${w.same.org}/agbots` }),
     expect: {
@@ -36,7 +36,7 @@ export const agbotCases: EndpointCases[] = [
     expect: userOrAgbot(200),
   },
   {
-    // A missing agbot: other-org readers get 404 rather than 403 (reference §14.1).
+    // A missing agbot: other-org readers get 404 rather than 403 (docs/exchange.md#from-access-to-permission).
     operation: 'GET /v1/orgs/{organization}/agbots/{agreementbot}',
     variant: 'missing agbot',
     prepare: (w) => ({ path: agbotPath(`${w.same.org}/${freshId('ghost')}`) }),

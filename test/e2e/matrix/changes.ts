@@ -1,6 +1,6 @@
 import type { EndpointCases, World } from '../support/matrix.ts';
 
-/** The change feed (exchange-behavior §12): READ on the org for the feed, MAXCHANGEID for the newest id. */
+/** The change feed (docs/exchange.md#change-feed): READ on the org for the feed, MAXCHANGEID for the newest id. */
 const feed = (w: World) => ({
   path: `/v1/orgs/${w.same.org}/changes`,
   body: { changeId: 0, maxRecords: 10 },

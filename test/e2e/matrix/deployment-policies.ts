@@ -3,7 +3,7 @@ import { expectStatus, freshId } from '../support/world.ts';
 import { serviceBody } from './services.ts';
 
 /**
- * Deployment policies (catalog reference §1.1, §4.2), under anax's `/business/policies` and the
+ * Deployment policies (docs/exchange-catalog.md#catalog-authorization, #policy-routes), under anax's `/business/policies` and the
  * documented `/deployment/policies`. Each case works on a fresh policy of `same` owned by its plain
  * user, deploying a service of `same`.
  */

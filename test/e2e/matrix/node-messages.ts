@@ -4,7 +4,7 @@ import { createNode, expectStatus, freshId } from '../support/world.ts';
 import { once } from './agbot-fixtures.ts';
 
 /**
- * A node's mailbox (reference §11.8). Agbots of any org post (their public key goes with the
+ * A node's mailbox (docs/exchange.md#node-mailbox). Agbots of any org post (their public key goes with the
  * message, so they must have one: the world's agbot1s get one, agbot2s not); whoever may read the
  * node reads (the node itself, its owner, org admins, root, agbots of its org); whoever may write
  * it deletes. A node never reads or deletes another node's messages, of its org or another.

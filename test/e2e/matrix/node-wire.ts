@@ -5,7 +5,7 @@ import { expectStatus, freshId } from '../support/world.ts';
 import { patternCases, policyCases } from './agbot-children.ts';
 
 /**
- * What a node records about itself in the Exchange (reference §11.7, §11.9, §11.11; catalog §5):
+ * What a node records about itself in the Exchange (docs/exchange.md#node-agreements, #node-status-and-errors; docs/exchange-catalog.md#node-sub-resources):
  * agreements, status, errors, services' config state. READ and WRITE on the node: the node
  * itself, its owner, org admins, root; agbots of the org and multi-tenant agbots only read.
  * Reads target `same`'s node1, seeded once (`seedNodeReports`); writes work on a throwaway node
@@ -139,7 +139,7 @@ export const nodeAgreementCases: EndpointCases[] = [
     expect: reader(200),
   },
   {
-    // Reference §14.1: a missing node is the same-org caller's own (404 after authorization);
+    // docs/exchange.md#from-access-to-permission: a missing node is the same-org caller's own (404 after authorization);
     // other orgs learn nothing more than 404 either; nodes of the org and hub admins get 403.
     operation: 'GET /v1/orgs/{organization}/nodes/{node}/agreements',
     variant: 'missing node',

@@ -2,7 +2,7 @@ import type { CallerKey, EndpointCases, Prepared, World } from '../support/matri
 import { createNode, freshId, putNodePolicy } from '../support/world.ts';
 
 /**
- * Nodes (reference §11.1–11.6). Reads target `same`'s node1 (owned by `user (same org)`); writes
+ * Nodes (docs/exchange.md#nodes). Reads target `same`'s node1 (owned by `user (same org)`); writes
  * target a throwaway node of the same owner. `node (itself)` is the target node calling.
  */
 const nodePath = (node: string) => {

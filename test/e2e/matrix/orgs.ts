@@ -1,7 +1,7 @@
 import type { CallerKey, EndpointCases, World } from '../support/matrix.ts';
 import { createOrg, createOrgWorld, freshId, type OrgWorld } from '../support/world.ts';
 
-/** Organizations (reference §9) and org status (§6). */
+/** Organizations (docs/exchange.md#organizations) and org status (docs/exchange.md#org-status). */
 const orgBody = (org: string) => ({ label: `${org} label`, description: `${org} description` });
 
 /** Reads and writes of org `same`: its own identities may read it; only its admin may write it. */

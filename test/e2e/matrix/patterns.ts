@@ -3,7 +3,7 @@ import { expectStatus, freshId } from '../support/world.ts';
 import { serviceBody } from './services.ts';
 
 /**
- * Deployment patterns (catalog reference §1.1, §3.3–§3.6), under anax's `/patterns` and the
+ * Deployment patterns (docs/exchange-catalog.md#catalog-authorization, #patterns), under anax's `/patterns` and the
  * documented `/deployment/patterns`. Each case works on a fresh private pattern of `same` owned by
  * its plain user, deploying a service of `same`.
  */

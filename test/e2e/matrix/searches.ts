@@ -4,7 +4,7 @@ import { expectStatus, freshId } from '../support/world.ts';
 import { serviceBody } from './services.ts';
 
 /**
- * The agbots' node searches and node health (catalog reference §3.7, §3.8, §4.3): org admins,
+ * The agbots' node searches and node health (docs/exchange-catalog.md#pattern-search, #pattern-node-health, #policy-search): org admins,
  * agbots of the org, multi-tenant agbots and root; plain users, nodes, hub admins and other orgs
  * 403. Each case publishes a service, a pattern and a policy of `same` and registers one candidate
  * node of each kind; an agbot that serves neither finds nothing (404), as issue 11 asks.

@@ -2,7 +2,7 @@ import type { CallerKey, EndpointCases, World } from '../support/matrix.ts';
 import { expectStatus, freshId } from '../support/world.ts';
 
 /**
- * The secrets manager (issue 12): each row of catalog reference §6.4 × every caller, same org and
+ * The secrets manager (issue 12): each row of docs/exchange-catalog.md#secret-permissions × every caller, same org and
  * other org, plus agbots (the README's secrets rule: no agbot lists; an agbot that may deliver,
  * here the multi-tenant one root made, reads only with `?policy=` or `?pattern=`, so a bare read is
  * 400; test/integration/secrets/agbots.test.ts holds the delivery matrix). A secret's `/` is sent as `%2F` so the path has the documented shape.
@@ -47,7 +47,7 @@ const NOBODY: Partial<Record<CallerKey, number>> = {
 };
 
 type Row = Partial<Record<CallerKey, number>>;
-/** §6.4: [admin, owner (user), another plain user, multi-tenant agbot] per kind and action. */
+/** docs/exchange-catalog.md#secret-permissions: [admin, owner (user), another plain user, multi-tenant agbot] per kind and action. */
 const matrix: Record<Kind, Record<'list' | 'read' | 'write' | 'delete', [number, number, number, number]>> = {
   org: {
     list: [200, 200, 200, 403],

@@ -2,7 +2,7 @@ import type { CallerKey, EndpointCases, World } from '../support/matrix.ts';
 import { expectStatus, freshId } from '../support/world.ts';
 
 /**
- * Services and their sub-resources (catalog reference §1.1, §2.4–§2.7). Each case works on a fresh
+ * Services and their sub-resources (docs/exchange-catalog.md#catalog-authorization, #services). Each case works on a fresh
  * private service of `same` owned by `user (same org)` (unless it says public).
  */
 const base = (org: string) => `/v1/orgs/${org}/services`;
@@ -35,7 +35,7 @@ async function must(w: World, method: string, path: string, body: unknown, statu
 
 const MT: CallerKey = 'agbot (multi-tenant)';
 
-/** READ of a private service: §1.1 then §2.5 (another plain user of the org gets 404). */
+/** READ of a private service: docs/exchange-catalog.md#catalog-authorization then #service-visibility (another plain user of the org gets 404). */
 const readPrivate = (ok: number, notOwner: number): Partial<Record<CallerKey, number>> => ({
   root: ok,
   'hub admin': 403,
@@ -149,7 +149,7 @@ export const serviceCases: EndpointCases[] = [
       await must(w, 'PUT', `${path}/policy`, { label: 'p', constraints: ['a == 1'] });
       return { path: `${path}/policy` };
     },
-    // No row filter on sub-resources (§2.6): another user of the org reads it.
+    // No row filter on sub-resources (docs/exchange-catalog.md#service-policy-keys-and-dockauths): another user of the org reads it.
     expect: readPrivate(200, 200),
   },
   {

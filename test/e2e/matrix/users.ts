@@ -1,7 +1,7 @@
 import type { CallerKey, EndpointCases, World } from '../support/matrix.ts';
 import { createUser, freshId } from '../support/world.ts';
 
-/** Users (reference §10). The target is a plain user of `same` unless a case says otherwise. */
+/** Users (docs/exchange.md#users). The target is a plain user of `same` unless a case says otherwise. */
 const userPath = (org: string, username: string) => `/v1/orgs/${org}/users/${username}`;
 const usernameOf = (user: string) => user.split('/')[1] ?? '';
 

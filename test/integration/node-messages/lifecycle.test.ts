@@ -41,7 +41,7 @@ describe('node messages and the lives of their node and agbot', () => {
     expect(deleted.status).toBe(204);
     expect(await partitionSortKeys(keys.node('life', 'n1').pk)).toEqual([]);
     expect((await getOrgCounts('life')).nodeMsgs).toBe(0);
-    // Upstream keeps what a deleted node sent to agbots (exchange-behavior §11.3).
+    // Upstream keeps what a deleted node sent to agbots (docs/exchange.md#node-reads-and-deletes).
     expect((await listMessages('life', 'a1')).map((m) => m.nodeId)).toEqual(['life/n1']);
 
     // A node created again under the same id starts an empty mailbox at id 1.
@@ -54,7 +54,7 @@ describe('node messages and the lives of their node and agbot', () => {
     expect(again.body.msg).toBe('node msg 1 inserted');
   });
 
-  it("go with the agbot that sent them (upstream §14.11), found without a Scan, other agbots' messages kept", async () => {
+  it("go with the agbot that sent them (docs/exchange.md#agbots), found without a Scan, other agbots' messages kept", async () => {
     await createOrg('gone');
     await createOrg('elsewhere');
     await createUser('gone', 'owner');

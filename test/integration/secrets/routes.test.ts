@@ -96,7 +96,7 @@ describe('lists', () => {
   });
 });
 
-describe('name forms (§6.3)', () => {
+describe('name forms (docs/exchange-catalog.md#secret-names)', () => {
   it.each([
     ['user', 'User must be specified'],
     ['node', 'Node must be specified'],

@@ -117,7 +117,7 @@ describe('GET /orgs/{org}/services/{service}', () => {
 });
 
 describe('GET /orgs/{org}/services', () => {
-  it('filters rows by caller (§2.5)', async () => {
+  it('filters rows by caller (docs/exchange-catalog.md#service-visibility)', async () => {
     expect(await listed(alice)).toEqual([full(ids.alicePrivate), full(ids.alicePublic)]);
     expect((await listed(admin)).length).toBe(6);
     expect((await listed(node)).length).toBe(6);

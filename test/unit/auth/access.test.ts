@@ -48,7 +48,7 @@ const otherOrgUser: Target = { type: 'user', org: 'p', id: 'x', exists: true };
 const action: Target = { type: 'action' };
 const ibm = org('IBM');
 
-/** [who, target, access, expected]: 'ok', 403 or 404, from reference §3 and the endpoint sections. */
+/** [who, target, access, expected]: 'ok', 403 or 404, from docs/exchange.md#authorization and the endpoint sections. */
 const cases: [Who, Target, Access, 'ok' | 403 | 404][] = [
   // Orgs
   ...(['root', 'hubAdmin', 'orgAdmin', 'user', 'node', 'agbot'] as Who[]).map(
@@ -119,7 +119,7 @@ const cases: [Who, Target, Access, 'ok' | 403 | 404][] = [
 const describeTarget = (t: Target) =>
   t.type === 'action' ? 'action' : `${t.type} ${t.org}${'id' in t ? `/${t.id}` : ''}`;
 
-describe('authorize (reference §3)', () => {
+describe('authorize (docs/exchange.md#authorization)', () => {
   it.each(
     cases.map(([who, target, access, expected]) => [who, access, describeTarget(target), expected, target]),
   )('%s %s on %s → %s', (who, access, _target, expected, target) => {

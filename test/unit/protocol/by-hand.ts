@@ -1,5 +1,5 @@
 /**
- * The envelope of reference §1.9 written out step by step with node:crypto alone, independent of
+ * The envelope of docs/protocol.md#envelope written out step by step with node:crypto alone, independent of
  * lib/protocol's seal/open, so the tests compare our code with the description rather than with
  * itself. Each step is a function so a test can change one layer (tamper) and keep the others.
  */
@@ -71,7 +71,7 @@ export function buildByHand(
   return b64(Buffer.from(JSON.stringify(x)));
 }
 
-/** The receiving steps of §1.9, each layer kept so a test can look at its exact JSON. */
+/** The receiving steps of docs/protocol.md#envelope, each layer kept so a test can look at its exact JSON. */
 export function decodeByHand(envelope: string, recipient: KeyObject) {
   const xText = unb64(envelope).toString('utf8');
   const x = JSON.parse(xText);

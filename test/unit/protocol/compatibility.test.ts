@@ -308,7 +308,7 @@ describe('resolveSecretBindings(): every secret the deployment names is bound', 
   });
 });
 
-describe('nodeAcceptsTerms(): the node decides on a proposal (§1.6 E)', () => {
+describe('nodeAcceptsTerms(): the node decides on a proposal (docs/protocol.md#proposals-on-the-node E)', () => {
   const nodePolicy = {
     properties: [
       { name: 'purpose', value: 'demo' },

@@ -3,7 +3,7 @@ import { AGBOT_STATES, NODE_STATES } from '#lib/protocol/agreement-states';
 import { describeReason, REASON } from '#lib/protocol/reason-codes';
 import { agbotMessageTtlS, protocolTimeoutS } from '#lib/protocol/timeouts';
 
-describe('reason codes (§3.6)', () => {
+describe('reason codes (docs/protocol.md#reason-codes)', () => {
   it('describe each code with upstream text; 122, 999 and unknown codes get the fallback', () => {
     expect(describeReason(REASON.agbotNoReply)).toBe('agreement bot never received reply to proposal');
     expect(describeReason(REASON.agbotNegativeReply)).toBe('agreement bot received negative reply');
@@ -20,7 +20,7 @@ describe('reason codes (§3.6)', () => {
   });
 });
 
-describe('states (§1.10)', () => {
+describe('states (docs/protocol.md#agreement-rows-and-states)', () => {
   it('spell the Exchange states as upstream does, capital A of the re-sync included', () => {
     expect(AGBOT_STATES).toMatchObject({
       formedProposal: 'Formed Proposal',
@@ -32,7 +32,7 @@ describe('states (§1.10)', () => {
   });
 });
 
-describe('timeouts (§1.11)', () => {
+describe('timeouts (docs/protocol.md#timeouts)', () => {
   it('scale the node max heartbeat, 120 s when it has none', () => {
     expect(protocolTimeoutS()).toBe(240);
     expect(protocolTimeoutS(0)).toBe(240);

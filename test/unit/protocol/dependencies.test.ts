@@ -30,7 +30,7 @@ const def = (
   requiredServices,
 });
 
-describe('service dependencies: resolution (reference §1.4 check 8, §2.1 step 2)', () => {
+describe('service dependencies: resolution (docs/protocol.md#compatibility-checks check 8, docs/protocol.md#running-the-workload step 2)', () => {
   it('picks the highest version inside the range, numerically (1.10 above 1.9), for the node arch', async () => {
     const { list } = catalog({
       'o/dep': [def('a', '1.9.0'), def('b', '1.10.0'), def('c', '2.0.0'), def('d', '1.11.0', 'arm64')],

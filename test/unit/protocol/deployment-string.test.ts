@@ -2,7 +2,7 @@ import { constants, createPublicKey, generateKeyPairSync, sign, verify } from 'n
 import { describe, expect, it } from 'vitest';
 import { deploymentString, signDeployment, verifyDeployment } from '#lib/protocol/deployment-signature';
 
-/** The deployment string and its RSA-PSS/SHA-256 signature (hzn reference §4.2, §7.1). */
+/** The deployment string and its RSA-PSS/SHA-256 signature (docs/hzn-behaviour.md#hzn-exchange-service-publish). */
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const other = generateKeyPairSync('rsa', { modulusLength: 2048 });
 

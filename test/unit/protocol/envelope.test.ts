@@ -37,7 +37,7 @@ const layer = (fn: () => unknown) => {
   throw new Error('expected an EnvelopeError');
 };
 
-describe('open() reads envelopes built by hand from §1.9', () => {
+describe('open() reads envelopes built by hand from docs/protocol.md#envelope', () => {
   it('accepts a message built layer by layer, checking the sender against its Exchange key', () => {
     const envelope = buildByHand(layersFor(PROPOSAL, agbot.privateKey), node.publicKey);
     const opened = open(envelope, node.privateKey, exchangePublicKey(agbot.publicKey));
@@ -83,7 +83,7 @@ describe('open() reads envelopes built by hand from §1.9', () => {
   });
 });
 
-describe('seal() writes what a by-hand decoder of §1.9 reads', () => {
+describe('seal() writes what a by-hand decoder of docs/protocol.md#envelope reads', () => {
   it('has upstream exact layers: field names in Go order, 32-byte key, 12-byte nonce, sender SPKI, SHA3 PSS', () => {
     const decoded = decodeByHand(seal(PROPOSAL, agbot.privateKey, node.publicKey), node.privateKey);
     expect(decoded.xText).toMatch(

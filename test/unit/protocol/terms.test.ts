@@ -37,7 +37,7 @@ describe('buildTerms', () => {
     ],
   };
 
-  it('writes the T&C of §1.5 as anax serialises it (fields in Go order, legacy sections empty)', () => {
+  it('writes the T&C of docs/protocol.md#proposal-and-terms as anax serialises it (fields in Go order, legacy sections empty)', () => {
     expect(JSON.stringify(buildTerms(input))).toBe(JSON.stringify(fx.terms));
   });
 
