@@ -1,12 +1,14 @@
 /**
- * Governance of live agreements after changes the feed reported (docs/protocol.md#policy-and-configuration-changes, #cancel-by-the-agbot): a
- * deployment policy deleted, no longer served, or changed so that the node no longer matches →
- * cancel 204; a node policy change that breaks the match → 204; a node deleted from the Exchange
- * → 209 (its agreement rows went with it); a pattern agreement is judged by pattern-govern.ts.
- * A policy change that keeps the match keeps the agreement (upstream would send a policy-change
- * update; this agbot does not, see docs/agbot.md).
+ * Governance of live agreements after changes the feed reported
+ * (docs/protocol.md#policy-and-configuration-changes, #cancel-by-the-agbot): a deployment policy
+ * deleted, no longer served, or changed so that the node no longer matches → cancel 204; a node
+ * policy change that breaks the match → 204; a node deleted from the Exchange → 209 (its
+ * agreement rows went with it); a pattern agreement is judged by pattern-govern.ts. A policy
+ * change that keeps the match keeps the agreement (upstream would send a policy-change update;
+ * this agbot does not, see docs/agbot.md), unless it now ranks a version above the node's and the
+ * node's history allows it (version fallback): then the agreement ends with 204 and the node is
+ * searched again for the better version.
  */
-
 import type { AgbotAgreement } from '#lib/agbot-store/contract';
 import { versionsByPriority } from '#lib/protocol/catalog-records';
 import { REASON } from '#lib/protocol/reason-codes';

@@ -10,8 +10,8 @@
  * (open-horizon/anax `policy/policy_file.go`, `NextHighestPriorityWorkload`).
  *
  * Upstream keeps a retry counter per node and policy ("workload usage" records); this derives
- * the same answer from the node's ended agreements the agbot keeps, so there is no counter to get wrong after
- * a crash (docs/compatibility.md).
+ * the same answer from the node's ended agreements the agbot keeps, so there is no counter to get
+ * wrong after a crash (docs/compatibility.md).
  */
 import type { EndedAgreement } from '#lib/agbot-store/contract';
 import { byPriority, type ServiceVersion } from '#lib/protocol/catalog-records';

@@ -29,8 +29,12 @@ const server = useOffline({
 });
 const ORG = 'in-stack';
 const SERVICE = { url: 'hello.instack', version: '1.0.0', arch: 'amd64' };
-/** Policy added → proposal received, at most (the target is 2 s; CI machines are slower). */
-const PROPOSAL_WITHIN_MS = 6_000;
+/**
+ * Policy added → proposal received, at most: well under the schedule's minute, so the stream
+ * brought it. The 2 s target is a benchmark's (npm run bench:agbot), not a test's: a loaded
+ * machine running the whole suite takes longer.
+ */
+const PROPOSAL_WITHIN_MS = 20_000;
 
 let reader: AgbotStreamReader | undefined;
 let owner: Credentials;
