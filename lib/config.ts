@@ -42,7 +42,7 @@ const configSchema = z.strictObject({
     .prefault({}),
   compat: z
     .strictObject({
-      // The contract says 200; upstream, anax and upstream's test drivers expect 201.
+      // 200 by default; upstream, anax and upstream's test drivers expect 201 (docs/compatibility.md#agbots-and-agbot-agreements).
       agbotWriteStatus: agbotWriteStatus.default(200),
     })
     .prefault({}),

@@ -1,7 +1,7 @@
 import type { Store } from '../store/store.ts';
 
 /**
- * An agreement as the agent keeps it (the contract's Agreement fields). Agreements are made by the
+ * An agreement as the agent keeps it (upstream's agreement fields). Agreements are made by the
  * workload worker (a later issue); until then they only arrive through `saveAgreement`.
  */
 export interface Agreement {

@@ -15,7 +15,7 @@ export function agreementsView(agreements: Agreement[]) {
   return { agreements: { active: active.map(agreementView), archived: archived.map(agreementView) } };
 }
 
-/** The contract's Agreement fields, copied one by one (a stored agreement never reaches a response). */
+/** Upstream's agreement fields (docs/agent.md#agreements-and-trusted-certificates), copied one by one (a stored agreement never reaches a response). */
 function agreementView(a: Agreement) {
   return {
     name: a.name,

@@ -7,7 +7,7 @@ import type { RoutesPlugin } from './plugin.ts';
 export const agreementRoutes: RoutesPlugin = async (app, { ctx }) => {
   app.get('/agreement', async () => agreementsView(loadAgreements(ctx.store)));
 
-  // Contract: 200 and no body. The termination finishes in the background (containers, Exchange
+  // 200 and no body (docs/agent.md#endpoints). The termination finishes in the background (containers, Exchange
   // row, cancel to the agbot), as upstream; the events tell when it is done.
   app.delete<{ Params: { id: string } }>('/agreement/:id', async (req, reply) => {
     if (ctx.protocol) ctx.protocol.cancelByUser(req.params.id);

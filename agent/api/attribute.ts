@@ -19,7 +19,7 @@ export const attributeRoutes: RoutesPlugin = async (app, { ctx }) => {
 
   app.get('/attribute', async () => ({ attributes: loadAttributes(ctx.store).map(attributeView) }));
 
-  // Contract: 201 and no body; Location names the new attribute.
+  // 201 and no body; Location names the new attribute.
   app.post('/attribute', async (req, reply) => {
     const attribute = createAttribute(ctx, parseBody(attributeBody, req.body, '', 'attribute'));
     return reply.code(201).header('location', `/attribute/${attribute.id}`).send();

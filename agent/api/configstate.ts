@@ -10,7 +10,7 @@ export const configStateRoutes: RoutesPlugin = async (app, { ctx }) => {
     return node ? configStateView(node) : { state: 'unconfigured' };
   });
 
-  // Contract: 201 with no body.
+  // 201 with no body (upstream returns the state; docs/agent.md#deviations-from-upstreams-agent).
   app.put('/node/configstate', async (req, reply) => {
     const body = parseBody(configStateBody, req.body, 'configstate', 'node/configstate');
     try {

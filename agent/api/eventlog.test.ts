@@ -52,7 +52,7 @@ const ids = async (query: string, all = true) => {
 };
 
 describe('GET /eventlog selectors', () => {
-  it('lists every event oldest first with the contract fields', async () => {
+  it("lists every event oldest first with upstream's event fields", async () => {
     const res = await agent.app.inject({ method: 'GET', url: '/eventlog' });
     const events = res.json();
     expect(events.map((e: { record_id: string }) => e.record_id)).toEqual(['1', '2', '3']);

@@ -155,7 +155,7 @@ describe('prototype names as data (class 1)', () => {
 });
 
 describe('stored records never reach a response (views from allow-lists)', () => {
-  it('GET /agreement shows the contract fields only, secrets masked even under a __proto__ key', async () => {
+  it("GET /agreement shows upstream's agreement fields only, secrets masked even under a __proto__ key", async () => {
     const proposal =
       '{"__proto__":{"secretDetails":[{"secrets":[{"pw":"S3CRET"}]}]},"secretDetails":[{"secrets":[{"a":"S4"}]}]}';
     saveAgreement(agent.ctx.store, {

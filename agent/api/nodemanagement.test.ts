@@ -104,7 +104,7 @@ describe('/nodemanagement/status', () => {
     ]);
   });
 
-  it('applies the contract rules for startTime, endTime and errorMessage, and writes each change back', async () => {
+  it('applies the rules for startTime, endTime and errorMessage, and writes each change back', async () => {
     await withStatus();
     const res = await putStatus(upgrade({ status: 'downloaded' }));
     expect(res.statusCode).toBe(201);

@@ -70,7 +70,7 @@ describe('/service/config', () => {
     expect((await inject('GET', '/service/policy')).json()).toEqual({});
   });
 
-  it('fills in the contract defaults and registers the service (active) in the Exchange node', async () => {
+  it('fills in the documented defaults and registers the service (active) in the Exchange node', async () => {
     await registerNode(agent, fake);
     expect(await configure({ url: 'my.company.com.services.gps' })).toEqual({
       url: 'my.company.com.services.gps',

@@ -16,7 +16,7 @@ export const serviceRoutes: RoutesPlugin = async (app, { ctx }) => {
 
   app.get('/service/config', async () => ({ config: serviceConfigView(ctx.store) }));
 
-  // Contract: 200 (upstream answers 201) with the service as configured.
+  // 200 (upstream answers 201; docs/agent.md#deviations-from-upstreams-agent) with the service as configured.
   app.post('/service/config', async (req) =>
     configureService(ctx, parseBody(serviceConfigBody, req.body, 'service', 'service')),
   );

@@ -32,7 +32,7 @@ export const trustRoutes: RoutesPlugin = async (app, { ctx }) => {
     return reply.type('text/plain; charset=utf-8').send(text);
   });
 
-  // Contract: 200 and no body.
+  // 200 and no body (docs/agent.md#endpoints).
   app.put<Named>('/trust/:filename', { config: { textBody: true } }, async (req, reply) => {
     const name = req.params.filename;
     try {

@@ -32,7 +32,7 @@ export const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{
 const unset = (time: string | undefined) => !time || time === '0';
 
 /**
- * The contract's rules for PUT /nodemanagement/status: nothing changes unless the status does;
+ * The rules for PUT /nodemanagement/status (docs/agent.md#node-management): nothing changes unless the status does;
  * then startTime is set only when unset and the status becomes `initiated`, endTime only when
  * unset and it becomes `successful` (the given time, else now), and the error message is replaced
  * (empty clears it). Back to `waiting` clears both times. Undefined: nothing to change.

@@ -1,7 +1,7 @@
 /**
  * The agreement records the protocol keeps (agent/agreements/store.ts rows), with the fields only
- * the protocol reads (never shown by GET /agreement, which copies the contract's fields one by
- * one): whom to answer, the agbot's key, the secret names and the service's declared inputs.
+ * the protocol reads (never shown by GET /agreement, which copies upstream's agreement fields
+ * one by one): whom to answer, the agbot's key, the secret names and the service's declared inputs.
  * Secret values are never stored here: they live in the agreement's 0600 secret files.
  */
 import { type PolicyDocument, policyDocumentSchema } from '#lib/protocol/policy-document';

@@ -1,4 +1,4 @@
-/** Worker statuses as the contract spells them. */
+/** Worker statuses as GET /status/workers spells them (docs/agent.md#endpoints). */
 type WorkerStatus =
   | 'added'
   | 'started'

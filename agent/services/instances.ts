@@ -1,6 +1,6 @@
 /**
- * GET /service's `definitions` and `instances` (contract "Service definition", "Service
- * instance"): one of each per agreement that was accepted, built from the stored proposal (its
+ * GET /service's `definitions` and `instances` (docs/agent.md#endpoints): one of each per
+ * agreement that was accepted, built from the stored proposal (its
  * deployment and signature), the service's Exchange record as read when the proposal came, and
  * the engine's list of the agreement's containers. Allow-lists only: secret values live in the
  * secret files and the proposal's secret details are never read here.

@@ -41,7 +41,7 @@ describe('containerSpec (docs/protocol.md#containers-networks-and-labels)', () =
     expect(spec.Env).toEqual(['A=1']);
   });
 
-  it('mounts the secrets directory read-only at the contract’s path and upstream’s', () => {
+  it('mounts the secrets directory read-only at our path and upstream’s', () => {
     expect(containerSpec(plan()).HostConfig?.Binds).toEqual([
       '/var/data:/data:ro',
       '/var/lib/agent/secrets/ag1:/platform-secrets:ro',

@@ -13,7 +13,7 @@ export const LABELS = {
   infrastructure: 'openhorizon.anax.infrastructure',
 } as const;
 
-/** The contract's mount point, and upstream's, for the same read-only secrets directory. */
+/** Our mount point and upstream's, for the same read-only secrets directory. */
 const SECRET_MOUNTS = ['/platform-secrets', '/open-horizon-secrets'] as const;
 
 export interface ContainerPlan {

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** A secret as the container sees it: the file holds this JSON (contract "Secrets for services"). */
+/** A secret as the container sees it: the file holds this JSON (docs/agent.md#agreements). */
 export interface SecretValue {
   key: string;
   value: string;

@@ -3,7 +3,7 @@ import { errors, okResponse } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
 import { adminOrgStatus, adminStatus, dropTokenResponse } from './shared/responses.ts';
 
-/** Administration (docs/exchange.md#administration, #org-status; contract "Administration"). */
+/** Administration (docs/exchange.md#administration, #org-status). */
 export const adminRoutes = routeList({
   folder: 'admin',
   mounts: ['/v1/admin/{proxy+}', '/v1/orgs/{organization}/status'],

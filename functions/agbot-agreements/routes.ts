@@ -6,7 +6,7 @@ import { agreementPath, agreementsPath, putAgreementBody } from './shared/schema
 const who = 'The owning user or the agbot: its owner, org admins, hub admins, root, the agbot itself.';
 
 /**
- * Agbot agreements (contract "Agbot agreements"; docs/exchange.md#agbot-agreements). Their confirmation,
+ * Agbot agreements (docs/exchange.md#agbot-agreements). Their confirmation,
  * `POST /v1/orgs/{organization}/agreements/confirm`, is served by the orgs family (functions/orgs/routes.ts),
  * whose `/v1/orgs/{proxy+}` already receives that path.
  */

@@ -11,7 +11,7 @@ import {
 
 const readers = 'Users of the org, hub admins, root and the agbot itself (nodes, other agbots: 403).';
 
-/** An agbot's mailbox (contract "Agbot messages"; docs/exchange.md#agbot-mailbox). */
+/** An agbot's mailbox (docs/exchange.md#agbot-mailbox). */
 export const agbotMessagesRoutes = routeList({
   folder: 'agbot-messages',
   mounts: [

@@ -11,7 +11,7 @@ import {
 
 const who = 'The owning user or the agbot: its owner, org admins, hub admins, root, the agbot itself.';
 
-/** Deployment patterns an agbot serves (contract "Agbot deployment patterns"; docs/exchange.md#served-patterns-and-policies). */
+/** Deployment patterns an agbot serves (docs/exchange.md#served-patterns-and-policies). */
 export const agbotPatternsRoutes = routeList({
   folder: 'agbot-patterns',
   mounts: [

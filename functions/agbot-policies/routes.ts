@@ -11,7 +11,7 @@ import {
 
 const who = 'The owning user or the agbot: its owner, org admins, hub admins, root, the agbot itself.';
 
-/** Deployment policies an agbot serves (contract "Agbot deployment policies"; docs/exchange.md#served-patterns-and-policies). */
+/** Deployment policies an agbot serves (docs/exchange.md#served-patterns-and-policies). */
 export const agbotPoliciesRoutes = routeList({
   folder: 'agbot-policies',
   mounts: [

@@ -13,7 +13,7 @@ const mayList = (caller: Caller, org: string) =>
 
 /**
  * GET /v1/orgs/{organization}/agbots[?idfilter=&name=&owner=]: any user of the org, org admins,
- * hub admins, root (the contract's "any user"; nodes and agbots get 403). One Query of the org's
+ * hub admins, root (only users: nodes and agbots get 403; docs/compatibility.md#agbots-and-agbot-agreements). One Query of the org's
  * gsi1 partition, narrowed by the literal start of `idfilter`.
  */
 export const handler = endpoint(agbotsRoutes.operations.listAgbots, {

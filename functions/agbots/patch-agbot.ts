@@ -12,7 +12,7 @@ const ONE_OF = PATCH_ATTRIBUTES.map((name) => `'${name}'`).join(', ');
 
 /**
  * PATCH /v1/orgs/{organization}/agbots/{agreementbot}: exactly one of token, name, msgEndPoint,
- * publicKey (the contract; upstream silently takes the first); who as PUT. Also sets lastHeartbeat.
+ * publicKey (upstream silently takes the first; docs/compatibility.md#agbots-and-agbot-agreements); who as PUT. Also sets lastHeartbeat.
  * Answers `compat.agbotWriteStatus` (200, or upstream's 201), as PUT.
  */
 export const handler = endpoint(agbotsRoutes.operations.patchAgbot, {

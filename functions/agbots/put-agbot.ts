@@ -8,7 +8,7 @@ import { saveAgbot } from './shared/save-agbot.ts';
 /**
  * PUT /v1/orgs/{organization}/agbots/{agreementbot}: a user of the org creates it (and owns it,
  * within `maxAgbots`); its owner, org admins, hub admins, root or the agbot itself replace it.
- * 200 as the contract says, or 201 (upstream's) with the setting `compat.agbotWriteStatus`.
+ * 200 by default, or 201 (upstream's) with the setting `compat.agbotWriteStatus`.
  */
 export const handler = endpoint(agbotsRoutes.operations.putAgbot, {
   authorize: ({ caller, path }) => authorizeAgbot(caller, path, 'WRITE'),

@@ -12,7 +12,7 @@ const writers = 'Its owner, org admins, hub admins, root and the agbot itself';
 const WRITE_STATUS_201 =
   "as 200, when the server setting `compat.agbotWriteStatus` is 201 (upstream's status)";
 
-/** Agreement bots (contract "Agbots"; docs/exchange.md#agbots). */
+/** Agreement bots (docs/exchange.md#agbots). */
 export const agbotsRoutes = routeList({
   folder: 'agbots',
   mounts: ['/v1/orgs/{organization}/agbots', '/v1/orgs/{organization}/agbots/{proxy+}'],

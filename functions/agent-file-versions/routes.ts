@@ -8,7 +8,7 @@ const kept =
   'Kept per organization (the contract; upstream keeps them for IBM only and answers 400 for any other org). ' +
   'Callers of other orgs: 403, except hub admins, root and multi-tenant agbots (org IBM).';
 
-/** Agent file versions (docs/exchange.md#agent-file-versions; contract "Agent file versions"). */
+/** Agent file versions (docs/exchange.md#agent-file-versions). */
 export const agentFileVersionsRoutes = routeList({
   folder: 'agent-file-versions',
   mounts: ['/v1/orgs/{organization}/AgentFileVersion'],

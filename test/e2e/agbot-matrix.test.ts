@@ -9,9 +9,9 @@ import { useOffline } from './support/offline.ts';
 /**
  * Every endpoint of the agbot issue × every kind of caller, same org and other org, over HTTP
  * through serverless-offline: agbots, their agreements and confirmation, served patterns and
- * policies, messages. Expected statuses from the contract's Who columns, and docs/exchange.md#authorization/#agbots
- * where it is silent. Each case sets up what it changes; every 2xx body is checked against our
- * OpenAPI document and upstream's.
+ * policies, messages. Expected statuses from docs/exchange.md#authorization/#agbots and the
+ * agbot rules of docs/compatibility.md#agbots-and-agbot-agreements. Each case sets up what it changes; every 2xx
+ * body is checked against our OpenAPI document and upstream's.
  */
 const server = useOffline();
 const getWorld = useMatrixWorld(server, 'ab');

@@ -9,7 +9,7 @@ type Json = Record<string, unknown>;
 
 /**
  * `hzn exchange agbot list|adddeploymentpol|listdeploymentpol|addpattern|listpattern`
- * (docs/hzn-behaviour.md#exchange-commands). Upstream's `/businesspols` and `/patterns` are served here at the contract's
+ * (docs/hzn-behaviour.md#exchange-commands). Upstream's `/businesspols` and `/patterns` are served here at
  * `/deployment/policies` and `/deployment/patterns`.
  */
 export function agbotCommands(exchange: Command, base: Base): void {
@@ -107,7 +107,8 @@ export function agbotCommands(exchange: Command, base: Base): void {
   act(base, listPattern, async (ctx, [name, patternOrg, pattern], opts) => {
     const { client, org } = await exchangeSession(ctx, opts, 'user');
     const target = agbotPath(org, name as string);
-    // This Exchange keys a served pattern by `<patternorg>_<pattern>` (the contract), so nodeorg does not narrow it.
+    // This Exchange keys a served pattern by `<patternorg>_<pattern>`, so nodeorg does not narrow it
+    // (docs/compatibility.md#agbot-served-patterns-and-policies).
     const one = patternOrg && pattern ? `/${enc(`${patternOrg}_${pattern}`)}` : '';
     const path = `${target.path}/deployment/patterns${one}`;
     const result = await client.expect('GET', path, [200, 404]);

@@ -15,7 +15,7 @@ import { loadDeleteContext } from '#tables/mailbox-cleanup';
 import { loadPostContext } from '#tables/mailbox-post';
 import type { MessagePath } from './schemas.ts';
 
-/** Reads of the mailbox: the contract's "a user or the agbot" (nodes and other agbots get 403). */
+/** Reads of the mailbox: users and the agbot itself (docs/compatibility.md#agbot-messages; nodes and other agbots get 403). */
 export async function authorizeMailboxReader(caller: Caller, path: AgbotPath): Promise<AgbotRecord> {
   const agbot = await authorizeAgbotReader(caller, path);
   if (!agbot) throw agbotNotFound(path);

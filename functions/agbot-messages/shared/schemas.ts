@@ -4,7 +4,7 @@ import { MAX_MESSAGE_BYTES } from '#lib/config';
 import { messageTtl } from '#lib/message-ttl';
 
 /**
- * Schemas of an agbot's mailbox (contract "Agbot messages", docs/exchange.md#agbot-mailbox): requests, validated
+ * Schemas of an agbot's mailbox (docs/exchange.md#agbot-mailbox): requests, validated
  * by the handlers, and responses, for the OpenAPI document.
  */
 const INT32_MIN = -2147483648;

@@ -3,8 +3,8 @@ import { agbotPath } from '#functions/agbots/shared/schemas';
 import { MAX_ID_BYTES, maxUtf8Bytes } from '#lib/ids';
 
 /**
- * Schemas of the agbot's served deployment patterns (contract "Agbot deployment patterns",
- * docs/exchange.md#served-patterns-and-policies): requests, validated by the handlers, and responses, for the OpenAPI document.
+ * Schemas of the agbot's served deployment patterns
+ * (docs/exchange.md#served-patterns-and-policies): requests, validated by the handlers, and responses, for the OpenAPI document.
  * The served-policy schemas reuse the shared parts.
  */
 const MAX_NAME = 256;

@@ -8,8 +8,9 @@ import type { Caller } from '#lib/auth/caller';
 import type { AgbotRecord } from '#tables/agbot/records';
 
 /**
- * Who may touch an agbot's served patterns and policies: the contract's "owning user or agbot",
- * i.e. whoever may write the agbot (its owner, org admins, hub admins, root, the agbot itself).
+ * Who may touch an agbot's served patterns and policies
+ * (docs/compatibility.md#agbot-served-patterns-and-policies): whoever may write the agbot (its owner, org admins, hub
+ * admins, root, the agbot itself).
  * Nodes and other users or agbots get 403; a missing agbot answers 404.
  */
 export async function authorizeServedRead(caller: Caller, path: AgbotPath): Promise<AgbotRecord> {

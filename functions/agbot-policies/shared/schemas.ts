@@ -3,8 +3,8 @@ import { nodeOrgid, servedFilter, servedId, servedName } from '#functions/agbot-
 import { agbotPath } from '#functions/agbots/shared/schemas';
 
 /**
- * Schemas of the agbot's served deployment policies (contract "Agbot deployment policies",
- * docs/exchange.md#served-patterns-and-policies): requests, validated by the handlers, and responses, for the OpenAPI document.
+ * Schemas of the agbot's served deployment policies
+ * (docs/exchange.md#served-patterns-and-policies): requests, validated by the handlers, and responses, for the OpenAPI document.
  */
 export const policiesPath = agbotPath;
 export const policyPath = agbotPath.extend({ deploymentpolicy: servedId });

@@ -47,7 +47,7 @@ const isTheAgbot = (caller: Caller, path: AgbotPath) =>
   caller.kind === 'agbot' && caller.org === path.organization && caller.id === path.agreementbot;
 
 /**
- * The contract's "a user or the agbot" for reads: users who may read it (any user of its org,
+ * Reads of an agbot (docs/compatibility.md#agbots-and-agbot-agreements): users who may read it (any user of its org,
  * hub admins, root) and the agbot itself; nodes and other agbots get 403.
  */
 export async function authorizeAgbotReader(
@@ -62,7 +62,7 @@ export async function authorizeAgbotReader(
 }
 
 /**
- * The contract's "owning user or agbot" for reads of an agbot's children: whoever may write the
+ * Reads of an agbot's children (docs/compatibility.md#agbot-served-patterns-and-policies): whoever may write the
  * agbot (its owner, org admins, hub admins, root, the agbot itself). Checked as a READ first, so
  * a missing agbot of another org answers 404 as every read does.
  */

@@ -37,5 +37,5 @@ export function agbotAttribute(agbot: AgbotRecord, attribute: string): string | 
   return name === undefined ? undefined : view[name];
 }
 
-/** The contract's agbot timestamp: ISO 8601 followed by the zone name in square brackets. */
+/** An agbot's timestamps (docs/compatibility.md#agbots-and-agbot-agreements): ISO 8601 followed by the zone name in square brackets. */
 export const heartbeatTimestamp = (clock: Clock): string => `${isoTimestamp(clock)}[UTC]`;

@@ -16,7 +16,7 @@ function reachesOrg(caller: Caller, org: string, access: AgentConfigAccess): boo
 }
 
 /**
- * Agent file versions are kept per org (the contract; upstream: IBM only, authorized against IBM
+ * Agent file versions are kept per org (docs/compatibility.md#administration; upstream: IBM only, authorized against IBM
  * whatever the path says). Outside the orgs it reaches, a caller gets 403; inside, its role must
  * hold the permission: every role reads, agbots, org admins, hub admins and root write.
  */

@@ -6,7 +6,7 @@ import { agbotPath, expectOk, once, ownerOrAgbot, sameAgbot, throwawayAgbot } fr
 
 /**
  * What belongs to an agbot — agreements (docs/exchange.md#agbot-agreements), served deployment patterns (docs/exchange.md#served-patterns-and-policies)
- * and policies (docs/exchange.md#served-patterns-and-policies) — all "owning user or agbot" in the contract. Reads use children of agbot1
+ * and policies (docs/exchange.md#served-patterns-and-policies) — all for whoever may write the agbot. Reads use children of agbot1
  * made once; writes work on a throwaway agbot.
  */
 const AGREEMENT = { service: { orgid: 'o', pattern: 'p', url: 'u' }, state: 'signed' };

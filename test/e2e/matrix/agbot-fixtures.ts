@@ -65,7 +65,7 @@ export function once<T>(make: (w: World) => Promise<T>): (w: World) => Promise<T
 }
 
 /**
- * The contract's "owning user or agbot" (the children of an agbot, and writes of the agbot
+ * Whoever may write the agbot (for the children of an agbot, and writes of the agbot
  * itself): whoever may write the agbot — its owner, org admins, hub admins (docs/exchange.md#from-access-to-permission:
  * WRITE_ALL_AGBOTS in any org), root, the agbot itself. Other users, nodes and other agbots: 403.
  */
@@ -84,7 +84,7 @@ export const ownerOrAgbot = (ok: number): Partial<Record<CallerKey, number>> => 
   'agbot (other org)': 403,
 });
 
-/** The contract's "a user or the agbot": any user who may read it (its org, hub admins, root) and itself. */
+/** Readers of an agbot: any user who may read it (its org, hub admins, root) and itself. */
 export const userOrAgbot = (ok: number): Partial<Record<CallerKey, number>> => ({
   ...ownerOrAgbot(ok),
   'user (same org, not owner)': ok,

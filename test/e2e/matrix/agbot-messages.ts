@@ -5,7 +5,7 @@ import { expectStatus, freshId } from '../support/world.ts';
 import { agbotPath, once, ownerOrAgbot, sameAgbot, throwawayAgbot, userOrAgbot } from './agbot-fixtures.ts';
 
 /**
- * An agbot's mailbox (contract "Agbot messages"; docs/exchange.md#agbot-mailbox). Any node posts (its public key
+ * An agbot's mailbox (docs/exchange.md#agbot-mailbox). Any node posts (its public key
  * goes with the message, so it must have one); users and the agbot read ("a user or the agbot":
  * never a node); the owning user or the agbot deletes.
  */

@@ -2,7 +2,7 @@ import type { EndpointCases } from '../support/matrix.ts';
 import { freshId } from '../support/world.ts';
 import { agbotPath, ownerOrAgbot, sameAgbot, throwawayAgbot, userOrAgbot } from './agbot-fixtures.ts';
 
-/** Agbots (contract "Agbots"; docs/exchange.md#agbots). */
+/** Agbots (docs/exchange.md#agbots). */
 const putBody = () => ({ token: `t-${freshId('tok')}`, name: 'renamed', publicKey: 'key-2' });
 
 export const agbotCases: EndpointCases[] = [

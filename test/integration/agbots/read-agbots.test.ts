@@ -137,7 +137,7 @@ describe('GET /v1/orgs/{organization}/agbots/{agreementbot}', () => {
     expect(result.body.msg).toContain("unknown agbot attribute 'colour'");
   });
 
-  it('refuses nodes and other agbots (the contract: a user or the agbot), other orgs; 404s missing ones', async () => {
+  it('refuses nodes and other agbots (readers are users and the agbot itself), other orgs; 404s missing ones', async () => {
     const bot2 = { user: 'acme/bot2', secret: 'bot2-token' };
     for (const who of [node, bot2]) expect((await getOne(who, 'bot1')).status).toBe(403);
     const stranger = await createUser('other', 'olga2');

@@ -45,7 +45,7 @@ describe('compat.agbotWriteStatus: the status of agbot PUT and PATCH', () => {
     expect((await getAgbot('acme', `bot${status}`))?.name).toBe('B3');
   });
 
-  it('is 200 by default, as the contract says', async () => {
+  it('is 200 by default (upstream: 201)', async () => {
     expect(getConfig().compat.agbotWriteStatus).toBe(200);
     const path = { organization: 'acme', agreementbot: 'plain' };
     expect((await invoke(putAgbot, { auth: alice, path, body })).status).toBe(200);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { secretBindingSchema } from '#lib/protocol/secret-binding';
 import { resolveSecretBindings } from '#lib/protocol/secret-binding-check';
 
-/** A binding as the Exchange stores one sent without the optional fields (hzn, the contract's examples). */
+/** A binding as the Exchange stores one sent without the optional fields (as hzn sends them). */
 const stored = { serviceOrgid: 'hello', serviceUrl: 'hello-secret', secrets: [{ app_secret: 'greeting' }] };
 
 describe('secret bindings as the Exchange returns them', () => {

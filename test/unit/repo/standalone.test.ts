@@ -80,6 +80,18 @@ describe('a repository that stands alone', () => {
     expect(offending(notes)).toEqual([]);
   });
 
+  it('cites no outside API specification as "the contract" (the agbot store’s contract suite aside)', () => {
+    const spec =
+      /contract "|\bthe contract['’]s\b|\bthe contract says|\(the contract\b|\bcontract paths|\(contract[;:,)]|\bContract:/i;
+    const allowed = [
+      'agbot/test-support/store-contract.ts',
+      'lib/agbot-store/contract.ts',
+      // Inside an OpenAPI description (a run-time string): rewording it changes the published document.
+      'functions/agent-file-versions/routes.ts',
+    ];
+    expect(offending(spec, allowed)).toEqual([]);
+  });
+
   it('holds no path of one machine (/work/, /root/, /home/<user>/)', () => {
     // Host paths a deployment may bind are test data of the privilege checks, not this machine's.
     const allowed = ['test/unit/protocol/host-access.test.ts', 'lib/protocol/host-paths.ts'];
