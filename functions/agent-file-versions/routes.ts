@@ -5,7 +5,7 @@ import { agentVersionsResponse } from './shared/responses.ts';
 import { putAgentFileVersionsBody } from './shared/schemas.ts';
 
 const kept =
-  'Kept per organization (the contract; upstream keeps them for IBM only and answers 400 for any other org). ' +
+  'Kept per organization (upstream keeps them for IBM only and answers 400 for any other org). ' +
   'Callers of other orgs: 403, except hub admins, root and multi-tenant agbots (org IBM).';
 
 /** Agent file versions (docs/exchange.md#agent-file-versions). */
