@@ -14,13 +14,19 @@ import definition from './table-definition.json' with { type: 'json' };
 
 /**
  * Creates the table from `table-definition.json` (the same file serverless.yml reads) unless it
- * exists. Used by the local launcher and the tests; on AWS, CloudFormation creates it.
+ * exists. Used by the local launcher and the tests; on AWS, CloudFormation creates it. With
+ * `stream: false` (tests that run no agbot in the stack) the table has no stream: DynamoDB Local
+ * keeps every stream record, which slows heavy writers.
  */
-export async function createTableIfMissing(name: string): Promise<'created' | 'exists'> {
+export async function createTableIfMissing(
+  name: string,
+  options: { stream?: boolean } = {},
+): Promise<'created' | 'exists'> {
+  const stream = options.stream ?? true;
   try {
     const { Table } = await dynamoClient.send(new DescribeTableCommand({ TableName: name }));
     await addMissingIndexes(name, new Set((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName)));
-    if (!Table?.StreamSpecification?.StreamEnabled) await enableStream(name);
+    if (stream && !Table?.StreamSpecification?.StreamEnabled) await enableStream(name);
     return 'exists';
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -30,7 +36,9 @@ export async function createTableIfMissing(name: string): Promise<'created' | 'e
     new CreateTableCommand({
       ...(table as Omit<CreateTableCommandInput, 'TableName'>),
       TableName: name,
-      StreamSpecification: { StreamEnabled: true, ...StreamSpecification } as StreamSpecificationInput,
+      ...(stream
+        ? { StreamSpecification: { StreamEnabled: true, ...StreamSpecification } as StreamSpecificationInput }
+        : {}),
     }),
   );
   await dynamoClient.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification }));

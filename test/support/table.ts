@@ -4,10 +4,13 @@ import { bootstrap } from '#tables/bootstrap';
 import { dynamoClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
 
-/** Creates this file's table (and the bootstrap records) before its tests and drops it after. */
+/**
+ * Creates this file's table (and the bootstrap records) before its tests and drops it after; no
+ * stream, since no agbot runs in the stack here.
+ */
 export function useTestTable(): void {
   beforeAll(async () => {
-    await createTableIfMissing(tableName());
+    await createTableIfMissing(tableName(), { stream: false });
     await bootstrap();
   });
   afterAll(async () => {
