@@ -87,7 +87,7 @@ describe('a repository that stands alone', () => {
     expect(offending(spec, allowed)).toEqual([]);
   });
 
-  it('holds no path of one machine (/work/, /root/, /home/<user>/)', () => {
+  it("holds no path of one machine (a workspace, root's or a user's home folder)", () => {
     // Host paths a deployment may bind are test data of the privilege checks, not this machine's.
     const allowed = ['test/unit/protocol/host-access.test.ts', 'lib/protocol/host-paths.ts'];
     expect(offending(/(?<![\w.-])\/(work|root|home\/[a-z_][\w.-]*)\//, allowed)).toEqual([]);
