@@ -1,8 +1,12 @@
 import { BUILT_IN_AGBOT } from '#lib/agbot/built-in';
 import { agbotStreamPatterns } from '#lib/feed/agbot-stream-filter';
 
-/** How long change rows gather before the stream invokes the round (seconds). */
-export const STREAM_BATCH_WINDOW_S = 1;
+/**
+ * How long change rows gather before the stream invokes the round (seconds). None: the round
+ * starts as soon as the stream is read (4 times a second on AWS), which keeps policy → proposal
+ * under 2 s; the round lease folds a burst of invocations into one round and one more.
+ */
+export const STREAM_BATCH_WINDOW_S = 0;
 
 /**
  * The in-stack agbot's function in serverless.yml (docs/agbot.md, "In the stack"): the agbot's

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STREAM_BATCH_WINDOW_S } from '#functions/agbot-round/function';
 import { FALLBACK, FAMILIES } from '#functions/families';
 import { BUILT_IN_AGBOT } from '#lib/agbot/built-in';
 import { agbotStreamPatterns } from '#lib/feed/agbot-stream-filter';
@@ -171,7 +172,7 @@ describe('the packaged CloudFormation template', () => {
     expect(table.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
     const mapping = resources.AgbotRoundEventSourceMappingDynamodbExchangeTable?.Properties ?? {};
     expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': ['ExchangeTable', 'StreamArn'] });
-    expect(mapping.MaximumBatchingWindowInSeconds).toBe(1);
+    expect(mapping.MaximumBatchingWindowInSeconds ?? 0).toBe(STREAM_BATCH_WINDOW_S);
     const filters = (mapping.FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
     expect(filters.map((f) => JSON.parse(f.Pattern))).toEqual(agbotStreamPatterns(BUILT_IN_AGBOT));
     expect(resources.AgbotRoundEventsRuleSchedule1?.Properties?.ScheduleExpression).toBe('rate(1 minute)');
