@@ -37,8 +37,8 @@ export interface RoundMemory {
   servedOrgsLoaded: boolean;
   lastMailboxAt: number;
   /**
-   * When each node health search last ran (node-health.ts), by policy org or pattern. After a
-   * restart the first round checks again: one request per group.
+   * When each node health search last ran (node-health.ts), by policy org or pattern, and when the
+   * next one is due (`next-due`). After a restart the first round checks again: one request per group.
    */
   nodeHealthCheckedAt: Map<string, number>;
 }

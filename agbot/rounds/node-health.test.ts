@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REASON } from '#lib/protocol/reason-codes';
-import { healthVerdict } from './node-health.ts';
+import type { RoundContext } from './context.ts';
+import { governNodeHealth, healthVerdict } from './node-health.ts';
 
 const NOW = Date.parse('2026-11-28T12:00:00.000Z');
 const ago = (s: number) => new Date(NOW - s * 1000).toISOString();
@@ -43,5 +44,56 @@ describe('healthVerdict', () => {
     ).toBeUndefined();
     const checkOnly = { missingHeartbeatS: 0, checkAgreementS: 60 };
     expect(healthVerdict(agreement, checkOnly, undefined, 0, NOW)).toBeUndefined();
+  });
+});
+
+describe('governNodeHealth', () => {
+  it('lists agreements and searches only when a check is due', async () => {
+    let now = NOW;
+    const live = {
+      agreementId: 'a1',
+      nodeOrg: 'acme',
+      nodeId: 'n1',
+      policy: 'acme/pol',
+      service: { org: 'acme', url: 's', version: '1.0.0', arch: 'amd64' },
+      state: 'Finalized Agreement',
+      createdAt: NOW - 600_000,
+      updatedAt: NOW - 600_000,
+      archived: false,
+      details: {
+        protocolTimeoutS: 0,
+        secrets: [],
+        repliedAt: NOW - 600_000,
+        nodeHealth: { missing_heartbeat_interval: 120, check_agreement_status: 15 },
+      },
+    };
+    const calls = { list: 0, search: 0 };
+    const ctx = {
+      now: () => now,
+      memory: { nodeHealthCheckedAt: new Map<string, number>() },
+      store: {
+        listAgreements: async () => {
+          calls.list += 1;
+          return [live];
+        },
+      },
+      exchange: {
+        nodeHealth: async () => {
+          calls.search += 1;
+          return {
+            nodes: { 'acme/n1': { lastHeartbeat: new Date(now).toISOString(), agreements: { a1: {} } } },
+          };
+        },
+      },
+      log: { info: () => undefined },
+    } as unknown as RoundContext;
+    expect(await governNodeHealth(ctx)).toBe(0);
+    expect(calls).toEqual({ list: 1, search: 1 });
+    now += 5_000;
+    await governNodeHealth(ctx);
+    expect(calls).toEqual({ list: 1, search: 1 });
+    now += 11_000;
+    await governNodeHealth(ctx);
+    expect(calls).toEqual({ list: 2, search: 2 });
   });
 });

@@ -71,12 +71,19 @@ interface Group {
 
 /** Checks the node health of finalized agreements whose check is due; returns how many it cancelled. */
 export async function governNodeHealth(ctx: RoundContext): Promise<number> {
+  // Most rounds have no check due: they skip even the listing of live agreements.
+  if (ctx.now() < (ctx.memory.nodeHealthCheckedAt.get(NEXT_DUE) ?? 0)) return 0;
   const groups = groupByCheck(ctx, await ctx.store.listAgreements(false));
   let cancelled = 0;
+  let nextDue = ctx.now() + IDLE_LOOK_MS;
   for (const [key, group] of groups) {
-    const everyS = Math.min(...group.agreements.map(({ settings }) => shortestPeriodS(settings)));
+    const everyMs = Math.min(...group.agreements.map(({ settings }) => shortestPeriodS(settings))) * 1000;
     const last = ctx.memory.nodeHealthCheckedAt.get(key) ?? 0;
-    if (ctx.now() - last < everyS * 1000) continue;
+    if (ctx.now() - last < everyMs) {
+      nextDue = Math.min(nextDue, last + everyMs);
+      continue;
+    }
+    nextDue = Math.min(nextDue, ctx.now() + everyMs);
     const longestS = Math.max(...group.agreements.map(({ settings }) => settings.missingHeartbeatS));
     const sinceMs = longestS > 0 ? ctx.now() - longestS * 1000 : 0;
     const reports = readReports(await group.search(sinceMs > 0 ? new Date(sinceMs).toISOString() : ''));
@@ -95,8 +102,14 @@ export async function governNodeHealth(ctx: RoundContext): Promise<number> {
     }
     ctx.memory.nodeHealthCheckedAt.set(key, ctx.now());
   }
+  ctx.memory.nodeHealthCheckedAt.set(NEXT_DUE, nextDue);
   return cancelled;
 }
+
+/** Where the earliest next check is kept beside the groups' last checks. */
+const NEXT_DUE = 'next-due';
+/** Agreements finalized since the last look are first looked at within this (a round reads them then). */
+const IDLE_LOOK_MS = 60_000;
 
 const shortestPeriodS = (s: NodeHealthSettings): number =>
   Math.min(...[s.missingHeartbeatS, s.checkAgreementS].filter((v) => v > 0));
