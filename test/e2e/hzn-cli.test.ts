@@ -291,7 +291,9 @@ describe('hzn against a real agent and the Exchange', () => {
     throw new Error(`the agent did not start: ${agentLog}`);
   });
   afterAll(() => {
-    if (agent?.pid) process.kill(-agent.pid, 'SIGTERM');
+    // Only while it runs: a dead agent's pid may belong to another process group by now.
+    if (agent?.pid && agent.exitCode === null && agent.signalCode === null)
+      process.kill(-agent.pid, 'SIGTERM');
   });
 
   it('register --policy → node list → eventlog → policy and userinput → unregister -f -r', async () => {

@@ -90,9 +90,22 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  let stopping = false;
+  const exited = new Promise<void>((done) =>
+    child.once('exit', (code, signal) => {
+      // A server that dies under a test leaves only "other side closed" behind: say why it died.
+      if (!stopping)
+        process.stderr.write(
+          `serverless offline (pid ${child.pid}) exited unexpectedly (code ${code}, signal ${signal}); its last output:\n${output.slice(-6000)}\n`,
+        );
+      done();
+    }),
+  );
   // If this process ends without stop() (a killed test worker), take the server group down too.
-  const killOnExit = () => signalGroup(child, 'SIGTERM');
+  const killOnExit = () => {
+    stopping = true;
+    signalGroup(child, 'SIGTERM');
+  };
   process.once('exit', killOnExit);
   const server: OfflineServer = {
     baseUrl: `http://127.0.0.1:${httpPort}`,
@@ -101,6 +114,7 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
     lambdaUrl: `http://127.0.0.1:${lambdaPort}`,
     output: () => output,
     stop: async () => {
+      stopping = true;
       process.removeListener('exit', killOnExit);
       await stopGroup(child, exited);
       if (!options.prebuiltDir) rmSync(join(projectRoot, buildDir), { recursive: true, force: true });
