@@ -8,6 +8,7 @@
 
 import type { AgreementDetails } from '#lib/agbot-store/contract';
 import type { RequiredService } from '#lib/protocol/dependencies';
+import { requiredServicesOf } from '#lib/protocol/dependency-check';
 import { type Deployment, parseDeployment } from '#lib/protocol/deployment';
 import type { consumerPolicy } from '#lib/protocol/policy-compatibility';
 import type { PolicyDocument } from '#lib/protocol/policy-document';
@@ -19,7 +20,7 @@ import { buildTerms } from '#lib/protocol/terms';
 import { checkUserInput } from '#lib/protocol/user-input-check';
 import type { SecretSource } from '../exchange.ts';
 import type { RoundContext } from './context.ts';
-import { checkDependencies, requiredServicesOf } from './dependencies.ts';
+import { checkDependencies } from './dependencies.ts';
 import { nodeMaxHeartbeatS } from './node-heartbeat.ts';
 import { secretCandidates, secretsWithValues } from './secret-values.ts';
 import { type NodeRecord, type ServiceRecord, serviceRecord, servicesAnswer } from './wire.ts';

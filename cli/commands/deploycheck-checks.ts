@@ -1,28 +1,30 @@
 import { archMatches, isAnyArch } from '#lib/protocol/arch';
 import { lenientList, serviceVersion, versionsByPriority } from '#lib/protocol/catalog-records';
 import type { Check } from '#lib/protocol/constraint-eval';
+import { checkDependencies, requiredServicesOf } from '#lib/protocol/dependency-check';
 import { parseDeployment } from '#lib/protocol/deployment';
 import type { PolicySide } from '#lib/protocol/policy-compatibility';
 import type { UserInput } from '#lib/protocol/policy-document';
 import { policyFit } from '#lib/protocol/policy-fit';
 import type { SecretBinding } from '#lib/protocol/secret-binding';
-import { resolveSecretBindings, secretsNamedBy } from '#lib/protocol/secret-binding-check';
+import {
+  type BoundSecretName,
+  resolveSecretBindings,
+  secretsNamedBy,
+} from '#lib/protocol/secret-binding-check';
 import type { ServiceRef } from '#lib/protocol/service-match';
 import { checkUserInput, type DeclaredInput } from '#lib/protocol/user-input-check';
 import type { ExchangeClient } from '../exchange-client.ts';
-import {
-  type DeploymentInput,
-  type Json,
-  type NodeInput,
-  type ServiceDefinition,
-  serviceDefinitions,
-  servicePolicyOf,
-} from './deploycheck-inputs.ts';
+import type { DeploymentInput, Json, NodeInput, ServiceDefinition } from './deploycheck-inputs.ts';
+import { missingSecret } from './deploycheck-secrets.ts';
+import type { ServiceSource } from './deploycheck-services.ts';
 
 /**
  * `hzn deploycheck`'s verdict for one node (anax compcheck.CompCheckOutput): per service version
  * and arch, "Compatible" or why not, by the rules the agbot applies (lib/protocol): the policies
- * both ways with host access (policy-fit), complete user input, resolvable secret bindings.
+ * both ways with host access (policy-fit), complete user input, resolvable secret bindings, the
+ * dependencies resolved for the node's arch with their own input and bindings, and each bound
+ * secret present in the secrets manager.
  */
 export type CheckKind = 'policy' | 'userinput' | 'secretbinding';
 
@@ -73,10 +75,18 @@ export interface CheckOptions {
   long: boolean;
   /** -a: the node's arch when no node record says it. */
   arch: string;
+  /** --service: definitions come from files ("not found in the input"). */
+  fromFiles: boolean;
+}
+
+/** Where the checks read: service definitions and policies, and the Exchange's secrets manager. */
+export interface CheckSources {
+  services: ServiceSource;
+  client: ExchangeClient;
 }
 
 export async function checkNode(
-  client: ExchangeClient,
+  sources: CheckSources,
   node: NodeInput,
   deployment: DeploymentInput,
   options: CheckOptions,
@@ -103,16 +113,24 @@ export async function checkNode(
         continue;
       }
       const arch = isAnyArch(target.arch) ? nodeArch : target.arch;
-      const definitions = await serviceDefinitions(client, { ...target, version, arch });
+      const definitions = await sources.services.definitions({ ...target, version, arch });
       if (definitions.length === 0) {
         reason[keyOf({ ...target, version, arch })] =
-          `${INCOMPATIBLE[first]}: Service definition not found in the Exchange.`;
+          `${INCOMPATIBLE[first]}: Service definition not found in the ${options.fromFiles ? 'input' : 'Exchange'}.`;
         continue;
       }
       for (const definition of definitions) {
         const service = { org: target.org, url: target.url, version, arch: String(definition.record.arch) };
         used.definitions.push(definition.record);
-        const verdict = await checkOne(client, kinds, node, deployment, definition, service, used);
+        const verdict = await checkOne(
+          sources,
+          kinds,
+          { node, nodeArch },
+          deployment,
+          definition,
+          service,
+          used,
+        );
         reason[keyOf(service)] = verdict;
         if (verdict !== COMPATIBLE) continue;
         compatible = true;
@@ -131,14 +149,15 @@ export async function checkNode(
 
 /** The checks of one service version, in upstream's order; the first that fails gives the reason. */
 async function checkOne(
-  client: ExchangeClient,
+  sources: CheckSources,
   kinds: CheckKind[],
-  node: NodeInput,
+  target: { node: NodeInput; nodeArch: string },
   deployment: DeploymentInput,
   definition: ServiceDefinition,
   service: ServiceRef,
   used: { servicePolicies: Record<string, Json> },
 ): Promise<string> {
+  const { node } = target;
   const text = String(definition.record.deployment ?? '');
   if (!text)
     return `${INCOMPATIBLE[kinds[0] ?? 'policy']}: Service does not have deployment configuration for node type 'device'.`;
@@ -149,10 +168,16 @@ async function checkOne(
     return `${INCOMPATIBLE[kinds[0] ?? 'policy']}: ${(error as Error).message}`;
   }
   const body = deployment.body;
+  const bindings = body.secretBinding as SecretBinding[] | undefined;
+  const inputs = {
+    policy: (body.userInput as UserInput[] | undefined) ?? [],
+    node: node.userInput as UserInput[],
+  };
+  let bound: BoundSecretName[] = [];
   for (const kind of kinds) {
     let check: Check;
     if (kind === 'policy') {
-      const servicePolicy = await servicePolicyOf(client, definition);
+      const servicePolicy = await sources.services.policyOf(definition);
       if (servicePolicy) used.servicePolicies[definition.key] = servicePolicy;
       check = policyFit({
         nodePolicy: node.policy ?? {},
@@ -165,17 +190,36 @@ async function checkOne(
       check = checkUserInput(
         service,
         definition.record.userInput as DeclaredInput[] | undefined,
-        body.userInput as UserInput[] | undefined,
-        node.userInput as UserInput[] | undefined,
+        inputs.policy,
+        inputs.node,
       );
     } else {
-      check = resolveSecretBindings(
-        service,
-        secretsNamedBy(parsed),
-        body.secretBinding as SecretBinding[] | undefined,
-      );
+      const resolved = resolveSecretBindings(service, secretsNamedBy(parsed), bindings);
+      bound = resolved.bound ?? [];
+      check = resolved;
     }
     if (!check.ok) return `${INCOMPATIBLE[kind]}: ${check.reason}`;
+  }
+  const dependencies = await checkDependencies(
+    { org: service.org, url: service.url, requiredServices: requiredServicesOf(definition.record) },
+    target.nodeArch,
+    (org, url) => sources.services.versions(org, url),
+    {
+      ...(kinds.includes('userinput') ? { inputs } : {}),
+      ...(kinds.includes('secretbinding') ? { bindings: bindings ?? [] } : {}),
+    },
+  );
+  if (!dependencies.ok) {
+    const kind = dependencies.failed === 'resolve' ? (kinds[0] ?? 'policy') : dependencies.failed;
+    return `${INCOMPATIBLE[kind]}: ${dependencies.reason}`;
+  }
+  if (kinds.includes('secretbinding')) {
+    const node = target.node.id ? target.node.id.split('/') : [deployment.org, ''];
+    const missing = await missingSecret(sources.client, deployment.org, [...bound, ...dependencies.bound], {
+      org: node[0] as string,
+      id: node.slice(1).join('/'),
+    });
+    if (missing) return `${INCOMPATIBLE.secretbinding}: ${missing}`;
   }
   return COMPATIBLE;
 }

@@ -15,17 +15,16 @@ import {
   type Json,
   type NodeInput,
 } from './deploycheck-inputs.ts';
+import { exchangeServices, serviceSourceOf } from './deploycheck-services.ts';
 
 /**
  * `hzn deploycheck|dc policy|userinput|secretbinding|all` (anax cli/deploycheck, flags of
  * cli/hzn.go): whether a deployment policy or pattern can deploy to each node, and why not, per
  * service version. One node prints its verdict; several print a map keyed by node id.
  */
-const NOT_HERE = ['haGroup', 'service', 'servicePol', 'clusterNamespace', 'isNamespaceScoped'] as const;
+const NOT_HERE = ['haGroup', 'clusterNamespace', 'isNamespaceScoped'] as const;
 const FLAG_NAMES: Record<(typeof NOT_HERE)[number], string> = {
   haGroup: '--ha-group',
-  service: '--service',
-  servicePol: '--service-pol',
   clusterNamespace: '-s',
   isNamespaceScoped: '--is-namespace-scoped',
 };
@@ -139,11 +138,18 @@ async function runCheck(ctx: Ctx, opts: Options, kinds: CheckKind[]): Promise<vo
     nodeIds.length > 0
       ? await Promise.all(nodeIds.map((id) => exchangeNode(client, org, id)))
       : [await nodeFromFilesOrAgent(ctx, opts)];
+  const serviceFiles = ([] as string[]).concat((opts.service as string[] | string | undefined) ?? []);
+  const services = await serviceSourceOf(ctx, exchangeServices(client), {
+    services: serviceFiles,
+    servicePolicy: str(opts.servicePol),
+    org,
+  });
   const options = {
     kinds,
     checkAll: opts.checkAll === true,
     long: opts.long === true,
     arch: str(opts.arch) ?? '',
+    fromFiles: serviceFiles.length > 0,
   };
   const verdicts: Record<string, CompCheckOutput> = {};
   for (const node of nodes) {
@@ -154,7 +160,7 @@ async function runCheck(ctx: Ctx, opts: Options, kinds: CheckKind[]): Promise<vo
         EXIT.CLI_GENERAL_ERROR,
         `The input node architecture ${options.arch} does not match the Exchange node architecture ${node.arch} for node ${node.id}.`,
       );
-    verdicts[node.id] = await checkNode(client, node, deployment, options);
+    verdicts[node.id] = await checkNode({ services, client }, node, deployment, options);
   }
   const only = nodes.length === 1 ? Object.values(verdicts)[0] : undefined;
   printJson(ctx.io, only ?? verdicts, { escapeHtml: false });

@@ -154,15 +154,21 @@ async function names(session: Session, path: string): Promise<unknown> {
 }
 
 /**
- * Whether a secret exists, by listing its directory (plain users may list names they may not read).
- * A name's directory is its `user/<u>/node/<n>/`, `user/<u>/` or `node/<n>/` prefix, else the org.
+ * Where a secret's name is listed: its `user/<u>/node/<n>/`, `user/<u>/` or `node/<n>/` prefix,
+ * else the org's directory (`listPath`), and its name there (`entry`).
  */
-async function secretExists(session: Session, name: string): Promise<boolean> {
+export function secretListing(org: string, name: string): { listPath: string; entry: string } {
   const match = /^(user\/[^/]+\/node\/[^/]+|user\/[^/]+|node\/[^/]+)\/(.+)$/.exec(name);
   const dir = match ? (match[1] as string) : '';
-  const rest = match ? (match[2] as string) : name;
-  const listed = await names(session, `orgs/${enc(session.org)}/secrets${dir ? `/${directory(dir)}` : ''}`);
-  return Array.isArray(listed) && listed.includes(rest);
+  const entry = match ? (match[2] as string) : name;
+  return { listPath: `orgs/${enc(org)}/secrets${dir ? `/${directory(dir)}` : ''}`, entry };
+}
+
+/** Whether a secret exists, by listing its directory (plain users may list names they may not read). */
+async function secretExists(session: Session, name: string): Promise<boolean> {
+  const { listPath, entry } = secretListing(session.org, name);
+  const listed = await names(session, listPath);
+  return Array.isArray(listed) && listed.includes(entry);
 }
 
 async function secretFileText(ctx: Ctx, file: string): Promise<string> {

@@ -10,7 +10,7 @@ import type { Deployment } from './deployment.ts';
 import type { SecretBinding } from './secret-binding.ts';
 import { findFor, type ServiceRef } from './service-match.ts';
 
-interface BoundSecretName {
+export interface BoundSecretName {
   /** The name the service uses (its file under /platform-secrets). */
   serviceSecret: string;
   /** The secrets-manager name the binding gives it. */

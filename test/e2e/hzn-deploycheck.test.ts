@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signDeployment } from '#lib/protocol/deployment-signature';
 import { hzn as runHzn } from '../../cli/test-support/run-hzn.ts';
@@ -31,6 +34,7 @@ const post = async (path: string, body: unknown, status = 201) =>
   expectStatus(await server.http('POST', path, { auth: admin, body }), status, `POST ${path}`);
 
 const SERVICE_KEY = (version: string) => `${ORG}/dc-svc_${version}_amd64`;
+const MISSING_TOKEN = 'Secret Binding Incompatible: Secret dc-token does not exist in the secret manager.';
 
 beforeAll(async () => {
   const fixtures = { http: server.http, root: { user: 'root/root', secret: server.rootPassword } };
@@ -156,8 +160,19 @@ describe('hzn deploycheck against the Exchange', () => {
       compatible: true,
       reason: { [SERVICE_KEY('2.0.0')]: 'Compatible' },
     });
+    // The bound secret must exist in the secrets manager, as the agbot will read it.
+    const noSecret = await hzn(['dc', 'sb', '-b', 'dc-pol', '-n', 'lab-node']);
+    expect(JSON.parse(noSecret.stdout)).toEqual({
+      compatible: false,
+      reason: {
+        [SERVICE_KEY('2.0.0')]: MISSING_TOKEN,
+        [SERVICE_KEY('1.0.0')]: MISSING_TOKEN,
+      },
+    });
+    await put(`/v1/orgs/${ORG}/secrets/dc-token`, { key: 'token', value: 'not-shown' });
     const sb = await hzn(['dc', 'sb', '-b', 'dc-pol', '-n', 'lab-node']);
     expect(JSON.parse(sb.stdout).compatible).toBe(true);
+    expect(sb.stdout).not.toContain('not-shown');
     const all = await hzn(['deploycheck', 'all', '-b', 'dc-pol', '-n', 'lab-node']);
     expect(JSON.parse(all.stdout)).toEqual({
       compatible: true,
@@ -179,6 +194,67 @@ describe('hzn deploycheck against the Exchange', () => {
     expect(JSON.parse(secretsOnly.stdout).reason[SERVICE_KEY('1.0.0')]).toBe(
       `Secret Binding Incompatible: no secret binding for service ${ORG}/dc-svc`,
     );
+  });
+
+  it('--service and --service-pol take the definitions and the service policy from files; dependencies must resolve', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dc-files-'));
+    const file = (name: string, body: unknown) => {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify(body));
+      return path;
+    };
+    const definition = file('service.json', {
+      org: ORG,
+      url: 'dc-svc',
+      version: '1.0.0',
+      arch: 'amd64',
+      deployment: { services: { dc: { image: 'busybox:latest' } } },
+      requiredServices: [{ org: ORG, url: 'dc-dep', versionRange: '[1.0.0,INFINITY)', arch: 'amd64' }],
+    });
+    const check = async (...more: string[]) =>
+      JSON.parse(
+        (
+          await hzn([
+            'dc',
+            'policy',
+            '-b',
+            'dc-pol',
+            '-n',
+            'lab-node',
+            '-c',
+            '--service',
+            definition,
+            ...more,
+          ])
+        ).stdout,
+      );
+    expect(await check()).toEqual({
+      compatible: false,
+      reason: {
+        [SERVICE_KEY('2.0.0')]: 'Policy Incompatible: Service definition not found in the input.',
+        [SERVICE_KEY('1.0.0')]:
+          `Policy Incompatible: required service ${ORG}/dc-dep has no version in [1.0.0,INFINITY) for arch amd64 in the Exchange`,
+      },
+    });
+
+    const dependency = JSON.stringify({ services: { dep: { image: 'busybox:latest' } } });
+    await post(`/v1/orgs/${ORG}/services`, {
+      label: 'dep',
+      url: 'dc-dep',
+      version: '1.2.0',
+      arch: 'amd64',
+      sharable: 'multiple',
+      deployment: dependency,
+      deploymentSignature: signDeployment(dependency, testSigner().privateKey),
+    });
+    expect((await check()).reason[SERVICE_KEY('1.0.0')]).toBe('Compatible');
+
+    // The service policy from a file replaces the Exchange's (there is none for 1.0.0 there).
+    const servicePolicy = file('service-policy.json', { constraints: ['gpu == true'] });
+    const refused = await check('--service-pol', servicePolicy);
+    expect(refused.compatible).toBe(false);
+    expect(refused.reason[SERVICE_KEY('1.0.0')]).toMatch(/^Policy Incompatible: .*gpu/);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses bad flag combinations and unknown ids as upstream', async () => {
