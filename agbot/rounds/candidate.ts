@@ -61,25 +61,32 @@ export async function evaluate(
   const { node } = found;
   if (!node.publicKey) return { ok: false, reason: 'the node has no public key' };
   if (node.pattern) return { ok: false, reason: 'the node runs a pattern' };
-  const versions = await versionsToOffer(ctx, `${policyId.org}/${policyId.name}`, policy, nodeOrg, nodeId);
+  const versions = await versionsToOffer(
+    ctx,
+    `${policyId.org}/${policyId.name}`,
+    policy.service,
+    nodeOrg,
+    nodeId,
+  );
   return firstPassing(versions, (version) =>
     checkVersion(ctx, cache, policyId, policy, nodeOrg, nodeId, found, version),
   );
 }
 
 /**
- * The policy's versions by priority, less those the node's history abandons (version fallback,
- * version-preference.ts). The history is read only when a version has retry settings.
+ * The versions of a policy's (or a pattern service's) service by priority, less those the node's
+ * history under that policy abandons (version fallback, version-preference.ts). The history is
+ * read only when a version has retry settings.
  */
 export async function versionsToOffer(
   ctx: RoundContext,
   policyName: string,
-  policy: DeploymentPolicy,
+  service: Parameters<typeof versionsByPriority>[0],
   nodeOrg: string,
   nodeId: string,
 ): Promise<string[]> {
-  const entries = policy.service.serviceVersions;
-  if (!hasRetrySettings(entries)) return versionsByPriority(policy.service);
+  const entries = service.serviceVersions;
+  if (!hasRetrySettings(entries)) return versionsByPriority(service);
   const ended = await ctx.store.endedAgreements(nodeOrg, nodeId, policyName);
   const preference = preferVersions(entries, ended, ctx.now());
   for (const abandoned of preference.abandoned)

@@ -101,7 +101,13 @@ async function betterVersion(
 ): Promise<string | undefined> {
   const ranked = versionsByPriority(policy.service);
   const current = ranked.indexOf(agreement.service.version);
-  const offered = await versionsToOffer(ctx, agreement.policy, policy, agreement.nodeOrg, agreement.nodeId);
+  const offered = await versionsToOffer(
+    ctx,
+    agreement.policy,
+    policy.service,
+    agreement.nodeOrg,
+    agreement.nodeId,
+  );
   const best = offered[0];
   return best !== undefined && ranked.indexOf(best) < current ? best : undefined;
 }

@@ -8,9 +8,9 @@
  */
 
 import { archMatches, isAnyArch } from '#lib/protocol/arch';
-import { versionsByPriority } from '#lib/protocol/catalog-records';
 import { consumerPolicy, deploymentView } from '#lib/protocol/policy-compatibility';
 import { hostAccessOf, nodeAllowsPrivilege, privilegeRefusal } from '#lib/protocol/privileged';
+import { versionsToOffer } from './candidate.ts';
 import type { RoundContext } from './context.ts';
 import type { PatternTarget } from './pattern-services.ts';
 import {
@@ -37,7 +37,9 @@ export async function evaluatePattern(
   const wanted = target.service.serviceArch;
   if (!archMatches(wanted, node.arch))
     return { ok: false, reason: `service arch ${wanted} is not ${node.arch}` };
-  return firstPassing(versionsByPriority(target.service), (version) =>
+  // Version fallback as for a policy: the node's history under this pattern service.
+  const versions = await versionsToOffer(ctx, target.policyId, target.service, nodeOrg, nodeId);
+  return firstPassing(versions, (version) =>
     checkVersion(ctx, cache, target, nodeOrg, nodeId, node, version),
   );
 }

@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '#lib/json-logger';
-import { buildReply } from '#lib/protocol/build-message';
+import { buildCancel, buildReply } from '#lib/protocol/build-message';
 import { signDeployment } from '#lib/protocol/deployment-signature';
 import type { Proposal, ProtocolMessage, SecretUpdate } from '#lib/protocol/messages';
 import { readProposal } from '#lib/protocol/parse-message';
+import { REASON } from '#lib/protocol/reason-codes';
 import { decodeSecretValue } from '#lib/protocol/secret-binding';
 import type { Agbot } from '../../agbot/agbot.ts';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
@@ -270,6 +271,62 @@ describe('pattern agreements against the real Exchange', () => {
     expect(readProposal(message).terms).toMatchObject({ patternId: `${ORG}/pat` });
     expect(readProposal(message).terms.secretDetails).toBeUndefined();
   }, 30_000);
+
+  it('version fallback as for a policy: a version whose workload failed `retries` times is passed over for the next by priority', async () => {
+    const FLAKY = { org: ORG, url: 'flaky.pattern', version: '2.0.0', arch: 'amd64' };
+    await postService(FLAKY, plain);
+    await postService({ ...FLAKY, version: '1.0.0' }, plain);
+    const retrying = (priority: number) => ({ priority_value: priority, retries: 1, retry_durations: 3600 });
+    const fallback = {
+      label: 'fallback',
+      services: [
+        patternService(FLAKY, {
+          serviceVersions: [
+            { version: '2.0.0', priority: retrying(1) },
+            { version: '1.0.0', priority: retrying(2) },
+          ],
+        }),
+      ],
+    };
+    expectStatus(
+      await call(owner, 'POST', `/v1/orgs/${ORG}/patterns/fallback`, fallback),
+      201,
+      'POST fallback',
+    );
+    const flakyNode = await newNode('n-fallback', `${ORG}/fallback`);
+    const { message: proposal, agbotId, agbotPubKey } = await proposalTo(flakyNode, FLAKY.url);
+    expect(readProposal(proposal).terms.workloads?.[0]?.version).toBe('2.0.0');
+    await flakyNode.send(
+      { agbotId, agbotPubKey },
+      buildReply(proposal.agreementId, true, flakyNode.creds.user),
+    );
+    await flakyNode.waitFor((m) => m.type === 'replyack' && m.agreementId === proposal.agreementId);
+    await flakyNode.putAgreement(proposal.agreementId, FLAKY, 'Agree to proposal', `${ORG}/fallback`);
+    await vi.waitFor(async () =>
+      expect((await agbotRow(proposal.agreementId))?.state).toBe('Finalized Agreement'),
+    );
+
+    // The container exits at once: the node ends the agreement with "service terminated" (103)
+    // and deletes its agreement row, as the agent does (that change brings the pattern's search).
+    await flakyNode.send(
+      { agbotId, agbotPubKey },
+      buildCancel(proposal.agreementId, REASON.serviceTerminated),
+    );
+    await vi.waitFor(async () => expect((await archived(proposal.agreementId))?.terminatedReason).toBe(103));
+    expectStatus(
+      await call(owner, 'DELETE', `/v1/orgs/${ORG}/nodes/n-fallback/agreements/${proposal.agreementId}`),
+      204,
+      'DELETE node agreement',
+    );
+    const next = (await flakyNode.waitFor(
+      (m) => m.type === 'proposal' && m.agreementId !== proposal.agreementId,
+      30_000,
+    )) as Received & { message: Proposal };
+    expect(readProposal(next.message).terms.workloads?.[0]).toMatchObject({
+      workloadUrl: FLAKY.url,
+      version: '1.0.0',
+    });
+  }, 90_000);
 
   it('the pattern deleted → its live agreement is cancelled with 204', async () => {
     const { message } = await proposalTo(node, SECOND.url);
