@@ -20,8 +20,10 @@ import { freePorts, type Launched, launch } from '../integration/launcher/launch
 import { buildKit, HZN_EXECUTABLE, INSTALLER, KIT, type Ran, run } from './support/device-kit.ts';
 
 /**
- * Issue 27: `agent-install.sh` from the kit `npm run build:bin` makes, run as on a device but with
- * `--prefix <dir> --no-systemd` (no root), against `npm start` (Exchange + agbot) and podman. The
+ * Issue 27: `agent-install.sh` as the Exchange of `npm start` serves it (GET /v1/agent-install.sh,
+ * piped into sh or downloaded) with the executables of the kit `npm run build:bin` makes, run as on
+ * a device but with `--prefix <dir> --no-systemd` (no root), against `npm start` (Exchange +
+ * agbot) and podman. The
  * hello-secret catalog is published with the `hzn` executable; the installer installs, starts the
  * agent from the installed executable, registers with a policy and waits (-w) until the container
  * runs; a second run upgrades keeping the agreement; --uninstall leaves nothing behind. Each
@@ -33,6 +35,8 @@ const ADMIN = 'admin:agent-install-admin-pw';
 let launched: Launched | undefined;
 let work: string;
 let exchange: string;
+/** The installer's address, as npm start's banner prints it. */
+let installerUrl: string;
 
 async function hzn(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
   const ran = await run(HZN_EXECUTABLE, args, {
@@ -75,6 +79,7 @@ beforeAll(async () => {
     HZN_AGBOT_PORT: String(await freePort()),
   });
   await Promise.all([buildKit(), launched.waitFor(/Press Ctrl-C to stop/, 240_000)]);
+  installerUrl = (await launched.waitFor(/Device installer: (\S+)/, 1000))[1] ?? '';
   // The org, its admin, a signing key the node will trust, the signed service, the deployment
   // policy and the secret it binds: what examples/hello-secret/run.sh publishes.
   await asRoot('POST', 'orgs/device', { label: 'device', description: 'agent-install test' });
@@ -125,8 +130,16 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 }, 120_000);
 
-/** The config file a user writes, and the installer run from a copy of the kit (as on a device). */
-async function installer(args: string[], cfg: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
+/**
+ * The config file a user writes, and the installer as a device gets it from the Exchange: piped
+ * into sh (`curl -sSf <url> | sh -s -- <args>`), or downloaded and run.
+ */
+async function installer(
+  args: string[],
+  cfg: Record<string, string>,
+  env: NodeJS.ProcessEnv = {},
+  how: 'piped' | 'downloaded' = 'piped',
+) {
   const device = join(work, 'device');
   mkdirSync(device, { recursive: true });
   writeFileSync(
@@ -135,7 +148,16 @@ async function installer(args: string[], cfg: Record<string, string>, env: NodeJ
       .map(([key, value]) => `${key}=${value}\n`)
       .join(''),
   );
-  return run(INSTALLER, args, { cwd: device, env: { ...process.env, ...env }, timeoutMs: 300_000 });
+  const options = { cwd: device, env: { ...process.env, ...env }, timeoutMs: 300_000 };
+  if (how === 'piped')
+    return run('sh', ['-c', 'curl -sSf "$0" | sh -s -- "$@"', installerUrl, ...args], options);
+  const downloaded = join(device, 'agent-install.sh');
+  const got = await run('curl', ['-sSf', '-o', downloaded, installerUrl]);
+  if (got.status !== 0) throw new Error(`curl ${installerUrl}: ${got.output}`);
+  // What the Exchange serves is the kit's installer, byte for byte.
+  expect(readFileSync(downloaded).equals(readFileSync(INSTALLER))).toBe(true);
+  chmodSync(downloaded, 0o755);
+  return run(downloaded, args, options);
 }
 
 const filesUnder = (dir: string): string[] =>
@@ -271,10 +293,12 @@ describe.skipIf(!docker)('agent-install.sh with --prefix --no-systemd against np
     expect(verify.stderr).toBe('');
   });
 
-  it('run again, upgrades in place: a new agent process, the same node, agreement and container', async () => {
+  it('run again (downloaded this time), upgrades in place: a new agent process, the same node, agreement and container', async () => {
     const ran = await installer(
       ['-i', KIT, '--prefix', prefix, '--no-systemd', '-w', 'hello-secret', '-T', '120'],
       cfg,
+      {},
+      'downloaded',
     );
     expect(ran.status, ran.output).toBe(0);
     expect(ran.stdout).toContain('the node device/device-node is registered: kept');
