@@ -125,6 +125,8 @@ async function main(signal: AbortSignal): Promise<void> {
       `The Exchange is listening on http://localhost:${settings.httpPort}/v1`,
       `Root credentials: root/root:${rootPassword}`,
       `  e.g. curl -u 'root/root:${rootPassword}' http://localhost:${settings.httpPort}/v1/admin/status`,
+      `Device installer: http://localhost:${settings.httpPort}/v1/agent-install.sh`,
+      `  e.g. curl -sSf http://localhost:${settings.httpPort}/v1/agent-install.sh | sudo sh -s -- -k agent-install.cfg (docs/agent.md)`,
       agbotLine(agbot?.mode),
       'Press Ctrl-C to stop.',
       '',

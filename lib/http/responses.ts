@@ -3,7 +3,7 @@ import type { APIGatewayProxyResultV2 } from './lambda-types.ts';
 export type Response = APIGatewayProxyResultV2 & { statusCode: number };
 
 /** Headers upstream sends on every answer; clients and proxies rely on the no-cache ones. */
-const commonHeaders: Record<string, string> = {
+export const commonHeaders: Record<string, string> = {
   'Cache-Control': 'max-age=0, must-revalidate, no-cache, no-store',
   'Strict-Transport-Security': 'max-age=63072000',
   'X-Content-Type-Options': 'nosniff',

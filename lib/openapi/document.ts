@@ -62,8 +62,10 @@ function parameters(route: RouteDoc): JsonSchema[] {
 }
 
 function response(doc: ResponseDoc, name: string | undefined): JsonSchema {
-  if (doc.text)
-    return { description: doc.description, content: { 'text/plain': { schema: { type: 'string' } } } };
+  if (doc.text) {
+    const media = doc.text === true ? 'text/plain' : doc.text;
+    return { description: doc.description, content: { [media]: { schema: { type: 'string' } } } };
+  }
   if (!name) return { description: doc.description };
   return {
     description: doc.description,

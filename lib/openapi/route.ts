@@ -15,8 +15,8 @@ export interface ResponseDoc {
   description: string;
   /** JSON body; omitted for 204 and for bodies that are not JSON (see `text`). */
   schema?: z.ZodType;
-  /** A `text/plain` body (only GET /v1/admin/version). */
-  text?: boolean;
+  /** A text body: `true` for `text/plain` (the version, a key), else its media type (the installer's). */
+  text?: boolean | `text/${string}`;
 }
 
 /** What a route's handler validates, and the document shows. */

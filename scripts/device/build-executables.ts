@@ -83,7 +83,8 @@ for (const arch of ARCHES) {
   symlinkSync(`horizon-agent-linux-${arch}`, link);
   sizes.push(`${target.slice(root.length + 1)}  ${megabytes(statSync(target).size)}`);
 }
-copyFileSync(join(root, 'scripts', 'device', 'agent-install.sh'), join(out, 'agent-install.sh'));
+// The installer's one copy is in lib/device/, where the Exchange's functions may bundle it (they serve it too).
+copyFileSync(join(root, 'lib', 'device', 'agent-install.sh'), join(out, 'agent-install.sh'));
 chmodSync(join(out, 'agent-install.sh'), 0o755);
 rmSync(work, { recursive: true });
 

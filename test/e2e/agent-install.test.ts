@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  createReadStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -10,6 +11,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,11 +19,21 @@ import { reachableEngine } from '../../agent/test-support/engine.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
 import { freePort } from '../../scripts/local/ports.ts';
 import { freePorts, type Launched, launch } from '../integration/launcher/launcher.ts';
-import { buildKit, HZN_EXECUTABLE, INSTALLER, KIT, type Ran, run } from './support/device-kit.ts';
+import {
+  AGENT_EXECUTABLE,
+  buildKit,
+  HZN_EXECUTABLE,
+  INSTALLER,
+  KIT,
+  type Ran,
+  run,
+} from './support/device-kit.ts';
 
 /**
- * Issue 27: `agent-install.sh` from the kit `npm run build:bin` makes, run as on a device but with
- * `--prefix <dir> --no-systemd` (no root), against `npm start` (Exchange + agbot) and podman. The
+ * Issue 27: `agent-install.sh` as the Exchange of `npm start` serves it (GET /v1/agent-install.sh,
+ * piped into sh or downloaded) with the executables of the kit `npm run build:bin` makes, run as on
+ * a device but with `--prefix <dir> --no-systemd` (no root), against `npm start` (Exchange +
+ * agbot) and podman. The
  * hello-secret catalog is published with the `hzn` executable; the installer installs, starts the
  * agent from the installed executable, registers with a policy and waits (-w) until the container
  * runs; a second run upgrades keeping the agreement; --uninstall leaves nothing behind. Each
@@ -33,6 +45,11 @@ const ADMIN = 'admin:agent-install-admin-pw';
 let launched: Launched | undefined;
 let work: string;
 let exchange: string;
+/** The installer's address, as npm start's banner prints it. */
+let installerUrl: string;
+/** A loopback web server holding the kit (`-i <url>`): `<kitUrl>/horizon-agent-linux-<arch>`. */
+let kitServer: Server | undefined;
+let kitUrl: string;
 
 async function hzn(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
   const ran = await run(HZN_EXECUTABLE, args, {
@@ -75,6 +92,16 @@ beforeAll(async () => {
     HZN_AGBOT_PORT: String(await freePort()),
   });
   await Promise.all([buildKit(), launched.waitFor(/Press Ctrl-C to stop/, 240_000)]);
+  installerUrl = (await launched.waitFor(/Device installer: (\S+)/, 1000))[1] ?? '';
+  kitServer = createServer((request, response) => {
+    const name = /^\/kit\/(horizon-agent-linux-(?:x64|arm64))$/.exec(request.url ?? '')?.[1];
+    if (!name) return void response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': 'application/octet-stream' });
+    createReadStream(join(KIT, name)).pipe(response);
+  });
+  await new Promise<void>((resolve) => kitServer?.listen(0, '127.0.0.1', resolve));
+  const address = kitServer.address();
+  kitUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/kit`;
   // The org, its admin, a signing key the node will trust, the signed service, the deployment
   // policy and the secret it binds: what examples/hello-secret/run.sh publishes.
   await asRoot('POST', 'orgs/device', { label: 'device', description: 'agent-install test' });
@@ -118,6 +145,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
+  kitServer?.close();
   if (launched && launched.child.exitCode === null) {
     launched.child.kill('SIGINT');
     await launched.exited;
@@ -125,8 +153,16 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 }, 120_000);
 
-/** The config file a user writes, and the installer run from a copy of the kit (as on a device). */
-async function installer(args: string[], cfg: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
+/**
+ * The config file a user writes, and the installer as a device gets it from the Exchange: piped
+ * into sh (`curl -sSf <url> | sh -s -- <args>`), or downloaded and run.
+ */
+async function installer(
+  args: string[],
+  cfg: Record<string, string>,
+  env: NodeJS.ProcessEnv = {},
+  how: 'piped' | 'downloaded' = 'piped',
+) {
   const device = join(work, 'device');
   mkdirSync(device, { recursive: true });
   writeFileSync(
@@ -135,7 +171,16 @@ async function installer(args: string[], cfg: Record<string, string>, env: NodeJ
       .map(([key, value]) => `${key}=${value}\n`)
       .join(''),
   );
-  return run(INSTALLER, args, { cwd: device, env: { ...process.env, ...env }, timeoutMs: 300_000 });
+  const options = { cwd: device, env: { ...process.env, ...env }, timeoutMs: 300_000 };
+  if (how === 'piped')
+    return run('sh', ['-c', 'curl -sSf "$0" | sh -s -- "$@"', installerUrl, ...args], options);
+  const downloaded = join(device, 'agent-install.sh');
+  const got = await run('curl', ['-sSf', '-o', downloaded, installerUrl]);
+  if (got.status !== 0) throw new Error(`curl ${installerUrl}: ${got.output}`);
+  // What the Exchange serves is the kit's installer, byte for byte.
+  expect(readFileSync(downloaded).equals(readFileSync(INSTALLER))).toBe(true);
+  chmodSync(downloaded, 0o755);
+  return run(downloaded, args, options);
 }
 
 const filesUnder = (dir: string): string[] =>
@@ -203,6 +248,12 @@ describe.skipIf(!docker)('agent-install.sh with --prefix --no-systemd against np
       6,
       /the Exchange refused HZN_EXCHANGE_USER_AUTH for org device/,
     ],
+    [
+      'an -i address without the executable',
+      { input: '/nothing-here' },
+      2,
+      /cannot download http:\/\/127\.0\.0\.1:\d+\/nothing-here\/horizon-agent-linux-\w+ \(.*404\): check -i/,
+    ],
   ] as const)(
     'with %s: one line, its exit code, nothing installed',
     async (_, fault, code, line) => {
@@ -224,11 +275,16 @@ describe.skipIf(!docker)('agent-install.sh with --prefix --no-systemd against np
         ...('exchange' in fault ? { HZN_EXCHANGE_URL: fault.exchange } : {}),
         ...('auth' in fault ? { HZN_EXCHANGE_USER_AUTH: fault.auth } : {}),
       };
-      const ran = await installer(['-i', KIT, '--prefix', prefix, '--no-systemd'], faulty, env);
+      // The downloaded executable's temporary file goes too.
+      env.TMPDIR = join(work, 'tmp');
+      mkdirSync(env.TMPDIR, { recursive: true });
+      const input = 'input' in fault ? new URL(kitUrl).origin + fault.input : KIT;
+      const ran = await installer(['-i', input, '--prefix', prefix, '--no-systemd'], faulty, env);
       expect(ran.status, ran.output).toBe(code);
       expect(ran.stderr.trim().split('\n'), ran.output).toHaveLength(1);
       expect(ran.stderr.trim()).toMatch(line);
       expect(filesUnder(prefix)).toEqual([]);
+      expect(filesUnder(env.TMPDIR)).toEqual([]);
     },
     60_000,
   );
@@ -271,12 +327,18 @@ describe.skipIf(!docker)('agent-install.sh with --prefix --no-systemd against np
     expect(verify.stderr).toBe('');
   });
 
-  it('run again, upgrades in place: a new agent process, the same node, agreement and container', async () => {
+  it('run again (downloaded, the executable from -i <url>), upgrades in place: a new agent process, the same node, agreement and container', async () => {
     const ran = await installer(
-      ['-i', KIT, '--prefix', prefix, '--no-systemd', '-w', 'hello-secret', '-T', '120'],
+      ['-i', kitUrl, '--prefix', prefix, '--no-systemd', '-w', 'hello-secret', '-T', '120'],
       cfg,
+      {},
+      'downloaded',
     );
     expect(ran.status, ran.output).toBe(0);
+    expect(ran.stdout).toContain(`downloaded ${kitUrl}/horizon-agent-linux-`);
+    expect(
+      readFileSync(installed('usr/local/bin/horizon-agent')).equals(readFileSync(AGENT_EXECUTABLE)),
+    ).toBe(true);
     expect(ran.stdout).toContain('the node device/device-node is registered: kept');
     expect(agentPid()).not.toBe(firstPid);
     const containers = await ours();

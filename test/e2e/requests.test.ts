@@ -1,4 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from './support/device-kit.ts';
 import type { Credentials, HttpResult } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
 import { createOrg, createUser, freshId } from './support/world.ts';
@@ -6,7 +10,7 @@ import { createOrg, createUser, freshId } from './support/world.ts';
 /**
  * Conventions every endpoint shares, over HTTP: bad input is a 400 `invalid-input` naming the
  * field and writes nothing; unknown routes are JSON 404s; security headers on every answer;
- * the two 401 messages.
+ * the two 401 messages. And the one answer that is a file: the device installer.
  */
 const server = useOffline();
 const root = (): Credentials => ({ user: 'root/root', secret: server.rootPassword });
@@ -217,5 +221,68 @@ describe('security headers', () => {
         /^(\*|https:\/\/console\.example\.com)$/,
       );
     }
+  });
+});
+
+describe('the device installer, GET /v1/agent-install.sh', () => {
+  const script = readFileSync('lib/device/agent-install.sh');
+  const url = () => `${server.baseUrl}/v1/agent-install.sh`;
+  let work: string;
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'installer-'));
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  /** curl as a device runs it; `-D` keeps the answer's headers. */
+  async function curl(args: string[]) {
+    const ran = await run('curl', ['-sS', '-D', join(work, 'headers'), ...args, url()]);
+    expect(ran.status, ran.output).toBe(0);
+    const lines = readFileSync(join(work, 'headers'), 'utf8').trim().split('\r\n');
+    const headers = new Map(
+      lines
+        .slice(1)
+        .map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
+    );
+    return { ...ran, statusLine: lines[0] ?? '', headers };
+  }
+
+  it("downloads, without credentials, as the repository's bytes, typed and cacheable", async () => {
+    const got = await curl(['-f', '-o', join(work, 'agent-install.sh')]);
+    expect(got.statusLine).toMatch(/^HTTP\/1\.1 200/);
+    expect(readFileSync(join(work, 'agent-install.sh')).equals(script)).toBe(true);
+    expect(got.headers.get('content-type')).toBe('text/x-shellscript; charset=utf-8');
+    expect(got.headers.get('content-length')).toBe(String(script.length));
+    expect(got.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(got.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect(got.headers.get('x-content-type-options')).toBe('nosniff');
+    // It fits our OpenAPI document (the checked client throws where it does not).
+    const checked = await server.http('GET', '/v1/agent-install.sh');
+    expect(checked.text).toBe(script.toString('utf8'));
+  });
+
+  it('answers HEAD with the same headers and no body', async () => {
+    const get = await curl(['-f', '-o', '/dev/null']);
+    const head = await curl(['-f', '-I', '-o', join(work, 'head-body')]);
+    expect(head.statusLine).toMatch(/^HTTP\/1\.1 200/);
+    for (const name of ['content-type', 'content-length', 'cache-control', 'etag'])
+      expect(head.headers.get(name), name).toBe(get.headers.get(name));
+    expect(readFileSync(join(work, 'head-body'), 'utf8')).toBe(readFileSync(join(work, 'headers'), 'utf8'));
+  });
+
+  it('answers If-None-Match with its ETag by a 304 without the body', async () => {
+    const etag = (await curl(['-f', '-o', '/dev/null'])).headers.get('etag') ?? '';
+    const again = await curl(['-H', `If-None-Match: ${etag}`]);
+    expect(again.statusLine).toMatch(/^HTTP\/1\.1 304/);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(again.stdout).toBe('');
+  });
+
+  it('runs piped into sh, as `curl -sSf <exchange>/agent-install.sh | sh -s -- <flags>`', async () => {
+    const piped = await run('sh', ['-c', 'curl -sSf "$0" | sh -s -- --help', url()]);
+    expect(piped.status, piped.output).toBe(0);
+    expect(piped.stdout).toMatch(/^agent-install\.sh \[options\]/);
   });
 });

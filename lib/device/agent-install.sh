@@ -11,7 +11,7 @@ usage() {
   cat <<'EOF'
 agent-install.sh [options]
 
-Installs the Horizon agent (horizon-agent-linux-<arch> from the installer's directory, or -i DIR),
+Installs the Horizon agent (horizon-agent-linux-<arch> from the installer's directory, or -i),
 registers the node with the Exchange and starts it as the systemd service horizon.service.
 
 Settings come from the flags, then the environment, then the config file (-k, default
@@ -34,7 +34,8 @@ Settings come from the flags, then the environment, then the config file (-k, de
 
 Options:
   -k FILE         the config file
-  -i DIR          where horizon-agent-linux-<arch> is (default: the installer's directory)
+  -i DIR|URL      where horizon-agent-linux-<arch> is: a directory (default: the installer's),
+                  or an http(s) address it is downloaded from (<URL>/horizon-agent-linux-<arch>)
   -s              install and start only, do not register
   --prefix DIR    install under DIR instead of / (no root needed with --no-systemd)
   --no-systemd    start the agent in the background instead of through systemd
@@ -256,9 +257,15 @@ aarch64 | arm64) arch=arm64 ;;
 *) fail 3 "unsupported architecture $(uname -m): the agent is built for x86_64 and aarch64" ;;
 esac
 input=${INPUT_FILE_PATH:-$here}
-executable=$input/horizon-agent-linux-$arch
-[ -f "$executable" ] ||
-  fail 2 "no horizon-agent-linux-$arch in $input: copy it next to agent-install.sh, or give its directory with -i"
+case $input in
+http://* | https://*) download=${input%/}/horizon-agent-linux-$arch ;;
+*)
+  download=""
+  executable=$input/horizon-agent-linux-$arch
+  [ -f "$executable" ] ||
+    fail 2 "no horizon-agent-linux-$arch in $input: copy it next to agent-install.sh, or give its directory or URL with -i"
+  ;;
+esac
 
 [ -n "$HZN_EXCHANGE_URL" ] || fail 2 "HZN_EXCHANGE_URL is not set: put it in agent-install.cfg or the environment"
 [ -n "$HZN_ORG_ID" ] || fail 2 "HZN_ORG_ID is not set: put it in agent-install.cfg, the environment or -O"
@@ -322,6 +329,16 @@ if [ -z "$HZN_EXCHANGE_NODE_AUTH$HZN_EXCHANGE_USER_AUTH" ] && [ -z "$installed_b
   fail 2 "no credentials: set HZN_EXCHANGE_USER_AUTH (-u user:password) or HZN_EXCHANGE_NODE_AUTH (-a node:token)"
 fi
 HZN_NODE_ID=${HZN_NODE_ID:-$(hostname)}
+
+# -i URL: the executable is downloaded before anything is stopped or replaced.
+if [ -n "$download" ]; then
+  executable=$(mktemp "${TMPDIR:-/tmp}/horizon-agent.XXXXXX")
+  trap 'rm -f "$executable"' EXIT
+  if ! error=$(curl -sSf --retry 2 -o "$executable" "$download" 2>&1); then
+    fail 2 "cannot download $download (${error#curl: }): check -i, or copy horizon-agent-linux-$arch next to agent-install.sh"
+  fi
+  say "downloaded $download"
+fi
 
 # ---- install (an upgrade replaces the files and keeps the data directory) ----
 if [ -n "$installed_before" ]; then say "upgrading the agent installed under ${prefix:-/}"; fi
