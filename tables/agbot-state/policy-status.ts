@@ -67,13 +67,13 @@ export async function statusView(
   const items = await queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    FilterExpression: 'begins_with(sk, :live) OR begins_with(sk, :status)',
+    // The revisit and search items in between hold neither attribute.
+    FilterExpression: 'attribute_exists(agreement) OR attribute_exists(#status)',
+    ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':pk': agbotStateKeys.partition(agbot.org, agbot.id),
       ':from': agbotStateKeys.livePrefix,
       ':to': `${agbotStateKeys.statusPrefix}\uffff`,
-      ':live': agbotStateKeys.livePrefix,
-      ':status': agbotStateKeys.statusPrefix,
     },
   });
   const statuses: PolicyStatus[] = [];
