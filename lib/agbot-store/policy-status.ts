@@ -8,9 +8,9 @@ import { MAX_AGREEMENT_PRELAUNCH_S } from '#lib/protocol/timeouts';
 import type { AgbotAgreement, PolicyStatus, SkippedNode } from './contract.ts';
 
 /** Skipped nodes kept per policy, newest first: the record stays a few kilobytes at any fleet size. */
-export const SKIPPED_KEPT = 50;
+export const SKIPPED_KEPT = 25;
 /** A reason longer than this is cut (a policy mismatch can quote long constraints). */
-const REASON_MAX = 300;
+const REASON_MAX = 200;
 
 /** What one search of a policy saw: the nodes it returned and what became of each. */
 export interface SearchOutcome {

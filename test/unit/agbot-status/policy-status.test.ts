@@ -109,7 +109,7 @@ describe('folding a search into the policy status', () => {
     );
     expect(status?.skipped).toHaveLength(SKIPPED_KEPT);
     expect(status?.search.skipped).toBe(80);
-    expect(status?.skipped[0]?.reason.length).toBe(300);
+    expect(status?.skipped[0]?.reason.length).toBe(200);
   });
 });
 
