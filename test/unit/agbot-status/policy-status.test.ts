@@ -110,6 +110,8 @@ describe('folding a search into the policy status', () => {
     expect(status?.skipped).toHaveLength(SKIPPED_KEPT);
     expect(status?.search.skipped).toBe(80);
     expect(status?.skipped[0]?.reason.length).toBe(200);
+    // The item's size at the longest (docs/agbot.md "Status": under 7 KB, so at most 7 WCU a write).
+    expect(JSON.stringify(status).length).toBeLessThan(7_000);
   });
 });
 
