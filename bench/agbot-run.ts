@@ -134,7 +134,7 @@ export async function runAgbotBench(
     const agreementsView = async () =>
       (
         (await (await fetch(`http://127.0.0.1:${port}/agreement`)).json()) as {
-          agreements: { active: { policy: string; state: string }[] };
+          agreements: { active: { policy_name: string; state: string }[] };
         }
       ).agreements.active;
     while ((await status()).rounds < 2) await new Promise((r) => setTimeout(r, 200));
@@ -169,8 +169,9 @@ export async function runAgbotBench(
     await must('policy', http(admin, 'POST', `/orgs/${ORG}/business/policies/bulk`, policy('bulk', 'bulk')));
     const done = new Set<string>();
     const finalized = async () =>
-      (await agreementsView()).filter((a) => a.policy === `${ORG}/bulk` && a.state === AGBOT_STATES.finalized)
-        .length;
+      (await agreementsView()).filter(
+        (a) => a.policy_name === `${ORG}/bulk` && a.state === AGBOT_STATES.finalized,
+      ).length;
     const nodeLoop = async (node: ScriptedNode) => {
       for (const received of await node.poll()) {
         const m = received.message;

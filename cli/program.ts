@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import type { Base } from './command-kit.ts';
+import { agbotCommands } from './commands/agbot.ts';
 import { agreementCommands } from './commands/agreement.ts';
 import { deploycheckCommands } from './commands/deploycheck.ts';
 import { eventlogCommands } from './commands/eventlog.ts';
@@ -55,6 +56,7 @@ function buildProgram(base: Base): Command {
     exchangeCommands,
     secretsManagerCommands,
     deploycheckCommands,
+    agbotCommands,
   ])
     add(program, base);
   return program;

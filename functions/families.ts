@@ -4,6 +4,7 @@ import { agbotMessagesRoutes } from '#functions/agbot-messages/routes';
 import { agbotPatternsRoutes } from '#functions/agbot-patterns/routes';
 import { agbotPoliciesRoutes } from '#functions/agbot-policies/routes';
 import { AGBOT_ROUND_FUNCTION } from '#functions/agbot-round/function';
+import { agbotStatusRoutes } from '#functions/agbot-status/routes';
 import { agbotsRoutes } from '#functions/agbots/routes';
 import { agentFileVersionsRoutes } from '#functions/agent-file-versions/routes';
 import { catalogRoutes } from '#functions/catalog/routes';
@@ -42,6 +43,7 @@ export const FAMILIES: ResourceDoc[] = [
   agbotPatternsRoutes,
   agbotPoliciesRoutes,
   agbotMessagesRoutes,
+  agbotStatusRoutes,
   servicesRoutes,
   catalogRoutes,
   patternsRoutes,

@@ -195,6 +195,12 @@ export const agbotStateKeys = {
     pk: `AGBOTSTATE#${org}/${id}`,
     sk: `REVISIT#${JSON.stringify(policy)}#${node}`,
   }),
+  /** What a served policy's searches saw (docs/agbot.md "Status"); sorts after `LIVE#`, so one Query reads both. */
+  policyStatus: (org: string, id: string, policy: string) => ({
+    pk: `AGBOTSTATE#${org}/${id}`,
+    sk: `STATUS#${policy}`,
+  }),
+  statusPrefix: 'STATUS#',
   livePrefix: 'LIVE#',
   archivedPrefix: 'ARCHIVED#',
   revisitPrefix: (policy: string) => `REVISIT#${JSON.stringify(policy)}#`,

@@ -41,6 +41,8 @@ export interface RoundMemory {
    * next one is due (`next-due`). After a restart the first round checks again: one request per group.
    */
   nodeHealthCheckedAt: Map<string, number>;
+  /** The served lists' read time when statuses of policies no longer served were last forgotten. */
+  statusesPrunedAt?: number;
 }
 
 /** What one round can use; the round itself is a function so its steps can grow on their own. */

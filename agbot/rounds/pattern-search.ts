@@ -11,6 +11,7 @@ import { mapLimit, outOfTime, type RoundContext, splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
 import { evaluatePattern } from './pattern-candidate.ts';
 import { type PatternTarget, patternTargets, readPattern } from './pattern-services.ts';
+import { SearchNotes } from './policy-status.ts';
 import type { RoundCache } from './proposal-plan.ts';
 import { propose } from './propose.ts';
 import { searchDue } from './search.ts';
@@ -39,6 +40,7 @@ export async function searchAndProposePatterns(
     if (!pattern) continue;
     for (const target of patternTargets(patternId, pattern)) {
       const nodes = await searchPattern(ctx, target, nodeOrgs);
+      const notes = new SearchNotes({ policy: target.policyId, pattern: patternId }, true, nodes);
       let failed = false;
       await mapLimit(nodes, ctx.settings.concurrency, async (nodeFull) => {
         const [nodeOrg, nodeId] = splitId(nodeFull);
@@ -55,8 +57,10 @@ export async function searchAndProposePatterns(
               pattern: target.policyId,
               reason: result.reason,
             });
+            notes.skipped(nodeFull, result.reason);
             return;
           }
+          notes.matched(nodeFull);
           if (await propose(ctx, target.policyId, result.plan, patternId)) proposed += 1;
         } catch (error) {
           failed = true;
@@ -69,6 +73,7 @@ export async function searchAndProposePatterns(
       });
       // The next round searches this pattern again.
       if (failed) await ctx.store.setSearch(stateKey, { changedSince: 0, fullScanAt: 0 });
+      await notes.record(ctx);
     }
   }
   return proposed;

@@ -15,6 +15,7 @@ import { governChanges } from './govern.ts';
 import { readMailbox } from './mailbox.ts';
 import { governNodeHealth } from './node-health.ts';
 import { searchAndProposePatterns } from './pattern-search.ts';
+import { pruneStatuses } from './policy-status.ts';
 import { searchAndPropose } from './search-round.ts';
 import { sendSecretUpdates } from './secrets-updates.ts';
 import { servedPatterns, servedPolicies } from './served.ts';
@@ -57,6 +58,7 @@ export async function protocolRound(ctx: RoundContext): Promise<RoundOutcome> {
   if (outOfTime(ctx)) return 'unfinished';
   await searchAndProposePatterns(ctx, feed, patterns);
   if (outOfTime(ctx)) return 'unfinished';
+  await pruneStatuses(ctx, served, patterns);
   if ((await feed.commit()) === 'moved')
     ctx.log.warn('feed cursor moved by an overlapping round: these changes were committed there');
   return 'complete';

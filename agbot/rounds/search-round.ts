@@ -1,6 +1,7 @@
 import { evaluate } from './candidate.ts';
 import { mapLimit, outOfTime, type RoundContext, splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
+import { SearchNotes } from './policy-status.ts';
 import type { RoundCache } from './proposal-plan.ts';
 import { propose } from './propose.ts';
 import { searchDue, searchPolicy } from './search.ts';
@@ -39,10 +40,15 @@ export async function searchAndPropose(
       policyId,
       deploymentPolicy,
     );
-    if (!policy) continue;
+    if (!policy) {
+      await ctx.store.dropPolicyStatus(policyId);
+      continue;
+    }
     const before = await ctx.store.getSearch(policyId);
+    const fullScan = full || !before || ctx.now() - before.fullScanAt >= ctx.settings.fullRescanMs;
     const found = await searchPolicy(ctx, policyId, nodeOrgs, full);
     const nodes = [...new Set([...found, ...revisits])];
+    const notes = new SearchNotes({ policy: policyId }, fullScan, nodes);
     let failed = false;
     await mapLimit(nodes, ctx.settings.concurrency, async (nodeFull) => {
       const [nodeOrg, nodeId] = splitId(nodeFull);
@@ -56,8 +62,10 @@ export async function searchAndPropose(
         const result = await evaluate(ctx, cache, { org, name }, policy, nodeOrg, nodeId);
         if (!result.ok) {
           ctx.log.debug('node not proposed to', { node: nodeFull, policy: policyId, reason: result.reason });
+          notes.skipped(nodeFull, result.reason);
           return;
         }
+        notes.matched(nodeFull);
         if (await propose(ctx, policyId, result.plan)) proposed += 1;
       } catch (error) {
         failed = true;
@@ -72,6 +80,7 @@ export async function searchAndPropose(
       if (before) await ctx.store.setSearch(policyId, { ...before, session: undefined });
       else await ctx.store.setSearch(policyId, { changedSince: 0, fullScanAt: 0 });
     } else await ctx.store.revisited(policyId, revisits);
+    await notes.record(ctx);
   }
   return proposed;
 }

@@ -7,6 +7,7 @@ import {
   type CursorOutcome,
   type EndedAgreement,
   endedAgreementOf,
+  type PolicyStatus,
   type SaveOutcome,
   type SearchState,
 } from '#lib/agbot-store/contract';
@@ -41,6 +42,8 @@ const MIGRATIONS = [
   `ALTER TABLE agreements ADD COLUMN pattern TEXT;`,
   // Nodes a policy's next search looks at again whatever the search state says (revisit()).
   `CREATE TABLE revisits (policy TEXT NOT NULL, node TEXT NOT NULL, PRIMARY KEY (policy, node)) STRICT;`,
+  // Per served policy, what its searches saw (docs/agbot.md "Status"): one JSON row per policy.
+  `CREATE TABLE policy_status (policy TEXT PRIMARY KEY, status TEXT NOT NULL) STRICT;`,
 ];
 
 interface AgreementRow {
@@ -193,6 +196,33 @@ export class SqliteAgbotStore implements AgbotStore {
   async revisited(policy: string, nodes: string[]): Promise<void> {
     const remove = this.db.prepare('DELETE FROM revisits WHERE policy = ? AND node = ?');
     for (const node of nodes) remove.run(policy, node);
+  }
+
+  async policyStatus(policy: string): Promise<PolicyStatus | undefined> {
+    const row = this.db.prepare('SELECT status FROM policy_status WHERE policy = ?').get(policy) as
+      | { status: string }
+      | undefined;
+    return row ? (JSON.parse(row.status) as PolicyStatus) : undefined;
+  }
+
+  async savePolicyStatus(status: PolicyStatus): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO policy_status (policy, status) VALUES (?, ?)
+         ON CONFLICT (policy) DO UPDATE SET status = excluded.status`,
+      )
+      .run(status.policy, JSON.stringify(status));
+  }
+
+  async policyStatuses(): Promise<PolicyStatus[]> {
+    const rows = this.db.prepare('SELECT status FROM policy_status ORDER BY policy').all() as {
+      status: string;
+    }[];
+    return rows.map((row) => JSON.parse(row.status) as PolicyStatus);
+  }
+
+  async dropPolicyStatus(policy: string): Promise<void> {
+    this.db.prepare('DELETE FROM policy_status WHERE policy = ?').run(policy);
   }
 
   private getMeta(key: string): string | undefined {

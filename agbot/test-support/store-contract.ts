@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgbotAgreement, AgbotStore } from '#lib/agbot-store/contract';
+import type { AgbotAgreement, AgbotStore, PolicyStatus } from '#lib/agbot-store/contract';
 
 /** One empty agbot state; `open` gives another handle on it (another process, another invocation). */
 export interface StateUnderTest {
@@ -206,6 +206,33 @@ export function agbotStoreContract(name: string, fresh: () => Promise<StateUnder
       expect(await store.revisits('acme/pol2')).toEqual(['acme/n3']);
       await store.revisited('acme/pol', []);
       expect(await store.revisits('acme/pol')).toEqual(['acme/n2']);
+    });
+    it('keeps one status per policy, replaced whole, listed and dropped', async () => {
+      const [store, other] = await twoHandles();
+      const status: PolicyStatus = {
+        policy: 'acme/pol',
+        search: { at: 1000, full: true, found: 2, matched: 1, skipped: 1 },
+        skipped: [{ node: 'acme/n2', reason: 'service arch arm64 is not amd64', since: 900 }],
+      };
+      const pattern: PolicyStatus = {
+        policy: 'acme/pat_svc_acme_amd64',
+        pattern: 'acme/pat',
+        search: { at: 2000, full: true, found: 0, matched: 0, skipped: 0 },
+        skipped: [],
+      };
+      expect(await store.policyStatus('acme/pol')).toBeUndefined();
+      expect(await store.policyStatuses()).toEqual([]);
+      await store.savePolicyStatus(status);
+      await store.savePolicyStatus(pattern);
+      expect(await other.policyStatus('acme/pol')).toEqual(status);
+      const replaced = { ...status, search: { ...status.search, at: 3000, skipped: 0 }, skipped: [] };
+      await other.savePolicyStatus(replaced);
+      expect(await store.policyStatus('acme/pol')).toEqual(replaced);
+      const listed = (await store.policyStatuses()).sort((a, b) => a.policy.localeCompare(b.policy));
+      expect(listed).toEqual([pattern, replaced]);
+      await store.dropPolicyStatus('acme/pol');
+      await store.dropPolicyStatus('acme/none');
+      expect(await other.policyStatuses()).toEqual([pattern]);
     });
   });
 }

@@ -69,6 +69,40 @@ export interface SearchState {
   fullScanAt: number;
 }
 
+/** A node the last searches of a policy skipped, and why (the check that failed). */
+export interface SkippedNode {
+  /** `<org>/<id>`. */
+  node: string;
+  reason: string;
+  /** When the node was first skipped for this reason (ms): an unchanged reason is not rewritten. */
+  since: number;
+}
+
+/**
+ * What the searches of one served policy (or pattern service) saw (docs/agbot.md "Status"): the
+ * figures of the last search that looked at nodes, and the most recent skipped nodes with their
+ * reasons (at most SKIPPED_KEPT, newest first). Written by the round only when it changed.
+ */
+export interface PolicyStatus {
+  /** `<org>/<name>` of the deployment policy, or `<pattern org>/<internal name>` of the pattern service. */
+  policy: string;
+  /** `<org>/<pattern>` of a pattern service's status. */
+  pattern?: string;
+  search: {
+    /** When the search that gave these figures ran (ms); a later search with the same figures keeps it. */
+    at: number;
+    /** A full search (every candidate node), or one of the nodes changed since the last. */
+    full: boolean;
+    /** Nodes the Exchange returned (candidates without an agreement for the service). */
+    found: number;
+    /** Of those, nodes that passed every check (proposed to). */
+    matched: number;
+    /** Of those, nodes a check failed for. */
+    skipped: number;
+  };
+  skipped: SkippedNode[];
+}
+
 /**
  * What saving an agreement did. `live-agreement-exists`: the agreement is new and the node already
  * has a live agreement for the policy (another round proposed first), so nothing was written and
@@ -123,6 +157,15 @@ export interface AgbotStore {
   revisits(policy: string): Promise<string[]>;
   /** The nodes looked at again: unmarked. */
   revisited(policy: string, nodes: string[]): Promise<void>;
+
+  /** The status of a served policy's searches, if one was recorded. */
+  policyStatus(policy: string): Promise<PolicyStatus | undefined>;
+  /** Replaces the policy's status (one small record per policy; the round writes it only when it changed). */
+  savePolicyStatus(status: PolicyStatus): Promise<void>;
+  /** Every recorded status (the status API answers from them and the live agreements). */
+  policyStatuses(): Promise<PolicyStatus[]>;
+  /** Forgets the status of a policy no longer served. */
+  dropPolicyStatus(policy: string): Promise<void>;
 
   close(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import type { AgbotRef } from './agbot-ref.ts';
 import * as agreements from './agreements.ts';
 import * as cursor from './feed-cursor.ts';
 import * as messagingKey from './messaging-key.ts';
+import * as statuses from './policy-status.ts';
 import * as searches from './searches.ts';
 
 /**
@@ -30,6 +31,10 @@ export function dynamoAgbotStore(agbot: AgbotRef, provider: () => KeyProvider = 
     revisit: (policy, node) => searches.revisit(agbot, policy, node),
     revisits: (policy) => searches.revisits(agbot, policy),
     revisited: (policy, nodes) => searches.revisited(agbot, policy, nodes),
+    policyStatus: (policy) => statuses.policyStatus(agbot, policy),
+    savePolicyStatus: (status) => statuses.savePolicyStatus(agbot, status),
+    policyStatuses: () => statuses.policyStatuses(agbot),
+    dropPolicyStatus: (policy) => statuses.dropPolicyStatus(agbot, policy),
     // One DynamoDB client per process, shared with the rest of the stack: nothing to close.
     close: async () => undefined,
   };

@@ -6,6 +6,7 @@ import { signDeployment } from '#lib/protocol/deployment-signature';
 import type { Proposal, ProtocolMessage } from '#lib/protocol/messages';
 import { tableName } from '#tables/client';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
+import { hzn } from '../../cli/test-support/run-hzn.ts';
 import { type AgbotStreamReader, startAgbotStream } from '../../scripts/local/agbot-stream.ts';
 import { callerOf, testSigner } from './support/agbot-org.ts';
 import type { Credentials } from './support/http.ts';
@@ -130,6 +131,39 @@ describe('the in-stack agbot (npm start’s default)', () => {
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     await node.poll();
     expect(node.received.filter((r) => isProposal(r.message))).toHaveLength(1);
+  }, 60_000);
+
+  it("tells the policy's owner, through `hzn agbot`, which node matched and why another was skipped", async () => {
+    const matching = await newNode('n-match', 'status');
+    await newNode('n-miss', 'elsewhere');
+    await addPolicy('p-status', 'status');
+    await matching.waitFor(isProposal, PROPOSAL_WITHIN_MS);
+    const env = {
+      HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
+      HZN_EXCHANGE_USER_AUTH: `${owner.user}:${owner.secret}`,
+    };
+    const names = await hzn(['agbot', 'policy', 'list'], { env });
+    expect(JSON.parse(names.stdout)[ORG]).toContain('p-status');
+    let status: { matched: number; proposed: number; skipped: { node: string; reason: string }[] } = {
+      matched: 0,
+      proposed: 0,
+      skipped: [],
+    };
+    // The status is written at the end of the policy's search, just after the proposal went out.
+    for (let tries = 0; tries < 20 && status.matched === 0; tries++) {
+      const run = await hzn(['agbot', 'policy', 'list', ORG, 'p-status'], { env });
+      expect(run.code, run.stderr).toBe(0);
+      status = JSON.parse(run.stdout);
+      if (status.matched === 0) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(status).toMatchObject({ org: ORG, name: 'p-status', matched: 1, proposed: 1, agreed: 0 });
+    expect(status.skipped.map((s) => s.node)).toContain(`${ORG}/n-miss`);
+    expect(status.skipped.map((s) => s.node)).not.toContain(`${ORG}/n-match`);
+    expect(status.skipped.find((s) => s.node === `${ORG}/n-miss`)?.reason).toMatch(/test == status/);
+    const agreements = JSON.parse((await hzn(['agbot', 'agreement', 'list'], { env })).stdout);
+    expect(agreements).toContainEqual(
+      expect.objectContaining({ edge_node_id: `${ORG}/n-match`, policy_name: `${ORG}/p-status` }),
+    );
   }, 60_000);
 });
 

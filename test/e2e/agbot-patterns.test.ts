@@ -179,10 +179,8 @@ describe('pattern agreements against the real Exchange', () => {
       pattern: `${ORG}/pat`,
       url: `${ORG}/${HELLO.url}`,
     });
-    const local = (await (await fetch(`http://127.0.0.1:${agbot.port()}/agreement`)).json()) as {
-      agreements: { active: { agreementId: string; pattern?: string; policy: string }[] };
-    };
-    expect(local.agreements.active.find((a) => a.agreementId === first)).toMatchObject({
+    const local = await localAgreements(agbot);
+    expect(local.active.find((a) => a.agreementId === first)).toMatchObject({
       pattern: `${ORG}/pat`,
       policy: `${ORG}/pat_hello.pattern_${ORG}_amd64`,
     });

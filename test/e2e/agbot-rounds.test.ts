@@ -12,6 +12,7 @@ import { readProposal } from '#lib/protocol/parse-message';
 import { decodeSecretValue } from '#lib/protocol/secret-binding';
 import type { Agbot } from '../../agbot/agbot.ts';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
+import { hzn } from '../../cli/test-support/run-hzn.ts';
 import {
   callerOf,
   exchangeAgbotAgreement,
@@ -477,6 +478,18 @@ describe('agbot rounds against the real Exchange', () => {
     await vi.waitFor(() => expect(skipped()).toBe(true), { timeout: 15_000, interval: 200 });
     await closed.poll();
     expect(closed.received).toEqual([]);
+    // The same skip, read from the agbot's status API as an operator would (docs/agbot.md "Status").
+    const env = { HZN_AGBOT_URL: `http://127.0.0.1:${agbot.port()}` };
+    await vi.waitFor(
+      async () => {
+        const status = JSON.parse((await hzn(['agbot', 'policy', 'list', ORG, 'p-serial'], { env })).stdout);
+        expect(status).toMatchObject({ org: ORG, name: 'p-serial', matched: 1 });
+        expect(status.skipped).toContainEqual(
+          expect.objectContaining({ node: `${ORG}/n-serial-closed`, reason: JSON.parse(`"${reason}"`) }),
+        );
+      },
+      { timeout: 10_000, interval: 200 },
+    );
   }, 30_000);
 
   it('serve-all (IBM/agbot of npm start): an org created after the start is served, and its policy finds its nodes', async () => {

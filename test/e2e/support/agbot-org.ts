@@ -103,7 +103,7 @@ export async function exchangeAgbotAgreement(
 }
 
 export interface LocalAgreements {
-  active: { agreementId: string; state: string; nodeId: string }[];
+  active: { agreementId: string; state: string; nodeId: string; policy: string; pattern?: string }[];
   archived: {
     agreementId: string;
     terminatedReason: number;
@@ -112,8 +112,32 @@ export interface LocalAgreements {
   }[];
 }
 
+type UpstreamAgreement = Record<string, unknown> & {
+  current_agreement_id: string;
+  device_id: string;
+  policy_name: string;
+  pattern: string;
+  state: string;
+  terminated_reason: number;
+  terminated_description: string;
+};
+
+/** One agreement of the agbot's `GET /agreement` (upstream's field names), as these tests name its fields. */
+const asLocal = (a: UpstreamAgreement) => ({
+  agreementId: a.current_agreement_id,
+  nodeId: a.device_id.slice(a.device_id.indexOf('/') + 1),
+  policy: a.policy_name,
+  state: a.state,
+  terminatedReason: a.terminated_reason,
+  terminatedDescription: a.terminated_description,
+  ...(a.pattern ? { pattern: a.pattern } : {}),
+});
+
 /** The agbot's own `GET /agreement` (active and archived). */
 export async function localAgreements(agbot: Agbot): Promise<LocalAgreements> {
   const res = await fetch(`http://127.0.0.1:${agbot.port()}/agreement`);
-  return ((await res.json()) as { agreements: LocalAgreements }).agreements;
+  const { agreements } = (await res.json()) as {
+    agreements: { active: UpstreamAgreement[]; archived: UpstreamAgreement[] };
+  };
+  return { active: agreements.active.map(asLocal), archived: agreements.archived.map(asLocal) };
 }
