@@ -85,7 +85,11 @@ export async function checkDependencies(
       const { policy, node } = checks.inputs;
       const input = checkUserInput(ref, dep.definition.userInput, policy, node);
       if (!input.ok)
-        return { ok: false, failed: 'userinput', reason: `dependency ${dep.org}/${dep.url}: ${input.reason}` };
+        return {
+          ok: false,
+          failed: 'userinput',
+          reason: `dependency ${dep.org}/${dep.url}: ${input.reason}`,
+        };
     }
     if (!checks.bindings) continue;
     let names: string[];
