@@ -3,6 +3,7 @@ import { act, type Base, group, leaf } from '../command-kit.ts';
 import { EXIT, fatal } from '../errors.ts';
 import { goTime, printJson } from '../output.ts';
 import { agbotSource } from './agbot-source.ts';
+import { printAgreements } from './agreement-list.ts';
 
 type Json = Record<string, unknown>;
 
@@ -36,16 +37,7 @@ export function agbotCommands(program: Command, base: Base): void {
   act(base, list, async (ctx, [id], opts) => {
     const archived = opts.archived === true;
     const agreements = await agbotSource(ctx, opts).agreements(archived);
-    if (id) {
-      const found = agreements.find((a) => a.current_agreement_id === id);
-      if (!found) throw fatal(EXIT.CLI_INPUT_ERROR, `agreement id ${id} not found`);
-      printJson(ctx.io, found);
-      return;
-    }
-    printJson(
-      ctx.io,
-      agreements.map((a) => agreementView(a, archived)),
-    );
+    printAgreements(ctx, agreements, id, (a) => agreementView(a, archived));
   });
 
   const policy = group(agbot, ['policy', 'pol'], 'List the policies this Horizon agreement bot hosts.');

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { AgentClient } from '../agent-client.ts';
 import { act, type Base, group, leaf } from '../command-kit.ts';
 import { EXIT, fatal } from '../errors.ts';
-import { goTime, printJson } from '../output.ts';
+import { goTime } from '../output.ts';
+import { printAgreements } from './agreement-list.ts';
 
 type Json = Record<string, unknown>;
 interface AgreementsBody {
@@ -17,17 +18,9 @@ export function agreementCommands(program: Command, base: Base): void {
     .argument('[agreement-id]', 'Show the whole agreement with this id.')
     .option('-r, --archived', 'List archived agreements instead of the active ones.');
   act(base, list, async (ctx, [id], opts) => {
-    const agreements = await loadAgreements(new AgentClient(ctx), opts.archived === true);
-    if (id) {
-      const found = agreements.find((a) => a.current_agreement_id === id);
-      if (!found) throw fatal(EXIT.CLI_INPUT_ERROR, `agreement id ${id} not found`);
-      printJson(ctx.io, found);
-      return;
-    }
-    printJson(
-      ctx.io,
-      agreements.map((a) => agreementView(a, opts.archived === true)),
-    );
+    const archived = opts.archived === true;
+    const agreements = await loadAgreements(new AgentClient(ctx), archived);
+    printAgreements(ctx, agreements, id, (a) => agreementView(a, archived));
   });
 
   const cancel = leaf(agreement, ['cancel', 'can'], 'Cancel 1 or all of the active agreements.')
