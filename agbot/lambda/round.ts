@@ -29,18 +29,27 @@ const MARGIN_MS = 20_000;
 const log = createLogger((process.env.HZN_AGBOT_LOG_LEVEL as 'info' | undefined) ?? 'info');
 
 /** Kept while the instance is warm: the token, and the context (keys published, memory). */
-let warm: { token: string; context: RoundContext } | undefined;
+interface Warm {
+  current?: { token: string; context: RoundContext };
+}
 
 /** Where the in-stack agbot keeps its state: the Exchange's table (stack/agbot-round.ts). */
 export type OpenStore = (agbot: { org: string; id: string }) => AgbotStore;
 
-/** The function's handler, given where its state lives (the composition root passes the table's). */
-export const createRoundHandler =
-  (openStore: OpenStore) => (event: { Records?: unknown[] } | undefined, lambda?: LambdaContext) =>
-    runRounds(openStore, event, lambda);
+/**
+ * The function's handler, given where its state lives (the composition root passes the table's).
+ * What a warm instance keeps belongs to the handler made here: the module makes one, as Lambda
+ * loads it once per instance; a test makes a new one for each cold start.
+ */
+export const createRoundHandler = (openStore: OpenStore) => {
+  const warm: Warm = {};
+  return (event: { Records?: unknown[] } | undefined, lambda?: LambdaContext) =>
+    runRounds(openStore, warm, event, lambda);
+};
 
 async function runRounds(
   openStore: OpenStore,
+  warm: Warm,
   event: { Records?: unknown[] } | undefined,
   lambda?: LambdaContext,
 ) {
@@ -53,7 +62,7 @@ async function runRounds(
   }
   const started = Date.now();
   const budget = Math.min(Math.max(lambda?.getRemainingTimeInMillis?.() ?? 60_000, 30_000), 900_000);
-  const token = warm?.token ?? (await builtInAgbotToken());
+  const token = warm.current?.token ?? (await builtInAgbotToken());
   if (!token) {
     log.info('no built-in agbot yet: POST /v1/admin/initdb creates it');
     return { rounds: 0 };
@@ -63,7 +72,7 @@ async function runRounds(
   let rounds = 0;
   let held = true;
   try {
-    const context = await roundContext(openStore, exchangeUrl, token);
+    const context = await roundContext(openStore, warm, exchangeUrl, token);
     context.deadline = started + budget - MARGIN_MS;
     for (;;) {
       const outcome = await protocolRound(context);
@@ -79,7 +88,7 @@ async function runRounds(
     return { rounds };
   } catch (error) {
     // A token changed (the agbot deleted and made again by initdb): read it afresh next time.
-    if (error instanceof AgbotExchangeError && error.status === 401) forget();
+    if (error instanceof AgbotExchangeError && error.status === 401) forget(warm);
     log.warn('round failed', { error: (error as Error).message });
     throw error;
   } finally {
@@ -87,9 +96,14 @@ async function runRounds(
   }
 }
 
-async function roundContext(openStore: OpenStore, exchangeUrl: string, token: string): Promise<RoundContext> {
-  if (warm?.token === token) return warm.context;
-  forget();
+async function roundContext(
+  openStore: OpenStore,
+  warm: Warm,
+  exchangeUrl: string,
+  token: string,
+): Promise<RoundContext> {
+  if (warm.current?.token === token) return warm.current.context;
+  forget(warm);
   const config = loadAgbotConfig({
     HZN_EXCHANGE_URL: exchangeUrl,
     HZN_AGBOT_ID: `${BUILT_IN_AGBOT.org}/${BUILT_IN_AGBOT.id}`,
@@ -107,12 +121,12 @@ async function roundContext(openStore: OpenStore, exchangeUrl: string, token: st
     timeoutMs: config.requestTimeoutMs,
   });
   const context = await openRoundContext({ config, store, exchange, log, settings: roundSettings(config) });
-  warm = { token, context };
+  warm.current = { token, context };
   return context;
 }
 
-function forget(): void {
-  warm?.context.exchange.close();
-  warm?.context.store.close();
-  warm = undefined;
+function forget(warm: Warm): void {
+  warm.current?.context.exchange.close();
+  warm.current?.context.store.close();
+  warm.current = undefined;
 }

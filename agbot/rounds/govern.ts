@@ -16,22 +16,28 @@ import { cancelAgreement } from './cancel.ts';
 import { stillCompatible, versionsToOffer } from './candidate.ts';
 import { type RoundContext, splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
+import type { LiveAgreements } from './live-agreements.ts';
 import { type PatternReads, patternAgreementHolds } from './pattern-govern.ts';
 import { type DeploymentPolicy, deploymentPolicy, oneOf } from './wire.ts';
 
 export async function governChanges(
   ctx: RoundContext,
+  live: LiveAgreements,
   feed: FeedSummary,
   served: Map<string, string[]>,
   servedPatterns: Map<string, string[]> = new Map(),
 ): Promise<number> {
   let cancelled = 0;
   const patternReads: PatternReads = new Map();
-  for (const agreement of await ctx.store.listAgreements(false)) {
+  const cancel = async (agreement: AgbotAgreement, reason: number, options?: { tellNode?: boolean }) => {
+    await cancelAgreement(ctx, agreement, reason, options);
+    live.ended(agreement.agreementId);
+    cancelled += 1;
+  };
+  for (const agreement of live.list()) {
     const node = `${agreement.nodeOrg}/${agreement.nodeId}`;
     if (feed.nodesDeleted.has(node)) {
-      await cancelAgreement(ctx, agreement, REASON.agbotAgreementMissingOnNode, { tellNode: false });
-      cancelled += 1;
+      await cancel(agreement, REASON.agbotAgreementMissingOnNode, { tellNode: false });
       continue;
     }
     if (agreement.pattern) {
@@ -47,8 +53,7 @@ export async function governChanges(
         agreement: agreement.agreementId,
         reason: check.reason,
       });
-      await cancelAgreement(ctx, agreement, REASON.agbotPolicyChanged);
-      cancelled += 1;
+      await cancel(agreement, REASON.agbotPolicyChanged);
       continue;
     }
     const policyChanged = feed.policies.has(agreement.policy);
@@ -74,9 +79,9 @@ export async function governChanges(
         from: agreement.service.version,
         to: better,
       });
-      await cancelAgreement(ctx, agreement, REASON.agbotPolicyChanged);
+      // Looked at again before the archive frees the node: a crash between the two loses nothing.
       await ctx.store.revisit(agreement.policy, node);
-      cancelled += 1;
+      await cancel(agreement, REASON.agbotPolicyChanged);
       continue;
     }
     if (check.ok) continue;
@@ -84,8 +89,7 @@ export async function governChanges(
       agreement: agreement.agreementId,
       reason: check.reason,
     });
-    await cancelAgreement(ctx, agreement, REASON.agbotPolicyChanged);
-    cancelled += 1;
+    await cancel(agreement, REASON.agbotPolicyChanged);
   }
   return cancelled;
 }

@@ -106,10 +106,11 @@ async function handleOne(ctx: RoundContext, message: AgbotMessage): Promise<bool
       return true;
     case MESSAGE_TYPES.cancel:
       if (!agreement.archived) {
+        // A policy's node is looked at again next round (a pattern's is searched in full anyway);
+        // marked before the archive, so that a crash between the two does not forget the node.
+        if (!agreement.pattern) await ctx.store.revisit(agreement.policy, message.nodeId);
         // The node's reason is kept; the cancel is echoed back as upstream does (the node ignores it).
         await cancelAgreement(ctx, agreement, parsed.reason, { tellNode: false });
-        // A policy's node is looked at again next round (a pattern's is searched in full anyway).
-        if (!agreement.pattern) await ctx.store.revisit(agreement.policy, message.nodeId);
         await reply(buildCancel(agreement.agreementId, parsed.reason));
       }
       return true;
@@ -148,7 +149,12 @@ async function handleReply(
     if (reply.decision) await send(buildReplyAck(id, false));
     return;
   }
-  if (agreement.state === AGBOT_STATES.finalized) return; // already replied
+  if (agreement.state === AGBOT_STATES.finalized) {
+    // The reply seen again: its first handling may have stopped (a crash) before the Exchange
+    // row was finalized, and the message stays until handled, so the row is written again.
+    await ctx.exchange.putAgreement(id, agreementRow(agreement, AGBOT_STATES.finalized));
+    return;
+  }
   if (!reply.decision) {
     await cancelAgreement(ctx, agreement, REASON.agbotNegativeReply);
     return;

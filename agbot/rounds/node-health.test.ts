@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REASON } from '#lib/protocol/reason-codes';
 import type { RoundContext } from './context.ts';
+import { LiveAgreements } from './live-agreements.ts';
 import { governNodeHealth, healthVerdict } from './node-health.ts';
 
 const NOW = Date.parse('2026-11-28T12:00:00.000Z');
@@ -48,7 +49,7 @@ describe('healthVerdict', () => {
 });
 
 describe('governNodeHealth', () => {
-  it('lists agreements and searches only when a check is due', async () => {
+  it('searches only when a check is due', async () => {
     let now = NOW;
     const live = {
       agreementId: 'a1',
@@ -67,16 +68,10 @@ describe('governNodeHealth', () => {
         nodeHealth: { missing_heartbeat_interval: 120, check_agreement_status: 15 },
       },
     };
-    const calls = { list: 0, search: 0 };
+    const calls = { search: 0 };
     const ctx = {
       now: () => now,
       memory: { nodeHealthCheckedAt: new Map<string, number>() },
-      store: {
-        listAgreements: async () => {
-          calls.list += 1;
-          return [live];
-        },
-      },
       exchange: {
         nodeHealth: async () => {
           calls.search += 1;
@@ -87,13 +82,14 @@ describe('governNodeHealth', () => {
       },
       log: { info: () => undefined },
     } as unknown as RoundContext;
-    expect(await governNodeHealth(ctx)).toBe(0);
-    expect(calls).toEqual({ list: 1, search: 1 });
+    const agreements = LiveAgreements.of([live]);
+    expect(await governNodeHealth(ctx, agreements)).toBe(0);
+    expect(calls).toEqual({ search: 1 });
     now += 5_000;
-    await governNodeHealth(ctx);
-    expect(calls).toEqual({ list: 1, search: 1 });
+    await governNodeHealth(ctx, agreements);
+    expect(calls).toEqual({ search: 1 });
     now += 11_000;
-    await governNodeHealth(ctx);
-    expect(calls).toEqual({ list: 2, search: 2 });
+    await governNodeHealth(ctx, agreements);
+    expect(calls).toEqual({ search: 2 });
   });
 });

@@ -17,6 +17,7 @@ import type { AgbotAgreement } from '#lib/agbot-store/contract';
 import { REASON } from '#lib/protocol/reason-codes';
 import { cancelAgreement } from './cancel.ts';
 import { type RoundContext, splitId } from './context.ts';
+import type { LiveAgreements } from './live-agreements.ts';
 
 export interface NodeHealthSettings {
   missingHeartbeatS: number;
@@ -70,10 +71,10 @@ interface Group {
 }
 
 /** Checks the node health of finalized agreements whose check is due; returns how many it cancelled. */
-export async function governNodeHealth(ctx: RoundContext): Promise<number> {
-  // Most rounds have no check due: they skip even the listing of live agreements.
+export async function governNodeHealth(ctx: RoundContext, live: LiveAgreements): Promise<number> {
+  // Most rounds have no check due: they skip the grouping and the searches.
   if (ctx.now() < (ctx.memory.nodeHealthCheckedAt.get(NEXT_DUE) ?? 0)) return 0;
-  const groups = groupByCheck(ctx, await ctx.store.listAgreements(false));
+  const groups = groupByCheck(ctx, live.list());
   let cancelled = 0;
   let nextDue = ctx.now() + IDLE_LOOK_MS;
   for (const [key, group] of groups) {
@@ -98,6 +99,7 @@ export async function governNodeHealth(ctx: RoundContext): Promise<number> {
         ...(node ? { lastHeartbeat: node.lastHeartbeat } : { lastHeartbeat: 'none in the interval' }),
       });
       await cancelAgreement(ctx, agreement, reason);
+      live.ended(agreement.agreementId);
       cancelled += 1;
     }
     ctx.memory.nodeHealthCheckedAt.set(key, ctx.now());

@@ -1,4 +1,4 @@
-import type { AgbotAgreement } from '#lib/agbot-store/contract';
+import type { AgbotAgreement, AgreementDetails } from '#lib/agbot-store/contract';
 import { newAgreementId } from '#lib/protocol/agreement-id';
 import { AGBOT_STATES } from '#lib/protocol/agreement-states';
 import { buildProposal } from '#lib/protocol/build-message';
@@ -21,8 +21,8 @@ export const agreementRow = (agreement: AgbotAgreement, state: string) => {
 
 /**
  * Sends a proposal (docs/protocol.md#compatibility-checks): the agreement is stored first, so a restart at
- * any later point knows it (it is then answered, or times out with 201) and the node is never
- * proposed to twice for the policy; then the Exchange row "Formed Proposal", then the message.
+ * any later point knows it (a proposal cut short is sent again, resume-proposals.ts) and the node
+ * is never proposed to twice for the policy; then the Exchange row "Formed Proposal", then the message.
  * Undefined, with nothing sent, when the store refuses the agreement because the node has a live
  * one for the policy already (an overlapping round proposed first).
  */
@@ -46,11 +46,7 @@ export async function propose(
     createdAt: now,
     updatedAt: now,
     archived: false,
-    details: {
-      protocolTimeoutS: ctx.settings.protocolTimeoutS ?? protocolTimeoutS(plan.node.maxHeartbeatS),
-      secrets: plan.secrets,
-      ...(plan.terms.nodeHealth ? { nodeHealth: plan.terms.nodeHealth } : {}),
-    },
+    details: details(ctx, plan),
   };
   if ((await ctx.store.saveAgreement(agreement)) !== 'saved') {
     ctx.log.info('node has a live agreement for the policy already: not proposed', {
@@ -59,6 +55,21 @@ export async function propose(
     });
     return undefined;
   }
+  return sendProposal(ctx, agreement, plan);
+}
+
+/**
+ * The stored agreement's proposal: the Exchange row "Formed Proposal", the message, then
+ * `proposedAt` saved (with the plan's secrets and node health, which a resumed proposal may have
+ * anew). An agreement without `proposedAt` is one whose proposal may not have left
+ * (resume-proposals.ts sends it again).
+ */
+export async function sendProposal(
+  ctx: RoundContext,
+  agreement: AgbotAgreement,
+  plan: ProposalPlan,
+): Promise<AgbotAgreement> {
+  const { agreementId, policy, pattern } = agreement;
   await ctx.exchange.putAgreement(agreementId, agreementRow(agreement, AGBOT_STATES.formedProposal));
   const message = buildProposal({
     agreementId,
@@ -67,7 +78,14 @@ export async function propose(
     consumerId: `${ctx.config.org}/${ctx.config.id}`,
   });
   await sendToNode(ctx, plan.node, message);
-  const sent = { ...agreement, details: { ...agreement.details, proposedAt: ctx.now() } } as AgbotAgreement;
+  const sent: AgbotAgreement = {
+    ...agreement,
+    details: {
+      ...agreement.details,
+      ...details(ctx, plan, agreement.details?.protocolTimeoutS),
+      proposedAt: ctx.now(),
+    },
+  };
   await ctx.store.saveAgreement(sent);
   ctx.log.info('proposal sent', {
     agreement: agreementId,
@@ -78,3 +96,10 @@ export async function propose(
   });
   return sent;
 }
+
+/** What the agreement keeps of its plan (never a secret's value: the T&C carry those). */
+const details = (ctx: RoundContext, plan: ProposalPlan, timeoutS?: number): AgreementDetails => ({
+  protocolTimeoutS: timeoutS ?? ctx.settings.protocolTimeoutS ?? protocolTimeoutS(plan.node.maxHeartbeatS),
+  secrets: plan.secrets,
+  ...(plan.terms.nodeHealth ? { nodeHealth: plan.terms.nodeHealth } : {}),
+});

@@ -1,6 +1,7 @@
 /**
  * One round of the agbot (docs/agbot.md "A round"): the feed (also the heartbeat), the mailbox,
- * governance (timeouts 201, policy and node changes 204, nodes gone, secret updates), then the
+ * then, on one listing of the live agreements, proposals cut short sent again and governance
+ * (timeouts 201, policy and node changes 204, nodes gone, node health, secret updates), then the
  * searches of served policies and patterns whose inputs changed and the proposals to the nodes
  * they return.
  * The feed cursor is stored last, so a round that fails is redone from the same changes; so is
@@ -12,10 +13,12 @@ import { servedOrgs, serveNewOrgs } from '../serve-all.ts';
 import { outOfTime, type RoundContext } from './context.ts';
 import { readFeed } from './feed.ts';
 import { governChanges } from './govern.ts';
+import { LiveAgreements } from './live-agreements.ts';
 import { readMailbox } from './mailbox.ts';
 import { governNodeHealth } from './node-health.ts';
 import { searchAndProposePatterns } from './pattern-search.ts';
 import { pruneStatuses } from './policy-status.ts';
+import { resumeProposals } from './resume-proposals.ts';
 import { searchAndPropose } from './search-round.ts';
 import { sendSecretUpdates } from './secrets-updates.ts';
 import { servedPatterns, servedPolicies } from './served.ts';
@@ -24,6 +27,7 @@ import { cancelTimedOut } from './timeouts.ts';
 export type RoundOutcome = 'complete' | 'unfinished';
 
 export async function protocolRound(ctx: RoundContext): Promise<RoundOutcome> {
+  const startedAt = ctx.now();
   const feed = await readFeed(ctx);
   let newOrgs = false;
   if (ctx.settings.serveAll) {
@@ -50,10 +54,12 @@ export async function protocolRound(ctx: RoundContext): Promise<RoundOutcome> {
   );
   if (feed.mailbox || ctx.now() - ctx.memory.lastMailboxAt >= ctx.settings.mailboxFallbackMs)
     await readMailbox(ctx);
-  await cancelTimedOut(ctx);
-  await governChanges(ctx, feed, served, patterns);
-  await governNodeHealth(ctx);
-  await sendSecretUpdates(ctx, feed);
+  const live = await LiveAgreements.read(ctx.store);
+  await resumeProposals(ctx, live, startedAt);
+  await cancelTimedOut(ctx, live);
+  await governChanges(ctx, live, feed, served, patterns);
+  await governNodeHealth(ctx, live);
+  await sendSecretUpdates(ctx, live, feed);
   await searchAndPropose(ctx, feed, served);
   if (outOfTime(ctx)) return 'unfinished';
   await searchAndProposePatterns(ctx, feed, patterns);

@@ -14,15 +14,20 @@ import type { SecretSource } from '../exchange.ts';
 import type { RoundContext } from './context.ts';
 import { splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
+import type { LiveAgreements } from './live-agreements.ts';
 import { readPattern } from './pattern-services.ts';
 import { secretsWithValues } from './secret-values.ts';
 import { sendAbout } from './send.ts';
 import { deploymentPolicy, oneOf } from './wire.ts';
 
-export async function sendSecretUpdates(ctx: RoundContext, feed: FeedSummary): Promise<number> {
+export async function sendSecretUpdates(
+  ctx: RoundContext,
+  live: LiveAgreements,
+  feed: FeedSummary,
+): Promise<number> {
   if (feed.secrets.size === 0) return 0;
   let sent = 0;
-  for (const agreement of await ctx.store.listAgreements(false)) {
+  for (const agreement of live.list()) {
     if (agreement.state === AGBOT_STATES.formedProposal) continue; // the proposal carries values already read
     const [org, name] = splitId(agreement.policy);
     const changed = (agreement.details?.secrets ?? []).filter((s) =>
@@ -40,11 +45,12 @@ export async function sendSecretUpdates(ctx: RoundContext, feed: FeedSummary): P
       continue;
     }
     if (!(await sendAbout(ctx, agreement, buildSecretUpdate(agreement.agreementId, metadata)))) continue;
-    await ctx.store.saveAgreement({
+    const updated = {
       ...agreement,
       updatedAt: ctx.now(),
       details: { protocolTimeoutS: 0, secrets: [], ...agreement.details, secretsUpdatedAt: ctx.now() },
-    });
+    };
+    if ((await ctx.store.saveAgreement(updated)) === 'saved') live.updated(updated);
     ctx.log.info('secret update sent', {
       agreement: agreement.agreementId,
       secrets: changed.map((s) => s.serviceSecret),

@@ -1,0 +1,221 @@
+/**
+ * 200 nodes accepting at once, for both agbots (issue 26): `npm run bench:agbot-burst`. Starts
+ * DynamoDB Local (behind the counting proxy of bench/fleet-proxies.ts) and serverless-offline
+ * with the `agbotRound` function fed by the local stream reader, as `npm start` does; registers
+ * AGBOT_BURST_NODES (200) scripted nodes (agbot/test-support/scripted-node.ts) that accept every
+ * proposal at once and record the agreement on the replyack; adds one deployment policy that
+ * matches them all and measures the time until every agreement is finalized (the Exchange's
+ * agbot agreement rows). Then the same with the standalone program (its defaults: a round every
+ * 10 s, and at once on the signal channel's "look now") on nodes of its own. Prints, for each:
+ * the time, the agbot's rounds (and the function's invocations), and the whole hub's DynamoDB
+ * calls meanwhile (the nodes' own requests included).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '#lib/json-logger';
+import { buildReply } from '#lib/protocol/build-message';
+import { signDeployment } from '#lib/protocol/deployment-signature';
+import { generateMessagingKeys } from '#lib/protocol/keys';
+import { createAgbot } from '../agbot/agbot.ts';
+import { loadAgbotConfig } from '../agbot/config.ts';
+import { exchangeCall, ScriptedNode } from '../agbot/test-support/scripted-node.ts';
+import { BENCH_TABLE, ROOT_PASSWORD, startBenchDynamo } from './env.ts';
+import { dynamoProxy, newCounts } from './fleet-proxies.ts';
+
+const NODES = Number(process.env.AGBOT_BURST_NODES || 200);
+const SERVICE = { url: 'burst.svc', version: '1.0.0', arch: 'amd64' };
+const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+
+async function main() {
+  const scratch = mkdtempSync(join(tmpdir(), 'bench-agbot-burst-'));
+  const dynamo = await startBenchDynamo();
+  const counts = newCounts();
+  const db = await dynamoProxy(dynamo.endpoint, counts);
+  const { createTableIfMissing } = await import('#tables/create-table');
+  const { bootstrap } = await import('#tables/bootstrap');
+  const { startOffline } = await import('../test/e2e/support/serverless-offline.ts');
+  const { testSigner } = await import('../test/e2e/support/agbot-org.ts');
+  const { startAgbotStream } = await import('../scripts/local/agbot-stream.ts');
+  const cleanups: (() => Promise<void> | void)[] = [() => rmSync(scratch, { recursive: true, force: true })];
+  try {
+    await createTableIfMissing(BENCH_TABLE);
+    await bootstrap();
+    const server = await startOffline({
+      dynamoEndpoint: db.url,
+      table: BENCH_TABLE,
+      rootPassword: ROOT_PASSWORD,
+      env: {
+        EXCHANGE_AGBOT: 'in-stack',
+        EXCHANGE_SECRETS_MASTER_KEY_FILE: join(scratch, 'secrets-master-key'),
+        HZN_AGBOT_LOG_LEVEL: 'info',
+      },
+    });
+    cleanups.unshift(server.stop, db.close);
+    const root = { user: 'root/root', secret: ROOT_PASSWORD };
+    const call = (auth: typeof root, method: string, path: string, body?: unknown) =>
+      exchangeCall(server.baseUrl, auth, method, path, body);
+    const must = async (what: string, answer: Promise<{ status: number; body: unknown }>) => {
+      const { status, body } = await answer;
+      if (status >= 300) throw new Error(`${what} → ${status} ${JSON.stringify(body)}`);
+    };
+    await must('initdb', call(root, 'POST', '/admin/initdb'));
+    const reader = await startAgbotStream({
+      dynamoEndpoint: dynamo.endpoint,
+      table: BENCH_TABLE,
+      lambdaUrl: server.lambdaUrl,
+    });
+    cleanups.unshift(reader.stop);
+    const keys = generateMessagingKeys();
+    const signer = testSigner();
+
+    /** An org with the service and NODES registered nodes; then its policy, timed until all are finalized. */
+    async function burst(org: string, agbot: string) {
+      await must('org', call(root, 'POST', `/orgs/${org}`, { label: org, description: org }));
+      const owner = { user: `${org}/owner`, secret: 'owner-pw-burst' };
+      await must(
+        'user',
+        call(root, 'POST', `/orgs/${org}/users/owner`, {
+          password: owner.secret,
+          admin: true,
+          email: 'owner@example.com',
+        }),
+      );
+      const deployment = JSON.stringify({ services: { s: { image: 'busybox:latest' } } });
+      await must(
+        'service',
+        call(owner, 'POST', `/orgs/${org}/services`, {
+          label: SERVICE.url,
+          ...SERVICE,
+          sharable: 'multiple',
+          deployment,
+          deploymentSignature: signDeployment(deployment, signer.privateKey),
+        }),
+      );
+      const nodes = Array.from(
+        { length: NODES },
+        (_, i) => new ScriptedNode(server.baseUrl, org, `n${i}`, undefined, keys),
+      );
+      for (let i = 0; i < nodes.length; i += 10)
+        await Promise.all(
+          nodes
+            .slice(i, i + 10)
+            .map((n) => n.register(owner, { properties: [{ name: 'burst', value: org }] })),
+        );
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      const done = new Set<string>();
+      const nodeLoop = async (node: ScriptedNode) => {
+        for (const received of await node.poll()) {
+          const m = received.message;
+          if (m.type === 'proposal')
+            await node.send(received, buildReply(m.agreementId, true, node.creds.user));
+          if (m.type === 'replyack' && m.decision) {
+            await node.putAgreement(m.agreementId, { org, url: SERVICE.url });
+            done.add(node.id);
+          }
+        }
+      };
+      counts.calls.clear();
+      counts.counting = true;
+      const invocations = reader.invocations();
+      const started = performance.now();
+      await must(
+        'policy',
+        call(owner, 'POST', `/orgs/${org}/business/policies/burst`, {
+          label: 'burst',
+          service: {
+            name: SERVICE.url,
+            org,
+            arch: SERVICE.arch,
+            serviceVersions: [{ version: SERVICE.version }],
+          },
+          constraints: [`burst == ${org}`],
+        }),
+      );
+      const deadline = Date.now() + 900_000;
+      while (done.size < NODES) {
+        if (Date.now() > deadline) throw new Error(`${agbot}: only ${done.size} agreements in 15 minutes`);
+        const pending = nodes.filter((n) => !done.has(n.id));
+        for (let i = 0; i < pending.length; i += 20)
+          await Promise.all(pending.slice(i, i + 20).map(nodeLoop));
+      }
+      const seconds = (performance.now() - started) / 1000;
+      counts.counting = false;
+      const [agbotOrg, agbotId] = agbot.split('/');
+      const rows = await call(root, 'GET', `/orgs/${agbotOrg}/agbots/${agbotId}/agreements`);
+      const finalized = Object.values(
+        (rows.body?.agreements ?? {}) as Record<string, { state: string; service: { orgid: string } }>,
+      ).filter((a) => a.state === 'Finalized Agreement' && a.service.orgid === org).length;
+      if (finalized !== NODES) throw new Error(`${agbot}: ${finalized} finalized rows, not ${NODES}`);
+      return {
+        seconds: round(seconds),
+        dynamoCalls: [...counts.calls.values()].reduce((a, b) => a + b, 0),
+        streamInvocations: reader.invocations() - invocations,
+      };
+    }
+
+    const outputBefore = server.output().length;
+    const inStack = await burst('burst-stack', 'IBM/agbot');
+    const rounds = [
+      ...server
+        .output()
+        .slice(outputBefore)
+        .matchAll(/"msg":"agbot rounds","rounds":(\d+)/g),
+    ];
+    const inStackRounds = rounds.reduce((n, m) => n + Number(m[1]), 0);
+
+    // The standalone program beside it, as `EXCHANGE_AGBOT=standalone` runs it (its own identity).
+    await reader.stop();
+    const token = 'bench-standalone-token';
+    await must(
+      'standalone agbot',
+      call(root, 'PUT', '/orgs/IBM/agbots/standalone', {
+        token,
+        name: 'standalone',
+        msgEndPoint: '',
+        publicKey: '',
+      }),
+    );
+    const config = loadAgbotConfig({
+      HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
+      HZN_AGBOT_ID: 'IBM/standalone',
+      HZN_AGBOT_TOKEN: token,
+      HZN_AGBOT_DATA_DIR: join(scratch, 'standalone'),
+      HZN_AGBOT_PORT: '0',
+      HZN_AGBOT_SERVE_ALL: 'true',
+    });
+    const standaloneAgbot = createAgbot({ config, log: createLogger('error') });
+    await standaloneAgbot.start();
+    cleanups.unshift(() => standaloneAgbot.stop());
+    const roundsBefore = standaloneAgbot.status().rounds;
+    const requestsBefore = standaloneAgbot.exchangeRequests();
+    const standalone = await burst('burst-alone', 'IBM/standalone');
+    console.log(
+      JSON.stringify(
+        {
+          nodes: NODES,
+          inStack: {
+            policyToAllFinalizedSeconds: inStack.seconds,
+            invocations: inStack.streamInvocations,
+            rounds: inStackRounds,
+            dynamoCallsOfTheHub: inStack.dynamoCalls,
+          },
+          standalone: {
+            policyToAllFinalizedSeconds: standalone.seconds,
+            rounds: standaloneAgbot.status().rounds - roundsBefore,
+            exchangeRequests: standaloneAgbot.exchangeRequests() - requestsBefore,
+            dynamoCallsOfTheHub: standalone.dynamoCalls,
+          },
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    for (const cleanup of cleanups) await Promise.resolve(cleanup()).catch(() => undefined);
+    await dynamo.stop();
+  }
+}
+
+await main();
+process.exit(0);
