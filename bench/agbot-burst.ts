@@ -138,6 +138,9 @@ async function main() {
         const pending = nodes.filter((n) => !done.has(n.id));
         for (let i = 0; i < pending.length; i += 20)
           await Promise.all(pending.slice(i, i + 20).map(nodeLoop));
+        // Nodes read their mailbox about once a second, not in a tight loop that would starve the
+        // agbot's own requests to the same server (real agents read it when their feed says so).
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
       const seconds = (performance.now() - started) / 1000;
       counts.counting = false;

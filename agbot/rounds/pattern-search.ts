@@ -34,10 +34,14 @@ export async function searchAndProposePatterns(
       nodeOrgs.some((o) => changedNodeOrgs.has(o)) ||
       (await searchDue(ctx, stateKey));
     if (!due) continue;
+    const searchedAt = ctx.now();
     const pattern = await readPattern(ctx, patternId);
-    // Searched now (even if gone: governance cancels its agreements; the next look is at its rescan).
-    await ctx.store.setSearch(stateKey, { changedSince: 0, fullScanAt: ctx.now() });
-    if (!pattern) continue;
+    // Gone: governance cancels its agreements; the next look is at its rescan.
+    if (!pattern) {
+      await ctx.store.setSearch(stateKey, { changedSince: 0, fullScanAt: searchedAt });
+      continue;
+    }
+    let anyFailed = false;
     for (const target of patternTargets(patternId, pattern)) {
       const nodes = await searchPattern(ctx, target, nodeOrgs);
       const notes = new SearchNotes({ policy: target.policyId, pattern: patternId }, true, nodes);
@@ -71,10 +75,12 @@ export async function searchAndProposePatterns(
           });
         }
       });
-      // The next round searches this pattern again.
-      if (failed) await ctx.store.setSearch(stateKey, { changedSince: 0, fullScanAt: 0 });
+      if (failed) anyFailed = true;
       await notes.record(ctx);
     }
+    // Searched, once its nodes are proposed to; after a failure (or a crash before this line, the
+    // feed not yet committed) the next round searches this pattern again.
+    await ctx.store.setSearch(stateKey, { changedSince: 0, fullScanAt: anyFailed ? 0 : searchedAt });
   }
   return proposed;
 }

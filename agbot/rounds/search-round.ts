@@ -1,3 +1,4 @@
+import type { SearchState } from '#lib/agbot-store/contract';
 import { evaluate } from './candidate.ts';
 import { mapLimit, outOfTime, type RoundContext, splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
@@ -11,8 +12,9 @@ import { deploymentPolicy, oneOf } from './wire.ts';
  * Searches every served policy whose inputs changed (its own record: a full search; a node of
  * its node orgs, a service, a secret, a served row: nodes changed since the last search), or
  * whose full rescan is due, or that has nodes marked to revisit (a node that cancelled), and proposes to each node found that has no live agreement with this
- * policy and passes the checks. If a proposal fails on the way, the policy's previous search
- * state is put back so that the next round sees those nodes again.
+ * policy and passes the checks. The search moves on only once its nodes are proposed to: if a
+ * proposal fails, or the invocation dies on the way, the next round searches from the previous
+ * search again.
  */
 export async function searchAndPropose(
   ctx: RoundContext,
@@ -46,8 +48,12 @@ export async function searchAndPropose(
     }
     const before = await ctx.store.getSearch(policyId);
     const fullScan = full || !before || ctx.now() - before.fullScanAt >= ctx.settings.fullRescanMs;
-    const found = await searchPolicy(ctx, policyId, nodeOrgs, full);
+    const { nodes: found, next } = await searchPolicy(ctx, policyId, nodeOrgs, full);
     const nodes = [...new Set([...found, ...revisits])];
+    // Until these nodes are proposed to, a crash must leave the search to be done again from the
+    // previous one (not resumed: the Exchange's paging session has moved past this batch).
+    const redo: SearchState = before ? { ...before, session: undefined } : { changedSince: 0, fullScanAt: 0 };
+    if (nodes.length > 0) await ctx.store.setSearch(policyId, redo);
     const notes = new SearchNotes({ policy: policyId }, fullScan, nodes);
     let failed = false;
     await mapLimit(nodes, ctx.settings.concurrency, async (nodeFull) => {
@@ -76,10 +82,11 @@ export async function searchAndPropose(
         });
       }
     });
-    if (failed) {
-      if (before) await ctx.store.setSearch(policyId, { ...before, session: undefined });
-      else await ctx.store.setSearch(policyId, { changedSince: 0, fullScanAt: 0 });
-    } else await ctx.store.revisited(policyId, revisits);
+    // A failed proposal leaves `redo` stored: the next round sees those nodes again.
+    if (!failed) {
+      await ctx.store.setSearch(policyId, next);
+      await ctx.store.revisited(policyId, revisits);
+    }
     await notes.record(ctx);
   }
   return proposed;

@@ -22,14 +22,16 @@ export async function searchDue(ctx: RoundContext, policy: string): Promise<bool
  * POST /orgs/{org}/business/policies/{p}/search with upstream's paging (docs/exchange-catalog.md#policy-search): nodes
  * changed since the last completed search (`changedSince` = its start − 10 s of clock slack; upstream takes 1 s), all of them on a
  * full rescan or when `full`; a full page means more, asked with the same session; a 409 gives
- * the Exchange's session, which is adopted. The search state is stored, so a restart resumes it.
+ * the Exchange's session, which is adopted. Nothing is stored here: the caller stores `next` once
+ * it has proposed to the nodes found (agbot/rounds/search-round.ts), so a crash in between never
+ * moves the search past nodes it did not propose to.
  */
 export async function searchPolicy(
   ctx: RoundContext,
   policy: string,
   nodeOrgids: string[],
   full: boolean,
-): Promise<string[]> {
+): Promise<{ nodes: string[]; next: SearchState }> {
   const now = ctx.now();
   const stored = await ctx.store.getSearch(policy);
   const fullScan = full || !stored || now - stored.fullScanAt >= ctx.settings.fullRescanMs;
@@ -66,15 +68,14 @@ export async function searchPolicy(
     found.push(...nodes.map((n) => n.id));
     if (nodes.length < PAGE_SIZE) {
       // Complete: the next search asks for nodes changed since this one started.
-      await ctx.store.setSearch(policy, {
+      const next = {
         changedSince: Math.max(0, Math.floor(startedAt / 1000) - CLOCK_SLACK_S),
         fullScanAt: state.fullScanAt,
-      });
-      return found;
+      };
+      return { nodes: found, next };
     }
   }
-  await ctx.store.setSearch(policy, state);
-  return found;
+  return { nodes: found, next: state };
 }
 
 /** When a resumed search started (our sessions end in `@<ms>`; an adopted one counts from now). */
