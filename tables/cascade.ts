@@ -10,7 +10,11 @@ import { batchDelete, type Key } from './kernel/batch-delete.ts';
 import { deletePartition } from './kernel/delete-partition.ts';
 import { forEachLimited } from './kernel/for-each-limited.ts';
 import { queryPartition } from './kernel/query-partition.ts';
-import { indexKeys, keys, ownedAgbotPrefix } from './keys.ts';
+import { agbotKeys } from './keys/agbot.ts';
+import { identityKeys } from './keys/identity.ts';
+import { nodeKeys } from './keys/node.ts';
+import { orgKeys } from './keys/org.ts';
+import { userKeys } from './keys/user.ts';
 import { isRegistered } from './node/entity.ts';
 import { deleteOrgPatterns, deleteOwnedPatterns } from './pattern/cascade.ts';
 import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret/records.ts';
@@ -44,9 +48,9 @@ export async function deleteOrgCascade(org: string): Promise<void> {
 
 async function deleteOrgPartitions(org: string): Promise<void> {
   const members = [
-    { partition: indexKeys.orgUsers(org), record: 'USER' },
-    { partition: indexKeys.orgNodes(org), record: 'NODE' },
-    { partition: indexKeys.orgAgbots(org), record: 'AGBOT' },
+    { partition: userKeys.orgIndex(org), record: 'USER' },
+    { partition: nodeKeys.orgIndex(org), record: 'NODE' },
+    { partition: agbotKeys.orgIndex(org), record: 'AGBOT' },
   ];
   const partitions: { pk: string; record: string }[] = [];
   const foreignOwned: { org: string; id: string; owner: string }[] = [];
@@ -65,7 +69,7 @@ async function deleteOrgPartitions(org: string): Promise<void> {
   // member authenticates while the org is being emptied (an interrupted cascade leaves records
   // that cannot log in, and the retried DELETE finishes them); and again once the records are
   // gone, for a token change that wrote an entry meanwhile (no write can once its record is gone).
-  const principalKeys = [...ids].map((id) => keys.principal(org, id));
+  const principalKeys = [...ids].map((id) => identityKeys.principal(org, id));
   await batchDelete(principalKeys);
   await deleteOrgDeploymentPolicies(org);
   await deleteOrgPatterns(org);
@@ -78,7 +82,7 @@ async function deleteOrgPartitions(org: string): Promise<void> {
   await batchDelete(principalKeys);
   // The secrets manager's partition (issue 12).
   await deleteOrgSecrets(org);
-  await deletePartition(keys.org(org).pk, { last: keys.org(org).sk });
+  await deletePartition(orgKeys.record(org).pk, { last: orgKeys.record(org).sk });
   // Its own feed goes unread with it; readers of every org (root, multi-tenant agbots) learn of it.
   await recordChanges([{ org, id: org, resource: 'org', operation: 'deleted' }]);
 }
@@ -136,7 +140,7 @@ async function deleteUserAndOwned(
   userCounts: Partial<Counts>,
 ): Promise<boolean> {
   const owner = `${org}/${username}`;
-  const nodes = await queryPartition({ index: 'gsi1', partition: indexKeys.orgNodes(org), owner });
+  const nodes = await queryPartition({ index: 'gsi1', partition: nodeKeys.orgIndex(org), owner });
   // Each node's messages go with its partition; they are uncounted with the node.
   const messages = new Map<string, number>();
   await forEachLimited(nodes, async (node) => {
@@ -160,15 +164,19 @@ async function deleteUserAndOwned(
   // The secrets manager (issue 12): the user's secrets and its nodes' secrets.
   await deleteUserSecrets(org, username);
   await forEachLimited(nodes, (node) => deleteNodeSecrets(org, String(node.gsi1sk)));
-  await deleteOwnedServices(keys.user(org, username).pk, { recordChanges: true });
+  await deleteOwnedServices(userKeys.record(org, username).pk, { recordChanges: true });
   await deleteOwnedDeploymentPolicies(org, owner);
   await deleteOwnedPatterns(org, owner);
-  const agbots = await queryPartition({ index: 'gsi1', partition: indexKeys.orgAgbots(org), owner });
+  const agbots = await queryPartition({ index: 'gsi1', partition: agbotKeys.orgIndex(org), owner });
   await forEachLimited(agbots, (agbot) => deleteAgbotCascade({ org, id: String(agbot.gsi1sk), owner }));
-  const user = keys.user(org, username);
-  const links = await queryPartition({ partition: user.pk, prefix: ownedAgbotPrefix, projection: 'sk' });
+  const user = userKeys.record(org, username);
+  const links = await queryPartition({
+    partition: user.pk,
+    prefix: userKeys.ownedAgbotPrefix,
+    projection: 'sk',
+  });
   await forEachLimited(links, async (link) => {
-    const [agbotOrg = '', id = ''] = splitOwner(String(link.sk).slice(ownedAgbotPrefix.length));
+    const [agbotOrg = '', id = ''] = splitOwner(String(link.sk).slice(userKeys.ownedAgbotPrefix.length));
     await deleteAgbotCascade({ org: agbotOrg, id, owner });
   });
   await deletePartition(user.pk, { keep: user.sk });

@@ -4,7 +4,7 @@ import type { ReadBounds } from '#lib/mailbox';
 import { documentClient, tableName } from './client.ts';
 import { batchGet } from './kernel/batch-get.ts';
 import { queryAll } from './kernel/query-all.ts';
-import { indexKeys } from './keys.ts';
+import { agbotKeys } from './keys/agbot.ts';
 import {
   countMessages,
   getMailboxMessage,
@@ -281,7 +281,7 @@ export async function deleteSentNodeMessages(org: string, id: string): Promise<n
     TableName: tableName(),
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': indexKeys.sentNodeMessages(org, id) },
+    ExpressionAttributeValues: { ':pk': agbotKeys.sentNodeMessagesIndex(org, id) },
     ProjectionExpression: 'org, id, msgId, #bytes',
     ExpressionAttributeNames: { '#bytes': 'bytes' },
   });

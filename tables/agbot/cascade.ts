@@ -5,7 +5,8 @@ import { documentClient, tableName } from '../client.ts';
 import { changingIdentity } from '../identity/principals.ts';
 import { dropEmptyPrincipal, principalRemove } from '../identity/records.ts';
 import { deletePartition } from '../kernel/delete-partition.ts';
-import { keys } from '../keys.ts';
+import { agbotKeys } from '../keys/agbot.ts';
+import { userKeys } from '../keys/user.ts';
 import { deleteSentNodeMessages } from '../mailbox-cleanup.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from '../stats.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
@@ -35,7 +36,7 @@ function agbotRecordDelete(
     {
       Delete: {
         TableName: tableName(),
-        Key: keys.agbot(agbot.org, agbot.id),
+        Key: agbotKeys.record(agbot.org, agbot.id),
         ConditionExpression: condition.expression,
         ExpressionAttributeNames: condition.names,
         ExpressionAttributeValues: condition.values,
@@ -45,7 +46,7 @@ function agbotRecordDelete(
     userCounterUpdate(ownerOrg, ownerUser, { deltas: { agbots: -1 } }),
   ];
   if (ownerOrg !== agbot.org) {
-    const link = keys.ownedAgbot(ownerOrg, ownerUser, agbot.org, agbot.id);
+    const link = userKeys.ownedAgbot(ownerOrg, ownerUser, agbot.org, agbot.id);
     items.push({ Delete: { TableName: tableName(), Key: link } });
   }
   return items;
@@ -60,7 +61,7 @@ async function claimAgbot(agbot: { org: string; id: string; owner: string }, cla
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.agbot(agbot.org, agbot.id),
+        Key: agbotKeys.record(agbot.org, agbot.id),
         UpdateExpression: 'SET #deleting = :claim',
         ConditionExpression: '#owner = :owner AND (attribute_not_exists(#deleting) OR #deleting < :stale)',
         ExpressionAttributeNames: { '#owner': 'owner', '#deleting': 'deleting' },
@@ -93,7 +94,7 @@ export const deleteAgbotCascade = (agbot: { org: string; id: string; owner: stri
   changingIdentity(agbot.org, agbot.id, () => deleteClaimedAgbot(agbot));
 
 async function deleteClaimedAgbot(agbot: { org: string; id: string; owner: string }): Promise<boolean> {
-  const { pk, sk } = keys.agbot(agbot.org, agbot.id);
+  const { pk, sk } = agbotKeys.record(agbot.org, agbot.id);
   const claim = new Date();
   if (!(await claimAgbot(agbot, claim))) return false;
   // Upstream deletes what the agbot sent to nodes with it; claimed, it can send no more.
@@ -142,7 +143,7 @@ export async function deleteForeignOwnedAgbot(agbot: {
   id: string;
   owner: string;
 }): Promise<void> {
-  const { pk, sk } = keys.agbot(agbot.org, agbot.id);
+  const { pk, sk } = agbotKeys.record(agbot.org, agbot.id);
   await deletePartition(pk, { keep: sk });
   const [drop, , ownerCount, link] = agbotRecordDelete(agbot, { expression: 'attribute_exists(pk)' }, {});
   await transactIfAllHold([drop, ownerCount, link].filter((item) => item !== undefined));

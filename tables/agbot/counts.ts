@@ -1,4 +1,4 @@
-import { agbotChildPrefix } from '../keys.ts';
+import { agbotKeys } from '../keys/agbot.ts';
 import type { Counts } from '../stats.ts';
 
 /** `org/username` (or `org/id`) → [org, rest]. */
@@ -15,7 +15,7 @@ export function agbotChildDeltas(removed: { sk: string }[]): Partial<Counts> {
   let agreements = 0;
   let messages = 0;
   for (const { sk } of removed) {
-    if (sk.startsWith(agbotChildPrefix.agreement)) agreements++;
+    if (sk.startsWith(agbotKeys.childPrefix.agreement)) agreements++;
     else if (MESSAGE_SK.test(sk)) messages++;
   }
   return { agbotAgreements: -agreements, agbotMsgs: -messages };

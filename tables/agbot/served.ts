@@ -3,7 +3,7 @@ import { type Change, type ChangeOperation, recordChanges, transactWriteWithChan
 import { documentClient, tableName } from '../client.ts';
 import { batchDelete } from '../kernel/batch-delete.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { keys } from '../keys.ts';
+import { agbotKeys } from '../keys/agbot.ts';
 import { type TransactItem, TransactionFailed } from '../transact.ts';
 
 /**
@@ -29,7 +29,7 @@ async function putBesideAgbot(
         {
           ConditionCheck: {
             TableName: tableName(),
-            Key: keys.agbot(org, id),
+            Key: agbotKeys.record(org, id),
             ConditionExpression: 'attribute_exists(pk)',
           },
         },
@@ -54,7 +54,7 @@ async function queryChildren(
   return queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.agbot(org, id).pk, ':prefix': prefix },
+    ExpressionAttributeValues: { ':pk': agbotKeys.record(org, id).pk, ':prefix': prefix },
     ProjectionExpression: projection,
     ConsistentRead: true,
   });

@@ -3,7 +3,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { TakenOutcome } from '#lib/auth/identity-taken';
 import { PRINCIPAL_PRIORITY, type Principal, type PrincipalKind } from '#lib/auth/principal';
 import { documentClient, tableName } from '../client.ts';
-import { keys } from '../keys.ts';
+import { identityKeys } from '../keys/identity.ts';
 import type { TransactItem } from '../transact.ts';
 
 /**
@@ -32,7 +32,7 @@ export function principalSet<K extends PrincipalKind>(
   return {
     Update: {
       TableName: tableName(),
-      Key: keys.principal(org, id),
+      Key: identityKeys.principal(org, id),
       UpdateExpression: `SET #${kind} = :entry`,
       ExpressionAttributeNames: { [`#${kind}`]: kind },
       ExpressionAttributeValues: { ':entry': entry },
@@ -94,7 +94,7 @@ export function principalRemove(org: string, id: string, kind: PrincipalKind): T
   return {
     Update: {
       TableName: tableName(),
-      Key: keys.principal(org, id),
+      Key: identityKeys.principal(org, id),
       UpdateExpression: `REMOVE #${kind}`,
       ExpressionAttributeNames: { [`#${kind}`]: kind },
     },
@@ -112,7 +112,7 @@ export async function dropEmptyPrincipal(org: string, id: string): Promise<void>
     await documentClient.send(
       new DeleteCommand({
         TableName: tableName(),
-        Key: keys.principal(org, id),
+        Key: identityKeys.principal(org, id),
         ConditionExpression:
           'attribute_not_exists(#node) AND attribute_not_exists(#agbot) AND attribute_not_exists(#user)',
         ExpressionAttributeNames: { ...KIND_NAMES },

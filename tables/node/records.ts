@@ -14,7 +14,8 @@ import {
   takenOutcome,
 } from '../identity/records.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { indexKeys, keys } from '../keys.ts';
+import { nodeKeys } from '../keys/node.ts';
+import { orgKeys } from '../keys/org.ts';
 import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
 import { isHeartbeatItem, laterHeartbeat, livenessHeartbeat, withHeartbeats } from '../node-liveness.ts';
 import { deleteNodeSecrets } from '../secret/records.ts';
@@ -37,7 +38,7 @@ const readStoredNode = storedItemReader(NodeEntity);
  * wins when later (tables/node-liveness.ts).
  */
 export async function getNode(org: string, id: string): Promise<NodeRecord | undefined> {
-  const key = keys.node(org, id);
+  const key = nodeKeys.record(org, id);
   const { Items = [] } = await documentClient.send(
     new RawQueryCommand({
       TableName: tableName(),
@@ -58,7 +59,7 @@ export async function getNode(org: string, id: string): Promise<NodeRecord | und
 export async function listOrgNodes(org: string, owner?: string): Promise<NodeRecord[]> {
   const query = ExchangeTable.build(QueryCommand)
     .entities(NodeEntity)
-    .query({ index: 'gsi1', partition: indexKeys.orgNodes(org) });
+    .query({ index: 'gsi1', partition: nodeKeys.orgIndex(org) });
   const filters = owner === undefined ? {} : { filters: { node: { attr: 'owner' as const, eq: owner } } };
   const { Items = [] } = await query.options({ maxPages: maxPagesFor('capped'), ...filters }).send();
   return withHeartbeats(withinCeiling(Items, 'capped'));
@@ -84,8 +85,8 @@ function counterItems(
 
 /** gsi2's keys follow the node's pattern and lastUpdated (tables/node/search.ts). */
 const searchKeys = (org: string, id: string, fields: NodeChanges) => ({
-  ...(fields.pattern !== undefined ? { gsi2pk: indexKeys.nodeSearch(org, fields.pattern) } : {}),
-  ...(fields.lastUpdated !== undefined ? { gsi2sk: indexKeys.nodeSearchSort(fields.lastUpdated, id) } : {}),
+  ...(fields.pattern !== undefined ? { gsi2pk: nodeKeys.searchIndex(org, fields.pattern) } : {}),
+  ...(fields.lastUpdated !== undefined ? { gsi2sk: nodeKeys.searchSort(fields.lastUpdated, id) } : {}),
 });
 
 /** SET the given attributes of an existing node; with `lastUpdated`, only if the node still has it. */
@@ -113,7 +114,7 @@ export function setNodeFields(
   return {
     Update: {
       TableName: tableName(),
-      Key: keys.node(org, id),
+      Key: nodeKeys.record(org, id),
       UpdateExpression: `SET ${sets.join(', ')}`,
       ConditionExpression: condition,
       ExpressionAttributeNames: names,
@@ -180,7 +181,7 @@ async function writeNewNode(node: NodeRecord, limits: { org: number; user: numbe
         {
           ConditionCheck: {
             TableName: tableName(),
-            Key: keys.org(node.org),
+            Key: orgKeys.record(node.org),
             ConditionExpression: 'attribute_exists(pk)',
           },
         },
@@ -275,7 +276,7 @@ const partitionKeys = (org: string, id: string): Promise<PartitionKey[]> =>
   queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.node(org, id).pk },
+    ExpressionAttributeValues: { ':pk': nodeKeys.record(org, id).pk },
     ProjectionExpression: 'pk, sk, seq',
   }) as Promise<PartitionKey[]>;
 
@@ -294,7 +295,7 @@ export const deleteNode = async (current: NodeRecord): Promise<boolean> => {
 };
 
 async function deleteNodePartition(current: NodeRecord): Promise<boolean> {
-  const nodeKey = keys.node(current.org, current.id);
+  const nodeKey = nodeKeys.record(current.org, current.id);
   const deleteItem = (key: PartitionKey): TransactItem =>
     key.sk === 'MSGSEQ'
       ? mailboxStateDelete(key)

@@ -1,6 +1,6 @@
 import { tableName } from '../client.ts';
 import { pagesOfQuery } from '../kernel/query-all.ts';
-import { indexKeys } from '../keys.ts';
+import { nodeKeys } from '../keys/node.ts';
 import { withHeartbeats } from '../node-liveness.ts';
 import type { AgreementSummary } from './agreement-records.ts';
 
@@ -59,7 +59,7 @@ export async function searchNodes(
     IndexName: 'gsi2',
     KeyConditionExpression: options.from ? 'gsi2pk = :pk AND gsi2sk >= :from' : 'gsi2pk = :pk',
     ExpressionAttributeValues: {
-      ':pk': indexKeys.nodeSearch(org, pattern),
+      ':pk': nodeKeys.searchIndex(org, pattern),
       ...(options.from ? { ':from': options.from } : {}),
     },
     // Enough for a page when most nodes qualify; more pages when they do not.

@@ -2,7 +2,7 @@ import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolb
 import { idFits } from '#lib/ids';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { tableName } from '../client.ts';
-import { indexKeys, keys } from '../keys.ts';
+import { orgKeys } from '../keys/org.ts';
 import { orgCounterUpdate } from '../stats.ts';
 import { ExchangeTable } from '../table.ts';
 import { TransactionFailed } from '../transact.ts';
@@ -39,7 +39,7 @@ export async function listOrgs(prefix = ''): Promise<OrgRecord[]> {
     .entities(OrgEntity)
     .query({
       index: 'gsi1',
-      partition: indexKeys.allOrgs,
+      partition: orgKeys.allIndex,
       ...(prefix ? { range: { beginsWith: prefix } } : {}),
     })
     .options({ maxPages: Number.POSITIVE_INFINITY })
@@ -105,7 +105,7 @@ export async function patchOrg(org: string, patch: OrgPatch, now: string): Promi
         {
           Update: {
             TableName: tableName(),
-            Key: keys.org(org),
+            Key: orgKeys.record(org),
             UpdateExpression: remove
               ? 'SET lastUpdated = :now REMOVE #attr'
               : 'SET #attr = :value, lastUpdated = :now',

@@ -7,7 +7,7 @@ import { documentClient, tableName } from '#tables/client';
 import { backfillPrincipals, backfillPrincipalsOnce } from '#tables/identity/backfill';
 import { principalCache } from '#tables/identity/principals';
 import { principalSet } from '#tables/identity/records';
-import { keys } from '#tables/keys';
+import { identityKeys } from '#tables/keys/identity';
 import { transactWrite } from '#tables/transact';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { useTestTable } from '#test/support/table';
@@ -74,9 +74,7 @@ describe('npm run backfill-principals (tables/identity/backfill.ts)', () => {
 
   it('runs once per table for the local launcher', async () => {
     expect(await backfillPrincipalsOnce()).toBeUndefined();
-    await documentClient.send(
-      new DeleteCommand({ TableName: tableName(), Key: keys.principalsBackfilled() }),
-    );
+    await documentClient.send(new DeleteCommand({ TableName: tableName(), Key: identityKeys.backfilled() }));
     await deletePrincipalItem('acme', 'b1');
     expect(await backfillPrincipalsOnce()).toMatchObject({ written: 1 });
     expect(await statusOf(bot)).toBe(200);

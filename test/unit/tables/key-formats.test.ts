@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import {
-  agbotChildPrefix,
-  agbotStateKeys,
-  changeRowKeys,
-  indexKeys,
-  keys,
-  nodeChildPrefix,
-  ownedAgbotPrefix,
-  ownedServicePrefix,
-  publicPatternsPartition,
-  publicServicesPartition,
-  serviceChildPrefix,
-  signalKeys,
-} from '#tables/keys';
+import { adminKeys } from '#tables/keys/admin';
+import { agbotKeys } from '#tables/keys/agbot';
+import { agbotStateKeys } from '#tables/keys/agbot-state';
+import { deploymentPolicyKeys } from '#tables/keys/deployment-policy';
+import { feedKeys } from '#tables/keys/feed';
+import { identityKeys } from '#tables/keys/identity';
+import { nodeKeys } from '#tables/keys/node';
+import { orgKeys } from '#tables/keys/org';
+import { patternKeys } from '#tables/keys/pattern';
+import { secretKeys } from '#tables/keys/secret';
+import { serviceKeys } from '#tables/keys/service';
+import { signalKeys } from '#tables/keys/signals';
+import { userKeys } from '#tables/keys/user';
 
 /**
  * Every key format of the table, pinned for one sample input each: stored items are found by these
@@ -20,110 +19,124 @@ import {
  * an older Exchange must still be read).
  */
 const CASES: [string, unknown, unknown][] = [
-  ['keys.org', keys.org('acme'), { pk: 'ORG#acme', sk: 'ORG' }],
-  ['keys.orgStats', keys.orgStats('acme'), { pk: 'ORG#acme', sk: 'STATS' }],
-  ['keys.user', keys.user('acme', 'alice'), { pk: 'USER#acme/alice', sk: 'USER' }],
-  ['keys.node', keys.node('acme', 'n1'), { pk: 'NODE#acme/n1', sk: 'NODE' }],
-  ['keys.nodePolicy', keys.nodePolicy('acme', 'n1'), { pk: 'NODE#acme/n1', sk: 'POLICY' }],
-  ['keys.nodeHeartbeat', keys.nodeHeartbeat('acme', 'n1'), { pk: 'NODE#acme/n1', sk: 'NODE#HEARTBEAT' }],
-  ['keys.agbot', keys.agbot('acme', 'a1'), { pk: 'AGBOT#acme/a1', sk: 'AGBOT' }],
-  ['keys.principal', keys.principal('acme', 'a1'), { pk: 'PRINCIPAL#acme/a1', sk: 'PRINCIPAL' }],
+  ['orgKeys.record', orgKeys.record('acme'), { pk: 'ORG#acme', sk: 'ORG' }],
+  ['orgKeys.stats', orgKeys.stats('acme'), { pk: 'ORG#acme', sk: 'STATS' }],
+  ['userKeys.record', userKeys.record('acme', 'alice'), { pk: 'USER#acme/alice', sk: 'USER' }],
+  ['userKeys.stats', userKeys.stats('acme', 'alice'), { pk: 'USER#acme/alice', sk: 'STATS' }],
+  ['nodeKeys.record', nodeKeys.record('acme', 'n1'), { pk: 'NODE#acme/n1', sk: 'NODE' }],
+  ['nodeKeys.policy', nodeKeys.policy('acme', 'n1'), { pk: 'NODE#acme/n1', sk: 'POLICY' }],
+  ['nodeKeys.heartbeat', nodeKeys.heartbeat('acme', 'n1'), { pk: 'NODE#acme/n1', sk: 'NODE#HEARTBEAT' }],
+  ['agbotKeys.record', agbotKeys.record('acme', 'a1'), { pk: 'AGBOT#acme/a1', sk: 'AGBOT' }],
   [
-    'keys.agbotAgreement',
-    keys.agbotAgreement('acme', 'a1', 'ag1'),
+    'identityKeys.principal',
+    identityKeys.principal('acme', 'a1'),
+    { pk: 'PRINCIPAL#acme/a1', sk: 'PRINCIPAL' },
+  ],
+  [
+    'agbotKeys.agreement',
+    agbotKeys.agreement('acme', 'a1', 'ag1'),
     { pk: 'AGBOT#acme/a1', sk: 'AGREEMENT#ag1' },
   ],
   [
-    'keys.agbotPattern',
-    keys.agbotPattern('acme', 'a1', 'other_pat'),
+    'agbotKeys.pattern',
+    agbotKeys.pattern('acme', 'a1', 'other_pat'),
     { pk: 'AGBOT#acme/a1', sk: 'PATTERN#other_pat' },
   ],
   [
-    'keys.agbotPolicy',
-    keys.agbotPolicy('acme', 'a1', 'other_pol'),
+    'agbotKeys.policy',
+    agbotKeys.policy('acme', 'a1', 'other_pol'),
     { pk: 'AGBOT#acme/a1', sk: 'BUSINESSPOL#other_pol' },
   ],
   [
-    'keys.agbotSearchOffset',
-    keys.agbotSearchOffset('acme', 'a1', 'other', 'pol'),
+    'agbotKeys.searchOffset',
+    agbotKeys.searchOffset('acme', 'a1', 'other', 'pol'),
     { pk: 'AGBOT#acme/a1', sk: 'SEARCHOFFSET#other/pol' },
   ],
-  ['keys.agbotMessage', keys.agbotMessage('acme', 'a1', 42), { pk: 'AGBOT#acme/a1', sk: 'MSG#000000000042' }],
-  ['keys.agbotToken', keys.agbotToken('acme', 'a1'), { pk: 'AGBOT#acme/a1', sk: 'TOKEN' }],
-  ['keys.agbotMessageSeq', keys.agbotMessageSeq('acme', 'a1'), { pk: 'AGBOT#acme/a1', sk: 'MSGSEQ' }],
+  ['agbotKeys.message', agbotKeys.message('acme', 'a1', 42), { pk: 'AGBOT#acme/a1', sk: 'MSG#000000000042' }],
+  ['agbotKeys.token', agbotKeys.token('acme', 'a1'), { pk: 'AGBOT#acme/a1', sk: 'TOKEN' }],
+  ['agbotKeys.messageSeq', agbotKeys.messageSeq('acme', 'a1'), { pk: 'AGBOT#acme/a1', sk: 'MSGSEQ' }],
   [
-    'keys.nodeManagementStatus',
-    keys.nodeManagementStatus('acme', 'n1', 'other/mp'),
+    'nodeKeys.managementStatus',
+    nodeKeys.managementStatus('acme', 'n1', 'other/mp'),
     { pk: 'NODE#acme/n1', sk: 'MGMTSTATUS#other/mp' },
   ],
   [
-    'keys.ownedAgbot',
-    keys.ownedAgbot('hub', 'admin', 'acme', 'a1'),
+    'userKeys.ownedAgbot',
+    userKeys.ownedAgbot('hub', 'admin', 'acme', 'a1'),
     { pk: 'USER#hub/admin', sk: 'OWNS#AGBOT#acme/a1' },
   ],
-  ['keys.agentFileVersions', keys.agentFileVersions('acme'), { pk: 'ORG#acme', sk: 'AGENTFILEVERSION' }],
-  ['keys.dropToken', keys.dropToken(), { pk: 'ADMIN', sk: 'DROPDB_TOKEN' }],
-  ['keys.principalsBackfilled', keys.principalsBackfilled(), { pk: 'ADMIN', sk: 'PRINCIPALS_BACKFILLED' }],
-  ['keys.changeSequence', keys.changeSequence(), { pk: 'CHANGES', sk: 'SEQ' }],
-  ['keys.changeHead', keys.changeHead(), { pk: 'PENDINGCHANGES', sk: '#HEAD' }],
   [
-    'keys.service',
-    keys.service('acme', 'svc_1.0.0_amd64'),
+    'orgKeys.agentFileVersions',
+    orgKeys.agentFileVersions('acme'),
+    { pk: 'ORG#acme', sk: 'AGENTFILEVERSION' },
+  ],
+  ['adminKeys.dropToken', adminKeys.dropToken(), { pk: 'ADMIN', sk: 'DROPDB_TOKEN' }],
+  ['identityKeys.backfilled', identityKeys.backfilled(), { pk: 'ADMIN', sk: 'PRINCIPALS_BACKFILLED' }],
+  ['feedKeys.sequence', feedKeys.sequence(), { pk: 'CHANGES', sk: 'SEQ' }],
+  ['feedKeys.head', feedKeys.head(), { pk: 'PENDINGCHANGES', sk: '#HEAD' }],
+  [
+    'serviceKeys.record',
+    serviceKeys.record('acme', 'svc_1.0.0_amd64'),
     { pk: 'SERVICE#acme/svc_1.0.0_amd64', sk: 'SERVICE' },
   ],
-  ['keys.pattern', keys.pattern('acme', 'p1'), { pk: 'PATTERN#acme/p1', sk: 'PATTERN' }],
-  ['keys.patternKey', keys.patternKey('acme', 'p1', 'k.pem'), { pk: 'PATTERN#acme/p1', sk: 'KEY#k.pem' }],
+  ['patternKeys.record', patternKeys.record('acme', 'p1'), { pk: 'PATTERN#acme/p1', sk: 'PATTERN' }],
+  ['patternKeys.key', patternKeys.key('acme', 'p1', 'k.pem'), { pk: 'PATTERN#acme/p1', sk: 'KEY#k.pem' }],
   [
-    'keys.deploymentPolicy',
-    keys.deploymentPolicy('acme', 'dp1'),
+    'deploymentPolicyKeys.record',
+    deploymentPolicyKeys.record('acme', 'dp1'),
     { pk: 'BUSINESSPOL#acme/dp1', sk: 'BUSINESSPOL' },
   ],
   [
-    'keys.nodeAgreement',
-    keys.nodeAgreement('acme', 'n1', 'ag1'),
+    'nodeKeys.agreement',
+    nodeKeys.agreement('acme', 'n1', 'ag1'),
     { pk: 'NODE#acme/n1', sk: 'AGREEMENT#ag1' },
   ],
-  ['keys.nodeStatus', keys.nodeStatus('acme', 'n1'), { pk: 'NODE#acme/n1', sk: 'STATUS' }],
-  ['keys.nodeErrors', keys.nodeErrors('acme', 'n1'), { pk: 'NODE#acme/n1', sk: 'ERRORS' }],
+  ['nodeKeys.status', nodeKeys.status('acme', 'n1'), { pk: 'NODE#acme/n1', sk: 'STATUS' }],
+  ['nodeKeys.errors', nodeKeys.errors('acme', 'n1'), { pk: 'NODE#acme/n1', sk: 'ERRORS' }],
   [
-    'keys.servicePolicy',
-    keys.servicePolicy('acme', 'svc_1.0.0_amd64'),
+    'serviceKeys.policy',
+    serviceKeys.policy('acme', 'svc_1.0.0_amd64'),
     { pk: 'SERVICE#acme/svc_1.0.0_amd64', sk: 'POLICY' },
   ],
   [
-    'keys.serviceKey',
-    keys.serviceKey('acme', 'svc_1.0.0_amd64', 'k.pem'),
+    'serviceKeys.key',
+    serviceKeys.key('acme', 'svc_1.0.0_amd64', 'k.pem'),
     { pk: 'SERVICE#acme/svc_1.0.0_amd64', sk: 'KEY#k.pem' },
   ],
   [
-    'keys.serviceDockAuth',
-    keys.serviceDockAuth('acme', 'svc_1.0.0_amd64', 7),
+    'serviceKeys.dockAuth',
+    serviceKeys.dockAuth('acme', 'svc_1.0.0_amd64', 7),
     { pk: 'SERVICE#acme/svc_1.0.0_amd64', sk: 'DOCKAUTH#000000000007' },
   ],
   [
-    'keys.serviceDockAuthSeq',
-    keys.serviceDockAuthSeq('acme', 'svc_1.0.0_amd64'),
+    'serviceKeys.dockAuthSeq',
+    serviceKeys.dockAuthSeq('acme', 'svc_1.0.0_amd64'),
     { pk: 'SERVICE#acme/svc_1.0.0_amd64', sk: 'DOCKAUTHSEQ' },
   ],
   [
-    'keys.publicService',
-    keys.publicService('acme', 'svc_1.0.0_amd64'),
+    'serviceKeys.publicCopy',
+    serviceKeys.publicCopy('acme', 'svc_1.0.0_amd64'),
     { pk: 'PUBLICSERVICES', sk: 'acme/svc_1.0.0_amd64' },
   ],
   [
-    'keys.ownedService',
-    keys.ownedService('hub', 'admin', 'acme', 'svc_1.0.0_amd64'),
+    'userKeys.ownedService',
+    userKeys.ownedService('hub', 'admin', 'acme', 'svc_1.0.0_amd64'),
     { pk: 'USER#hub/admin', sk: 'OWNS#SERVICE#acme/svc_1.0.0_amd64' },
   ],
   [
-    'keys.ownedCount',
-    keys.ownedCount('PATTERN', 'acme', 'alice'),
+    'userKeys.ownedCount',
+    userKeys.ownedCount('PATTERN', 'acme', 'alice'),
     { pk: 'USER#acme/alice', sk: 'PATTERNCOUNT' },
   ],
-  ['keys.publicPattern', keys.publicPattern('acme', 'p1'), { pk: 'PUBLICPATTERNS', sk: 'acme/p1' }],
-  ['keys.nodeMessage', keys.nodeMessage('acme', 'n1', 42), { pk: 'NODE#acme/n1', sk: 'MSG#000000000042' }],
-  ['keys.nodeMessageSeq', keys.nodeMessageSeq('acme', 'n1'), { pk: 'NODE#acme/n1', sk: 'MSGSEQ' }],
-  ['keys.secret', keys.secret('acme', 'user/alice/db'), { pk: 'SECRETS#acme', sk: 'user/alice/db' }],
+  ['patternKeys.keyPrefix', patternKeys.keyPrefix, 'KEY#'],
+  ['patternKeys.publicCopy', patternKeys.publicCopy('acme', 'p1'), { pk: 'PUBLICPATTERNS', sk: 'acme/p1' }],
+  ['nodeKeys.message', nodeKeys.message('acme', 'n1', 42), { pk: 'NODE#acme/n1', sk: 'MSG#000000000042' }],
+  ['nodeKeys.messageSeq', nodeKeys.messageSeq('acme', 'n1'), { pk: 'NODE#acme/n1', sk: 'MSGSEQ' }],
+  [
+    'secretKeys.record',
+    secretKeys.record('acme', 'user/alice/db'),
+    { pk: 'SECRETS#acme', sk: 'user/alice/db' },
+  ],
   ['signalKeys.connection', signalKeys.connection('c1'), { pk: 'SIGNAL#c1', sk: 'SIGNAL' }],
   [
     'signalKeys.nodeListener',
@@ -179,62 +192,67 @@ const CASES: [string, unknown, unknown][] = [
   ['agbotStateKeys.archivedPrefix', agbotStateKeys.archivedPrefix, 'ARCHIVED#'],
   ['agbotStateKeys.revisitPrefix', agbotStateKeys.revisitPrefix('acme/p#1'), 'REVISIT#"acme/p#1"#'],
   [
-    'changeRowKeys.pending',
-    changeRowKeys.pending('2024-01-01T00:00:00.000Z#x'),
+    'feedKeys.pending',
+    feedKeys.pending('2024-01-01T00:00:00.000Z#x'),
     { pk: 'PENDINGCHANGES', sk: '2024-01-01T00:00:00.000Z#x' },
   ],
-  ['changeRowKeys.ofOrg', changeRowKeys.ofOrg('acme', 12), { pk: 'CHANGES#acme', sk: '0000000000000012' }],
-  ['changeRowKeys.ofAll', changeRowKeys.ofAll(12), { pk: 'ALLCHANGES', sk: '0000000000000012' }],
-  ['changeRowKeys.ofPublic', changeRowKeys.ofPublic(12), { pk: 'PUBLICCHANGES', sk: '0000000000000012' }],
-  ['changeRowKeys.sortKeyFrom', changeRowKeys.sortKeyFrom(-3), '0000000000000000'],
-  ['changeRowKeys.pendingPartition', changeRowKeys.pendingPartition, 'PENDINGCHANGES'],
-  ['changeRowKeys.orgPartition', changeRowKeys.orgPartition('acme'), 'CHANGES#acme'],
-  ['changeRowKeys.allPartition', changeRowKeys.allPartition, 'ALLCHANGES'],
-  ['changeRowKeys.publicPartition', changeRowKeys.publicPartition, 'PUBLICCHANGES'],
-  ['indexKeys.allOrgs', indexKeys.allOrgs, 'ORGS'],
-  ['indexKeys.allOrgStats', indexKeys.allOrgStats, 'STATS'],
-  ['indexKeys.orgUsers', indexKeys.orgUsers('acme'), 'ORG#acme#USERS'],
-  ['indexKeys.orgNodes', indexKeys.orgNodes('acme'), 'ORG#acme#NODES'],
-  ['indexKeys.orgAgbots', indexKeys.orgAgbots('acme'), 'ORG#acme#AGBOTS'],
-  ['indexKeys.orgServices', indexKeys.orgServices('acme'), 'ORG#acme#SERVICES'],
-  ['indexKeys.orgPatterns', indexKeys.orgPatterns('acme'), 'ORG#acme#PATTERNS'],
-  ['indexKeys.nodeSearch', indexKeys.nodeSearch('acme', 'acme/p1'), 'SEARCH#acme#acme/p1'],
+  ['feedKeys.ofOrg', feedKeys.ofOrg('acme', 12), { pk: 'CHANGES#acme', sk: '0000000000000012' }],
+  ['feedKeys.ofAll', feedKeys.ofAll(12), { pk: 'ALLCHANGES', sk: '0000000000000012' }],
+  ['feedKeys.ofPublic', feedKeys.ofPublic(12), { pk: 'PUBLICCHANGES', sk: '0000000000000012' }],
+  ['feedKeys.sortKeyFrom', feedKeys.sortKeyFrom(-3), '0000000000000000'],
+  ['feedKeys.pendingPartition', feedKeys.pendingPartition, 'PENDINGCHANGES'],
+  ['feedKeys.orgPartition', feedKeys.orgPartition('acme'), 'CHANGES#acme'],
+  ['feedKeys.allPartition', feedKeys.allPartition, 'ALLCHANGES'],
+  ['feedKeys.publicPartition', feedKeys.publicPartition, 'PUBLICCHANGES'],
+  ['orgKeys.allIndex', orgKeys.allIndex, 'ORGS'],
+  ['orgKeys.allStatsIndex', orgKeys.allStatsIndex, 'STATS'],
+  ['userKeys.orgIndex', userKeys.orgIndex('acme'), 'ORG#acme#USERS'],
+  ['nodeKeys.orgIndex', nodeKeys.orgIndex('acme'), 'ORG#acme#NODES'],
+  ['agbotKeys.orgIndex', agbotKeys.orgIndex('acme'), 'ORG#acme#AGBOTS'],
+  ['serviceKeys.orgIndex', serviceKeys.orgIndex('acme'), 'ORG#acme#SERVICES'],
+  ['patternKeys.orgIndex', patternKeys.orgIndex('acme'), 'ORG#acme#PATTERNS'],
+  ['nodeKeys.searchIndex', nodeKeys.searchIndex('acme', 'acme/p1'), 'SEARCH#acme#acme/p1'],
   [
-    'indexKeys.nodeSearchSort',
-    indexKeys.nodeSearchSort('2024-01-01T00:00:00.000Z', 'n1'),
+    'nodeKeys.searchSort',
+    nodeKeys.searchSort('2024-01-01T00:00:00.000Z', 'n1'),
     '2024-01-01T00:00:00.000Z#n1',
   ],
-  ['indexKeys.orgDeploymentPolicies', indexKeys.orgDeploymentPolicies('acme'), 'ORG#acme#BUSINESSPOLS'],
-  ['indexKeys.agreementById', indexKeys.agreementById('ag1'), 'AGREEMENT#ag1'],
-  ['indexKeys.sentNodeMessages', indexKeys.sentNodeMessages('acme', 'a1'), 'NODEMSGS#acme/a1'],
-  ['indexKeys.nodeSecrets', indexKeys.nodeSecrets('acme', 'n1'), 'ORG#acme#NODE#n1#SECRETS'],
-  ['serviceChildPrefix', serviceChildPrefix, { key: 'KEY#', dockAuth: 'DOCKAUTH#' }],
-  ['ownedServicePrefix', ownedServicePrefix, 'OWNS#SERVICE#'],
-  ['publicServicesPartition', publicServicesPartition, 'PUBLICSERVICES'],
-  ['publicPatternsPartition', publicPatternsPartition, 'PUBLICPATTERNS'],
+  ['deploymentPolicyKeys.orgIndex', deploymentPolicyKeys.orgIndex('acme'), 'ORG#acme#BUSINESSPOLS'],
+  ['agbotKeys.agreementByIdIndex', agbotKeys.agreementByIdIndex('ag1'), 'AGREEMENT#ag1'],
+  ['agbotKeys.sentNodeMessagesIndex', agbotKeys.sentNodeMessagesIndex('acme', 'a1'), 'NODEMSGS#acme/a1'],
+  ['secretKeys.nodeIndex', secretKeys.nodeIndex('acme', 'n1'), 'ORG#acme#NODE#n1#SECRETS'],
+  ['serviceKeys.childPrefix', serviceKeys.childPrefix, { key: 'KEY#', dockAuth: 'DOCKAUTH#' }],
+  ['userKeys.ownedServicePrefix', userKeys.ownedServicePrefix, 'OWNS#SERVICE#'],
+  ['serviceKeys.publicPartition', serviceKeys.publicPartition, 'PUBLICSERVICES'],
+  ['patternKeys.publicPartition', patternKeys.publicPartition, 'PUBLICPATTERNS'],
   [
-    'agbotChildPrefix',
-    agbotChildPrefix,
+    'agbotKeys.childPrefix',
+    agbotKeys.childPrefix,
     { agreement: 'AGREEMENT#', pattern: 'PATTERN#', policy: 'BUSINESSPOL#', message: 'MSG#' },
   ],
-  ['ownedAgbotPrefix', ownedAgbotPrefix, 'OWNS#AGBOT#'],
-  ['nodeChildPrefix', nodeChildPrefix, { managementStatus: 'MGMTSTATUS#', agreement: 'AGREEMENT#' }],
+  ['userKeys.ownedAgbotPrefix', userKeys.ownedAgbotPrefix, 'OWNS#AGBOT#'],
+  [
+    'nodeKeys.childPrefix',
+    nodeKeys.childPrefix,
+    { managementStatus: 'MGMTSTATUS#', agreement: 'AGREEMENT#' },
+  ],
 ];
 
 /** Every key builder and constant, so a new one must be pinned here too. */
-const CHARTS: Record<string, unknown> = {
-  keys,
-  indexKeys,
-  changeRowKeys,
+const CHARTS: Record<string, Record<string, unknown>> = {
+  orgKeys,
+  userKeys,
+  nodeKeys,
+  agbotKeys,
+  identityKeys,
+  serviceKeys,
+  patternKeys,
+  deploymentPolicyKeys,
+  secretKeys,
+  feedKeys,
   signalKeys,
   agbotStateKeys,
-  serviceChildPrefix,
-  ownedServicePrefix,
-  publicServicesPartition,
-  publicPatternsPartition,
-  agbotChildPrefix,
-  ownedAgbotPrefix,
-  nodeChildPrefix,
+  adminKeys,
 };
 
 describe('the key formats', () => {
@@ -243,10 +261,8 @@ describe('the key formats', () => {
   });
 
   it('pins every key builder and constant', () => {
-    const names = Object.entries(CHARTS).flatMap(([chart, value]) =>
-      typeof value === 'object' && value !== null && !chart.endsWith('Prefix')
-        ? Object.keys(value).map((member) => `${chart}.${member}`)
-        : [chart],
+    const names = Object.entries(CHARTS).flatMap(([chart, members]) =>
+      Object.keys(members).map((member) => `${chart}.${member}`),
     );
     expect(CASES.map(([name]) => name).sort()).toEqual(names.sort());
   });
