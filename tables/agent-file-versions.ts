@@ -9,9 +9,9 @@ import {
 } from 'dynamodb-toolbox';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { tableName } from './client.ts';
+import { TransactionFailed } from './kernel/transact.ts';
 import { orgKeys } from './keys/org.ts';
 import { ExchangeTable } from './table.ts';
-import { TransactionFailed } from './transact.ts';
 
 const versionsSchema = item({
   org: string().key(),

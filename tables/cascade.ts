@@ -10,6 +10,7 @@ import { batchDelete, type Key } from './kernel/batch-delete.ts';
 import { deletePartition } from './kernel/delete-partition.ts';
 import { forEachLimited } from './kernel/for-each-limited.ts';
 import { queryPartition } from './kernel/query-partition.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from './kernel/transact.ts';
 import { agbotKeys } from './keys/agbot.ts';
 import { identityKeys } from './keys/identity.ts';
 import { nodeKeys } from './keys/node.ts';
@@ -20,7 +21,6 @@ import { deleteOrgPatterns, deleteOwnedPatterns } from './pattern/cascade.ts';
 import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret/records.ts';
 import { deleteOrgServices, deleteOwnedServices } from './service/cascade.ts';
 import { type Counts, orgCounterUpdate } from './stats.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
 /**
  * Deletes that fan out: an org with everything in it, a user with the nodes and agbots it owns.

@@ -4,6 +4,7 @@ import type { ReadBounds } from '#lib/mailbox';
 import { documentClient, tableName } from './client.ts';
 import { batchGet } from './kernel/batch-get.ts';
 import { queryAll } from './kernel/query-all.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from './kernel/transact.ts';
 import { agbotKeys } from './keys/agbot.ts';
 import {
   countMessages,
@@ -23,7 +24,6 @@ import {
   senderShare,
   toMessageRef,
 } from './mailbox.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
 /** Deletes per transaction: with the state update and one share update per sender, within DynamoDB's 100 items. */
 const CHUNK = 49;

@@ -2,6 +2,7 @@ import type { PostLimits } from '#lib/mailbox';
 import { transactWriteWithChanges } from './changes.ts';
 import { tableName } from './client.ts';
 import { batchGet } from './kernel/batch-get.ts';
+import { type TransactItem, TransactionFailed } from './kernel/transact.ts';
 import { agbotKeys } from './keys/agbot.ts';
 import { nodeKeys } from './keys/node.ts';
 import {
@@ -18,7 +19,6 @@ import {
   senderShare,
 } from './mailbox.ts';
 import { reconcileMailbox } from './mailbox-cleanup.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
 
 type Item = Record<string, unknown>;
 

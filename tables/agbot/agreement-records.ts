@@ -2,12 +2,12 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type ListReach, maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
 import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
 import { orgKeys } from '../keys/org.ts';
-import { type ListReach, maxPagesFor, withinCeiling } from '../list-ceiling.ts';
 import { ExchangeTable } from '../table.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
 import { AgbotAgreementEntity } from './agreement-entity.ts';
 
 export type AgreementRecord = FormattedItem<typeof AgbotAgreementEntity>;

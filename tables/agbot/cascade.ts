@@ -5,11 +5,11 @@ import { documentClient, tableName } from '../client.ts';
 import { changingIdentity } from '../identity/principals.ts';
 import { dropEmptyPrincipal, principalRemove } from '../identity/records.ts';
 import { deletePartition } from '../kernel/delete-partition.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
 import { userKeys } from '../keys/user.ts';
 import { deleteSentNodeMessages } from '../mailbox-cleanup.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from '../stats.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
 import { agbotChildDeltas, splitOwner } from './counts.ts';
 
 /** The agbot's cascades: an agbot with all its children, and an agbot going with its org. */

@@ -7,13 +7,13 @@ import { type Change, type ChangeOperation, transactWriteWithChanges } from '../
 import { documentClient, tableName } from '../client.ts';
 import { changingIdentity } from '../identity/principals.ts';
 import { ownedEntry, principalClaim, principalSet, takenOutcome } from '../identity/records.ts';
+import { maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
 import { orgKeys } from '../keys/org.ts';
 import { userKeys } from '../keys/user.ts';
-import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
 import { orgCounterUpdate, userCounterUpdate } from '../stats.ts';
 import { ExchangeTable } from '../table.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
 import { deleteAgbotCascade } from './cascade.ts';
 import { splitOwner } from './counts.ts';
 import { AgbotEntity, agbotRepository } from './entity.ts';

@@ -3,8 +3,8 @@ import { type Change, type ChangeOperation, recordChanges, transactWriteWithChan
 import { documentClient, tableName } from '../client.ts';
 import { batchDelete } from '../kernel/batch-delete.ts';
 import { queryAll } from '../kernel/query-all.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
 
 /**
  * What the agbot's served patterns and served policies share: they live in the agbot's partition

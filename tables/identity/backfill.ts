@@ -2,11 +2,11 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { PRINCIPAL_PRIORITY, type PrincipalKind } from '#lib/auth/principal';
 import { documentClient, tableName } from '../client.ts';
 import { pagesOfScan } from '../kernel/query-all.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
 import { identityKeys } from '../keys/identity.ts';
 import { nodeKeys } from '../keys/node.ts';
 import { userKeys } from '../keys/user.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
 import {
   dropEmptyPrincipal,
   ownedEntry,

@@ -2,13 +2,13 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type ListReach, maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
 import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { nodeKeys } from '../keys/node.ts';
 import { orgKeys } from '../keys/org.ts';
 import { userKeys } from '../keys/user.ts';
-import { type ListReach, maxPagesFor, withinCeiling } from '../list-ceiling.ts';
 import { ExchangeTable } from '../table.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
 import { NodeAgreementEntity } from './agreement-entity.ts';
 import { type NodeChanges, setNodeFields } from './records.ts';
 

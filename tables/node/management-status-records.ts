@@ -10,10 +10,10 @@ import {
 } from 'dynamodb-toolbox';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { tableName } from '../client.ts';
+import { maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
+import { TransactionFailed } from '../kernel/transact.ts';
 import { nodeKeys } from '../keys/node.ts';
-import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
 import { ExchangeTable } from '../table.ts';
-import { TransactionFailed } from '../transact.ts';
 
 const statusSchema = item({
   org: string().key(),

@@ -13,16 +13,16 @@ import {
   principalSet,
   takenOutcome,
 } from '../identity/records.ts';
+import { maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
 import { queryAll } from '../kernel/query-all.ts';
+import { storedItemReader } from '../kernel/stored-item.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
 import { nodeKeys } from '../keys/node.ts';
 import { orgKeys } from '../keys/org.ts';
-import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
 import { isHeartbeatItem, laterHeartbeat, livenessHeartbeat, withHeartbeats } from '../node-liveness.ts';
 import { deleteNodeSecrets } from '../secret/records.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from '../stats.ts';
-import { storedItemReader } from '../stored-item.ts';
 import { ExchangeTable } from '../table.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
 import { isRegistered, NodeEntity } from './entity.ts';
 
 export type NodeRecord = FormattedItem<typeof NodeEntity>;
@@ -33,7 +33,7 @@ const readStoredNode = storedItemReader(NodeEntity);
 
 /**
  * Consistent, so a write's own optimistic check (and a client's read after its write) sees the
- * latest. Every node request makes this read: the item is picked as stored (tables/stored-item.ts).
+ * latest. Every node request makes this read: the item is picked as stored (tables/kernel/stored-item.ts).
  * One Query reads the node and its liveness item (`NODE`, `NODE#HEARTBEAT`), whose lastHeartbeat
  * wins when later (tables/node-liveness.ts).
  */

@@ -1,8 +1,8 @@
 import { type FormattedItem, PutTransaction } from 'dynamodb-toolbox';
 import { type Change, transactWriteWithChanges } from '../changes.ts';
 import { tableName } from '../client.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { nodeKeys } from '../keys/node.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
 import { NodeErrorsEntity, nodeErrorsRepository } from './errors.ts';
 import { type NodeChanges, type NodeRecord, setNodeFields } from './records.ts';
 import { NodeStatusEntity, nodeStatusRepository } from './status.ts';

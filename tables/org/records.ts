@@ -2,10 +2,10 @@ import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolb
 import { idFits } from '#lib/ids';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { tableName } from '../client.ts';
+import { TransactionFailed } from '../kernel/transact.ts';
 import { orgKeys } from '../keys/org.ts';
 import { orgCounterUpdate } from '../stats.ts';
 import { ExchangeTable } from '../table.ts';
-import { TransactionFailed } from '../transact.ts';
 import { OrgEntity, orgRepository } from './entity.ts';
 
 export type OrgRecord = FormattedItem<typeof OrgEntity>;

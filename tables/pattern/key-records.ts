@@ -2,8 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { patternKeys } from '../keys/pattern.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
 import type { PatternRecord } from './records.ts';
 
 /**

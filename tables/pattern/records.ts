@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type ListReach, queryPages } from '../kernel/list-ceiling.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { orgKeys } from '../keys/org.ts';
 import { patternKeys } from '../keys/pattern.ts';
-import { type ListReach, queryPages } from '../list-ceiling.ts';
 import { ownerChange, ownerCountUpdate } from '../owner-counts.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
 
 /**
  * A deployment pattern (docs/exchange-catalog.md#patterns): `PATTERN#<org>/<name>` / `PATTERN`, listed in gsi1

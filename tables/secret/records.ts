@@ -3,9 +3,9 @@ import type { SealedValue } from '#lib/secrets/envelope';
 import { type Change, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
 import { batchDelete, type Key } from '../kernel/batch-delete.ts';
+import { type ListReach, queryPages } from '../kernel/list-ceiling.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { secretKeys } from '../keys/secret.ts';
-import { type ListReach, queryPages } from '../list-ceiling.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
 
 /**
  * The secrets manager's records: `SECRETS#<org>` / `<full name>`, one partition per org, so a

@@ -2,12 +2,12 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { splitOwner } from '../agbot/counts.ts';
 import { type Change, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { queryPages } from '../kernel/list-ceiling.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { orgKeys } from '../keys/org.ts';
 import { serviceKeys } from '../keys/service.ts';
 import { userKeys } from '../keys/user.ts';
-import { queryPages } from '../list-ceiling.ts';
 import { ownerCountUpdate } from '../owner-counts.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
 
 /**
  * A service (docs/exchange-catalog.md#services): `SERVICE#<org>/<id>` / `SERVICE`, listed in gsi1

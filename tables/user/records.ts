@@ -3,12 +3,12 @@ import type { TakenOutcome } from '#lib/auth/identity-taken';
 import { tableName } from '../client.ts';
 import { changingIdentity } from '../identity/principals.ts';
 import { principalClaim, principalSet, takenOutcome, userEntry } from '../identity/records.ts';
+import { maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
 import { orgKeys } from '../keys/org.ts';
 import { userKeys } from '../keys/user.ts';
-import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
 import { orgCounterUpdate } from '../stats.ts';
 import { ExchangeTable } from '../table.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
 import { UserEntity, userRepository } from './entity.ts';
 
 export type UserRecord = FormattedItem<typeof UserEntity>;

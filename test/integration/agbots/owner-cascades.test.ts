@@ -3,10 +3,10 @@ import { handler as putAgreement } from '#functions/agbot-agreements/put-agreeme
 import { handler as putAgbot } from '#functions/agbots/put-agbot';
 import { handler as deleteOrg } from '#functions/orgs/delete-org';
 import { handler as deleteUser } from '#functions/users/delete-user';
+import { transactWrite } from '#tables/kernel/transact';
 import { agbotKeys } from '#tables/keys/agbot';
 import { userKeys } from '#tables/keys/user';
 import { getOrgCounts, getUserCounts, orgCounterUpdate } from '#tables/stats';
-import { transactWrite } from '#tables/transact';
 import { createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { partitionSortKeys } from '#test/support/partition';

@@ -9,9 +9,9 @@ import {
   transactWriteWithChanges,
 } from '#tables/changes';
 import { documentClient, tableName } from '#tables/client';
+import { TransactionFailed } from '#tables/kernel/transact';
 import { feedKeys } from '#tables/keys/feed';
 import { orgKeys } from '#tables/keys/org';
-import { TransactionFailed } from '#tables/transact';
 import { feedRows, orgChangeRows } from '#test/support/changes';
 import { useTestTable } from '#test/support/table';
 

@@ -7,8 +7,8 @@ import { documentClient, tableName } from '#tables/client';
 import { backfillPrincipals, backfillPrincipalsOnce } from '#tables/identity/backfill';
 import { principalCache } from '#tables/identity/principals';
 import { principalSet } from '#tables/identity/records';
+import { transactWrite } from '#tables/kernel/transact';
 import { identityKeys } from '#tables/keys/identity';
-import { transactWrite } from '#tables/transact';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { useTestTable } from '#test/support/table';
 import {
