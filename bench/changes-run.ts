@@ -1,9 +1,9 @@
 import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as postChanges } from '#functions/changes/post-changes';
 import { bootstrap } from '#tables/bootstrap';
-import { CHANGE_TTL_SECONDS, maxChangeId, recordChanges } from '#tables/changes';
 import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
+import { CHANGE_TTL_SECONDS, maxChangeId, recordChanges } from '#tables/feed/changes';
 import { feedKeys } from '#tables/keys/feed';
 import { nodeKeys } from '#tables/keys/node';
 import { createNode, createOrg, createUser } from '#test/support/identities';

@@ -61,7 +61,7 @@ export async function rawGetRate(node: string, seconds: number, clients = 10): P
 /**
  * What a warm PUT of an existing node needs (the identity is cached, as for GET): read the node,
  * then one transaction of the conditional node update (with its search-index sort key, which
- * follows `lastUpdated`) and the change row agbots read (tables/changes.ts).
+ * follows `lastUpdated`) and the change row agbots read (tables/feed/changes.ts).
  */
 export async function rawPut(node: string): Promise<void> {
   const current = await rawNode(node);

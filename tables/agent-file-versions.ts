@@ -7,8 +7,8 @@ import {
   PutTransaction,
   string,
 } from 'dynamodb-toolbox';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
 import { tableName } from './client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from './feed/changes.ts';
 import { TransactionFailed } from './kernel/transact.ts';
 import { orgKeys } from './keys/org.ts';
 import { ExchangeTable } from './table.ts';

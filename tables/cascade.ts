@@ -1,9 +1,9 @@
 import type { PrincipalKind } from '#lib/auth/principal';
 import { deleteAgbotCascade, deleteForeignOwnedAgbot } from './agbot/cascade.ts';
 import { splitOwner } from './agbot/counts.ts';
-import { recordChanges } from './changes.ts';
 import { tableName } from './client.ts';
 import { deleteOrgDeploymentPolicies, deleteOwnedDeploymentPolicies } from './deployment-policy/cascade.ts';
+import { recordChanges } from './feed/changes.ts';
 import { changingIdentity, principalCache } from './identity/principals.ts';
 import { dropEmptyPrincipal, principalRemove } from './identity/records.ts';
 import { batchDelete, type Key } from './kernel/batch-delete.ts';

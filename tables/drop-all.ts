@@ -1,5 +1,5 @@
-import { forgetChangeSequence } from './changes.ts';
 import { tableName } from './client.ts';
+import { forgetChangeSequence } from './feed/changes.ts';
 import { principalCache } from './identity/principals.ts';
 import { batchDelete, type Key } from './kernel/batch-delete.ts';
 import { pagesOfScan } from './kernel/query-all.ts';

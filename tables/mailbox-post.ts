@@ -1,6 +1,6 @@
 import type { PostLimits } from '#lib/mailbox';
-import { transactWriteWithChanges } from './changes.ts';
 import { tableName } from './client.ts';
+import { transactWriteWithChanges } from './feed/changes.ts';
 import { batchGet } from './kernel/batch-get.ts';
 import { type TransactItem, TransactionFailed } from './kernel/transact.ts';
 import { agbotKeys } from './keys/agbot.ts';

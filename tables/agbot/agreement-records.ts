@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { type ListReach, maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
 import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';

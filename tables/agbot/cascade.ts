@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, transactWriteWithChanges } from '../feed/changes.ts';
 import { changingIdentity } from '../identity/principals.ts';
 import { dropEmptyPrincipal, principalRemove } from '../identity/records.ts';
 import { deletePartition } from '../kernel/delete-partition.ts';

@@ -1,6 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, type ChangeOperation, recordChanges, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import {
+  type Change,
+  type ChangeOperation,
+  recordChanges,
+  transactWriteWithChanges,
+} from '../feed/changes.ts';
 import { batchDelete } from '../kernel/batch-delete.ts';
 import { queryAll } from '../kernel/query-all.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { type ListReach, queryPages } from '../kernel/list-ceiling.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { deploymentPolicyKeys } from '../keys/deployment-policy.ts';

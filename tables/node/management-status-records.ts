@@ -8,8 +8,8 @@ import {
   QueryCommand,
   string,
 } from 'dynamodb-toolbox';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { tableName } from '../client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
 import { TransactionFailed } from '../kernel/transact.ts';
 import { nodeKeys } from '../keys/node.ts';

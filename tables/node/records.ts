@@ -2,8 +2,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand as RawQueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import type { TakenOutcome } from '#lib/auth/identity-taken';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { changingIdentity } from '../identity/principals.ts';
 import {
   dropEmptyPrincipal,

@@ -1,6 +1,6 @@
 import { type FormattedItem, PutTransaction } from 'dynamodb-toolbox';
-import { type Change, transactWriteWithChanges } from '../changes.ts';
 import { tableName } from '../client.ts';
+import { type Change, transactWriteWithChanges } from '../feed/changes.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { nodeKeys } from '../keys/node.ts';
 import { NodeErrorsEntity, nodeErrorsRepository } from './errors.ts';

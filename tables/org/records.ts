@@ -1,7 +1,7 @@
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { idFits } from '#lib/ids';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { tableName } from '../client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { TransactionFailed } from '../kernel/transact.ts';
 import { orgKeys } from '../keys/org.ts';
 import { orgCounterUpdate } from '../stats.ts';

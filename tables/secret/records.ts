@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SealedValue } from '#lib/secrets/envelope';
-import { type Change, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, transactWriteWithChanges } from '../feed/changes.ts';
 import { batchDelete, type Key } from '../kernel/batch-delete.ts';
 import { type ListReach, queryPages } from '../kernel/list-ceiling.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';

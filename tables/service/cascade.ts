@@ -1,4 +1,4 @@
-import { transactWriteWithChanges } from '../changes.ts';
+import { transactWriteWithChanges } from '../feed/changes.ts';
 import { deletePartition } from '../kernel/delete-partition.ts';
 import { forEachLimited } from '../kernel/for-each-limited.ts';
 import { queryPartition } from '../kernel/query-partition.ts';

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { queryAll } from '../kernel/query-all.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { serviceKeys } from '../keys/service.ts';

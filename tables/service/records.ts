@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { splitOwner } from '../agbot/counts.ts';
-import { type Change, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, transactWriteWithChanges } from '../feed/changes.ts';
 import { queryPages } from '../kernel/list-ceiling.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { orgKeys } from '../keys/org.ts';

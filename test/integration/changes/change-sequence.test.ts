@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { documentClient, tableName } from '#tables/client';
 import {
   type Change,
   forgetChangeSequence,
@@ -7,8 +8,7 @@ import {
   recordChanges,
   sequencePendingChanges,
   transactWriteWithChanges,
-} from '#tables/changes';
-import { documentClient, tableName } from '#tables/client';
+} from '#tables/feed/changes';
 import { TransactionFailed } from '#tables/kernel/transact';
 import { feedKeys } from '#tables/keys/feed';
 import { orgKeys } from '#tables/keys/org';
@@ -49,7 +49,7 @@ const pendingCount = async () =>
     )
   ).Count;
 
-describe('the change feed’s numbering (tables/changes.ts)', () => {
+describe('the change feed’s numbering (tables/feed/changes.ts)', () => {
   it('numbers 60 concurrent writes once each, in commit order, while 3 readers sequence and read meanwhile', async () => {
     const start = await maxChangeId();
     let writing = true;

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as changes from '#tables/changes';
 import { documentClient, tableName } from '#tables/client';
+import * as changes from '#tables/feed/changes';
 import { feedKeys } from '#tables/keys/feed';
 
 /**

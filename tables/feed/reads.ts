@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '../client.ts';
+import { feedKeys } from '../keys/feed.ts';
 import { type ChangeRow, sequencePendingChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import { feedKeys } from './keys/feed.ts';
 
 interface ChangeQuery {
   /** Org feeds to read; `'*'` reads every org's (the all-orgs partition). */
@@ -39,7 +39,7 @@ interface ChangeRead {
 
 /**
  * The caller's next `max` visible change rows, oldest first, after numbering what is pending
- * (tables/changes.ts). Each partition (the orgs' feeds and the public one, or the all-orgs feed for
+ * (tables/feed/changes.ts). Each partition (the orgs' feeds and the public one, or the all-orgs feed for
  * a long org list) is read from `fromId` with strongly consistent Queries until it has given `max`
  * visible rows, ends, or has used its share of FEED_PAGES_PER_READ. So the calls grow with the
  * rows returned, and never past that budget, whatever the rows the caller may not see.

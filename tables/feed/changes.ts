@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '#lib/time';
-import { documentClient, tableName } from './client.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from './kernel/transact.ts';
-import { feedKeys } from './keys/feed.ts';
-import { signalChanges } from './signal-changes.ts';
+import { documentClient, tableName } from '../client.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
+import { feedKeys } from '../keys/feed.ts';
+import { signalChanges } from '../signal-changes.ts';
 
 /** Upstream's four operations; `created/modified` is a PUT that may have created. */
 export type ChangeOperation = 'created' | 'created/modified' | 'modified' | 'deleted';
