@@ -3,14 +3,14 @@ import { authenticate } from '#lib/auth/authenticate';
 import { HttpError } from '#lib/http/errors';
 import { log } from '#lib/log';
 import { recordConnected, recordDisconnected } from '#tables/node-liveness';
-import { addConnection, removeConnection } from '#tables/signal-connections';
+import { addConnection, removeConnection } from '#tables/signals/connections';
 
 /**
  * The signal channel's one Lambda (docs/signals.md), behind API Gateway's WebSocket API:
  * `$connect` authenticates the caller as the HTTP API does (Basic credentials in the upgrade
  * request) and records the connection of a node or an agbot (for a node, also its liveness);
  * `$disconnect` forgets it; anything the client sends (`$default`) is a keepalive. Nothing is ever
- * sent on the connection but "look now" (tables/signal-changes.ts).
+ * sent on the connection but "look now" (tables/signals/changes.ts).
  */
 interface WebSocketEvent {
   requestContext: { routeKey: string; connectionId: string };

@@ -5,7 +5,7 @@ import { epochSeconds } from '#lib/time';
 import { documentClient, tableName } from '../client.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
 import { feedKeys } from '../keys/feed.ts';
-import { signalChanges } from '../signal-changes.ts';
+import { signalChanges } from '../signals/changes.ts';
 
 /** Upstream's four operations; `created/modified` is a PUT that may have created. */
 export type ChangeOperation = 'created' | 'created/modified' | 'modified' | 'deleted';
