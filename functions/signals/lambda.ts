@@ -2,7 +2,7 @@ import { instanceAuthCaches } from '#functions/endpoint';
 import { authenticate } from '#lib/auth/authenticate';
 import { HttpError } from '#lib/http/errors';
 import { log } from '#lib/log';
-import { recordConnected, recordDisconnected } from '#tables/node-liveness';
+import { recordConnected, recordDisconnected } from '#tables/node/liveness';
 import { addConnection, removeConnection } from '#tables/signals/connections';
 
 /**
@@ -36,7 +36,7 @@ export async function handler(event: WebSocketEvent) {
         return status(200);
       default:
         // A keepalive: it only keeps API Gateway from closing an idle connection (10 minutes). It
-        // costs no data call: the open connection is the node's liveness (tables/node-liveness.ts).
+        // costs no data call: the open connection is the node's liveness (tables/node/liveness.ts).
         return status(200);
     }
   } catch (error) {

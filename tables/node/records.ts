@@ -19,11 +19,11 @@ import { storedItemReader } from '../kernel/stored-item.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
 import { nodeKeys } from '../keys/node.ts';
 import { orgKeys } from '../keys/org.ts';
-import { isHeartbeatItem, laterHeartbeat, livenessHeartbeat, withHeartbeats } from '../node-liveness.ts';
 import { deleteNodeSecrets } from '../secret/records.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from '../stats.ts';
 import { ExchangeTable } from '../table.ts';
 import { isRegistered, NodeEntity } from './entity.ts';
+import { isHeartbeatItem, laterHeartbeat, livenessHeartbeat, withHeartbeats } from './liveness.ts';
 
 export type NodeRecord = FormattedItem<typeof NodeEntity>;
 /** What PUT, PATCH, heartbeats and policy writes change; keys, owner and ha_group never change here. */
@@ -35,7 +35,7 @@ const readStoredNode = storedItemReader(NodeEntity);
  * Consistent, so a write's own optimistic check (and a client's read after its write) sees the
  * latest. Every node request makes this read: the item is picked as stored (tables/kernel/stored-item.ts).
  * One Query reads the node and its liveness item (`NODE`, `NODE#HEARTBEAT`), whose lastHeartbeat
- * wins when later (tables/node-liveness.ts).
+ * wins when later (tables/node/liveness.ts).
  */
 export async function getNode(org: string, id: string): Promise<NodeRecord | undefined> {
   const key = nodeKeys.record(org, id);
@@ -255,8 +255,8 @@ export function laterTimestamp(previous: string, proposed: string): string {
     : new Date(before + 1).toISOString();
 }
 
-/** Heartbeats write the node's liveness item, not the node (tables/node-liveness.ts). */
-export { recordHeartbeat } from '../node-liveness.ts';
+/** Heartbeats write the node's liveness item, not the node (tables/node/liveness.ts). */
+export { recordHeartbeat } from './liveness.ts';
 
 const NODE_MESSAGE_SK = /^MSG#\d+$/;
 type PartitionKey = { pk: string; sk: string; seq?: number };

@@ -18,7 +18,7 @@ import { useTestTable } from '#test/support/table';
 useTestTable();
 
 /**
- * Heartbeats live in the node's liveness item, not on the node (tables/node-liveness.ts): every
+ * Heartbeats live in the node's liveness item, not on the node (tables/node/liveness.ts): every
  * reader of lastHeartbeat must still see the latest one.
  */
 type Auth = { user: string; secret: string };

@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from './client.ts';
-import { TransactionFailed, transactWrite } from './kernel/transact.ts';
-import { nodeKeys } from './keys/node.ts';
+import { documentClient, tableName } from '../client.ts';
+import { TransactionFailed, transactWrite } from '../kernel/transact.ts';
+import { nodeKeys } from '../keys/node.ts';
 
 /**
  * A node's liveness lives in a small item of its own (`NODE#<org>/<id>` / `NODE#HEARTBEAT`,
