@@ -11,7 +11,7 @@ import { transactWrite } from '#tables/kernel/transact';
 import { agbotKeys } from '#tables/keys/agbot';
 import { identityKeys } from '#tables/keys/identity';
 import { nodeKeys } from '#tables/keys/node';
-import { type Mailbox, messageItem } from '#tables/mailbox';
+import { type Mailbox, messageItem } from '#tables/mailbox/mailbox';
 import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
 import { createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

@@ -8,7 +8,7 @@ import { deletePartition } from '../kernel/delete-partition.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
 import { userKeys } from '../keys/user.ts';
-import { deleteSentNodeMessages } from '../mailbox-cleanup.ts';
+import { deleteSentNodeMessages } from '../mailbox/cleanup.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from '../stats.ts';
 import { agbotChildDeltas, splitOwner } from './counts.ts';
 

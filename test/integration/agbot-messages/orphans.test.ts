@@ -5,7 +5,7 @@ import { agbotMailbox } from '#tables/agbot/message-records';
 import { documentClient, tableName } from '#tables/client';
 import { agbotKeys } from '#tables/keys/agbot';
 import { orgKeys } from '#tables/keys/org';
-import { postMessage as storeMessage } from '#tables/mailbox-post';
+import { postMessage as storeMessage } from '#tables/mailbox/post';
 import { createAgbot, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -1,11 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ReadBounds } from '#lib/mailbox';
-import { documentClient, tableName } from './client.ts';
-import { batchGet } from './kernel/batch-get.ts';
-import { queryAll } from './kernel/query-all.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from './kernel/transact.ts';
-import { agbotKeys } from './keys/agbot.ts';
+import { documentClient, tableName } from '../client.ts';
+import { batchGet } from '../kernel/batch-get.ts';
+import { queryAll } from '../kernel/query-all.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
+import { agbotKeys } from '../keys/agbot.ts';
 import {
   countMessages,
   getMailboxMessage,

@@ -1,10 +1,11 @@
 import type { PostLimits } from '#lib/mailbox';
-import { tableName } from './client.ts';
-import { transactWriteWithChanges } from './feed/changes.ts';
-import { batchGet } from './kernel/batch-get.ts';
-import { type TransactItem, TransactionFailed } from './kernel/transact.ts';
-import { agbotKeys } from './keys/agbot.ts';
-import { nodeKeys } from './keys/node.ts';
+import { tableName } from '../client.ts';
+import { transactWriteWithChanges } from '../feed/changes.ts';
+import { batchGet } from '../kernel/batch-get.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
+import { agbotKeys } from '../keys/agbot.ts';
+import { nodeKeys } from '../keys/node.ts';
+import { reconcileMailbox } from './cleanup.ts';
 import {
   countMessages,
   itemAt,
@@ -18,7 +19,6 @@ import {
   type SenderShare,
   senderShare,
 } from './mailbox.ts';
-import { reconcileMailbox } from './mailbox-cleanup.ts';
 
 type Item = Record<string, unknown>;
 

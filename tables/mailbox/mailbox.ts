@@ -1,12 +1,12 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '#lib/time';
-import { documentClient, tableName } from './client.ts';
-import { queryAll } from './kernel/query-all.ts';
-import { retryOnConflict } from './kernel/retry-on-conflict.ts';
-import { agbotKeys } from './keys/agbot.ts';
-import { nodeKeys } from './keys/node.ts';
-import { orgKeys } from './keys/org.ts';
-import type { Counter } from './stats.ts';
+import { documentClient, tableName } from '../client.ts';
+import { queryAll } from '../kernel/query-all.ts';
+import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
+import { agbotKeys } from '../keys/agbot.ts';
+import { nodeKeys } from '../keys/node.ts';
+import { orgKeys } from '../keys/org.ts';
+import type { Counter } from '../stats.ts';
 
 /**
  * The two mailboxes, one implementation (tables/README.md, "Mailboxes"): an agbot's (messages from
