@@ -12,7 +12,7 @@ import { agbotKeys } from '#tables/keys/agbot';
 import { identityKeys } from '#tables/keys/identity';
 import { nodeKeys } from '#tables/keys/node';
 import { type Mailbox, messageItem } from '#tables/mailbox/mailbox';
-import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
+import { orgCounterUpdate, userCounterUpdate } from '#tables/org/stats';
 import { createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import type { Credentials } from './in-process.ts';

@@ -8,7 +8,7 @@ import { ownedEntry } from '#tables/identity/records';
 import { transactWrite } from '#tables/kernel/transact';
 import { identityKeys } from '#tables/keys/identity';
 import { NodeEntity } from '#tables/node/entity';
-import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
+import { orgCounterUpdate, userCounterUpdate } from '#tables/org/stats';
 import { createNode, createOrg, createUser } from '#test/support/identities';
 
 /** The benchmark's data: org `bench`, user `alice` who owns `node-0`…`node-9`, then bulk nodes. */

@@ -17,10 +17,10 @@ import { nodeKeys } from './keys/node.ts';
 import { orgKeys } from './keys/org.ts';
 import { userKeys } from './keys/user.ts';
 import { isRegistered } from './node/entity.ts';
+import { type Counts, orgCounterUpdate } from './org/stats.ts';
 import { deleteOrgPatterns, deleteOwnedPatterns } from './pattern/cascade.ts';
 import { deleteNodeSecrets, deleteOrgSecrets, deleteUserSecrets } from './secret/records.ts';
 import { deleteOrgServices, deleteOwnedServices } from './service/cascade.ts';
-import { type Counts, orgCounterUpdate } from './stats.ts';
 
 /**
  * Deletes that fan out: an org with everything in it, a user with the nodes and agbots it owns.

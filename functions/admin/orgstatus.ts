@@ -3,7 +3,7 @@ import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { IBM_ORG, roleOf } from '#lib/auth/caller';
 import { json } from '#lib/http/responses';
-import { listOrgCounts } from '#tables/stats';
+import { listOrgCounts } from '#tables/org/stats';
 import { countsOfOrgs } from '#tables/status-counts';
 import { adminRoutes } from './routes.ts';
 import type { adminOrgStatus } from './shared/responses.ts';

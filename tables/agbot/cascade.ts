@@ -9,7 +9,7 @@ import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/t
 import { agbotKeys } from '../keys/agbot.ts';
 import { userKeys } from '../keys/user.ts';
 import { deleteSentNodeMessages } from '../mailbox/cleanup.ts';
-import { type Counts, orgCounterUpdate, userCounterUpdate } from '../stats.ts';
+import { type Counts, orgCounterUpdate, userCounterUpdate } from '../org/stats.ts';
 import { agbotChildDeltas, splitOwner } from './counts.ts';
 
 /** The agbot's cascades: an agbot with all its children, and an agbot going with its org. */

@@ -1,5 +1,5 @@
 import { agbotKeys } from '../keys/agbot.ts';
-import type { Counts } from '../stats.ts';
+import type { Counts } from '../org/stats.ts';
 
 /** `org/username` (or `org/id`) → [org, rest]. */
 export const splitOwner = (owner: string): [string, string] => {

@@ -12,7 +12,7 @@ import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
 import { orgKeys } from '../keys/org.ts';
 import { userKeys } from '../keys/user.ts';
-import { orgCounterUpdate, userCounterUpdate } from '../stats.ts';
+import { orgCounterUpdate, userCounterUpdate } from '../org/stats.ts';
 import { ExchangeTable } from '../table.ts';
 import { deleteAgbotCascade } from './cascade.ts';
 import { splitOwner } from './counts.ts';

@@ -6,7 +6,7 @@ import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
 import { agbotKeys } from '../keys/agbot.ts';
 import { nodeKeys } from '../keys/node.ts';
 import { orgKeys } from '../keys/org.ts';
-import type { Counter } from '../stats.ts';
+import type { Counter } from '../org/stats.ts';
 
 /**
  * The two mailboxes, one implementation (tables/README.md, "Mailboxes"): an agbot's (messages from

@@ -4,9 +4,9 @@ import { tableName } from '../client.ts';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { TransactionFailed } from '../kernel/transact.ts';
 import { orgKeys } from '../keys/org.ts';
-import { orgCounterUpdate } from '../stats.ts';
 import { ExchangeTable } from '../table.ts';
 import { OrgEntity, orgRepository } from './entity.ts';
+import { orgCounterUpdate } from './stats.ts';
 
 export type OrgRecord = FormattedItem<typeof OrgEntity>;
 

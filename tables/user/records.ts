@@ -7,7 +7,7 @@ import { maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
 import { orgKeys } from '../keys/org.ts';
 import { userKeys } from '../keys/user.ts';
-import { orgCounterUpdate } from '../stats.ts';
+import { orgCounterUpdate } from '../org/stats.ts';
 import { ExchangeTable } from '../table.ts';
 import { UserEntity, userRepository } from './entity.ts';
 

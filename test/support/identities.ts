@@ -5,7 +5,7 @@ import { ownedEntry, principalSet, userEntry } from '#tables/identity/records';
 import { transactWrite } from '#tables/kernel/transact';
 import { NodeEntity } from '#tables/node/entity';
 import { OrgEntity } from '#tables/org/entity';
-import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
+import { orgCounterUpdate, userCounterUpdate } from '#tables/org/stats';
 import { UserEntity } from '#tables/user/entity';
 
 /**

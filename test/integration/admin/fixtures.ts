@@ -3,7 +3,7 @@ import { hashSecret } from '#lib/auth/secrets';
 import { ownedEntry, principalSet } from '#tables/identity/records';
 import { transactWrite } from '#tables/kernel/transact';
 import { NodeEntity } from '#tables/node/entity';
-import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
+import { orgCounterUpdate, userCounterUpdate } from '#tables/org/stats';
 
 /** A node with a public key (so it counts as registered), written with its counters like a real PUT. */
 export async function createRegisteredNode(org: string, id: string, owner: string) {

@@ -7,7 +7,7 @@ import { handler as putAgreement } from '#functions/agbot-agreements/put-agreeme
 import { getConfig } from '#lib/config';
 import { getAgreement as readAgreement } from '#tables/agbot/agreement-records';
 import { getAgbot } from '#tables/agbot/records';
-import { getOrgCounts } from '#tables/stats';
+import { getOrgCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -7,7 +7,7 @@ import { getAgbot } from '#tables/agbot/records';
 import { documentClient, dynamoClient, tableName } from '#tables/client';
 import { transactWrite } from '#tables/kernel/transact';
 import { agbotKeys } from '#tables/keys/agbot';
-import { getOrgCounts, getUserCounts, orgCounterUpdate } from '#tables/stats';
+import { getOrgCounts, getUserCounts, orgCounterUpdate } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { partitionSortKeys } from '#test/support/partition';

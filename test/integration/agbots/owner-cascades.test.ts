@@ -6,7 +6,7 @@ import { handler as deleteUser } from '#functions/users/delete-user';
 import { transactWrite } from '#tables/kernel/transact';
 import { agbotKeys } from '#tables/keys/agbot';
 import { userKeys } from '#tables/keys/user';
-import { getOrgCounts, getUserCounts, orgCounterUpdate } from '#tables/stats';
+import { getOrgCounts, getUserCounts, orgCounterUpdate } from '#tables/org/stats';
 import { createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { partitionSortKeys } from '#test/support/partition';

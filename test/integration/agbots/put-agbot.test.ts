@@ -4,7 +4,7 @@ import { handler as putAgbot } from '#functions/agbots/put-agbot';
 import { getConfig } from '#lib/config';
 import { getAgbot } from '#tables/agbot/records';
 import { userKeys } from '#tables/keys/user';
-import { getOrgCounts, getUserCounts } from '#tables/stats';
+import { getOrgCounts, getUserCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { partitionSortKeys } from '#test/support/partition';

@@ -9,7 +9,7 @@ import { nodeKeys } from '#tables/keys/node';
 import { orgKeys } from '#tables/keys/org';
 import { userKeys } from '#tables/keys/user';
 import { NodePolicyEntity } from '#tables/node/policy-entity';
-import { listOrgCounts } from '#tables/stats';
+import { listOrgCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { partitionSortKeys } from '#test/support/partition';

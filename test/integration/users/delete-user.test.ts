@@ -8,7 +8,7 @@ import { nodeKeys } from '#tables/keys/node';
 import { userKeys } from '#tables/keys/user';
 import { NodeEntity } from '#tables/node/entity';
 import { NodePolicyEntity } from '#tables/node/policy-entity';
-import { getOrgCounts, orgCounterUpdate, userCounterUpdate } from '#tables/stats';
+import { getOrgCounts, orgCounterUpdate, userCounterUpdate } from '#tables/org/stats';
 import { getUser as readUser } from '#tables/user/records';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

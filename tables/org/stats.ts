@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { QueryCommand } from 'dynamodb-toolbox';
-import { documentClient, tableName } from './client.ts';
-import type { TransactItem } from './kernel/transact.ts';
-import { orgKeys } from './keys/org.ts';
-import { userKeys } from './keys/user.ts';
-import { ExchangeTable } from './table.ts';
+import { documentClient, tableName } from '../client.ts';
+import type { TransactItem } from '../kernel/transact.ts';
+import { orgKeys } from '../keys/org.ts';
+import { userKeys } from '../keys/user.ts';
+import { ExchangeTable } from '../table.ts';
 
 /**
  * Counters kept beside each org (`ORG#<org>` / `STATS`) and each user (`USER#<org>/<u>` / `STATS`),

@@ -7,11 +7,11 @@ import {
   PutTransaction,
   string,
 } from 'dynamodb-toolbox';
-import { tableName } from './client.ts';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from './feed/changes.ts';
-import { TransactionFailed } from './kernel/transact.ts';
-import { orgKeys } from './keys/org.ts';
-import { ExchangeTable } from './table.ts';
+import { tableName } from '../client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
+import { TransactionFailed } from '../kernel/transact.ts';
+import { orgKeys } from '../keys/org.ts';
+import { ExchangeTable } from '../table.ts';
 
 const versionsSchema = item({
   org: string().key(),
