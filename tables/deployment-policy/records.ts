@@ -5,7 +5,7 @@ import { type ListReach, queryPages } from '../kernel/list-ceiling.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { deploymentPolicyKeys } from '../keys/deployment-policy.ts';
 import { orgKeys } from '../keys/org.ts';
-import { ownerCountUpdate } from '../owner-counts.ts';
+import { ownerCountUpdate } from '../user/owner-counts.ts';
 
 /**
  * A deployment (business) policy (docs/exchange-catalog.md#deployment-policies): `BUSINESSPOL#<org>/<name>` /

@@ -5,7 +5,7 @@ import { type ListReach, queryPages } from '../kernel/list-ceiling.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { orgKeys } from '../keys/org.ts';
 import { patternKeys } from '../keys/pattern.ts';
-import { ownerChange, ownerCountUpdate } from '../owner-counts.ts';
+import { ownerChange, ownerCountUpdate } from '../user/owner-counts.ts';
 
 /**
  * A deployment pattern (docs/exchange-catalog.md#patterns): `PATTERN#<org>/<name>` / `PATTERN`, listed in gsi1

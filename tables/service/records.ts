@@ -7,7 +7,7 @@ import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { orgKeys } from '../keys/org.ts';
 import { serviceKeys } from '../keys/service.ts';
 import { userKeys } from '../keys/user.ts';
-import { ownerCountUpdate } from '../owner-counts.ts';
+import { ownerCountUpdate } from '../user/owner-counts.ts';
 
 /**
  * A service (docs/exchange-catalog.md#services): `SERVICE#<org>/<id>` / `SERVICE`, listed in gsi1
