@@ -1,7 +1,7 @@
-import { batchGet } from './kernel/batch-get.ts';
-import { orgKeys } from './keys/org.ts';
-import { isRegistered, nodeRepository } from './node/entity.ts';
-import { COUNTERS, type Counts, zeroCounts } from './org/stats.ts';
+import { batchGet } from '../kernel/batch-get.ts';
+import { orgKeys } from '../keys/org.ts';
+import { isRegistered, nodeRepository } from '../node/entity.ts';
+import { COUNTERS, type Counts, zeroCounts } from '../org/stats.ts';
 
 const toCounts = (raw: Record<string, unknown> | undefined): Counts => {
   const counts = zeroCounts();
