@@ -5,12 +5,14 @@ import { type Change, transactWriteWithChanges } from '../feed/changes.ts';
 import { changingIdentity } from '../identity/principals.ts';
 import { dropEmptyPrincipal, principalRemove } from '../identity/records.ts';
 import { deletePartition } from '../kernel/delete-partition.ts';
+import { forEachLimited } from '../kernel/for-each-limited.ts';
+import { queryPartition } from '../kernel/query-partition.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
-import { userKeys } from '../keys/user.ts';
+import { splitOwner, userKeys } from '../keys/user.ts';
 import { deleteSentNodeMessages } from '../mailbox/cleanup.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from '../org/stats.ts';
-import { agbotChildDeltas, splitOwner } from './counts.ts';
+import { agbotChildDeltas } from './counts.ts';
 
 /** The agbot's cascades: an agbot with all its children, and an agbot going with its org. */
 
@@ -147,4 +149,24 @@ export async function deleteForeignOwnedAgbot(agbot: {
   await deletePartition(pk, { keep: sk });
   const [drop, , ownerCount, link] = agbotRecordDelete(agbot, { expression: 'attribute_exists(pk)' }, {});
   await transactIfAllHold([drop, ownerCount, link].filter((item) => item !== undefined));
+}
+
+/**
+ * The agbots `owner` (`org/username`) owns: those of its org (gsi1, by owner) and those it owns in
+ * other orgs (the links in its partition), each with its whole cascade.
+ */
+export async function deleteOwnedAgbots(org: string, username: string): Promise<void> {
+  const owner = `${org}/${username}`;
+  const agbots = await queryPartition({ index: 'gsi1', partition: agbotKeys.orgIndex(org), owner });
+  await forEachLimited(agbots, (agbot) => deleteAgbotCascade({ org, id: String(agbot.gsi1sk), owner }));
+  const { ownedAgbotPrefix } = userKeys;
+  const links = await queryPartition({
+    partition: userKeys.record(org, username).pk,
+    prefix: ownedAgbotPrefix,
+    projection: 'sk',
+  });
+  await forEachLimited(links, async (link) => {
+    const [agbotOrg = '', id = ''] = splitOwner(String(link.sk).slice(ownedAgbotPrefix.length));
+    await deleteAgbotCascade({ org: agbotOrg, id, owner });
+  });
 }

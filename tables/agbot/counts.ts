@@ -1,12 +1,6 @@
 import { agbotKeys } from '../keys/agbot.ts';
 import type { Counts } from '../org/stats.ts';
 
-/** `org/username` (or `org/id`) → [org, rest]. */
-export const splitOwner = (owner: string): [string, string] => {
-  const slash = owner.indexOf('/');
-  return [owner.slice(0, slash), owner.slice(slash + 1)];
-};
-
 /** A message's sort key is `MSG#` and digits; other `MSG…` items (an id counter, say) are not messages. */
 const MESSAGE_SK = /^MSG#\d+$/;
 

@@ -11,11 +11,10 @@ import { maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
 import { orgKeys } from '../keys/org.ts';
-import { userKeys } from '../keys/user.ts';
+import { splitOwner, userKeys } from '../keys/user.ts';
 import { orgCounterUpdate, userCounterUpdate } from '../org/stats.ts';
 import { ExchangeTable } from '../table.ts';
 import { deleteAgbotCascade } from './cascade.ts';
-import { splitOwner } from './counts.ts';
 import { AgbotEntity, agbotRepository } from './entity.ts';
 
 export type AgbotRecord = FormattedItem<typeof AgbotEntity>;

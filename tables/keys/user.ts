@@ -34,3 +34,9 @@ export const userKeys = {
   /** gsi1: an org's users. */
   orgIndex: (org: string) => `ORG#${org}#USERS`,
 };
+
+/** A record's `owner` is its user's `<org>/<username>` (or an agbot's `org/id`): → [org, rest]. */
+export const splitOwner = (owner: string): [string, string] => {
+  const slash = owner.indexOf('/');
+  return [owner.slice(0, slash), owner.slice(slash + 1)];
+};

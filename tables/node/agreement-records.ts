@@ -7,7 +7,7 @@ import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { nodeKeys } from '../keys/node.ts';
 import { orgKeys } from '../keys/org.ts';
-import { userKeys } from '../keys/user.ts';
+import { splitOwner, userKeys } from '../keys/user.ts';
 import { ExchangeTable } from '../table.ts';
 import { NodeAgreementEntity } from './agreement-entity.ts';
 import { type NodeChanges, setNodeFields } from './records.ts';
@@ -130,8 +130,7 @@ const summaryOf = (write: NodeAgreementWrite): AgreementSummary => ({
  */
 async function countNodeAgreements(org: string, owner: string, delta: number): Promise<void> {
   if (delta === 0) return;
-  const slash = owner.indexOf('/');
-  const userStats = userKeys.stats(owner.slice(0, slash), owner.slice(slash + 1));
+  const userStats = userKeys.stats(...splitOwner(owner));
   for (const Key of [orgKeys.stats(org), userStats]) {
     await retryOnConflict(() =>
       documentClient.send(

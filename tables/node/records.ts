@@ -19,6 +19,7 @@ import { storedItemReader } from '../kernel/stored-item.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
 import { nodeKeys } from '../keys/node.ts';
 import { orgKeys } from '../keys/org.ts';
+import { splitOwner } from '../keys/user.ts';
 import { type Counts, orgCounterUpdate, userCounterUpdate } from '../org/stats.ts';
 import { deleteNodeSecrets } from '../secret/records.ts';
 import { ExchangeTable } from '../table.ts';
@@ -64,12 +65,6 @@ export async function listOrgNodes(org: string, owner?: string): Promise<NodeRec
   const { Items = [] } = await query.options({ maxPages: maxPagesFor('capped'), ...filters }).send();
   return withHeartbeats(withinCeiling(Items, 'capped'));
 }
-
-/** `org/username` → [org, username]. */
-const splitOwner = (owner: string): [string, string] => {
-  const slash = owner.indexOf('/');
-  return [owner.slice(0, slash), owner.slice(slash + 1)];
-};
 
 function counterItems(
   node: NodeRecord,

@@ -1,12 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { splitOwner } from '../agbot/counts.ts';
 import { documentClient, tableName } from '../client.ts';
 import { type Change, transactWriteWithChanges } from '../feed/changes.ts';
 import { queryPages } from '../kernel/list-ceiling.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { orgKeys } from '../keys/org.ts';
 import { serviceKeys } from '../keys/service.ts';
-import { userKeys } from '../keys/user.ts';
+import { splitOwner, userKeys } from '../keys/user.ts';
 import { ownerCountUpdate } from '../user/owner-counts.ts';
 
 /**

@@ -1,7 +1,6 @@
-import { splitOwner } from '../agbot/counts.ts';
 import { tableName } from '../client.ts';
 import type { TransactItem } from '../kernel/transact.ts';
-import { type OwnedKind, userKeys } from '../keys/user.ts';
+import { type OwnedKind, splitOwner, userKeys } from '../keys/user.ts';
 
 /**
  * Per-owner limits (docs/exchange-catalog.md#responses-and-limits: services, patterns, deployment policies per user,
