@@ -1,10 +1,11 @@
 import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as postChanges } from '#functions/changes/post-changes';
 import { bootstrap } from '#tables/bootstrap';
-import { CHANGE_TTL_SECONDS, maxChangeId, recordChanges } from '#tables/changes';
 import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
-import { changeRowKeys, keys } from '#tables/keys';
+import { CHANGE_TTL_SECONDS, maxChangeId, recordChanges } from '#tables/feed/changes';
+import { feedKeys } from '#tables/keys/feed';
+import { nodeKeys } from '#tables/keys/node';
 import { createNode, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { type Comparison, callsPerRequest, compare } from './in-process.ts';
@@ -28,7 +29,7 @@ async function grow(total: number): Promise<void> {
   const first = (await maxChangeId()) + 1;
   const now = new Date();
   const items = Array.from({ length: total - BASE }, (_, i) => ({
-    ...changeRowKeys.ofOrg(ORG, first + i),
+    ...feedKeys.ofOrg(ORG, first + i),
     changeId: first + i,
     org: ORG,
     id: `n${i % 100}`,
@@ -50,7 +51,7 @@ async function grow(total: number): Promise<void> {
   await documentClient.send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: keys.changeSequence(),
+      Key: feedKeys.sequence(),
       UpdateExpression: 'SET seq = :seq',
       ExpressionAttributeValues: { ':seq': first + items.length - 1 },
     }),
@@ -101,21 +102,18 @@ export async function runChangesBench(step: (text: string) => void = console.log
       await documentClient.send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: keys.node(ORG, 'poller'),
+          Key: nodeKeys.record(ORG, 'poller'),
           UpdateExpression: 'SET lastHeartbeat = :at',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':at': new Date().toISOString() },
         }),
       );
-      await query(changeRowKeys.pendingPartition);
-      const sk = changeRowKeys.sortKeyFrom(from);
-      await Promise.all([
-        query(changeRowKeys.orgPartition(ORG), sk),
-        query(changeRowKeys.publicPartition, sk),
-      ]);
+      await query(feedKeys.pendingPartition);
+      const sk = feedKeys.sortKeyFrom(from);
+      await Promise.all([query(feedKeys.orgPartition(ORG), sk), query(feedKeys.publicPartition, sk)]);
       // Nothing visible to this node: the answer carries the newest id instead.
       await documentClient.send(
-        new GetCommand({ TableName: tableName(), Key: keys.changeSequence(), ConsistentRead: true }),
+        new GetCommand({ TableName: tableName(), Key: feedKeys.sequence(), ConsistentRead: true }),
       );
     };
     const calls = await callsPerRequest(poll);

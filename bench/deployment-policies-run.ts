@@ -4,7 +4,10 @@ import { serviceUrlPart } from '#lib/catalog/service-id';
 import { bootstrap } from '#tables/bootstrap';
 import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
-import { changeRowKeys, indexKeys, keys } from '#tables/keys';
+import { deploymentPolicyKeys } from '#tables/keys/deployment-policy';
+import { feedKeys } from '#tables/keys/feed';
+import { orgKeys } from '#tables/keys/org';
+import { serviceKeys } from '#tables/keys/service';
 import { seedService } from '#test/support/catalog';
 import { createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
@@ -30,7 +33,7 @@ async function grow(total: number): Promise<void> {
     let pending = Array.from({ length: Math.min(25, total - start) }, (_, k) => {
       const url = `svc-${start + k}`;
       const id = `${url}_1.0.0_amd64`;
-      const item = { ...keys.service(ORG, id), gsi1pk: indexKeys.orgServices(ORG), gsi1sk: id };
+      const item = { ...serviceKeys.record(ORG, id), gsi1pk: serviceKeys.orgIndex(ORG), gsi1sk: id };
       return {
         PutRequest: {
           Item: {
@@ -85,7 +88,7 @@ export async function runPolicyBench(step: (text: string) => void = console.log)
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
         ExpressionAttributeValues: {
-          ':pk': indexKeys.orgServices(ORG),
+          ':pk': serviceKeys.orgIndex(ORG),
           ':prefix': `${serviceUrlPart('svc-1')}_`,
         },
       }),
@@ -97,14 +100,14 @@ export async function runPolicyBench(step: (text: string) => void = console.log)
           {
             Put: {
               TableName: tableName(),
-              Item: { ...keys.deploymentPolicy(ORG, name), ...body, created: now },
+              Item: { ...deploymentPolicyKeys.record(ORG, name), ...body, created: now },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
           {
             ConditionCheck: {
               TableName: tableName(),
-              Key: keys.org(ORG),
+              Key: orgKeys.record(ORG),
               ConditionExpression: 'attribute_exists(pk)',
             },
           },
@@ -112,7 +115,7 @@ export async function runPolicyBench(step: (text: string) => void = console.log)
             Put: {
               TableName: tableName(),
               Item: {
-                ...changeRowKeys.pending(`${now}#${name}`),
+                ...feedKeys.pending(`${now}#${name}`),
                 org: ORG,
                 id: name,
                 resource: 'policy',

@@ -4,7 +4,8 @@ import { handler as getNode } from '#functions/nodes/get-node';
 import { handler as putNode } from '#functions/nodes/put-node';
 import { documentClient, dynamoCallCount, tableName } from '#tables/client';
 import { principalCache } from '#tables/identity/principals';
-import { changeRowKeys, indexKeys, keys } from '#tables/keys';
+import { feedKeys } from '#tables/keys/feed';
+import { nodeKeys } from '#tables/keys/node';
 import { invoke } from '#test/support/invoke';
 import { ORG } from './seed.ts';
 import { median, timed } from './stats.ts';
@@ -33,7 +34,7 @@ export async function handlerPut(auth: Credentials, node: string): Promise<void>
 
 async function rawNode(node: string): Promise<Record<string, unknown> | undefined> {
   const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: keys.node(ORG, node), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: nodeKeys.record(ORG, node), ConsistentRead: true }),
   );
   return Item;
 }
@@ -60,7 +61,7 @@ export async function rawGetRate(node: string, seconds: number, clients = 10): P
 /**
  * What a warm PUT of an existing node needs (the identity is cached, as for GET): read the node,
  * then one transaction of the conditional node update (with its search-index sort key, which
- * follows `lastUpdated`) and the change row agbots read (tables/changes.ts).
+ * follows `lastUpdated`) and the change row agbots read (tables/feed/changes.ts).
  */
 export async function rawPut(node: string): Promise<void> {
   const current = await rawNode(node);
@@ -78,12 +79,12 @@ export async function rawPut(node: string): Promise<void> {
     isNamespaceScoped: false,
     lastUpdated: now,
     lastHeartbeat: now,
-    gsi2sk: indexKeys.nodeSearchSort(now, node),
+    gsi2sk: nodeKeys.searchSort(now, node),
   };
   const names = Object.fromEntries(Object.keys(fields).map((name) => [`#${name}`, name]));
   const values = Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:${name}`, value]));
   const change = {
-    ...changeRowKeys.pending(`${now}#${randomUUID()}#000`),
+    ...feedKeys.pending(`${now}#${randomUUID()}#000`),
     org: ORG,
     id: node,
     resource: 'node',
@@ -98,7 +99,7 @@ export async function rawPut(node: string): Promise<void> {
         {
           Update: {
             TableName: tableName(),
-            Key: keys.node(ORG, node),
+            Key: nodeKeys.record(ORG, node),
             UpdateExpression: `SET ${Object.keys(fields)
               .map((name) => `#${name} = :${name}`)
               .join(', ')}`,

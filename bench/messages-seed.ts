@@ -7,10 +7,12 @@ import { AgbotEntity } from '#tables/agbot/entity';
 import { agbotMailbox } from '#tables/agbot/message-records';
 import { documentClient, tableName } from '#tables/client';
 import { ownedEntry } from '#tables/identity/records';
-import { keys } from '#tables/keys';
-import { type Mailbox, messageItem } from '#tables/mailbox';
-import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
-import { transactWrite } from '#tables/transact';
+import { transactWrite } from '#tables/kernel/transact';
+import { agbotKeys } from '#tables/keys/agbot';
+import { identityKeys } from '#tables/keys/identity';
+import { nodeKeys } from '#tables/keys/node';
+import { type Mailbox, messageItem } from '#tables/mailbox/mailbox';
+import { orgCounterUpdate, userCounterUpdate } from '#tables/org/stats';
 import { createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import type { Credentials } from './in-process.ts';
@@ -119,7 +121,7 @@ export async function fillMailbox(
     );
   }
   const state =
-    box.kind === 'agbot' ? keys.agbotMessageSeq(box.org, box.id) : keys.nodeMessageSeq(box.org, box.id);
+    box.kind === 'agbot' ? agbotKeys.messageSeq(box.org, box.id) : nodeKeys.messageSeq(box.org, box.id);
   items.push({ ...state, seq: count, storedMsgs: count });
   await batchPut(items);
   const counter = box.kind === 'agbot' ? 'agbotMsgs' : 'nodeMsgs';
@@ -155,7 +157,10 @@ export async function growAgbots(total: number): Promise<void> {
       })
       .params();
     if (Item)
-      items.push(Item, { ...keys.principal(ORG, agbotId(i)), agbot: ownedEntry({ tokenHash, owner }) });
+      items.push(Item, {
+        ...identityKeys.principal(ORG, agbotId(i)),
+        agbot: ownedEntry({ tokenHash, owner }),
+      });
   }
   await batchPut(items);
   // Keep the counters true to the table, as the handlers would have.

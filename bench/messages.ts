@@ -9,7 +9,9 @@ import { handler as listMessages } from '#functions/agbot-messages/list-messages
 import { handler as postMessage } from '#functions/agbot-messages/post-message';
 import { handler as deleteAgbot } from '#functions/agbots/delete-agbot';
 import { documentClient, dynamoCallCount, tableName } from '#tables/client';
-import { keys } from '#tables/keys';
+import { agbotKeys } from '#tables/keys/agbot';
+import { nodeKeys } from '#tables/keys/node';
+import { orgKeys } from '#tables/keys/org';
 import { invoke } from '#test/support/invoke';
 import type { Credentials } from './in-process.ts';
 import { agbotId, WAITING } from './messages-seed.ts';
@@ -48,12 +50,12 @@ let rawSeq = 1_000_000_000;
  * sequence and its row); count it in the org's STATS.
  */
 export async function rawPost(sender: Credentials): Promise<void> {
-  const state = keys.agbotMessageSeq(ORG, 'raw-bench');
+  const state = agbotKeys.messageSeq(ORG, 'raw-bench');
   await documentClient.send(
     new BatchGetCommand({
       RequestItems: {
         [tableName()]: {
-          Keys: [keys.agbot(ORG, POST_TARGET), keys.node(ORG, idOf(sender)), state],
+          Keys: [agbotKeys.record(ORG, POST_TARGET), nodeKeys.record(ORG, idOf(sender)), state],
           ConsistentRead: true,
         },
       },
@@ -77,7 +79,7 @@ export async function rawPost(sender: Credentials): Promise<void> {
           Put: {
             TableName: table,
             Item: {
-              ...keys.agbotMessage(ORG, 'raw-bench', msgId),
+              ...agbotKeys.message(ORG, 'raw-bench', msgId),
               org: ORG,
               id: 'raw-bench',
               msgId,
@@ -94,7 +96,7 @@ export async function rawPost(sender: Credentials): Promise<void> {
         {
           ConditionCheck: {
             TableName: table,
-            Key: keys.agbot(ORG, POST_TARGET),
+            Key: agbotKeys.record(ORG, POST_TARGET),
             ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
           },
         },
@@ -124,7 +126,7 @@ export async function rawPost(sender: Credentials): Promise<void> {
   await documentClient.send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: keys.orgStats(ORG),
+      Key: orgKeys.stats(ORG),
       UpdateExpression: 'ADD #count :one',
       ExpressionAttributeNames: { '#count': 'agbotMsgs' },
       ExpressionAttributeValues: { ':one': 1 },
@@ -134,8 +136,8 @@ export async function rawPost(sender: Credentials): Promise<void> {
 
 /** What a warm GET does (the agbot's identity cached): read the agbot, Query its mailbox (consistent). */
 export async function rawGet(reader: Credentials): Promise<void> {
-  await get(keys.agbot(ORG, idOf(reader)));
-  const { pk } = keys.agbot(ORG, idOf(reader));
+  await get(agbotKeys.record(ORG, idOf(reader)));
+  const { pk } = agbotKeys.record(ORG, idOf(reader));
   const { Items = [] } = await documentClient.send(
     new QueryCommand({
       TableName: tableName(),
@@ -169,7 +171,7 @@ export async function timedDelete(
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.agbot(ORG, agbot).pk },
+      ExpressionAttributeValues: { ':pk': agbotKeys.record(ORG, agbot).pk },
       Select: 'COUNT',
     }),
   );

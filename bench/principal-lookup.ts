@@ -54,7 +54,10 @@ try {
   const { BatchGetCommand, GetCommand, PutCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
   const { documentClient, dynamoClient, tableName } = await import('../tables/client.ts');
   const { createTableIfMissing } = await import('../tables/create-table.ts');
-  const { keys } = await import('../tables/keys.ts');
+  const { identityKeys } = await import('../tables/keys/identity.ts');
+  const { nodeKeys } = await import('../tables/keys/node.ts');
+  const { agbotKeys } = await import('../tables/keys/agbot.ts');
+  const { userKeys } = await import('../tables/keys/user.ts');
   const { createNode, createOrg, createUser } = await import('../test/support/identities.ts');
   const table = tableName();
   await createTableIfMissing(table);
@@ -62,14 +65,18 @@ try {
   await createUser('acme', 'alice');
   await createNode('acme', 'n1', 'acme/alice');
   const principal = await documentClient.send(
-    new GetCommand({ TableName: table, Key: keys.principal('acme', 'n1'), ConsistentRead: true }),
+    new GetCommand({ TableName: table, Key: identityKeys.principal('acme', 'n1'), ConsistentRead: true }),
   );
   // The alternative layout: one item per kind in the `org/id` partition (here the node's only).
   const perKindPartition = 'PRINCIPALKINDS#acme/n1';
   await documentClient.send(
     new PutCommand({ TableName: table, Item: { pk: perKindPartition, sk: 'NODE', ...principal.Item?.node } }),
   );
-  const candidates = [keys.node('acme', 'n1'), keys.agbot('acme', 'n1'), keys.user('acme', 'n1')];
+  const candidates = [
+    nodeKeys.record('acme', 'n1'),
+    agbotKeys.record('acme', 'n1'),
+    userKeys.record('acme', 'n1'),
+  ];
   const get = (Key: { pk: string; sk: string }) =>
     documentClient.send(new GetCommand({ TableName: table, Key, ConsistentRead: true }));
   const ways: [string, () => Promise<unknown>][] = [
@@ -77,7 +84,7 @@ try {
       'BatchGetItem of the 3 records (before)',
       () => documentClient.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: candidates } } })),
     ],
-    ['GetItem of the principal item (now, consistent)', () => get(keys.principal('acme', 'n1'))],
+    ['GetItem of the principal item (now, consistent)', () => get(identityKeys.principal('acme', 'n1'))],
     [
       'Query of a partition with an item per kind (alternative)',
       () =>

@@ -210,7 +210,7 @@ function nodeMessagesSection(f: Figures): string[] {
     '`POST /v1/orgs/{org}/nodes/{node}/msgs` by agbots (10 agbots, one per client), spread over 9 nodes',
     'and all into one node, and `GET .../msgs` by the node itself with 100 messages waiting. Every POST',
     "(of either mailbox) also moves the change feed's one sequence item in its transaction",
-    '(tables/changes.ts), so concurrent POSTs race for that item whatever their mailbox: the losers retry,',
+    '(tables/feed/changes.ts), so concurrent POSTs race for that item whatever their mailbox: the losers retry,',
     'which is why spreading the posts over 9 nodes does not raise the rate.',
     '',
     `Over HTTP (serverless-offline, ${f.http.connections} concurrent clients, ${f.http.durationSeconds} s each):`,

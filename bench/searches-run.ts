@@ -8,7 +8,7 @@ import { bootstrap } from '#tables/bootstrap';
 import { documentClient, dynamoCallCount, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
 import { ownedEntry } from '#tables/identity/records';
-import { keys } from '#tables/keys';
+import { identityKeys } from '#tables/keys/identity';
 import { NodeEntity } from '#tables/node/entity';
 import { searchNodes } from '#tables/node/search';
 import { seedService } from '#test/support/catalog';
@@ -57,7 +57,8 @@ async function addNodes(org: string, from: number, to: number): Promise<void> {
         lastUpdated: now,
       })
       .params();
-    if (Item) items.push(Item, { ...keys.principal(org, id), node: ownedEntry({ tokenHash, owner }) });
+    if (Item)
+      items.push(Item, { ...identityKeys.principal(org, id), node: ownedEntry({ tokenHash, owner }) });
   }
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));

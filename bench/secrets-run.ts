@@ -10,7 +10,7 @@ import { useKeyProvider } from '#lib/secrets/provider';
 import { bootstrap } from '#tables/bootstrap';
 import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
-import { keys } from '#tables/keys';
+import { secretKeys } from '#tables/keys/secret';
 import { createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { type Comparison, callsPerRequest, compare } from './in-process.ts';
@@ -53,7 +53,7 @@ export async function runSecretsBench(step: (text: string) => void = console.log
     };
     const rawGet = async () => {
       await documentClient.send(
-        new GetCommand({ TableName: tableName(), Key: keys.secret(ORG, NAME), ConsistentRead: true }),
+        new GetCommand({ TableName: tableName(), Key: secretKeys.record(ORG, NAME), ConsistentRead: true }),
       );
     };
     const sealed = await seal(provider, JSON.stringify(value), { org: ORG, name: 'raw' });
@@ -63,7 +63,7 @@ export async function runSecretsBench(step: (text: string) => void = console.log
       await documentClient.send(
         new TransactWriteCommand({
           TransactItems: [
-            { Put: { TableName: tableName(), Item: { ...keys.secret(ORG, 'raw'), sealed } } },
+            { Put: { TableName: tableName(), Item: { ...secretKeys.record(ORG, 'raw'), sealed } } },
             {
               Put: {
                 TableName: tableName(),

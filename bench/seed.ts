@@ -5,10 +5,10 @@ import { bootstrap } from '#tables/bootstrap';
 import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
 import { ownedEntry } from '#tables/identity/records';
-import { keys } from '#tables/keys';
+import { transactWrite } from '#tables/kernel/transact';
+import { identityKeys } from '#tables/keys/identity';
 import { NodeEntity } from '#tables/node/entity';
-import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
-import { transactWrite } from '#tables/transact';
+import { orgCounterUpdate, userCounterUpdate } from '#tables/org/stats';
 import { createNode, createOrg, createUser } from '#test/support/identities';
 
 /** The benchmark's data: org `bench`, user `alice` who owns `node-0`…`node-9`, then bulk nodes. */
@@ -36,7 +36,8 @@ export async function growNodes(total: number): Promise<void> {
     const { Item } = NodeEntity.build(PutItemCommand)
       .item({ org: ORG, id: nodeId(i), owner, name: nodeId(i), tokenHash, lastUpdated })
       .params();
-    if (Item) items.push(Item, { ...keys.principal(ORG, nodeId(i)), node: ownedEntry({ tokenHash, owner }) });
+    if (Item)
+      items.push(Item, { ...identityKeys.principal(ORG, nodeId(i)), node: ownedEntry({ tokenHash, owner }) });
   }
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));

@@ -3,7 +3,7 @@ import { handler as getService } from '#functions/services/get-service';
 import { bootstrap } from '#tables/bootstrap';
 import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
-import { indexKeys, keys } from '#tables/keys';
+import { serviceKeys } from '#tables/keys/service';
 import { createService, type ServiceRecord } from '#tables/service/records';
 import { createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
@@ -52,7 +52,7 @@ async function grow(total: number): Promise<void> {
   const items: Record<string, unknown>[] = [];
   for (let i = BASE; i < total; i++) {
     const r = record(i);
-    items.push({ ...keys.service(ORG, r.id), gsi1pk: indexKeys.orgServices(ORG), gsi1sk: r.id, ...r });
+    items.push({ ...serviceKeys.record(ORG, r.id), gsi1pk: serviceKeys.orgIndex(ORG), gsi1sk: r.id, ...r });
   }
   let next = 0;
   const worker = async () => {
@@ -84,7 +84,7 @@ export async function runServicesBench(step: (text: string) => void = console.lo
   };
   const raw = async () => {
     await documentClient.send(
-      new GetCommand({ TableName: tableName(), Key: keys.service(ORG, target), ConsistentRead: true }),
+      new GetCommand({ TableName: tableName(), Key: serviceKeys.record(ORG, target), ConsistentRead: true }),
     );
   };
   const rows: ServicesFigures['rows'] = [];

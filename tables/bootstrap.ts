@@ -1,9 +1,9 @@
 import { PutTransaction } from 'dynamodb-toolbox';
 import { isoTimestamp } from '#lib/time';
 import { principalSet, userEntry } from './identity/records.ts';
+import { TransactionFailed, transactWrite } from './kernel/transact.ts';
 import { OrgEntity } from './org/entity.ts';
-import { orgCounterUpdate } from './stats.ts';
-import { TransactionFailed, transactWrite } from './transact.ts';
+import { orgCounterUpdate } from './org/stats.ts';
 import { UserEntity } from './user/entity.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#tables/client';
-import { keys } from '#tables/keys';
+import { nodeKeys } from '#tables/keys/node';
 
 /**
  * The benchmark's floor for GET node (bench only, never deployed: it checks no credentials). It
@@ -24,7 +24,7 @@ export async function handler(event: HttpApiEvent) {
   const [, version, orgs, org, nodes, id] = event.rawPath.split('/');
   if (version !== 'v1' || orgs !== 'orgs' || nodes !== 'nodes' || !org || !id) return json({});
   const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: keys.node(org, id), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: nodeKeys.record(org, id), ConsistentRead: true }),
   );
   return json({ nodes: { [`${org}/${id}`]: Item }, lastIndex: 0 });
 }

@@ -3,7 +3,7 @@ import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { hashSecret, randomToken } from '#lib/auth/secrets';
 import { json } from '#lib/http/responses';
-import { saveDropToken } from '#tables/drop-token';
+import { saveDropToken } from '#tables/admin/drop-token';
 import { adminRoutes } from './routes.ts';
 import type { dropTokenResponse } from './shared/responses.ts';
 

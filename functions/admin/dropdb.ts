@@ -1,6 +1,6 @@
 import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
-import { deleteAllItems } from '#tables/drop-all';
+import { deleteAllItems } from '#tables/admin/drop-all';
 import { adminRoutes } from './routes.ts';
 import { authenticateWithDropToken } from './shared/drop-token-auth.ts';
 

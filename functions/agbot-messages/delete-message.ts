@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
-import { removeMessages } from '#tables/mailbox-cleanup';
+import { removeMessages } from '#tables/mailbox/cleanup';
 import { agbotMessagesRoutes } from './routes.ts';
 import { authorizeMessageDelete } from './shared/access.ts';
 

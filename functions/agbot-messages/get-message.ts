@@ -3,7 +3,7 @@ import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
 import { agbotMailbox } from '#tables/agbot/message-records';
-import { readLiveMessage } from '#tables/mailbox-cleanup';
+import { readLiveMessage } from '#tables/mailbox/cleanup';
 import { agbotMessagesRoutes } from './routes.ts';
 import { authorizeMailboxReader } from './shared/access.ts';
 import { messagesBody } from './shared/message-view.ts';

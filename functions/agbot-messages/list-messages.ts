@@ -4,7 +4,7 @@ import { json } from '#lib/http/responses';
 import { readBounds } from '#lib/mailbox';
 import { isoTimestamp } from '#lib/time';
 import { agbotMailbox } from '#tables/agbot/message-records';
-import { readLiveMessages } from '#tables/mailbox-cleanup';
+import { readLiveMessages } from '#tables/mailbox/cleanup';
 import { agbotMessagesRoutes } from './routes.ts';
 import { authorizeMailboxReader } from './shared/access.ts';
 import { messagesBody } from './shared/message-view.ts';

@@ -2,7 +2,7 @@ import { agbotId, agbotNotFound } from '#functions/agbots/shared/access';
 import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { mailboxFull, outgoingMessage, postLimits, senderShareFull } from '#lib/mailbox';
-import { postMessage } from '#tables/mailbox-post';
+import { postMessage } from '#tables/mailbox/post';
 import { agbotMessagesRoutes } from './routes.ts';
 import { authorizeSender } from './shared/access.ts';
 

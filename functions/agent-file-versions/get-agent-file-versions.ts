@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
-import { getAgentFileVersions } from '#tables/agent-file-versions';
+import { getAgentFileVersions } from '#tables/org/agent-file-versions';
 import { agentFileVersionsRoutes } from './routes.ts';
 import { authorizeAgentConfig } from './shared/authorize-agent-config.ts';
 import type { agentVersionsResponse } from './shared/responses.ts';

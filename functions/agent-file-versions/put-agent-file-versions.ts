@@ -2,7 +2,7 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { putAgentFileVersions } from '#tables/agent-file-versions';
+import { putAgentFileVersions } from '#tables/org/agent-file-versions';
 import { agentFileVersionsRoutes } from './routes.ts';
 import { authorizeAgentConfig } from './shared/authorize-agent-config.ts';
 

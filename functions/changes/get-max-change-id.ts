@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
 import { json } from '#lib/http/responses';
-import { maxChangeId } from '#tables/changes';
+import { maxChangeId } from '#tables/feed/changes';
 import type { maxChangeIdResponse } from './responses.ts';
 import { changesRoutes } from './routes.ts';
 

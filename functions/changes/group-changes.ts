@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { ChangeRow } from '#tables/changes';
+import type { ChangeRow } from '#tables/feed/changes';
 import type { changesResponse } from './responses.ts';
 
 type Grouped = z.infer<typeof changesResponse>['changes'];

@@ -9,8 +9,8 @@ import { SIGNALS_HEADER, signalsUrl } from '#lib/signals/address';
 import { isoTimestamp } from '#lib/time';
 import { EXCHANGE_VERSION } from '#lib/version';
 import { recordAgbotHeartbeat } from '#tables/agbot/records';
-import { readChanges } from '#tables/change-reads';
-import { numberedUpTo } from '#tables/changes';
+import { numberedUpTo } from '#tables/feed/changes';
+import { readChanges } from '#tables/feed/reads';
 import { recordHeartbeat } from '#tables/node/records';
 import { groupChanges } from './group-changes.ts';
 import type { changesResponse } from './responses.ts';
@@ -23,7 +23,7 @@ const LAST_UPDATED_SLACK_MS = 10_000;
  * POST /v1/orgs/{organization}/changes: what changed since the caller's `changeId` (or
  * `lastUpdated`), grouped per resource. Anyone who may read the org; a node or agbot caller's
  * lastHeartbeat is set as a side effect (docs/exchange.md#change-feed). One request reads a bounded number
- * of feed pages (tables/change-reads.ts): when they run out first, `hitMaxRecords` is true and
+ * of feed pages (tables/feed/reads.ts): when they run out first, `hitMaxRecords` is true and
  * `mostRecentChangeId` is where the reader continues (`changeId` = it + 1), as after a full page.
  */
 export const handler = endpoint(changesRoutes.operations.postChanges, {

@@ -2,7 +2,7 @@ import { endpoint } from '#functions/endpoint';
 import { notFound } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
-import { readLiveMessage } from '#tables/mailbox-cleanup';
+import { readLiveMessage } from '#tables/mailbox/cleanup';
 import { nodeMailbox } from '#tables/node/message-records';
 import { nodeMessagesRoutes } from './routes.ts';
 import { authorizeNodeMailbox } from './shared/access.ts';

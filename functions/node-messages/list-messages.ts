@@ -3,7 +3,7 @@ import { emptyList } from '#lib/http/errors';
 import { json } from '#lib/http/responses';
 import { readBounds } from '#lib/mailbox';
 import { isoTimestamp } from '#lib/time';
-import { readLiveMessages } from '#tables/mailbox-cleanup';
+import { readLiveMessages } from '#tables/mailbox/cleanup';
 import { nodeMailbox } from '#tables/node/message-records';
 import { nodeMessagesRoutes } from './routes.ts';
 import { authorizeNodeMailbox } from './shared/access.ts';

@@ -3,7 +3,7 @@ import { nodeNotFound, resourceId } from '#functions/nodes/access';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { mailboxFull, outgoingMessage, postLimits, senderShareFull } from '#lib/mailbox';
-import { postMessage } from '#tables/mailbox-post';
+import { postMessage } from '#tables/mailbox/post';
 import { nodeMessagesRoutes } from './routes.ts';
 import { authorizeNodeSender } from './shared/access.ts';
 

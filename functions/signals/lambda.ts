@@ -2,15 +2,15 @@ import { instanceAuthCaches } from '#functions/endpoint';
 import { authenticate } from '#lib/auth/authenticate';
 import { HttpError } from '#lib/http/errors';
 import { log } from '#lib/log';
-import { recordConnected, recordDisconnected } from '#tables/node-liveness';
-import { addConnection, removeConnection } from '#tables/signal-connections';
+import { recordConnected, recordDisconnected } from '#tables/node/liveness';
+import { addConnection, removeConnection } from '#tables/signals/connections';
 
 /**
  * The signal channel's one Lambda (docs/signals.md), behind API Gateway's WebSocket API:
  * `$connect` authenticates the caller as the HTTP API does (Basic credentials in the upgrade
  * request) and records the connection of a node or an agbot (for a node, also its liveness);
  * `$disconnect` forgets it; anything the client sends (`$default`) is a keepalive. Nothing is ever
- * sent on the connection but "look now" (tables/signal-changes.ts).
+ * sent on the connection but "look now" (tables/signals/changes.ts).
  */
 interface WebSocketEvent {
   requestContext: { routeKey: string; connectionId: string };
@@ -36,7 +36,7 @@ export async function handler(event: WebSocketEvent) {
         return status(200);
       default:
         // A keepalive: it only keeps API Gateway from closing an idle connection (10 minutes). It
-        // costs no data call: the open connection is the node's liveness (tables/node-liveness.ts).
+        // costs no data call: the open connection is the node's liveness (tables/node/liveness.ts).
         return status(200);
     }
   } catch (error) {

@@ -1,6 +1,6 @@
 /**
  * Which records of the table's stream start a round of the in-stack agbot (docs/agbot.md, "In the
- * stack"): new change rows (a write's pending row, `PENDINGCHANGES`, tables/changes.ts) that the
+ * stack"): new change rows (a write's pending row, `PENDINGCHANGES`, tables/feed/changes.ts) that the
  * agbot's round acts on (agbot/rounds/feed.ts): catalog and node rows of any org (the built-in
  * agbot serves every org), deleted node agreements (a node cancelled), and its own mailbox and
  * served rows. Everything else (heartbeats, statuses, node mailboxes, other agbots' rows, the

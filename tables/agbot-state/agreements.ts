@@ -8,8 +8,8 @@ import {
 import { documentClient, tableName } from '../client.ts';
 import { batchGet } from '../kernel/batch-get.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { agbotStateKeys } from '../keys.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
+import { agbotStateKeys } from '../keys/agbot-state.ts';
 import type { AgbotRef } from './agbot-ref.ts';
 
 /**

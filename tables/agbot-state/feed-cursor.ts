@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CursorOutcome } from '#lib/agbot-store/contract';
 import { documentClient, tableName } from '../client.ts';
-import { agbotStateKeys } from '../keys.ts';
+import { agbotStateKeys } from '../keys/agbot-state.ts';
 import type { AgbotRef } from './agbot-ref.ts';
 
 export async function readFeedCursor(agbot: AgbotRef): Promise<number | undefined> {

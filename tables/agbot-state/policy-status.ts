@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { AgbotAgreement, PolicyStatus } from '#lib/agbot-store/contract';
 import { documentClient, tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { agbotStateKeys } from '../keys.ts';
+import { agbotStateKeys } from '../keys/agbot-state.ts';
 import type { AgbotRef } from './agbot-ref.ts';
 
 /**

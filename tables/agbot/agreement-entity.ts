@@ -1,5 +1,5 @@
 import { Entity, item, map, string } from 'dynamodb-toolbox';
-import { indexKeys, keys } from '../keys.ts';
+import { agbotKeys } from '../keys/agbot.ts';
 import { ExchangeTable } from '../table.ts';
 
 const agreementSchema = item({
@@ -26,11 +26,11 @@ export const AgbotAgreementEntity = new Entity({
   schema: agreementSchema.and((prev) => ({
     gsi1pk: string()
       .hidden()
-      .link<typeof prev>(({ agreementId }) => indexKeys.agreementById(agreementId)),
+      .link<typeof prev>(({ agreementId }) => agbotKeys.agreementByIdIndex(agreementId)),
     gsi1sk: string()
       .hidden()
       .link<typeof prev>(({ org, agbot }) => `${org}/${agbot}`),
   })),
   computeKey: ({ org, agbot, agreementId }: { org: string; agbot: string; agreementId: string }) =>
-    keys.agbotAgreement(org, agbot, agreementId),
+    agbotKeys.agreement(org, agbot, agreementId),
 });

@@ -1,12 +1,13 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
+import { type ListReach, maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
 import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
-import { agbotChildPrefix, indexKeys, keys } from '../keys.ts';
-import { type ListReach, maxPagesFor, withinCeiling } from '../list-ceiling.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
+import { agbotKeys } from '../keys/agbot.ts';
+import { orgKeys } from '../keys/org.ts';
 import { ExchangeTable } from '../table.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
 import { AgbotAgreementEntity } from './agreement-entity.ts';
 
 export type AgreementRecord = FormattedItem<typeof AgbotAgreementEntity>;
@@ -36,7 +37,10 @@ export async function listAgreements(
 ): Promise<AgreementRecord[]> {
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(AgbotAgreementEntity)
-    .query({ partition: keys.agbot(org, agbot).pk, range: { beginsWith: agbotChildPrefix.agreement } })
+    .query({
+      partition: agbotKeys.record(org, agbot).pk,
+      range: { beginsWith: agbotKeys.childPrefix.agreement },
+    })
     .options({ consistent: true, maxPages: maxPagesFor(reach) })
     .send();
   return withinCeiling(Items, reach);
@@ -46,7 +50,7 @@ export async function listAgreements(
 export async function findAgreementsById(agreementId: string): Promise<AgreementRecord[]> {
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(AgbotAgreementEntity)
-    .query({ index: 'gsi1', partition: indexKeys.agreementById(agreementId) })
+    .query({ index: 'gsi1', partition: agbotKeys.agreementByIdIndex(agreementId) })
     .options({ maxPages: Number.POSITIVE_INFINITY })
     .send();
   return Items;
@@ -70,7 +74,7 @@ async function countAgreements(org: string, delta: number): Promise<void> {
     documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.orgStats(org),
+        Key: orgKeys.stats(org),
         UpdateExpression: 'ADD agbotAgreements :delta',
         ExpressionAttributeValues: { ':delta': delta },
       }),
@@ -84,7 +88,7 @@ function countOnAgbot(org: string, agbot: string, delta: number, max = 0): Trans
   return {
     Update: {
       TableName: tableName(),
-      Key: keys.agbot(org, agbot),
+      Key: agbotKeys.record(org, agbot),
       UpdateExpression: 'ADD agreementCount :delta',
       ConditionExpression: limited
         ? 'attribute_exists(pk) AND (attribute_not_exists(agreementCount) OR agreementCount <= :below)'
@@ -121,7 +125,7 @@ async function updateExisting(write: AgreementWrite): Promise<boolean> {
         {
           Update: {
             TableName: tableName(),
-            Key: keys.agbotAgreement(write.org, write.agbot, write.agreementId),
+            Key: agbotKeys.agreement(write.org, write.agbot, write.agreementId),
             UpdateExpression: 'SET service = :service, #state = :state, lastUpdated = :now',
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeNames: { '#state': 'state' },
@@ -175,7 +179,7 @@ export async function putAgreement(
       // Created by a concurrent request meanwhile: update it instead.
       if (error.failed[0]) continue;
       const { Item } = await documentClient.send(
-        new GetCommand({ TableName: tableName(), Key: keys.agbot(org, agbot), ConsistentRead: true }),
+        new GetCommand({ TableName: tableName(), Key: agbotKeys.record(org, agbot), ConsistentRead: true }),
       );
       const exists = Item !== undefined;
       return exists ? 'limit' : 'no-agbot';
@@ -221,13 +225,13 @@ async function deleteCountedAgreements(org: string, agbot: string, found: Key[])
 
 /** Deletes one agreement; false when there was none (or the agbot is gone). */
 export async function deleteAgreement(org: string, agbot: string, agreementId: string): Promise<boolean> {
-  return (await deleteCountedAgreements(org, agbot, [keys.agbotAgreement(org, agbot, agreementId)])) === 1;
+  return (await deleteCountedAgreements(org, agbot, [agbotKeys.agreement(org, agbot, agreementId)])) === 1;
 }
 
 /** Deletes every agreement of the agbot; resolves how many there were. */
 export async function deleteAllAgreements(org: string, agbot: string): Promise<number> {
   const found = (await listAgreements(org, agbot, 'all')).map((a) =>
-    keys.agbotAgreement(org, agbot, a.agreementId),
+    agbotKeys.agreement(org, agbot, a.agreementId),
   );
   return deleteCountedAgreements(org, agbot, found);
 }

@@ -5,7 +5,7 @@ import { hashSecret, randomToken, VerificationCache } from '#lib/auth/secrets';
 import type { SealedValue } from '#lib/secrets/envelope';
 import { keyProvider } from '#lib/secrets/provider';
 import { documentClient, tableName } from '../client.ts';
-import { keys } from '../keys.ts';
+import { agbotKeys } from '../keys/agbot.ts';
 import { createAgbot, getAgbot, updateAgbot } from './records.ts';
 
 const { org, id } = BUILT_IN_AGBOT;
@@ -51,7 +51,7 @@ async function keptToken(): Promise<string> {
     await documentClient.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...keys.agbotToken(org, id), sealed },
+        Item: { ...agbotKeys.token(org, id), sealed },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -65,7 +65,7 @@ async function keptToken(): Promise<string> {
 
 async function readSealed(): Promise<SealedValue | undefined> {
   const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: keys.agbotToken(org, id), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: agbotKeys.token(org, id), ConsistentRead: true }),
   );
   return Item?.sealed as SealedValue | undefined;
 }

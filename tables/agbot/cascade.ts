@@ -1,15 +1,18 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, transactWriteWithChanges } from '../feed/changes.ts';
 import { changingIdentity } from '../identity/principals.ts';
 import { dropEmptyPrincipal, principalRemove } from '../identity/records.ts';
 import { deletePartition } from '../kernel/delete-partition.ts';
-import { keys } from '../keys.ts';
-import { deleteSentNodeMessages } from '../mailbox-cleanup.ts';
-import { type Counts, orgCounterUpdate, userCounterUpdate } from '../stats.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
-import { agbotChildDeltas, splitOwner } from './counts.ts';
+import { forEachLimited } from '../kernel/for-each-limited.ts';
+import { queryPartition } from '../kernel/query-partition.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
+import { agbotKeys } from '../keys/agbot.ts';
+import { splitOwner, userKeys } from '../keys/user.ts';
+import { deleteSentNodeMessages } from '../mailbox/cleanup.ts';
+import { type Counts, orgCounterUpdate, userCounterUpdate } from '../org/stats.ts';
+import { agbotChildDeltas } from './counts.ts';
 
 /** The agbot's cascades: an agbot with all its children, and an agbot going with its org. */
 
@@ -35,7 +38,7 @@ function agbotRecordDelete(
     {
       Delete: {
         TableName: tableName(),
-        Key: keys.agbot(agbot.org, agbot.id),
+        Key: agbotKeys.record(agbot.org, agbot.id),
         ConditionExpression: condition.expression,
         ExpressionAttributeNames: condition.names,
         ExpressionAttributeValues: condition.values,
@@ -45,7 +48,7 @@ function agbotRecordDelete(
     userCounterUpdate(ownerOrg, ownerUser, { deltas: { agbots: -1 } }),
   ];
   if (ownerOrg !== agbot.org) {
-    const link = keys.ownedAgbot(ownerOrg, ownerUser, agbot.org, agbot.id);
+    const link = userKeys.ownedAgbot(ownerOrg, ownerUser, agbot.org, agbot.id);
     items.push({ Delete: { TableName: tableName(), Key: link } });
   }
   return items;
@@ -60,7 +63,7 @@ async function claimAgbot(agbot: { org: string; id: string; owner: string }, cla
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.agbot(agbot.org, agbot.id),
+        Key: agbotKeys.record(agbot.org, agbot.id),
         UpdateExpression: 'SET #deleting = :claim',
         ConditionExpression: '#owner = :owner AND (attribute_not_exists(#deleting) OR #deleting < :stale)',
         ExpressionAttributeNames: { '#owner': 'owner', '#deleting': 'deleting' },
@@ -93,7 +96,7 @@ export const deleteAgbotCascade = (agbot: { org: string; id: string; owner: stri
   changingIdentity(agbot.org, agbot.id, () => deleteClaimedAgbot(agbot));
 
 async function deleteClaimedAgbot(agbot: { org: string; id: string; owner: string }): Promise<boolean> {
-  const { pk, sk } = keys.agbot(agbot.org, agbot.id);
+  const { pk, sk } = agbotKeys.record(agbot.org, agbot.id);
   const claim = new Date();
   if (!(await claimAgbot(agbot, claim))) return false;
   // Upstream deletes what the agbot sent to nodes with it; claimed, it can send no more.
@@ -142,8 +145,28 @@ export async function deleteForeignOwnedAgbot(agbot: {
   id: string;
   owner: string;
 }): Promise<void> {
-  const { pk, sk } = keys.agbot(agbot.org, agbot.id);
+  const { pk, sk } = agbotKeys.record(agbot.org, agbot.id);
   await deletePartition(pk, { keep: sk });
   const [drop, , ownerCount, link] = agbotRecordDelete(agbot, { expression: 'attribute_exists(pk)' }, {});
   await transactIfAllHold([drop, ownerCount, link].filter((item) => item !== undefined));
+}
+
+/**
+ * The agbots `owner` (`org/username`) owns: those of its org (gsi1, by owner) and those it owns in
+ * other orgs (the links in its partition), each with its whole cascade.
+ */
+export async function deleteOwnedAgbots(org: string, username: string): Promise<void> {
+  const owner = `${org}/${username}`;
+  const agbots = await queryPartition({ index: 'gsi1', partition: agbotKeys.orgIndex(org), owner });
+  await forEachLimited(agbots, (agbot) => deleteAgbotCascade({ org, id: String(agbot.gsi1sk), owner }));
+  const { ownedAgbotPrefix } = userKeys;
+  const links = await queryPartition({
+    partition: userKeys.record(org, username).pk,
+    prefix: ownedAgbotPrefix,
+    projection: 'sk',
+  });
+  await forEachLimited(links, async (link) => {
+    const [agbotOrg = '', id = ''] = splitOwner(String(link.sk).slice(ownedAgbotPrefix.length));
+    await deleteAgbotCascade({ org: agbotOrg, id, owner });
+  });
 }

@@ -1,11 +1,5 @@
-import { agbotChildPrefix } from '../keys.ts';
-import type { Counts } from '../stats.ts';
-
-/** `org/username` (or `org/id`) → [org, rest]. */
-export const splitOwner = (owner: string): [string, string] => {
-  const slash = owner.indexOf('/');
-  return [owner.slice(0, slash), owner.slice(slash + 1)];
-};
+import { agbotKeys } from '../keys/agbot.ts';
+import type { Counts } from '../org/stats.ts';
 
 /** A message's sort key is `MSG#` and digits; other `MSG…` items (an id counter, say) are not messages. */
 const MESSAGE_SK = /^MSG#\d+$/;
@@ -15,7 +9,7 @@ export function agbotChildDeltas(removed: { sk: string }[]): Partial<Counts> {
   let agreements = 0;
   let messages = 0;
   for (const { sk } of removed) {
-    if (sk.startsWith(agbotChildPrefix.agreement)) agreements++;
+    if (sk.startsWith(agbotKeys.childPrefix.agreement)) agreements++;
     else if (MESSAGE_SK.test(sk)) messages++;
   }
   return { agbotAgreements: -agreements, agbotMsgs: -messages };

@@ -1,5 +1,5 @@
 import { Entity, EntityRepository, item, number, string } from 'dynamodb-toolbox';
-import { indexKeys, keys } from '../keys.ts';
+import { agbotKeys } from '../keys/agbot.ts';
 import { ExchangeTable } from '../table.ts';
 
 const agbotSchema = item({
@@ -28,12 +28,12 @@ export const AgbotEntity = new Entity({
   schema: agbotSchema.and((prev) => ({
     gsi1pk: string()
       .hidden()
-      .link<typeof prev>(({ org }) => indexKeys.orgAgbots(org)),
+      .link<typeof prev>(({ org }) => agbotKeys.orgIndex(org)),
     gsi1sk: string()
       .hidden()
       .link<typeof prev>(({ id }) => id),
   })),
-  computeKey: ({ org, id }: { org: string; id: string }) => keys.agbot(org, id),
+  computeKey: ({ org, id }: { org: string; id: string }) => agbotKeys.record(org, id),
 });
 
 export const agbotRepository = AgbotEntity.build(EntityRepository);

@@ -1,4 +1,4 @@
-import { listMailbox, type Mailbox, type MailboxMessage } from '../mailbox.ts';
+import { listMailbox, type Mailbox, type MailboxMessage } from '../mailbox/mailbox.ts';
 
 /**
  * An agbot's mailbox (messages nodes send it): `AGBOT#<org>/<id>` / `MSG#<12-digit id>` and the

@@ -1,5 +1,5 @@
 import { Entity, type FormattedItem, item, PutTransaction, string } from 'dynamodb-toolbox';
-import { agbotChildPrefix, keys } from '../keys.ts';
+import { agbotKeys } from '../keys/agbot.ts';
 import { ExchangeTable } from '../table.ts';
 import { servedRecords } from './served.ts';
 
@@ -22,15 +22,15 @@ const AgbotPatternEntity = new Entity({
     lastUpdated: string(),
   }),
   computeKey: ({ org, id, patternId }: { org: string; id: string; patternId: string }) =>
-    keys.agbotPattern(org, id, patternId),
+    agbotKeys.pattern(org, id, patternId),
 });
 
 export type AgbotPatternRecord = FormattedItem<typeof AgbotPatternEntity>;
 
 const served = servedRecords<AgbotPatternRecord>({
-  prefix: agbotChildPrefix.pattern,
+  prefix: agbotKeys.childPrefix.pattern,
   resource: 'agbotpatterns',
-  key: keys.agbotPattern,
+  key: agbotKeys.pattern,
   putItem: (record) =>
     AgbotPatternEntity.build(PutTransaction)
       .item(record)

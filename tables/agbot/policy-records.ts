@@ -1,5 +1,5 @@
 import { Entity, type FormattedItem, item, PutTransaction, string } from 'dynamodb-toolbox';
-import { agbotChildPrefix, keys } from '../keys.ts';
+import { agbotKeys } from '../keys/agbot.ts';
 import { ExchangeTable } from '../table.ts';
 import { servedRecords } from './served.ts';
 
@@ -22,15 +22,15 @@ const AgbotPolicyEntity = new Entity({
     lastUpdated: string(),
   }),
   computeKey: ({ org, id, policyId }: { org: string; id: string; policyId: string }) =>
-    keys.agbotPolicy(org, id, policyId),
+    agbotKeys.policy(org, id, policyId),
 });
 
 export type AgbotPolicyRecord = FormattedItem<typeof AgbotPolicyEntity>;
 
 const served = servedRecords<AgbotPolicyRecord>({
-  prefix: agbotChildPrefix.policy,
+  prefix: agbotKeys.childPrefix.policy,
   resource: 'agbotbusinesspols',
-  key: keys.agbotPolicy,
+  key: agbotKeys.policy,
   putItem: (record) =>
     AgbotPolicyEntity.build(PutTransaction)
       .item(record)

@@ -3,17 +3,18 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import type { TakenOutcome } from '#lib/auth/identity-taken';
 import { idFits } from '#lib/ids';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { changingIdentity } from '../identity/principals.ts';
 import { ownedEntry, principalClaim, principalSet, takenOutcome } from '../identity/records.ts';
-import { indexKeys, keys } from '../keys.ts';
-import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
-import { orgCounterUpdate, userCounterUpdate } from '../stats.ts';
+import { maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
+import { agbotKeys } from '../keys/agbot.ts';
+import { orgKeys } from '../keys/org.ts';
+import { splitOwner, userKeys } from '../keys/user.ts';
+import { orgCounterUpdate, userCounterUpdate } from '../org/stats.ts';
 import { ExchangeTable } from '../table.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
 import { deleteAgbotCascade } from './cascade.ts';
-import { splitOwner } from './counts.ts';
 import { AgbotEntity, agbotRepository } from './entity.ts';
 
 export type AgbotRecord = FormattedItem<typeof AgbotEntity>;
@@ -32,7 +33,7 @@ export async function getAgbot(org: string, id: string): Promise<AgbotRecord | u
 export async function listOrgAgbots(org: string, idPrefix = ''): Promise<AgbotRecord[]> {
   // No id is longer than this, and DynamoDB would refuse the key condition (a 500).
   if (!idFits(idPrefix)) return [];
-  const partition = indexKeys.orgAgbots(org);
+  const partition = agbotKeys.orgIndex(org);
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(AgbotEntity)
     .query({ index: 'gsi1', partition, ...(idPrefix ? { range: { beginsWith: idPrefix } } : {}) })
@@ -62,7 +63,7 @@ async function writeNewAgbot(agbot: AgbotRecord, maxAgbots: number): Promise<Cre
     {
       ConditionCheck: {
         TableName: tableName(),
-        Key: keys.org(agbot.org),
+        Key: orgKeys.record(agbot.org),
         ConditionExpression: 'attribute_exists(pk)',
       },
     },
@@ -73,7 +74,7 @@ async function writeNewAgbot(agbot: AgbotRecord, maxAgbots: number): Promise<Cre
     }),
   ];
   if (ownerOrg !== agbot.org) {
-    const link = keys.ownedAgbot(ownerOrg, ownerUser, agbot.org, agbot.id);
+    const link = userKeys.ownedAgbot(ownerOrg, ownerUser, agbot.org, agbot.id);
     items.push({ Put: { TableName: tableName(), Item: link } });
   }
   items.push(principalClaim(agbot.org, agbot.id, 'agbot', ownedEntry(agbot)));
@@ -128,7 +129,7 @@ async function rewriteAgbot(
   const update: TransactItem = {
     Update: {
       TableName: tableName(),
-      Key: keys.agbot(org, id),
+      Key: agbotKeys.record(org, id),
       UpdateExpression: `SET ${sets.join(', ')}`,
       ConditionExpression: '#owner = :owner',
       ExpressionAttributeNames: names,
@@ -155,7 +156,7 @@ export async function recordAgbotHeartbeat(org: string, id: string, at: string):
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.agbot(org, id),
+        Key: agbotKeys.record(org, id),
         UpdateExpression: 'SET lastHeartbeat = :at',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':at': at },

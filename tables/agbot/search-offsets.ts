@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../client.ts';
-import { keys } from '../keys.ts';
+import { agbotKeys } from '../keys/agbot.ts';
 
 /**
  * An agbot's paging state of one deployment-policy search (docs/exchange-catalog.md#policy-search): the offset (a
@@ -21,7 +21,7 @@ export async function getSearchOffset(agbot: Agbot, policy: Policy): Promise<Sea
   const { Item } = await documentClient.send(
     new GetCommand({
       TableName: tableName(),
-      Key: keys.agbotSearchOffset(agbot.org, agbot.id, policy.org, policy.name),
+      Key: agbotKeys.searchOffset(agbot.org, agbot.id, policy.org, policy.name),
       ConsistentRead: true,
     }),
   );
@@ -39,7 +39,7 @@ export async function putSearchOffset(
     new PutCommand({
       TableName: tableName(),
       Item: {
-        ...keys.agbotSearchOffset(agbot.org, agbot.id, policy.org, policy.name),
+        ...agbotKeys.searchOffset(agbot.org, agbot.id, policy.org, policy.name),
         offset,
         session,
         policyCreated: policy.created,
@@ -52,7 +52,7 @@ export async function deleteSearchOffset(agbot: Agbot, policy: Policy): Promise<
   await documentClient.send(
     new DeleteCommand({
       TableName: tableName(),
-      Key: keys.agbotSearchOffset(agbot.org, agbot.id, policy.org, policy.name),
+      Key: agbotKeys.searchOffset(agbot.org, agbot.id, policy.org, policy.name),
     }),
   );
 }

@@ -1,10 +1,15 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, type ChangeOperation, recordChanges, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import {
+  type Change,
+  type ChangeOperation,
+  recordChanges,
+  transactWriteWithChanges,
+} from '../feed/changes.ts';
 import { batchDelete } from '../kernel/batch-delete.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { keys } from '../keys.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
+import { agbotKeys } from '../keys/agbot.ts';
 
 /**
  * What the agbot's served patterns and served policies share: they live in the agbot's partition
@@ -29,7 +34,7 @@ async function putBesideAgbot(
         {
           ConditionCheck: {
             TableName: tableName(),
-            Key: keys.agbot(org, id),
+            Key: agbotKeys.record(org, id),
             ConditionExpression: 'attribute_exists(pk)',
           },
         },
@@ -54,7 +59,7 @@ async function queryChildren(
   return queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.agbot(org, id).pk, ':prefix': prefix },
+    ExpressionAttributeValues: { ':pk': agbotKeys.record(org, id).pk, ':prefix': prefix },
     ProjectionExpression: projection,
     ConsistentRead: true,
   });

@@ -1,7 +1,7 @@
 import { batchDelete } from '../kernel/batch-delete.ts';
-import { keys } from '../keys.ts';
-import { ownerCountUpdate } from '../owner-counts.ts';
-import { transactWrite } from '../transact.ts';
+import { transactWrite } from '../kernel/transact.ts';
+import { deploymentPolicyKeys } from '../keys/deployment-policy.ts';
+import { ownerCountUpdate } from '../user/owner-counts.ts';
 import { deleteDeploymentPolicy, listDeploymentPolicies } from './records.ts';
 
 /** The deployment policies' part of the org and user cascades (tables/cascade.ts runs them). */
@@ -12,7 +12,7 @@ import { deleteDeploymentPolicy, listDeploymentPolicies } from './records.ts';
  */
 export async function deleteOrgDeploymentPolicies(org: string): Promise<void> {
   const policies = await listDeploymentPolicies(org);
-  await batchDelete(policies.map((p) => keys.deploymentPolicy(org, p.name)));
+  await batchDelete(policies.map((p) => deploymentPolicyKeys.record(org, p.name)));
   const perOwner = new Map<string, number>();
   for (const { owner } of policies) perOwner.set(owner, (perOwner.get(owner) ?? 0) + 1);
   for (const [owner, count] of perOwner)

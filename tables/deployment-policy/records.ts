@@ -1,10 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
-import { indexKeys, keys } from '../keys.ts';
-import { type ListReach, queryPages } from '../list-ceiling.ts';
-import { ownerCountUpdate } from '../owner-counts.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
+import { type ListReach, queryPages } from '../kernel/list-ceiling.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
+import { deploymentPolicyKeys } from '../keys/deployment-policy.ts';
+import { orgKeys } from '../keys/org.ts';
+import { ownerCountUpdate } from '../user/owner-counts.ts';
 
 /**
  * A deployment (business) policy (docs/exchange-catalog.md#deployment-policies): `BUSINESSPOL#<org>/<name>` /
@@ -52,8 +53,8 @@ const policyChange = (org: string, name: string, operation: ChangeOperation): Ch
 });
 
 const item = (record: DeploymentPolicyRecord) => ({
-  ...keys.deploymentPolicy(record.org, record.name),
-  gsi1pk: indexKeys.orgDeploymentPolicies(record.org),
+  ...deploymentPolicyKeys.record(record.org, record.name),
+  gsi1pk: deploymentPolicyKeys.orgIndex(record.org),
   gsi1sk: record.name,
   ...record,
 });
@@ -69,7 +70,11 @@ export async function getDeploymentPolicy(
   name: string,
 ): Promise<DeploymentPolicyRecord | undefined> {
   const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: keys.deploymentPolicy(org, name), ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName(),
+      Key: deploymentPolicyKeys.record(org, name),
+      ConsistentRead: true,
+    }),
   );
   return Item && toRecord(Item);
 }
@@ -84,7 +89,7 @@ export async function listDeploymentPolicies(
       TableName: tableName(),
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': indexKeys.orgDeploymentPolicies(org) },
+      ExpressionAttributeValues: { ':pk': deploymentPolicyKeys.orgIndex(org) },
     },
     reach,
   );
@@ -124,7 +129,7 @@ export async function createDeploymentPolicy(
         {
           ConditionCheck: {
             TableName: tableName(),
-            Key: keys.org(record.org),
+            Key: orgKeys.record(record.org),
             ConditionExpression: 'attribute_exists(pk)',
           },
         },
@@ -159,7 +164,7 @@ export const patchDeploymentPolicy = (
       {
         Update: {
           TableName: tableName(),
-          Key: keys.deploymentPolicy(org, name),
+          Key: deploymentPolicyKeys.record(org, name),
           UpdateExpression: 'SET #attr = :value, lastUpdated = :now',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: { '#attr': attribute },
@@ -177,7 +182,7 @@ export const deleteDeploymentPolicy = ({ org, name, owner }: DeploymentPolicyRec
       {
         Delete: {
           TableName: tableName(),
-          Key: keys.deploymentPolicy(org, name),
+          Key: deploymentPolicyKeys.record(org, name),
           ConditionExpression: 'attribute_exists(pk) AND #owner = :owner',
           ExpressionAttributeNames: { '#owner': 'owner' },
           ExpressionAttributeValues: { ':owner': owner },

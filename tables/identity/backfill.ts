@@ -2,8 +2,11 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { PRINCIPAL_PRIORITY, type PrincipalKind } from '#lib/auth/principal';
 import { documentClient, tableName } from '../client.ts';
 import { pagesOfScan } from '../kernel/query-all.ts';
-import { keys } from '../keys.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
+import { agbotKeys } from '../keys/agbot.ts';
+import { identityKeys } from '../keys/identity.ts';
+import { nodeKeys } from '../keys/node.ts';
+import { userKeys } from '../keys/user.ts';
 import {
   dropEmptyPrincipal,
   ownedEntry,
@@ -34,7 +37,7 @@ const SOURCE_FIELDS: Record<PrincipalKind, string[]> = {
   agbot: ['tokenHash', 'owner'],
   user: ['passwordHash', 'admin', 'hubAdmin'],
 };
-const recordKey = { node: keys.node, agbot: keys.agbot, user: keys.user } as const;
+const recordKey = { node: nodeKeys.record, agbot: agbotKeys.record, user: userKeys.record } as const;
 
 interface BackfillReport {
   /** User, node and agbot records seen. */
@@ -177,7 +180,7 @@ export async function backfillPrincipals(): Promise<BackfillReport> {
   const report: BackfillReport = { records: records.length, written: 0, removed: 0 };
   const seen = new Set<string>();
   for (const found of records) {
-    const { pk } = keys.principal(found.org, found.id);
+    const { pk } = identityKeys.principal(found.org, found.id);
     seen.add(`${pk}|${found.kind}`);
     if (sameEntry(principals.get(pk)?.[found.kind], entryOf(found.kind, found.record))) continue;
     if (await writeEntry(found)) report.written++;
@@ -194,7 +197,7 @@ export async function backfillPrincipals(): Promise<BackfillReport> {
   await documentClient.send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.principalsBackfilled(), at: new Date().toISOString() },
+      Item: { ...identityKeys.backfilled(), at: new Date().toISOString() },
     }),
   );
   return report;
@@ -203,7 +206,7 @@ export async function backfillPrincipals(): Promise<BackfillReport> {
 /** Runs the backfill unless it already ran on this table (the local launcher, at every start). */
 export async function backfillPrincipalsOnce(): Promise<BackfillReport | undefined> {
   const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: keys.principalsBackfilled(), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: identityKeys.backfilled(), ConsistentRead: true }),
   );
   return Item ? undefined : backfillPrincipals();
 }

@@ -3,7 +3,7 @@ import { PRINCIPAL_PRIORITY, type Principal } from '#lib/auth/principal';
 import { PrincipalCache } from '#lib/auth/principal-cache';
 import { getConfig } from '#lib/config';
 import { documentClient, tableName } from '../client.ts';
-import { keys } from '../keys.ts';
+import { identityKeys } from '../keys/identity.ts';
 
 type Entry = Record<string, unknown>;
 const isEntry = (value: unknown): value is Entry => typeof value === 'object' && value !== null;
@@ -29,7 +29,7 @@ function principalOf(item: Entry): Principal | undefined {
  */
 export async function loadPrincipal(org: string, id: string): Promise<Principal | undefined> {
   const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: keys.principal(org, id), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: identityKeys.principal(org, id), ConsistentRead: true }),
   );
   return Item ? principalOf(Item) : undefined;
 }

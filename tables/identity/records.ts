@@ -3,8 +3,8 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { TakenOutcome } from '#lib/auth/identity-taken';
 import { PRINCIPAL_PRIORITY, type Principal, type PrincipalKind } from '#lib/auth/principal';
 import { documentClient, tableName } from '../client.ts';
-import { keys } from '../keys.ts';
-import type { TransactItem } from '../transact.ts';
+import type { TransactItem } from '../kernel/transact.ts';
+import { identityKeys } from '../keys/identity.ts';
 
 /**
  * The writes of principal items (`PRINCIPAL#<org>/<id>`): one map attribute per kind (`node`,
@@ -32,7 +32,7 @@ export function principalSet<K extends PrincipalKind>(
   return {
     Update: {
       TableName: tableName(),
-      Key: keys.principal(org, id),
+      Key: identityKeys.principal(org, id),
       UpdateExpression: `SET #${kind} = :entry`,
       ExpressionAttributeNames: { [`#${kind}`]: kind },
       ExpressionAttributeValues: { ':entry': entry },
@@ -94,7 +94,7 @@ export function principalRemove(org: string, id: string, kind: PrincipalKind): T
   return {
     Update: {
       TableName: tableName(),
-      Key: keys.principal(org, id),
+      Key: identityKeys.principal(org, id),
       UpdateExpression: `REMOVE #${kind}`,
       ExpressionAttributeNames: { [`#${kind}`]: kind },
     },
@@ -112,7 +112,7 @@ export async function dropEmptyPrincipal(org: string, id: string): Promise<void>
     await documentClient.send(
       new DeleteCommand({
         TableName: tableName(),
-        Key: keys.principal(org, id),
+        Key: identityKeys.principal(org, id),
         ConditionExpression:
           'attribute_not_exists(#node) AND attribute_not_exists(#agbot) AND attribute_not_exists(#user)',
         ExpressionAttributeNames: { ...KIND_NAMES },

@@ -1,5 +1,6 @@
 import { Entity, item, list, map, string } from 'dynamodb-toolbox';
-import { indexKeys, keys } from '../keys.ts';
+import { agbotKeys } from '../keys/agbot.ts';
+import { nodeKeys } from '../keys/node.ts';
 import { ExchangeTable } from '../table.ts';
 
 const agreementSchema = item({
@@ -27,11 +28,11 @@ export const NodeAgreementEntity = new Entity({
   schema: agreementSchema.and((prev) => ({
     gsi1pk: string()
       .hidden()
-      .link<typeof prev>(({ agreementId }) => indexKeys.agreementById(agreementId)),
+      .link<typeof prev>(({ agreementId }) => agbotKeys.agreementByIdIndex(agreementId)),
     gsi1sk: string()
       .hidden()
       .link<typeof prev>(({ org, node }) => `NODE#${org}/${node}`),
   })),
   computeKey: ({ org, node, agreementId }: { org: string; node: string; agreementId: string }) =>
-    keys.nodeAgreement(org, node, agreementId),
+    nodeKeys.agreement(org, node, agreementId),
 });

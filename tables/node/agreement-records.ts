@@ -1,12 +1,14 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
+import { type ListReach, maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
 import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
-import { keys, nodeChildPrefix } from '../keys.ts';
-import { type ListReach, maxPagesFor, withinCeiling } from '../list-ceiling.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
+import { nodeKeys } from '../keys/node.ts';
+import { orgKeys } from '../keys/org.ts';
+import { splitOwner, userKeys } from '../keys/user.ts';
 import { ExchangeTable } from '../table.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
 import { NodeAgreementEntity } from './agreement-entity.ts';
 import { type NodeChanges, setNodeFields } from './records.ts';
 
@@ -37,7 +39,10 @@ export async function listNodeAgreements(
 ): Promise<NodeAgreementRecord[]> {
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(NodeAgreementEntity)
-    .query({ partition: keys.node(org, node).pk, range: { beginsWith: nodeChildPrefix.agreement } })
+    .query({
+      partition: nodeKeys.record(org, node).pk,
+      range: { beginsWith: nodeKeys.childPrefix.agreement },
+    })
     .options({ consistent: true, maxPages: maxPagesFor(reach) })
     .send();
   return withinCeiling(Items, reach);
@@ -125,9 +130,8 @@ const summaryOf = (write: NodeAgreementWrite): AgreementSummary => ({
  */
 async function countNodeAgreements(org: string, owner: string, delta: number): Promise<void> {
   if (delta === 0) return;
-  const slash = owner.indexOf('/');
-  const userStats = { pk: keys.user(owner.slice(0, slash), owner.slice(slash + 1)).pk, sk: 'STATS' };
-  for (const Key of [keys.orgStats(org), userStats]) {
+  const userStats = userKeys.stats(...splitOwner(owner));
+  for (const Key of [orgKeys.stats(org), userStats]) {
     await retryOnConflict(() =>
       documentClient.send(
         new UpdateCommand({
@@ -166,7 +170,7 @@ async function updateExisting(write: NodeAgreementWrite): Promise<'updated' | 'n
         {
           Update: {
             TableName: tableName(),
-            Key: keys.nodeAgreement(org, node, agreementId),
+            Key: nodeKeys.agreement(org, node, agreementId),
             UpdateExpression:
               'SET services = :services, agrService = :agrService, #state = :state, lastUpdated = :now',
             ConditionExpression: 'attribute_exists(pk)',
@@ -223,7 +227,7 @@ export async function putNodeAgreement(
       // Created by a concurrent request meanwhile: update it instead.
       if (error.failed[0]) continue;
       const { Item } = await documentClient.send(
-        new GetCommand({ TableName: tableName(), Key: keys.node(org, node), ConsistentRead: true }),
+        new GetCommand({ TableName: tableName(), Key: nodeKeys.record(org, node), ConsistentRead: true }),
       );
       return Item ? 'limit' : 'no-node';
     }
@@ -232,7 +236,7 @@ export async function putNodeAgreement(
 }
 
 const RECORDS_PER_TRANSACTION = 50;
-const agreementIdOf = (key: Key): string => key.sk.slice(nodeChildPrefix.agreement.length);
+const agreementIdOf = (key: Key): string => key.sk.slice(nodeKeys.childPrefix.agreement.length);
 
 /**
  * Deletes the given agreements (each only if it still exists) in transactions that stamp the
@@ -278,7 +282,7 @@ export async function deleteNodeAgreement(
   agreementId: string,
   stamp: NodeChanges,
 ): Promise<boolean> {
-  const key = keys.nodeAgreement(node.org, node.id, agreementId);
+  const key = nodeKeys.agreement(node.org, node.id, agreementId);
   return (await deleteCounted(node, [key], stamp)) === 1;
 }
 
@@ -288,7 +292,7 @@ export async function deleteAllNodeAgreements(
   stamp: NodeChanges,
 ): Promise<number> {
   const found = (await listNodeAgreements(node.org, node.id)).map((a) =>
-    keys.nodeAgreement(node.org, node.id, a.agreementId),
+    nodeKeys.agreement(node.org, node.id, a.agreementId),
   );
   return deleteCounted(node, found, stamp);
 }

@@ -10,7 +10,7 @@ import {
   record,
   string,
 } from 'dynamodb-toolbox';
-import { indexKeys, keys } from '../keys.ts';
+import { nodeKeys } from '../keys/node.ts';
 import { ExchangeTable } from '../table.ts';
 
 const nodeSchema = item({
@@ -59,18 +59,18 @@ export const NodeEntity = new Entity({
   schema: nodeSchema.and((prev) => ({
     gsi1pk: string()
       .hidden()
-      .link<typeof prev>(({ org }) => indexKeys.orgNodes(org)),
+      .link<typeof prev>(({ org }) => nodeKeys.orgIndex(org)),
     gsi1sk: string()
       .hidden()
       .link<typeof prev>(({ id }) => id),
     gsi2pk: string()
       .hidden()
-      .link<typeof prev>(({ org, pattern }) => indexKeys.nodeSearch(org, pattern)),
+      .link<typeof prev>(({ org, pattern }) => nodeKeys.searchIndex(org, pattern)),
     gsi2sk: string()
       .hidden()
-      .link<typeof prev>(({ id, lastUpdated }) => indexKeys.nodeSearchSort(lastUpdated, id)),
+      .link<typeof prev>(({ id, lastUpdated }) => nodeKeys.searchSort(lastUpdated, id)),
   })),
-  computeKey: ({ org, id }: { org: string; id: string }) => keys.node(org, id),
+  computeKey: ({ org, id }: { org: string; id: string }) => nodeKeys.record(org, id),
 });
 
 export const nodeRepository = NodeEntity.build(EntityRepository);

@@ -1,5 +1,5 @@
 import { any, Entity, EntityRepository, item, list, string } from 'dynamodb-toolbox';
-import { keys } from '../keys.ts';
+import { nodeKeys } from '../keys/node.ts';
 import { ExchangeTable } from '../table.ts';
 
 const errorsSchema = item({
@@ -16,7 +16,7 @@ export const NodeErrorsEntity = new Entity({
   table: ExchangeTable,
   timestamps: false,
   schema: errorsSchema,
-  computeKey: ({ org, id }: { org: string; id: string }) => keys.nodeErrors(org, id),
+  computeKey: ({ org, id }: { org: string; id: string }) => nodeKeys.errors(org, id),
 });
 
 export const nodeErrorsRepository = NodeErrorsEntity.build(EntityRepository);

@@ -8,12 +8,12 @@ import {
   QueryCommand,
   string,
 } from 'dynamodb-toolbox';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { tableName } from '../client.ts';
-import { keys, nodeChildPrefix } from '../keys.ts';
-import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
+import { maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
+import { TransactionFailed } from '../kernel/transact.ts';
+import { nodeKeys } from '../keys/node.ts';
 import { ExchangeTable } from '../table.ts';
-import { TransactionFailed } from '../transact.ts';
 
 const statusSchema = item({
   org: string().key(),
@@ -44,7 +44,7 @@ const NodeManagementStatusEntity = new Entity({
   timestamps: false,
   schema: statusSchema,
   computeKey: ({ org, id, policy }: { org: string; id: string; policy: string }) =>
-    keys.nodeManagementStatus(org, id, policy),
+    nodeKeys.managementStatus(org, id, policy),
 });
 
 export type NodeManagementStatusRecord = FormattedItem<typeof NodeManagementStatusEntity>;
@@ -53,7 +53,10 @@ export type NodeManagementStatusRecord = FormattedItem<typeof NodeManagementStat
 export async function listManagementStatuses(org: string, id: string): Promise<NodeManagementStatusRecord[]> {
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(NodeManagementStatusEntity)
-    .query({ partition: keys.node(org, id).pk, range: { beginsWith: nodeChildPrefix.managementStatus } })
+    .query({
+      partition: nodeKeys.record(org, id).pk,
+      range: { beginsWith: nodeKeys.childPrefix.managementStatus },
+    })
     .options({ consistent: true, maxPages: maxPagesFor('capped') })
     .send();
   return withinCeiling(Items, 'capped');
@@ -82,7 +85,7 @@ export async function putManagementStatus(status: NodeManagementStatusRecord): P
         {
           ConditionCheck: {
             TableName: tableName(),
-            Key: keys.node(status.org, status.id),
+            Key: nodeKeys.record(status.org, status.id),
             ConditionExpression: 'attribute_exists(pk)',
           },
         },
@@ -105,7 +108,7 @@ export async function deleteManagementStatus(org: string, id: string, policy: st
         {
           Delete: {
             TableName: tableName(),
-            Key: keys.nodeManagementStatus(org, id, policy),
+            Key: nodeKeys.managementStatus(org, id, policy),
             ConditionExpression: 'attribute_exists(pk)',
           },
         },

@@ -1,4 +1,4 @@
-import { listMailbox, type Mailbox, type MailboxMessage } from '../mailbox.ts';
+import { listMailbox, type Mailbox, type MailboxMessage } from '../mailbox/mailbox.ts';
 
 /**
  * A node's mailbox (messages agbots send it): `NODE#<org>/<id>` / `MSG#<12-digit id>` and the

@@ -1,5 +1,5 @@
 import { any, Entity, EntityRepository, item, list, map, string } from 'dynamodb-toolbox';
-import { keys } from '../keys.ts';
+import { nodeKeys } from '../keys/node.ts';
 import { ExchangeTable } from '../table.ts';
 
 const policySchema = item({
@@ -21,7 +21,7 @@ export const NodePolicyEntity = new Entity({
   table: ExchangeTable,
   timestamps: false,
   schema: policySchema,
-  computeKey: ({ org, id }: { org: string; id: string }) => keys.nodePolicy(org, id),
+  computeKey: ({ org, id }: { org: string; id: string }) => nodeKeys.policy(org, id),
 });
 
 export const nodePolicyRepository = NodePolicyEntity.build(EntityRepository);

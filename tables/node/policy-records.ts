@@ -1,8 +1,8 @@
 import { type FormattedItem, PutTransaction } from 'dynamodb-toolbox';
-import { type Change, transactWriteWithChanges } from '../changes.ts';
 import { tableName } from '../client.ts';
-import { keys } from '../keys.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { type Change, transactWriteWithChanges } from '../feed/changes.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
+import { nodeKeys } from '../keys/node.ts';
 import { NodePolicyEntity, nodePolicyRepository } from './policy-entity.ts';
 import { type NodeChanges, setNodeFields } from './records.ts';
 
@@ -45,7 +45,7 @@ export function deleteNodePolicy(org: string, id: string, nodeFields: NodeChange
       {
         Delete: {
           TableName: tableName(),
-          Key: keys.nodePolicy(org, id),
+          Key: nodeKeys.policy(org, id),
           ConditionExpression: 'attribute_exists(pk)',
         },
       },

@@ -2,8 +2,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand as RawQueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import type { TakenOutcome } from '#lib/auth/identity-taken';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { changingIdentity } from '../identity/principals.ts';
 import {
   dropEmptyPrincipal,
@@ -13,16 +13,18 @@ import {
   principalSet,
   takenOutcome,
 } from '../identity/records.ts';
+import { maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { indexKeys, keys } from '../keys.ts';
-import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
-import { isHeartbeatItem, laterHeartbeat, livenessHeartbeat, withHeartbeats } from '../node-liveness.ts';
+import { storedItemReader } from '../kernel/stored-item.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
+import { nodeKeys } from '../keys/node.ts';
+import { orgKeys } from '../keys/org.ts';
+import { splitOwner } from '../keys/user.ts';
+import { type Counts, orgCounterUpdate, userCounterUpdate } from '../org/stats.ts';
 import { deleteNodeSecrets } from '../secret/records.ts';
-import { type Counts, orgCounterUpdate, userCounterUpdate } from '../stats.ts';
-import { storedItemReader } from '../stored-item.ts';
 import { ExchangeTable } from '../table.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
 import { isRegistered, NodeEntity } from './entity.ts';
+import { isHeartbeatItem, laterHeartbeat, livenessHeartbeat, withHeartbeats } from './liveness.ts';
 
 export type NodeRecord = FormattedItem<typeof NodeEntity>;
 /** What PUT, PATCH, heartbeats and policy writes change; keys, owner and ha_group never change here. */
@@ -32,12 +34,12 @@ const readStoredNode = storedItemReader(NodeEntity);
 
 /**
  * Consistent, so a write's own optimistic check (and a client's read after its write) sees the
- * latest. Every node request makes this read: the item is picked as stored (tables/stored-item.ts).
+ * latest. Every node request makes this read: the item is picked as stored (tables/kernel/stored-item.ts).
  * One Query reads the node and its liveness item (`NODE`, `NODE#HEARTBEAT`), whose lastHeartbeat
- * wins when later (tables/node-liveness.ts).
+ * wins when later (tables/node/liveness.ts).
  */
 export async function getNode(org: string, id: string): Promise<NodeRecord | undefined> {
-  const key = keys.node(org, id);
+  const key = nodeKeys.record(org, id);
   const { Items = [] } = await documentClient.send(
     new RawQueryCommand({
       TableName: tableName(),
@@ -58,17 +60,11 @@ export async function getNode(org: string, id: string): Promise<NodeRecord | und
 export async function listOrgNodes(org: string, owner?: string): Promise<NodeRecord[]> {
   const query = ExchangeTable.build(QueryCommand)
     .entities(NodeEntity)
-    .query({ index: 'gsi1', partition: indexKeys.orgNodes(org) });
+    .query({ index: 'gsi1', partition: nodeKeys.orgIndex(org) });
   const filters = owner === undefined ? {} : { filters: { node: { attr: 'owner' as const, eq: owner } } };
   const { Items = [] } = await query.options({ maxPages: maxPagesFor('capped'), ...filters }).send();
   return withHeartbeats(withinCeiling(Items, 'capped'));
 }
-
-/** `org/username` → [org, username]. */
-const splitOwner = (owner: string): [string, string] => {
-  const slash = owner.indexOf('/');
-  return [owner.slice(0, slash), owner.slice(slash + 1)];
-};
 
 function counterItems(
   node: NodeRecord,
@@ -84,8 +80,8 @@ function counterItems(
 
 /** gsi2's keys follow the node's pattern and lastUpdated (tables/node/search.ts). */
 const searchKeys = (org: string, id: string, fields: NodeChanges) => ({
-  ...(fields.pattern !== undefined ? { gsi2pk: indexKeys.nodeSearch(org, fields.pattern) } : {}),
-  ...(fields.lastUpdated !== undefined ? { gsi2sk: indexKeys.nodeSearchSort(fields.lastUpdated, id) } : {}),
+  ...(fields.pattern !== undefined ? { gsi2pk: nodeKeys.searchIndex(org, fields.pattern) } : {}),
+  ...(fields.lastUpdated !== undefined ? { gsi2sk: nodeKeys.searchSort(fields.lastUpdated, id) } : {}),
 });
 
 /** SET the given attributes of an existing node; with `lastUpdated`, only if the node still has it. */
@@ -113,7 +109,7 @@ export function setNodeFields(
   return {
     Update: {
       TableName: tableName(),
-      Key: keys.node(org, id),
+      Key: nodeKeys.record(org, id),
       UpdateExpression: `SET ${sets.join(', ')}`,
       ConditionExpression: condition,
       ExpressionAttributeNames: names,
@@ -180,7 +176,7 @@ async function writeNewNode(node: NodeRecord, limits: { org: number; user: numbe
         {
           ConditionCheck: {
             TableName: tableName(),
-            Key: keys.org(node.org),
+            Key: orgKeys.record(node.org),
             ConditionExpression: 'attribute_exists(pk)',
           },
         },
@@ -254,8 +250,8 @@ export function laterTimestamp(previous: string, proposed: string): string {
     : new Date(before + 1).toISOString();
 }
 
-/** Heartbeats write the node's liveness item, not the node (tables/node-liveness.ts). */
-export { recordHeartbeat } from '../node-liveness.ts';
+/** Heartbeats write the node's liveness item, not the node (tables/node/liveness.ts). */
+export { recordHeartbeat } from './liveness.ts';
 
 const NODE_MESSAGE_SK = /^MSG#\d+$/;
 type PartitionKey = { pk: string; sk: string; seq?: number };
@@ -275,7 +271,7 @@ const partitionKeys = (org: string, id: string): Promise<PartitionKey[]> =>
   queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.node(org, id).pk },
+    ExpressionAttributeValues: { ':pk': nodeKeys.record(org, id).pk },
     ProjectionExpression: 'pk, sk, seq',
   }) as Promise<PartitionKey[]>;
 
@@ -294,7 +290,7 @@ export const deleteNode = async (current: NodeRecord): Promise<boolean> => {
 };
 
 async function deleteNodePartition(current: NodeRecord): Promise<boolean> {
-  const nodeKey = keys.node(current.org, current.id);
+  const nodeKey = nodeKeys.record(current.org, current.id);
   const deleteItem = (key: PartitionKey): TransactItem =>
     key.sk === 'MSGSEQ'
       ? mailboxStateDelete(key)

@@ -1,8 +1,8 @@
 import { type FormattedItem, PutTransaction } from 'dynamodb-toolbox';
-import { type Change, transactWriteWithChanges } from '../changes.ts';
 import { tableName } from '../client.ts';
-import { keys } from '../keys.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { type Change, transactWriteWithChanges } from '../feed/changes.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
+import { nodeKeys } from '../keys/node.ts';
 import { NodeErrorsEntity, nodeErrorsRepository } from './errors.ts';
 import { type NodeChanges, type NodeRecord, setNodeFields } from './records.ts';
 import { NodeStatusEntity, nodeStatusRepository } from './status.ts';
@@ -18,7 +18,7 @@ export type NodeErrorsRecord = FormattedItem<typeof NodeErrorsEntity>;
 const nodeExists = (org: string, id: string): TransactItem => ({
   ConditionCheck: {
     TableName: tableName(),
-    Key: keys.node(org, id),
+    Key: nodeKeys.record(org, id),
     ConditionExpression: 'attribute_exists(pk)',
   },
 });
@@ -57,7 +57,7 @@ export const putNodeStatus = (status: NodeStatusRecord): Promise<boolean> =>
 
 /** Deletes the node's status; false when there was none. */
 export const deleteNodeStatus = (org: string, id: string): Promise<boolean> =>
-  writeWithChange([deleteIfThere(keys.nodeStatus(org, id))], {
+  writeWithChange([deleteIfThere(nodeKeys.status(org, id))], {
     org,
     id,
     resource: 'nodestatus',
@@ -83,7 +83,7 @@ export const putNodeErrors = (errors: NodeErrorsRecord): Promise<boolean> =>
 
 /** Deletes the node's errors; false when there were none. */
 export const deleteNodeErrors = (org: string, id: string): Promise<boolean> =>
-  writeWithChange([deleteIfThere(keys.nodeErrors(org, id))], {
+  writeWithChange([deleteIfThere(nodeKeys.errors(org, id))], {
     org,
     id,
     resource: 'nodeerrors',

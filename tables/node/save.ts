@@ -1,7 +1,7 @@
 import { isTaken, type TakenOutcome } from '#lib/auth/identity-taken';
 import { CONFLICT, type Conflict, optimisticUpdate } from '../kernel/optimistic-update.ts';
 import { getOrg } from '../org/records.ts';
-import { getOrgCounts, getUserCounts } from '../stats.ts';
+import { getOrgCounts, getUserCounts } from '../org/stats.ts';
 import { createNode, type NodeChanges, type NodeRecord, updateNode } from './records.ts';
 
 /**

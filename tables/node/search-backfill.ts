@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { indexKeys, keys } from '../keys.ts';
+import { nodeKeys } from '../keys/node.ts';
 import { listOrgs } from '../org/records.ts';
 import { listNodeAgreements } from './agreement-records.ts';
 
@@ -27,12 +27,12 @@ export async function backfillNodeSearch(): Promise<number> {
         await documentClient.send(
           new UpdateCommand({
             TableName: tableName(),
-            Key: keys.node(org, node.id),
+            Key: nodeKeys.record(org, node.id),
             UpdateExpression: 'SET gsi2pk = :pk, gsi2sk = :sk, agreementServices = :summary',
             ConditionExpression: 'lastUpdated = :read AND attribute_not_exists(gsi2pk)',
             ExpressionAttributeValues: {
-              ':pk': indexKeys.nodeSearch(org, node.pattern),
-              ':sk': indexKeys.nodeSearchSort(node.lastUpdated, node.id),
+              ':pk': nodeKeys.searchIndex(org, node.pattern),
+              ':sk': nodeKeys.searchSort(node.lastUpdated, node.id),
               ':summary': summary,
               ':read': node.lastUpdated,
             },
@@ -57,7 +57,7 @@ async function nodesWithoutSearchKeys(
     KeyConditionExpression: 'gsi1pk = :pk',
     FilterExpression: 'attribute_not_exists(gsi2pk)',
     ProjectionExpression: 'id, pattern, lastUpdated',
-    ExpressionAttributeValues: { ':pk': indexKeys.orgNodes(org) },
+    ExpressionAttributeValues: { ':pk': nodeKeys.orgIndex(org) },
   });
   return items.map((item) => ({
     id: String(item.id),

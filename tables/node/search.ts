@@ -1,8 +1,8 @@
 import { tableName } from '../client.ts';
 import { pagesOfQuery } from '../kernel/query-all.ts';
-import { indexKeys } from '../keys.ts';
-import { withHeartbeats } from '../node-liveness.ts';
+import { nodeKeys } from '../keys/node.ts';
 import type { AgreementSummary } from './agreement-records.ts';
+import { withHeartbeats } from './liveness.ts';
 
 /**
  * The agbots' node searches (docs/exchange-catalog.md#pattern-search, #pattern-node-health, #policy-search) read gsi2: every node is indexed
@@ -10,7 +10,7 @@ import type { AgreementSummary } from './agreement-records.ts';
  * few attributes a search needs projected (table-definition.json), including the node's agreement
  * summary (`agreementServices`, kept by tables/node/agreement-records.ts). A search is one Query
  * per 1 MB page of that partition (plus one BatchGetItem per 100 nodes for their heartbeats,
- * tables/node-liveness.ts): no Scan.
+ * tables/node/liveness.ts): no Scan.
  */
 export interface SearchNode {
   org: string;
@@ -59,7 +59,7 @@ export async function searchNodes(
     IndexName: 'gsi2',
     KeyConditionExpression: options.from ? 'gsi2pk = :pk AND gsi2sk >= :from' : 'gsi2pk = :pk',
     ExpressionAttributeValues: {
-      ':pk': indexKeys.nodeSearch(org, pattern),
+      ':pk': nodeKeys.searchIndex(org, pattern),
       ...(options.from ? { ':from': options.from } : {}),
     },
     // Enough for a page when most nodes qualify; more pages when they do not.

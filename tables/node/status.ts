@@ -1,5 +1,5 @@
 import { any, boolean, Entity, EntityRepository, item, list, record, string } from 'dynamodb-toolbox';
-import { keys } from '../keys.ts';
+import { nodeKeys } from '../keys/node.ts';
 import { ExchangeTable } from '../table.ts';
 
 const statusSchema = item({
@@ -20,7 +20,7 @@ export const NodeStatusEntity = new Entity({
   table: ExchangeTable,
   timestamps: false,
   schema: statusSchema,
-  computeKey: ({ org, id }: { org: string; id: string }) => keys.nodeStatus(org, id),
+  computeKey: ({ org, id }: { org: string; id: string }) => nodeKeys.status(org, id),
 });
 
 export const nodeStatusRepository = NodeStatusEntity.build(EntityRepository);

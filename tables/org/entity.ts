@@ -1,5 +1,5 @@
 import { Entity, EntityRepository, item, map, number, record, string } from 'dynamodb-toolbox';
-import { indexKeys, keys } from '../keys.ts';
+import { orgKeys } from '../keys/org.ts';
 import { ExchangeTable } from '../table.ts';
 
 const heartbeatIntervals = map({
@@ -27,12 +27,12 @@ export const OrgEntity = new Entity({
   schema: orgSchema.and((prev) => ({
     gsi1pk: string()
       .hidden()
-      .link<typeof prev>(() => indexKeys.allOrgs),
+      .link<typeof prev>(() => orgKeys.allIndex),
     gsi1sk: string()
       .hidden()
       .link<typeof prev>(({ org }) => org),
   })),
-  computeKey: ({ org }: { org: string }) => keys.org(org),
+  computeKey: ({ org }: { org: string }) => orgKeys.record(org),
 });
 
 export const orgRepository = OrgEntity.build(EntityRepository);

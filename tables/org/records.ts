@@ -1,12 +1,12 @@
 import { type FormattedItem, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { idFits } from '#lib/ids';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { tableName } from '../client.ts';
-import { indexKeys, keys } from '../keys.ts';
-import { orgCounterUpdate } from '../stats.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
+import { TransactionFailed } from '../kernel/transact.ts';
+import { orgKeys } from '../keys/org.ts';
 import { ExchangeTable } from '../table.ts';
-import { TransactionFailed } from '../transact.ts';
 import { OrgEntity, orgRepository } from './entity.ts';
+import { orgCounterUpdate } from './stats.ts';
 
 export type OrgRecord = FormattedItem<typeof OrgEntity>;
 
@@ -39,7 +39,7 @@ export async function listOrgs(prefix = ''): Promise<OrgRecord[]> {
     .entities(OrgEntity)
     .query({
       index: 'gsi1',
-      partition: indexKeys.allOrgs,
+      partition: orgKeys.allIndex,
       ...(prefix ? { range: { beginsWith: prefix } } : {}),
     })
     .options({ maxPages: Number.POSITIVE_INFINITY })
@@ -105,7 +105,7 @@ export async function patchOrg(org: string, patch: OrgPatch, now: string): Promi
         {
           Update: {
             TableName: tableName(),
-            Key: keys.org(org),
+            Key: orgKeys.record(org),
             UpdateExpression: remove
               ? 'SET lastUpdated = :now REMOVE #attr'
               : 'SET #attr = :value, lastUpdated = :now',

@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { keys, serviceChildPrefix } from '../keys.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
+import { patternKeys } from '../keys/pattern.ts';
 import type { PatternRecord } from './records.ts';
 
 /**
@@ -14,12 +14,12 @@ import type { PatternRecord } from './records.ts';
 type Pattern = Pick<PatternRecord, 'org' | 'name' | 'public'>;
 type Key = { pk: string; sk: string };
 
-const KEY_PREFIX = serviceChildPrefix.key;
+const KEY_PREFIX = patternKeys.keyPrefix;
 
 const patternExists = (pattern: Pattern): TransactItem => ({
   ConditionCheck: {
     TableName: tableName(),
-    Key: keys.pattern(pattern.org, pattern.name),
+    Key: patternKeys.record(pattern.org, pattern.name),
     ConditionExpression: 'attribute_exists(pk)',
   },
 });
@@ -50,7 +50,7 @@ const queryKeys = (org: string, name: string): Promise<Record<string, unknown>[]
   queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.pattern(org, name).pk, ':prefix': KEY_PREFIX },
+    ExpressionAttributeValues: { ':pk': patternKeys.record(org, name).pk, ':prefix': KEY_PREFIX },
     ConsistentRead: true,
   });
 
@@ -58,7 +58,7 @@ export async function getPatternKey(pattern: Pattern, keyId: string): Promise<st
   const { Item } = await documentClient.send(
     new GetCommand({
       TableName: tableName(),
-      Key: keys.patternKey(pattern.org, pattern.name, keyId),
+      Key: patternKeys.key(pattern.org, pattern.name, keyId),
       ConsistentRead: true,
     }),
   );
@@ -77,7 +77,7 @@ export const putPatternKey = (pattern: Pattern, keyId: string, key: string, now:
       {
         Put: {
           TableName: tableName(),
-          Item: { ...keys.patternKey(pattern.org, pattern.name, keyId), keyId, key, lastUpdated: now },
+          Item: { ...patternKeys.key(pattern.org, pattern.name, keyId), keyId, key, lastUpdated: now },
         },
       },
     ],
@@ -92,7 +92,7 @@ export const deletePatternKey = (pattern: Pattern, keyId: string): Promise<boole
       {
         Delete: {
           TableName: tableName(),
-          Key: keys.patternKey(pattern.org, pattern.name, keyId),
+          Key: patternKeys.key(pattern.org, pattern.name, keyId),
           ConditionExpression: 'attribute_exists(pk)',
         },
       },

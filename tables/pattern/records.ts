@@ -1,10 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
-import { indexKeys, keys, publicPatternsPartition } from '../keys.ts';
-import { type ListReach, queryPages } from '../list-ceiling.ts';
-import { ownerChange, ownerCountUpdate } from '../owner-counts.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
+import { type ListReach, queryPages } from '../kernel/list-ceiling.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
+import { orgKeys } from '../keys/org.ts';
+import { patternKeys } from '../keys/pattern.ts';
+import { ownerChange, ownerCountUpdate } from '../user/owner-counts.ts';
 
 /**
  * A deployment pattern (docs/exchange-catalog.md#patterns): `PATTERN#<org>/<name>` / `PATTERN`, listed in gsi1
@@ -42,8 +43,8 @@ export const PATCHABLE = [
 export type PatchableAttribute = (typeof PATCHABLE)[number];
 
 const item = (record: PatternRecord) => ({
-  ...keys.pattern(record.org, record.name),
-  gsi1pk: indexKeys.orgPatterns(record.org),
+  ...patternKeys.record(record.org, record.name),
+  gsi1pk: patternKeys.orgIndex(record.org),
   gsi1sk: record.name,
   ...record,
 });
@@ -63,13 +64,18 @@ const patternChange = (record: PatternRecord, operation: ChangeOperation): Chang
 
 const publicCopy = (record: PatternRecord): TransactItem =>
   record.public
-    ? { Put: { TableName: tableName(), Item: { ...keys.publicPattern(record.org, record.name), ...record } } }
-    : { Delete: { TableName: tableName(), Key: keys.publicPattern(record.org, record.name) } };
+    ? {
+        Put: {
+          TableName: tableName(),
+          Item: { ...patternKeys.publicCopy(record.org, record.name), ...record },
+        },
+      }
+    : { Delete: { TableName: tableName(), Key: patternKeys.publicCopy(record.org, record.name) } };
 
 /** One GetItem (consistent: a write is seen by the next request). */
 export async function getPattern(org: string, name: string): Promise<PatternRecord | undefined> {
   const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: keys.pattern(org, name), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: patternKeys.record(org, name), ConsistentRead: true }),
   );
   return Item && toRecord(Item);
 }
@@ -93,11 +99,11 @@ async function queryAll(
 
 /** An org's patterns, by name (one gsi1 partition; within the list ceiling unless `reach` is `'all'`). */
 export const listOrgPatterns = (org: string, reach: ListReach = 'capped'): Promise<PatternRecord[]> =>
-  queryAll({ index: 'gsi1', partition: indexKeys.orgPatterns(org) }, reach);
+  queryAll({ index: 'gsi1', partition: patternKeys.orgIndex(org) }, reach);
 
 /** Every public pattern of every org (the `PUBLICPATTERNS` partition), within the list ceiling. */
 const listPublicPatterns = (): Promise<PatternRecord[]> =>
-  queryAll({ partition: publicPatternsPartition }, 'capped');
+  queryAll({ partition: patternKeys.publicPartition }, 'capped');
 
 /**
  * What the catalog shows (docs/exchange-catalog.md#catalog-of-patterns): the given orgs' patterns (one Query each), plus every public one
@@ -138,7 +144,7 @@ export async function createPattern(record: PatternRecord, maxOwned: number): Pr
         {
           ConditionCheck: {
             TableName: tableName(),
-            Key: keys.org(record.org),
+            Key: orgKeys.record(record.org),
             ConditionExpression: 'attribute_exists(pk)',
           },
         },
@@ -190,13 +196,13 @@ const patternDelete = (record: PatternRecord): TransactItem[] => [
   {
     Delete: {
       TableName: tableName(),
-      Key: keys.pattern(record.org, record.name),
+      Key: patternKeys.record(record.org, record.name),
       ConditionExpression: 'attribute_exists(pk) AND #owner = :owner',
       ExpressionAttributeNames: { '#owner': 'owner' },
       ExpressionAttributeValues: { ':owner': record.owner },
     },
   },
-  { Delete: { TableName: tableName(), Key: keys.publicPattern(record.org, record.name) } },
+  { Delete: { TableName: tableName(), Key: patternKeys.publicCopy(record.org, record.name) } },
   ownerCountUpdate('PATTERN', record.owner, -1),
 ];
 

@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SealedValue } from '#lib/secrets/envelope';
-import { type Change, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, transactWriteWithChanges } from '../feed/changes.ts';
 import { batchDelete, type Key } from '../kernel/batch-delete.ts';
-import { indexKeys, keys } from '../keys.ts';
-import { type ListReach, queryPages } from '../list-ceiling.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { type ListReach, queryPages } from '../kernel/list-ceiling.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
+import { secretKeys } from '../keys/secret.ts';
 
 /**
  * The secrets manager's records: `SECRETS#<org>` / `<full name>`, one partition per org, so a
@@ -41,7 +41,7 @@ export async function putSecret(
   const item: TransactItem = {
     Update: {
       TableName: tableName(),
-      Key: keys.secret(record.org, record.name),
+      Key: secretKeys.record(record.org, record.name),
       UpdateExpression:
         'SET #org = :org, #name = :name, sealed = :sealed, created = if_not_exists(created, :now), lastUpdated = :now' +
         (record.node ? ', gsi1pk = :gsi1pk, gsi1sk = :name' : ''),
@@ -51,7 +51,7 @@ export async function putSecret(
         ':name': record.name,
         ':sealed': record.sealed,
         ':now': now,
-        ...(record.node ? { ':gsi1pk': indexKeys.nodeSecrets(record.org, record.node) } : {}),
+        ...(record.node ? { ':gsi1pk': secretKeys.nodeIndex(record.org, record.node) } : {}),
       },
     },
   };
@@ -60,7 +60,7 @@ export async function putSecret(
 
 export async function getSecret(org: string, name: string): Promise<SecretRecord | undefined> {
   const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: keys.secret(org, name), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: secretKeys.record(org, name), ConsistentRead: true }),
   );
   return Item && (Item as unknown as SecretRecord);
 }
@@ -70,7 +70,7 @@ export async function deleteSecret(org: string, name: string): Promise<boolean> 
   const item: TransactItem = {
     Delete: {
       TableName: tableName(),
-      Key: keys.secret(org, name),
+      Key: secretKeys.record(org, name),
       ConditionExpression: 'attribute_exists(pk)',
     },
   };
@@ -112,7 +112,7 @@ async function querySecrets(
  */
 export async function listSecrets(org: string, prefix = ''): Promise<SecretSummary[]> {
   const items = await querySecrets(
-    { partition: keys.secret(org, '').pk, prefix: prefix || undefined },
+    { partition: secretKeys.record(org, '').pk, prefix: prefix || undefined },
     'capped',
   );
   return items.map((item) => ({ name: String(item.sk), lastUpdated: String(item.lastUpdated) }));
@@ -123,14 +123,14 @@ const keysOf = (items: Record<string, unknown>[]): Key[] =>
 
 /** Cascades (no Scan): every secret of an org, of a user (`user/<U>/…`), of a node (gsi1). */
 export const deleteOrgSecrets = async (org: string): Promise<void> =>
-  batchDelete(keysOf(await querySecrets({ partition: keys.secret(org, '').pk }, 'all')));
+  batchDelete(keysOf(await querySecrets({ partition: secretKeys.record(org, '').pk }, 'all')));
 
 export const deleteUserSecrets = async (org: string, user: string): Promise<void> =>
   batchDelete(
-    keysOf(await querySecrets({ partition: keys.secret(org, '').pk, prefix: `user/${user}/` }, 'all')),
+    keysOf(await querySecrets({ partition: secretKeys.record(org, '').pk, prefix: `user/${user}/` }, 'all')),
   );
 
 export const deleteNodeSecrets = async (org: string, node: string): Promise<void> =>
   batchDelete(
-    keysOf(await querySecrets({ index: 'gsi1', partition: indexKeys.nodeSecrets(org, node) }, 'all')),
+    keysOf(await querySecrets({ index: 'gsi1', partition: secretKeys.nodeIndex(org, node) }, 'all')),
   );

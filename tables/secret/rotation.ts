@@ -4,7 +4,8 @@ import type { KeyProvider } from '#lib/secrets/key-provider';
 import { resealAgbotKeys } from '../agbot-state/rotation.ts';
 import { documentClient, tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { indexKeys, keys } from '../keys.ts';
+import { orgKeys } from '../keys/org.ts';
+import { secretKeys } from '../keys/secret.ts';
 
 /**
  * Re-seals every secret sealed under `from` with a data key of `to` (rotation of the local master
@@ -37,7 +38,7 @@ export async function resealAllSecrets(
       await documentClient.send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: keys.secret(org, context.name),
+          Key: secretKeys.record(org, context.name),
           UpdateExpression: 'SET sealed = :next',
           ConditionExpression: 'sealed.ciphertext = :read',
           ExpressionAttributeValues: { ':next': next, ':read': sealed.ciphertext },
@@ -67,7 +68,7 @@ const allOrgs = async (): Promise<string[]> =>
       TableName: tableName(),
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': indexKeys.allOrgs },
+      ExpressionAttributeValues: { ':pk': orgKeys.allIndex },
       ProjectionExpression: 'gsi1sk',
     })
   ).map((item) => String(item.gsi1sk));
@@ -76,6 +77,6 @@ const orgSecretItems = (org: string) =>
   queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.secret(org, '').pk },
+    ExpressionAttributeValues: { ':pk': secretKeys.record(org, '').pk },
     ConsistentRead: true,
   });

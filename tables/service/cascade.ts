@@ -1,9 +1,10 @@
-import { transactWriteWithChanges } from '../changes.ts';
+import { transactWriteWithChanges } from '../feed/changes.ts';
 import { deletePartition } from '../kernel/delete-partition.ts';
 import { forEachLimited } from '../kernel/for-each-limited.ts';
 import { queryPartition } from '../kernel/query-partition.ts';
-import { indexKeys, keys, ownedServicePrefix } from '../keys.ts';
-import { TransactionFailed, transactWrite } from '../transact.ts';
+import { TransactionFailed, transactWrite } from '../kernel/transact.ts';
+import { serviceKeys } from '../keys/service.ts';
+import { userKeys } from '../keys/user.ts';
 import { deletedServiceChange, getService, serviceRecordDelete } from './records.ts';
 
 /** Rounds of "read, delete, write the record's delete" before a service that keeps changing owner fails the delete. */
@@ -20,7 +21,7 @@ export async function deleteServiceCascade(
   id: string,
   options: { recordChange: boolean },
 ): Promise<boolean> {
-  const { pk, sk } = keys.service(org, id);
+  const { pk, sk } = serviceKeys.record(org, id);
   for (let round = 0; round < MAX_DELETE_ROUNDS; round++) {
     const service = await getService(org, id);
     if (!service) return false;
@@ -46,7 +47,7 @@ export async function deleteOwnedServices(
 ): Promise<void> {
   const links = await queryPartition({
     partition: userPk,
-    prefix: ownedServicePrefix,
+    prefix: userKeys.ownedServicePrefix,
     projection: 'org, id',
   });
   await forEachLimited(links, (link) =>
@@ -61,7 +62,7 @@ export async function deleteOwnedServices(
 export async function deleteOrgServices(org: string, userPartitions: string[]): Promise<void> {
   const services = await queryPartition({
     index: 'gsi1',
-    partition: indexKeys.orgServices(org),
+    partition: serviceKeys.orgIndex(org),
     projection: 'id',
   });
   await forEachLimited(services, (service) =>

@@ -1,9 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { keys, serviceChildPrefix } from '../keys.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
+import { serviceKeys } from '../keys/service.ts';
 import type { ServiceRecord } from './records.ts';
 
 /**
@@ -34,7 +34,7 @@ export interface DockAuthRecord {
 const serviceExists = (service: Service): TransactItem => ({
   ConditionCheck: {
     TableName: tableName(),
-    Key: keys.service(service.org, service.id),
+    Key: serviceKeys.record(service.org, service.id),
     ConditionExpression: 'attribute_exists(pk)',
   },
 });
@@ -69,7 +69,7 @@ const queryChildren = (service: Service, prefix: string): Promise<Item[]> =>
   queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.service(service.org, service.id).pk, ':prefix': prefix },
+    ExpressionAttributeValues: { ':pk': serviceKeys.record(service.org, service.id).pk, ':prefix': prefix },
     ConsistentRead: true,
   }) as Promise<Item[]>;
 
@@ -83,14 +83,14 @@ const deleteExisting = (Key: { pk: string; sk: string }): TransactItem => ({
 // Policy
 
 export async function getServicePolicy(service: Service): Promise<ServicePolicyRecord | undefined> {
-  return (await getChild(keys.servicePolicy(service.org, service.id))) as ServicePolicyRecord | undefined;
+  return (await getChild(serviceKeys.policy(service.org, service.id))) as ServicePolicyRecord | undefined;
 }
 
 /** Upserts the policy; false when the service is gone. */
 export const putServicePolicy = (service: Service, policy: ServicePolicyRecord): Promise<boolean> =>
   writeChecked(
     service,
-    [put({ ...keys.servicePolicy(service.org, service.id), ...policy })],
+    [put({ ...serviceKeys.policy(service.org, service.id), ...policy })],
     change(service, 'servicepolicies', 'created/modified'),
   );
 
@@ -98,33 +98,33 @@ export const putServicePolicy = (service: Service, policy: ServicePolicyRecord):
 export const deleteServicePolicy = (service: Service): Promise<boolean> =>
   writeChecked(
     service,
-    [deleteExisting(keys.servicePolicy(service.org, service.id))],
+    [deleteExisting(serviceKeys.policy(service.org, service.id))],
     change(service, 'servicepolicies', 'deleted'),
   );
 
 // Keys
 
 export async function getServiceKey(service: Service, keyId: string): Promise<string | undefined> {
-  const item = await getChild(keys.serviceKey(service.org, service.id, keyId));
+  const item = await getChild(serviceKeys.key(service.org, service.id, keyId));
   return item ? String(item.key) : undefined;
 }
 
 /** Key ids, sorted. */
 export async function listServiceKeys(service: Service): Promise<string[]> {
-  return (await queryChildren(service, serviceChildPrefix.key)).map((item) => String(item.keyId));
+  return (await queryChildren(service, serviceKeys.childPrefix.key)).map((item) => String(item.keyId));
 }
 
 export const putServiceKey = (service: Service, keyId: string, key: string, now: string): Promise<boolean> =>
   writeChecked(
     service,
-    [put({ ...keys.serviceKey(service.org, service.id, keyId), keyId, key, lastUpdated: now })],
+    [put({ ...serviceKeys.key(service.org, service.id, keyId), keyId, key, lastUpdated: now })],
     change(service, 'servicekeys', 'created/modified'),
   );
 
 export const deleteServiceKey = (service: Service, keyId: string): Promise<boolean> =>
   writeChecked(
     service,
-    [deleteExisting(keys.serviceKey(service.org, service.id, keyId))],
+    [deleteExisting(serviceKeys.key(service.org, service.id, keyId))],
     change(service, 'servicekeys', 'deleted'),
   );
 
@@ -145,7 +145,7 @@ async function deleteAllChildren(service: Service, prefix: string, resource: str
 }
 
 export const deleteServiceKeys = (service: Service): Promise<boolean> =>
-  deleteAllChildren(service, serviceChildPrefix.key, 'servicekeys');
+  deleteAllChildren(service, serviceKeys.childPrefix.key, 'servicekeys');
 
 // Dockauths
 
@@ -159,16 +159,16 @@ const toDockAuth = (item: Item): DockAuthRecord => ({
 
 /** Sorted by id. */
 export async function listDockAuths(service: Service): Promise<DockAuthRecord[]> {
-  return (await queryChildren(service, serviceChildPrefix.dockAuth)).map(toDockAuth);
+  return (await queryChildren(service, serviceKeys.childPrefix.dockAuth)).map(toDockAuth);
 }
 
 export async function getDockAuth(service: Service, dockAuthId: number): Promise<DockAuthRecord | undefined> {
-  const item = await getChild(keys.serviceDockAuth(service.org, service.id, dockAuthId));
+  const item = await getChild(serviceKeys.dockAuth(service.org, service.id, dockAuthId));
   return item ? toDockAuth(item) : undefined;
 }
 
 const dockAuthItem = (service: Service, auth: DockAuthRecord): Item => ({
-  ...keys.serviceDockAuth(service.org, service.id, auth.dockAuthId),
+  ...serviceKeys.dockAuth(service.org, service.id, auth.dockAuthId),
   ...auth,
 });
 
@@ -197,7 +197,7 @@ async function nextDockAuthId(service: Service): Promise<number> {
   const { Attributes } = await documentClient.send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: keys.serviceDockAuthSeq(service.org, service.id),
+      Key: serviceKeys.dockAuthSeq(service.org, service.id),
       UpdateExpression: 'ADD #seq :one',
       ExpressionAttributeNames: { '#seq': 'seq' },
       ExpressionAttributeValues: { ':one': 1 },
@@ -218,9 +218,9 @@ export const replaceDockAuth = (service: Service, auth: DockAuthRecord): Promise
 export const deleteDockAuth = (service: Service, dockAuthId: number): Promise<boolean> =>
   writeChecked(
     service,
-    [deleteExisting(keys.serviceDockAuth(service.org, service.id, dockAuthId))],
+    [deleteExisting(serviceKeys.dockAuth(service.org, service.id, dockAuthId))],
     change(service, 'servicedockauths', 'deleted'),
   );
 
 export const deleteDockAuths = (service: Service): Promise<boolean> =>
-  deleteAllChildren(service, serviceChildPrefix.dockAuth, 'servicedockauths');
+  deleteAllChildren(service, serviceKeys.childPrefix.dockAuth, 'servicedockauths');

@@ -1,11 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { splitOwner } from '../agbot/counts.ts';
-import { type Change, transactWriteWithChanges } from '../changes.ts';
 import { documentClient, tableName } from '../client.ts';
-import { indexKeys, keys, publicServicesPartition } from '../keys.ts';
-import { queryPages } from '../list-ceiling.ts';
-import { ownerCountUpdate } from '../owner-counts.ts';
-import { type TransactItem, TransactionFailed } from '../transact.ts';
+import { type Change, transactWriteWithChanges } from '../feed/changes.ts';
+import { queryPages } from '../kernel/list-ceiling.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
+import { orgKeys } from '../keys/org.ts';
+import { serviceKeys } from '../keys/service.ts';
+import { splitOwner, userKeys } from '../keys/user.ts';
+import { ownerCountUpdate } from '../user/owner-counts.ts';
 
 /**
  * A service (docs/exchange-catalog.md#services): `SERVICE#<org>/<id>` / `SERVICE`, listed in gsi1
@@ -70,8 +71,8 @@ function toServiceRecord(item: Record<string, unknown>): ServiceRecord {
 }
 
 const serviceItem = (record: ServiceRecord) => ({
-  ...keys.service(record.org, record.id),
-  gsi1pk: indexKeys.orgServices(record.org),
+  ...serviceKeys.record(record.org, record.id),
+  gsi1pk: serviceKeys.orgIndex(record.org),
   gsi1sk: record.id,
   ...record,
 });
@@ -79,7 +80,7 @@ const serviceItem = (record: ServiceRecord) => ({
 /** One GetItem (consistent: a write is seen by the next request). */
 export async function getService(org: string, id: string): Promise<ServiceRecord | undefined> {
   const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: keys.service(org, id), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: serviceKeys.record(org, id), ConsistentRead: true }),
   );
   return Item ? toServiceRecord(Item) : undefined;
 }
@@ -101,11 +102,11 @@ async function queryAllItems(input: { index?: 'gsi1'; partition: string }): Prom
 
 /** An org's services, sorted by id (gsi1 `ORG#<org>#SERVICES`). */
 export const listOrgServices = (org: string): Promise<ServiceRecord[]> =>
-  queryAllItems({ index: 'gsi1', partition: indexKeys.orgServices(org) });
+  queryAllItems({ index: 'gsi1', partition: serviceKeys.orgIndex(org) });
 
 /** Every public service of every org, sorted by `org/id` (the `PUBLICSERVICES` partition). */
 export const listPublicServices = (): Promise<ServiceRecord[]> =>
-  queryAllItems({ partition: publicServicesPartition });
+  queryAllItems({ partition: serviceKeys.publicPartition });
 
 const put = (Item: Record<string, unknown>, ConditionExpression?: string): TransactItem => ({
   Put: { TableName: tableName(), Item, ConditionExpression },
@@ -115,7 +116,7 @@ const del = (Key: { pk: string; sk: string }): TransactItem => ({ Delete: { Tabl
 const ownerLinkPut = (record: { org: string; id: string; owner: string }): TransactItem => {
   const [ownerOrg, username] = splitOwner(record.owner);
   return put({
-    ...keys.ownedService(ownerOrg, username, record.org, record.id),
+    ...userKeys.ownedService(ownerOrg, username, record.org, record.id),
     org: record.org,
     id: record.id,
   });
@@ -123,10 +124,10 @@ const ownerLinkPut = (record: { org: string; id: string; owner: string }): Trans
 
 const ownerLinkDelete = (record: { org: string; id: string; owner: string }): TransactItem => {
   const [ownerOrg, username] = splitOwner(record.owner);
-  return del(keys.ownedService(ownerOrg, username, record.org, record.id));
+  return del(userKeys.ownedService(ownerOrg, username, record.org, record.id));
 };
 
-const publicCopyDelete = (org: string, id: string): TransactItem => del(keys.publicService(org, id));
+const publicCopyDelete = (org: string, id: string): TransactItem => del(serviceKeys.publicCopy(org, id));
 
 const serviceChange = (record: ServiceRecord, operation: Change['operation']): Change => ({
   org: record.org,
@@ -157,12 +158,12 @@ export async function createService(
     items.push({
       ConditionCheck: {
         TableName: tableName(),
-        Key: keys.org(record.org),
+        Key: orgKeys.record(record.org),
         ConditionExpression: 'attribute_exists(pk)',
       },
     });
   }
-  if (record.public) items.push(put({ ...keys.publicService(record.org, record.id), ...stored }));
+  if (record.public) items.push(put({ ...serviceKeys.publicCopy(record.org, record.id), ...stored }));
   try {
     await transactWriteWithChanges(items, [serviceChange(record, 'created')]);
     return 'created';
@@ -196,7 +197,7 @@ export async function rewriteService(
       },
     },
     written.public
-      ? put({ ...keys.publicService(written.org, written.id), ...written })
+      ? put({ ...serviceKeys.publicCopy(written.org, written.id), ...written })
       : publicCopyDelete(written.org, written.id),
   ];
   if (written.owner !== current.owner) {
@@ -221,7 +222,7 @@ export function serviceRecordDelete(record: { org: string; id: string; owner: st
     {
       Delete: {
         TableName: tableName(),
-        Key: keys.service(record.org, record.id),
+        Key: serviceKeys.record(record.org, record.id),
         ConditionExpression: 'attribute_exists(pk) AND #owner = :owner',
         ExpressionAttributeNames: { '#owner': 'owner' },
         ExpressionAttributeValues: { ':owner': record.owner },

@@ -1,7 +1,7 @@
 import { serviceUrlPart } from '#lib/catalog/service-id';
 import { tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { indexKeys } from '../keys.ts';
+import { serviceKeys } from '../keys/service.ts';
 
 /** What a "referenced service exists" check needs of a stored service. */
 interface ServiceReference {
@@ -31,7 +31,7 @@ export async function findServiceVersions(org: string, url: string): Promise<Ser
       '#public': 'public',
     },
     ExpressionAttributeValues: {
-      ':pk': indexKeys.orgServices(org),
+      ':pk': serviceKeys.orgIndex(org),
       ':prefix': `${serviceUrlPart(url)}_`,
       ':url': url,
     },

@@ -1,5 +1,5 @@
 import { boolean, Entity, EntityRepository, item, string } from 'dynamodb-toolbox';
-import { indexKeys, keys } from '../keys.ts';
+import { userKeys } from '../keys/user.ts';
 import { ExchangeTable } from '../table.ts';
 
 const userSchema = item({
@@ -22,12 +22,12 @@ export const UserEntity = new Entity({
   schema: userSchema.and((prev) => ({
     gsi1pk: string()
       .hidden()
-      .link<typeof prev>(({ org }) => indexKeys.orgUsers(org)),
+      .link<typeof prev>(({ org }) => userKeys.orgIndex(org)),
     gsi1sk: string()
       .hidden()
       .link<typeof prev>(({ username }) => username),
   })),
-  computeKey: ({ org, username }: { org: string; username: string }) => keys.user(org, username),
+  computeKey: ({ org, username }: { org: string; username: string }) => userKeys.record(org, username),
 });
 
 export const userRepository = UserEntity.build(EntityRepository);

@@ -3,11 +3,12 @@ import type { TakenOutcome } from '#lib/auth/identity-taken';
 import { tableName } from '../client.ts';
 import { changingIdentity } from '../identity/principals.ts';
 import { principalClaim, principalSet, takenOutcome, userEntry } from '../identity/records.ts';
-import { indexKeys, keys } from '../keys.ts';
-import { maxPagesFor, withinCeiling } from '../list-ceiling.ts';
-import { orgCounterUpdate } from '../stats.ts';
+import { maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
+import { orgKeys } from '../keys/org.ts';
+import { userKeys } from '../keys/user.ts';
+import { orgCounterUpdate } from '../org/stats.ts';
 import { ExchangeTable } from '../table.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from '../transact.ts';
 import { UserEntity, userRepository } from './entity.ts';
 
 export type UserRecord = FormattedItem<typeof UserEntity>;
@@ -36,7 +37,7 @@ export async function getUser(org: string, username: string): Promise<UserRecord
 export async function listUsers(org: string): Promise<UserRecord[]> {
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
     .entities(UserEntity)
-    .query({ index: 'gsi1', partition: indexKeys.orgUsers(org) })
+    .query({ index: 'gsi1', partition: userKeys.orgIndex(org) })
     .options({ maxPages: maxPagesFor('capped') })
     .send();
   return withinCeiling(Items, 'capped');
@@ -70,7 +71,7 @@ async function writeNewUser(
   const orgExists: TransactItem = {
     ConditionCheck: {
       TableName: tableName(),
-      Key: keys.org(org),
+      Key: orgKeys.record(org),
       ConditionExpression: 'attribute_exists(pk)',
     },
   };

@@ -13,7 +13,7 @@ import { basicAuthHeader } from '#lib/auth/basic';
 import { silentLogger } from '#lib/json-logger';
 import { LOOK_NOW } from '#lib/signals/address';
 import { SignalChannel } from '#lib/signals/channel';
-import { nodeConnections } from '#tables/signal-connections';
+import { nodeConnections } from '#tables/signals/connections';
 import { freePort, waitForPort } from '../../scripts/local/ports.ts';
 import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';

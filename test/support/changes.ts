@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { type ChangeRow, sequencePendingChanges } from '#tables/changes';
 import { documentClient, tableName } from '#tables/client';
-import { changeRowKeys } from '#tables/keys';
+import { type ChangeRow, sequencePendingChanges } from '#tables/feed/changes';
+import { feedKeys } from '#tables/keys/feed';
 
 /**
  * Every numbered change row of a feed partition (an org's `CHANGES#<org>` by default), oldest
@@ -27,4 +27,4 @@ export async function feedRows(partition: string): Promise<ChangeRow[]> {
   return rows;
 }
 
-export const orgChangeRows = (org: string): Promise<ChangeRow[]> => feedRows(changeRowKeys.orgPartition(org));
+export const orgChangeRows = (org: string): Promise<ChangeRow[]> => feedRows(feedKeys.orgPartition(org));

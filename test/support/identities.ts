@@ -2,10 +2,10 @@ import { PutTransaction } from 'dynamodb-toolbox';
 import { hashSecret } from '#lib/auth/secrets';
 import { AgbotEntity } from '#tables/agbot/entity';
 import { ownedEntry, principalSet, userEntry } from '#tables/identity/records';
+import { transactWrite } from '#tables/kernel/transact';
 import { NodeEntity } from '#tables/node/entity';
 import { OrgEntity } from '#tables/org/entity';
-import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
-import { transactWrite } from '#tables/transact';
+import { orgCounterUpdate, userCounterUpdate } from '#tables/org/stats';
 import { UserEntity } from '#tables/user/entity';
 
 /**

@@ -3,7 +3,7 @@ import { type Caller, ROOT_CALLER } from '#lib/auth/caller';
 import { VerificationCache } from '#lib/auth/secrets';
 import type { Deps } from '#lib/http/endpoint';
 import { accessDenied, unauthorized } from '#lib/http/errors';
-import { consumeDropToken, loadDropToken } from '#tables/drop-token';
+import { consumeDropToken, loadDropToken } from '#tables/admin/drop-token';
 
 /** Never cached: a consumed token must fail on the very next request. */
 const tokenCheck = new VerificationCache(() => 0);

@@ -1,8 +1,8 @@
 import { type Caller, IBM_ORG, isMultiTenantAgbot, ROOT_ORG, roleOf } from '#lib/auth/caller';
 import { notFound } from '#lib/http/errors';
 import { SCHEMA_VERSION } from '#lib/version';
-import { type Counts, getUserCounts, listOrgCounts, zeroCounts } from '#tables/stats';
-import { countsOfNode, countsOfOrgs, sumCounts } from '#tables/status-counts';
+import { countsOfNode, countsOfOrgs, sumCounts } from '#tables/admin/status-counts';
+import { type Counts, getUserCounts, listOrgCounts, zeroCounts } from '#tables/org/stats';
 
 export const OPERATING_NORMALLY = 'Exchange server operating normally';
 

@@ -10,9 +10,9 @@ import { accessDenied, badInput } from '#lib/http/errors';
 import { mayExchangeMessages } from '#lib/mailbox';
 import { agbotMailbox } from '#tables/agbot/message-records';
 import type { AgbotRecord } from '#tables/agbot/records';
-import type { Mailbox, MailboxState, MessageRef, SenderShare } from '#tables/mailbox';
-import { loadDeleteContext } from '#tables/mailbox-cleanup';
-import { loadPostContext } from '#tables/mailbox-post';
+import { loadDeleteContext } from '#tables/mailbox/cleanup';
+import type { Mailbox, MailboxState, MessageRef, SenderShare } from '#tables/mailbox/mailbox';
+import { loadPostContext } from '#tables/mailbox/post';
 import type { MessagePath } from './schemas.ts';
 
 /** Reads of the mailbox: users and the agbot itself (docs/compatibility.md#agbot-messages; nodes and other agbots get 403). */

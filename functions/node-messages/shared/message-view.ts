@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { MailboxMessage } from '#tables/mailbox';
+import type { MailboxMessage } from '#tables/mailbox/mailbox';
 import type { getNodeMsgsResponse, nodeMsg } from './schemas.ts';
 
 /** A message as upstream returns it. */

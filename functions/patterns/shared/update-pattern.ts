@@ -1,6 +1,6 @@
 import type { Caller } from '#lib/auth/caller';
 import { HttpError } from '#lib/http/errors';
-import type { ChangeOperation } from '#tables/changes';
+import type { ChangeOperation } from '#tables/feed/changes';
 import { CONFLICT, optimisticUpdate } from '#tables/kernel/optimistic-update';
 import { type PatternRecord, rewritePattern } from '#tables/pattern/records';
 import { authorizePattern, patternId, patternNotFound } from './access.ts';

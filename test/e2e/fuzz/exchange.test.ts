@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sequencePendingChanges } from '#tables/changes';
+import { sequencePendingChanges } from '#tables/feed/changes';
 import { httpRequest } from '../../../scripts/local/http-request.ts';
 import type { Credentials } from '../support/http.ts';
 import { useOffline } from '../support/offline.ts';

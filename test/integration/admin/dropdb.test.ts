@@ -7,7 +7,7 @@ import { handler as getOrgHandler } from '#functions/orgs/get-org';
 import type { Clock } from '#lib/time';
 import { bootstrap } from '#tables/bootstrap';
 import { documentClient, tableName } from '#tables/client';
-import { keys } from '#tables/keys';
+import { adminKeys } from '#tables/keys/admin';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -40,7 +40,7 @@ describe('GET /v1/admin/dropdb/token', () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{32,}$/);
     expect(await newToken()).not.toBe(token);
     const { Item } = await documentClient.send(
-      new GetCommand({ TableName: tableName(), Key: keys.dropToken() }),
+      new GetCommand({ TableName: tableName(), Key: adminKeys.dropToken() }),
     );
     expect(JSON.stringify(Item)).not.toContain(token);
     expect(Item?.tokenHash).toMatch(/^\$scrypt\$/);

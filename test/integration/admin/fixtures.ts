@@ -1,9 +1,9 @@
 import { PutTransaction } from 'dynamodb-toolbox';
 import { hashSecret } from '#lib/auth/secrets';
 import { ownedEntry, principalSet } from '#tables/identity/records';
+import { transactWrite } from '#tables/kernel/transact';
 import { NodeEntity } from '#tables/node/entity';
-import { orgCounterUpdate, userCounterUpdate } from '#tables/stats';
-import { transactWrite } from '#tables/transact';
+import { orgCounterUpdate, userCounterUpdate } from '#tables/org/stats';
 
 /** A node with a public key (so it counts as registered), written with its counters like a real PUT. */
 export async function createRegisteredNode(org: string, id: string, owner: string) {

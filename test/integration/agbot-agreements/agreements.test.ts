@@ -7,7 +7,7 @@ import { handler as putAgreement } from '#functions/agbot-agreements/put-agreeme
 import { getConfig } from '#lib/config';
 import { getAgreement as readAgreement } from '#tables/agbot/agreement-records';
 import { getAgbot } from '#tables/agbot/records';
-import { getOrgCounts } from '#tables/stats';
+import { getOrgCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -75,11 +75,11 @@ describe('PUT /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreemen
     // A stored dataLastReceived (written by no endpoint yet) survives an update.
     const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
     const { documentClient, tableName } = await import('#tables/client');
-    const { keys } = await import('#tables/keys');
+    const { agbotKeys } = await import('#tables/keys/agbot');
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.agbotAgreement('acme', 'bot', 'ag2'),
+        Key: agbotKeys.agreement('acme', 'bot', 'ag2'),
         UpdateExpression: 'SET dataLastReceived = :at',
         ExpressionAttributeValues: { ':at': '2033-01-01T00:00:00.000Z' },
       }),

@@ -11,7 +11,7 @@ import { getAgbot } from '#tables/agbot/records';
 import { bootstrap } from '#tables/bootstrap';
 import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
-import { keys } from '#tables/keys';
+import { agbotKeys } from '#tables/keys/agbot';
 import { builtInAgbotToken } from '../../../agbot/lambda/built-in-token.ts';
 import { roundLease } from '../../../agbot/lambda/round-lease.ts';
 
@@ -39,7 +39,7 @@ describe('the built-in agbot IBM/agbot', () => {
     expect(agbot?.owner).toBe('root/root');
     expect(await new VerificationCache(() => 0).verify(agbot?.tokenHash, token)).toBe(true);
     const { Item } = await documentClient.send(
-      new GetCommand({ TableName: tableName(), Key: keys.agbotToken('IBM', 'agbot') }),
+      new GetCommand({ TableName: tableName(), Key: agbotKeys.token('IBM', 'agbot') }),
     );
     expect(JSON.stringify(Item)).not.toContain(token);
     expect(await builtInAgbotToken()).toBe(token);

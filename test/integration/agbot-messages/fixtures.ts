@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#tables/client';
-import { keys } from '#tables/keys';
+import { nodeKeys } from '#tables/keys/node';
 import { createNode } from '#test/support/identities';
 
 /** A node that may send messages: upstream requires the sender to have registered a public key. */
@@ -9,7 +9,7 @@ export async function createSender(org: string, id: string, owner: string, publi
   await documentClient.send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: keys.node(org, id),
+      Key: nodeKeys.record(org, id),
       UpdateExpression: 'SET publicKey = :key',
       ExpressionAttributeValues: { ':key': publicKey },
     }),

@@ -5,7 +5,7 @@ import { handler as listMessages } from '#functions/agbot-messages/list-messages
 import { handler as postMessage } from '#functions/agbot-messages/post-message';
 import { getConfig } from '#lib/config';
 import { listMessages as storedMessages } from '#tables/agbot/message-records';
-import { getOrgCounts } from '#tables/stats';
+import { getOrgCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

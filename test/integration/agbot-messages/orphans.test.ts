@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { handler as postMessage } from '#functions/agbot-messages/post-message';
 import { agbotMailbox } from '#tables/agbot/message-records';
 import { documentClient, tableName } from '#tables/client';
-import { keys } from '#tables/keys';
-import { postMessage as storeMessage } from '#tables/mailbox-post';
+import { agbotKeys } from '#tables/keys/agbot';
+import { orgKeys } from '#tables/keys/org';
+import { postMessage as storeMessage } from '#tables/mailbox/post';
 import { createAgbot, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -17,7 +18,7 @@ const partition = async (org: string, id: string) => {
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.agbot(org, id).pk },
+      ExpressionAttributeValues: { ':pk': agbotKeys.record(org, id).pk },
     }),
   );
   return Items.map((item) => String(item.sk));
@@ -33,7 +34,7 @@ describe('a message posted while its agbot is deleted', () => {
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.agbot('race', 'a1'),
+        Key: agbotKeys.record('race', 'a1'),
         UpdateExpression: 'SET deleting = :now',
         ExpressionAttributeValues: { ':now': new Date().toISOString() },
       }),
@@ -69,7 +70,7 @@ describe('a message posted while its agbot is deleted', () => {
     expect(result).toEqual({ outcome: 'no-owner' });
     expect(await partition('race', 'gone')).toEqual([]);
     const { Item } = await documentClient.send(
-      new GetCommand({ TableName: tableName(), Key: keys.orgStats('race'), ConsistentRead: true }),
+      new GetCommand({ TableName: tableName(), Key: orgKeys.stats('race'), ConsistentRead: true }),
     );
     expect(Item?.agbotMsgs ?? 0).toBe(0);
   });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as listMessages } from '#functions/agbot-messages/list-messages';
 import { handler as postMessage } from '#functions/agbot-messages/post-message';
 import { listMessages as storedMessages } from '#tables/agbot/message-records';
-import { getOrgCounts } from '#tables/stats';
+import { getOrgCounts } from '#tables/org/stats';
 import { createAgbot, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -5,7 +5,7 @@ import { SecretIntegrityError } from '#lib/secrets/envelope';
 import { localKeyProvider } from '#lib/secrets/local-key-provider';
 import { dynamoAgbotStore } from '#tables/agbot-state/store';
 import { documentClient, tableName } from '#tables/client';
-import { agbotStateKeys } from '#tables/keys';
+import { agbotStateKeys } from '#tables/keys/agbot-state';
 import { resealAllSecrets } from '#tables/secret/rotation';
 import { useTestTable } from '#test/support/table';
 import { messagingKeys } from '../../../agbot/keys.ts';

@@ -5,9 +5,9 @@ import { handler as putAgbot } from '#functions/agbots/put-agbot';
 import { putAgreement } from '#tables/agbot/agreement-records';
 import { getAgbot } from '#tables/agbot/records';
 import { documentClient, dynamoClient, tableName } from '#tables/client';
-import { keys } from '#tables/keys';
-import { getOrgCounts, getUserCounts, orgCounterUpdate } from '#tables/stats';
-import { transactWrite } from '#tables/transact';
+import { transactWrite } from '#tables/kernel/transact';
+import { agbotKeys } from '#tables/keys/agbot';
+import { getOrgCounts, getUserCounts, orgCounterUpdate } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { partitionSortKeys } from '#test/support/partition';
@@ -43,10 +43,10 @@ async function agbotWithChildren(org: string, id: string, owner: string) {
   }
   const range = Array.from({ length: CHILDREN }, (_, i) => i);
   await putItems([
-    ...range.map((i) => ({ ...keys.agbotPattern(org, id, `${org}_pat${i}`), pattern: `pat${i}` })),
-    ...range.map((i) => ({ ...keys.agbotPolicy(org, id, `${org}_pol${i}`), businessPol: `pol${i}` })),
-    ...range.map((i) => ({ ...keys.agbotMessage(org, id, i + 1), message: 'm', ttl: 4102444800 })),
-    { pk: keys.agbot(org, id).pk, sk: 'MSGSEQ', seq: CHILDREN },
+    ...range.map((i) => ({ ...agbotKeys.pattern(org, id, `${org}_pat${i}`), pattern: `pat${i}` })),
+    ...range.map((i) => ({ ...agbotKeys.policy(org, id, `${org}_pol${i}`), businessPol: `pol${i}` })),
+    ...range.map((i) => ({ ...agbotKeys.message(org, id, i + 1), message: 'm', ttl: 4102444800 })),
+    { pk: agbotKeys.record(org, id).pk, sk: 'MSGSEQ', seq: CHILDREN },
   ]);
   await transactWrite([orgCounterUpdate(org, { deltas: { agbotMsgs: CHILDREN } })]);
   return auth;
@@ -101,7 +101,7 @@ describe('DELETE /v1/orgs/{organization}/agbots/{agreementbot}', () => {
     expect(result.text).toBe('');
     expect(throttled).toBeGreaterThan(0);
     // No orphan: the partition is empty.
-    expect(await partitionSortKeys(keys.agbot('acme', 'big').pk)).toEqual([]);
+    expect(await partitionSortKeys(agbotKeys.record('acme', 'big').pk)).toEqual([]);
     expect(await getAgbot('acme', 'big')).toBeUndefined();
     expect(await getOrgCounts('acme')).toMatchObject({
       agbots: acme.agbots - 1,
@@ -114,7 +114,7 @@ describe('DELETE /v1/orgs/{organization}/agbots/{agreementbot}', () => {
       ['acme', 'big2'],
       ['other', 'big'],
     ] as const) {
-      expect(await partitionSortKeys(keys.agbot(org, id).pk)).toHaveLength(4 * CHILDREN + 2);
+      expect(await partitionSortKeys(agbotKeys.record(org, id).pk)).toHaveLength(4 * CHILDREN + 2);
     }
     expect(await getOrgCounts('other')).toEqual(other);
     // Its credentials are gone; the id is free again.
@@ -125,7 +125,7 @@ describe('DELETE /v1/orgs/{organization}/agbots/{agreementbot}', () => {
       body: { token: 't', name: 'n', publicKey: 'k' },
     });
     expect(again.status).toBe(200);
-    expect(await partitionSortKeys(keys.agbot('acme', 'big').pk)).toEqual(['AGBOT']);
+    expect(await partitionSortKeys(agbotKeys.record('acme', 'big').pk)).toEqual(['AGBOT']);
   });
 
   it('lets the agbot itself, org admins, hub admins and root delete; refuses other users and nodes', async () => {
@@ -163,7 +163,7 @@ describe('DELETE /v1/orgs/{organization}/agbots/{agreementbot}', () => {
     ]);
     expect(results.filter((r) => r.status === 204)).toHaveLength(1);
     expect(results.filter((r) => r.status === 404)).toHaveLength(2);
-    expect(await partitionSortKeys(keys.agbot('acme', 'twice').pk)).toEqual([]);
+    expect(await partitionSortKeys(agbotKeys.record('acme', 'twice').pk)).toEqual([]);
     expect(await getOrgCounts('acme')).toMatchObject({
       agbots: before.agbots - 1,
       agbotAgreements: before.agbotAgreements - CHILDREN,

@@ -3,9 +3,10 @@ import { handler as putAgreement } from '#functions/agbot-agreements/put-agreeme
 import { handler as putAgbot } from '#functions/agbots/put-agbot';
 import { handler as deleteOrg } from '#functions/orgs/delete-org';
 import { handler as deleteUser } from '#functions/users/delete-user';
-import { keys } from '#tables/keys';
-import { getOrgCounts, getUserCounts, orgCounterUpdate } from '#tables/stats';
-import { transactWrite } from '#tables/transact';
+import { transactWrite } from '#tables/kernel/transact';
+import { agbotKeys } from '#tables/keys/agbot';
+import { userKeys } from '#tables/keys/user';
+import { getOrgCounts, getUserCounts, orgCounterUpdate } from '#tables/org/stats';
 import { createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { partitionSortKeys } from '#test/support/partition';
@@ -29,7 +30,7 @@ async function agbotWith(auth: Auth, org: string, id: string, agreements: number
   }
   const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
   const { documentClient, tableName } = await import('#tables/client');
-  await documentClient.send(new PutCommand({ TableName: tableName(), Item: keys.agbotMessage(org, id, 1) }));
+  await documentClient.send(new PutCommand({ TableName: tableName(), Item: agbotKeys.message(org, id, 1) }));
   await transactWrite([orgCounterUpdate(org, { deltas: { agbotMsgs: 1 } })]);
 }
 
@@ -55,23 +56,26 @@ describe('deleting an owner takes its agbots along, counters included', () => {
       path: { organization: 'acme', username: 'alice' },
     });
     expect(result.status).toBe(204);
-    for (const id of ['a1', 'a2']) expect(await partitionSortKeys(keys.agbot('acme', id).pk)).toEqual([]);
-    expect(await partitionSortKeys(keys.agbot('acme', 'b1').pk)).toHaveLength(3);
+    for (const id of ['a1', 'a2'])
+      expect(await partitionSortKeys(agbotKeys.record('acme', id).pk)).toEqual([]);
+    expect(await partitionSortKeys(agbotKeys.record('acme', 'b1').pk)).toHaveLength(3);
     expect(await getOrgCounts('acme')).toMatchObject({ agbots: 1, agbotAgreements: 1, agbotMsgs: 1 });
   });
 
   it('deleting a hub admin deletes the agbots it owns in other orgs', async () => {
     const doomedHub = await createUser('root', 'temp-hub', { hubAdmin: true });
     await agbotWith(doomedHub, 'acme', 'hub-bot', 2);
-    expect(await partitionSortKeys(keys.user('root', 'temp-hub').pk)).toContain('OWNS#AGBOT#acme/hub-bot');
+    expect(await partitionSortKeys(userKeys.record('root', 'temp-hub').pk)).toContain(
+      'OWNS#AGBOT#acme/hub-bot',
+    );
     const before = await getOrgCounts('acme');
     const result = await invoke(deleteUser, {
       auth: ROOT,
       path: { organization: 'root', username: 'temp-hub' },
     });
     expect(result.status).toBe(204);
-    expect(await partitionSortKeys(keys.agbot('acme', 'hub-bot').pk)).toEqual([]);
-    expect(await partitionSortKeys(keys.user('root', 'temp-hub').pk)).toEqual([]);
+    expect(await partitionSortKeys(agbotKeys.record('acme', 'hub-bot').pk)).toEqual([]);
+    expect(await partitionSortKeys(userKeys.record('root', 'temp-hub').pk)).toEqual([]);
     expect(await getOrgCounts('acme')).toMatchObject({
       agbots: before.agbots - 1,
       agbotAgreements: before.agbotAgreements - 2,
@@ -87,8 +91,10 @@ describe('deleting an owner takes its agbots along, counters included', () => {
     const result = await invoke(deleteOrg, { auth: ROOT, path: { organization: 'doomed' } });
     expect(result.status).toBe(204);
     for (const id of ['hub-bot', 'dan-bot'])
-      expect(await partitionSortKeys(keys.agbot('doomed', id).pk)).toEqual([]);
+      expect(await partitionSortKeys(agbotKeys.record('doomed', id).pk)).toEqual([]);
     expect((await getUserCounts('root', 'hub')).agbots).toBe(0);
-    expect(await partitionSortKeys(keys.user('root', 'hub').pk)).not.toContain('OWNS#AGBOT#doomed/hub-bot');
+    expect(await partitionSortKeys(userKeys.record('root', 'hub').pk)).not.toContain(
+      'OWNS#AGBOT#doomed/hub-bot',
+    );
   });
 });

@@ -3,8 +3,8 @@ import { handler as getAgbotHandler } from '#functions/agbots/get-agbot';
 import { handler as putAgbot } from '#functions/agbots/put-agbot';
 import { getConfig } from '#lib/config';
 import { getAgbot } from '#tables/agbot/records';
-import { keys } from '#tables/keys';
-import { getOrgCounts, getUserCounts } from '#tables/stats';
+import { userKeys } from '#tables/keys/user';
+import { getOrgCounts, getUserCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { partitionSortKeys } from '#test/support/partition';
@@ -72,7 +72,7 @@ describe('PUT /v1/orgs/{organization}/agbots/{agreementbot}: create', () => {
   it('lets root and hub admins create in any org (a link beside a foreign owner), and 404s a missing org', async () => {
     expect((await send(hub, 'hub-bot')).status).toBe(200);
     expect((await getAgbot('acme', 'hub-bot'))?.owner).toBe('root/hub');
-    expect(await partitionSortKeys(keys.user('root', 'hub').pk)).toContain('OWNS#AGBOT#acme/hub-bot');
+    expect(await partitionSortKeys(userKeys.record('root', 'hub').pk)).toContain('OWNS#AGBOT#acme/hub-bot');
     expect((await getUserCounts('root', 'hub')).agbots).toBe(1);
     expect((await send(ROOT, 'root-bot')).status).toBe(200);
     const missing = await send(ROOT, 'x', body, 'nowhere');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { handler as getVersions } from '#functions/agent-file-versions/get-agent-file-versions';
 import { handler as putVersions } from '#functions/agent-file-versions/put-agent-file-versions';
 import { documentClient, tableName } from '#tables/client';
-import { keys } from '#tables/keys';
+import { orgKeys } from '#tables/keys/org';
 import { ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -17,7 +17,7 @@ describe("IBM's agent file versions stored before they were kept per org", () =>
   it('are still read, and replaced by the next PUT', async () => {
     // The item as the IBM-only code wrote it: the same key, no `org` attribute.
     const legacy = {
-      ...keys.agentFileVersions('IBM'),
+      ...orgKeys.agentFileVersions('IBM'),
       _et: 'agentFileVersions',
       ...lists,
       lastUpdated: 'then',

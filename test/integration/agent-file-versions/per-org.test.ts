@@ -3,7 +3,7 @@ import { handler as deleteVersions } from '#functions/agent-file-versions/delete
 import { handler as getVersions } from '#functions/agent-file-versions/get-agent-file-versions';
 import { handler as putVersions } from '#functions/agent-file-versions/put-agent-file-versions';
 import { handler as deleteOrg } from '#functions/orgs/delete-org';
-import { getAgentFileVersions } from '#tables/agent-file-versions';
+import { getAgentFileVersions } from '#tables/org/agent-file-versions';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as postChanges } from '#functions/changes/post-changes';
-import { FEED_PAGES_PER_READ } from '#tables/change-reads';
-import { type Change, maxChangeId, recordChanges } from '#tables/changes';
+import { type Change, maxChangeId, recordChanges } from '#tables/feed/changes';
+import { FEED_PAGES_PER_READ } from '#tables/feed/reads';
 import { createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { documentClient, tableName } from '#tables/client';
 import {
   type Change,
   forgetChangeSequence,
@@ -7,10 +8,10 @@ import {
   recordChanges,
   sequencePendingChanges,
   transactWriteWithChanges,
-} from '#tables/changes';
-import { documentClient, tableName } from '#tables/client';
-import { changeRowKeys, keys } from '#tables/keys';
-import { TransactionFailed } from '#tables/transact';
+} from '#tables/feed/changes';
+import { TransactionFailed } from '#tables/kernel/transact';
+import { feedKeys } from '#tables/keys/feed';
+import { orgKeys } from '#tables/keys/org';
 import { feedRows, orgChangeRows } from '#test/support/changes';
 import { useTestTable } from '#test/support/table';
 
@@ -25,8 +26,8 @@ async function numberedFrom(org: string, from: number): Promise<number[]> {
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk AND sk >= :from',
       ExpressionAttributeValues: {
-        ':pk': changeRowKeys.orgPartition(org),
-        ':from': changeRowKeys.sortKeyFrom(from),
+        ':pk': feedKeys.orgPartition(org),
+        ':from': feedKeys.sortKeyFrom(from),
       },
       ConsistentRead: true,
     }),
@@ -41,14 +42,14 @@ const pendingCount = async () =>
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'pk = :pk AND sk > :head',
-        ExpressionAttributeValues: { ':pk': changeRowKeys.pendingPartition, ':head': keys.changeHead().sk },
+        ExpressionAttributeValues: { ':pk': feedKeys.pendingPartition, ':head': feedKeys.head().sk },
         ConsistentRead: true,
         Select: 'COUNT',
       }),
     )
   ).Count;
 
-describe('the change feed’s numbering (tables/changes.ts)', () => {
+describe('the change feed’s numbering (tables/feed/changes.ts)', () => {
   it('numbers 60 concurrent writes once each, in commit order, while 3 readers sequence and read meanwhile', async () => {
     const start = await maxChangeId();
     let writing = true;
@@ -83,7 +84,7 @@ describe('the change feed’s numbering (tables/changes.ts)', () => {
         {
           ConditionCheck: {
             TableName: tableName(),
-            Key: keys.org('missing'),
+            Key: orgKeys.record('missing'),
             ConditionExpression: 'attribute_exists(pk)',
           },
         },
@@ -124,10 +125,10 @@ describe('the change feed’s numbering (tables/changes.ts)', () => {
       public: false,
       changeId: (publicRow?.changeId as number) + 1,
     });
-    const publicIds = (await feedRows(changeRowKeys.publicPartition)).map((row) => row.changeId);
+    const publicIds = (await feedRows(feedKeys.publicPartition)).map((row) => row.changeId);
     expect(publicIds).toContain(publicRow?.changeId);
     expect(publicIds).not.toContain(privateRow?.changeId);
-    const allIds = (await feedRows(changeRowKeys.allPartition)).map((row) => row.changeId);
+    const allIds = (await feedRows(feedKeys.allPartition)).map((row) => row.changeId);
     expect(allIds).toEqual(expect.arrayContaining([publicRow?.changeId, privateRow?.changeId]));
   });
 

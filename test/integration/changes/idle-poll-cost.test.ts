@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as postChanges } from '#functions/changes/post-changes';
 import { handler as postHeartbeat } from '#functions/nodes/post-heartbeat';
-import { recordChanges } from '#tables/changes';
+import { recordChanges } from '#tables/feed/changes';
 import { getNode } from '#tables/node/records';
 import { dynamoUsageOf, totalUnits } from '#test/support/dynamo-usage';
 import { createNode, createOrg, createUser } from '#test/support/identities';

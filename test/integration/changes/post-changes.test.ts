@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getMaxChangeId } from '#functions/changes/get-max-change-id';
 import { handler as postChanges } from '#functions/changes/post-changes';
 import { handler as patchOrg } from '#functions/orgs/patch-org';
-import { type Change, maxChangeId, recordChanges } from '#tables/changes';
+import { type Change, maxChangeId, recordChanges } from '#tables/feed/changes';
 import { getNode } from '#tables/node/records';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as patchAgbot } from '#functions/agbots/patch-agbot';
 import { handler as putAgbot } from '#functions/agbots/put-agbot';
 import { handler as postChanges } from '#functions/changes/post-changes';
-import { maxChangeId } from '#tables/changes';
+import { maxChangeId } from '#tables/feed/changes';
 import { createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -6,8 +6,8 @@ import { handler as patchPolicy } from '#functions/deployment-policies/patch-pol
 import { handler as postPolicy } from '#functions/deployment-policies/post-policy';
 import { handler as putPolicy } from '#functions/deployment-policies/put-policy';
 import { handler as deleteOrg } from '#functions/orgs/delete-org';
-import { maxChangeId } from '#tables/changes';
 import { getDeploymentPolicy } from '#tables/deployment-policy/records';
+import { maxChangeId } from '#tables/feed/changes';
 import { seedService } from '#test/support/catalog';
 import { orgChangeRows } from '#test/support/changes';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';

@@ -10,7 +10,7 @@ import { handler as confirmAgreement } from '#functions/orgs/confirm-agreement';
 import { getConfig } from '#lib/config';
 import { getNodeAgreement } from '#tables/node/agreement-records';
 import { getNode } from '#tables/node/records';
-import { getOrgCounts, getUserCounts } from '#tables/stats';
+import { getOrgCounts, getUserCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { changeRows, tableSnapshot } from '#test/support/node-wire';

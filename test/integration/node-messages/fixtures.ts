@@ -1,6 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#tables/client';
-import { keys } from '#tables/keys';
+import { agbotKeys } from '#tables/keys/agbot';
 import { orgChangeRows } from '#test/support/changes';
 import { createAgbot } from '#test/support/identities';
 
@@ -15,7 +15,7 @@ export async function createSendingAgbot(
   await documentClient.send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: keys.agbot(org, id),
+      Key: agbotKeys.record(org, id),
       UpdateExpression: 'SET publicKey = :key',
       ExpressionAttributeValues: { ':key': publicKey },
     }),

@@ -5,9 +5,10 @@ import { handler as postMessage } from '#functions/node-messages/post-message';
 import { handler as deleteNode } from '#functions/nodes/delete-node';
 import { handler as deleteUser } from '#functions/users/delete-user';
 import { listMessages } from '#tables/agbot/message-records';
-import { keys } from '#tables/keys';
+import { agbotKeys } from '#tables/keys/agbot';
+import { nodeKeys } from '#tables/keys/node';
 import { listNodeMessages } from '#tables/node/message-records';
-import { getOrgCounts } from '#tables/stats';
+import { getOrgCounts } from '#tables/org/stats';
 import { createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -39,7 +40,7 @@ describe('node messages and the lives of their node and agbot', () => {
 
     const deleted = await invoke(deleteNode, { auth: alice, path: { organization: 'life', node: 'n1' } });
     expect(deleted.status).toBe(204);
-    expect(await partitionSortKeys(keys.node('life', 'n1').pk)).toEqual([]);
+    expect(await partitionSortKeys(nodeKeys.record('life', 'n1').pk)).toEqual([]);
     expect((await getOrgCounts('life')).nodeMsgs).toBe(0);
     // Upstream keeps what a deleted node sent to agbots (docs/exchange.md#node-reads-and-deletes).
     expect((await listMessages('life', 'a1')).map((m) => m.nodeId)).toEqual(['life/n1']);
@@ -98,7 +99,7 @@ describe('node messages and the lives of their node and agbot', () => {
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.agbot('late', 'a1'),
+        Key: agbotKeys.record('late', 'a1'),
         UpdateExpression: 'SET deleting = :now',
         ExpressionAttributeValues: { ':now': new Date().toISOString() },
       }),
@@ -110,7 +111,7 @@ describe('node messages and the lives of their node and agbot', () => {
     });
     expect(result.status).toBe(400);
     expect(result.body.msg).toBe('Invalid Input: agbot late/a1 not found');
-    expect(await partitionSortKeys(keys.node('late', 'n1').pk)).toEqual(['NODE']);
+    expect(await partitionSortKeys(nodeKeys.record('late', 'n1').pk)).toEqual(['NODE']);
   });
 
   it("go with their node when the node's owner is deleted, uncounted", async () => {
@@ -133,7 +134,7 @@ describe('node messages and the lives of their node and agbot', () => {
       path: { organization: 'owned', username: 'alice' },
     });
     expect(deleted.status).toBe(204);
-    expect(await partitionSortKeys(keys.node('owned', 'n1').pk)).toEqual([]);
+    expect(await partitionSortKeys(nodeKeys.record('owned', 'n1').pk)).toEqual([]);
     expect((await getOrgCounts('owned')).nodeMsgs).toBe(0);
   });
 });

@@ -4,7 +4,7 @@ import { handler as postNodeMessage } from '#functions/node-messages/post-messag
 import { getConfig } from '#lib/config';
 import { listMessages } from '#tables/agbot/message-records';
 import { listNodeMessages } from '#tables/node/message-records';
-import { getOrgCounts } from '#tables/stats';
+import { getOrgCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

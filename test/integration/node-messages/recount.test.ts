@@ -4,7 +4,8 @@ import { handler as postAgbotMessage } from '#functions/agbot-messages/post-mess
 import { handler as postMessage } from '#functions/node-messages/post-message';
 import { getConfig } from '#lib/config';
 import { documentClient, tableName } from '#tables/client';
-import { keys } from '#tables/keys';
+import { agbotKeys } from '#tables/keys/agbot';
+import { nodeKeys } from '#tables/keys/node';
 import { listNodeMessages } from '#tables/node/message-records';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
@@ -37,9 +38,9 @@ describe('the mailbox count (storedMsgs) stays true', () => {
     expect((await invoke(post, { auth: agbot, path, body })).status).toBe(502);
     // What TTL does: the item goes, the count stays.
     await documentClient.send(
-      new DeleteCommand({ TableName: tableName(), Key: keys.nodeMessage('count', 'n1', 1) }),
+      new DeleteCommand({ TableName: tableName(), Key: nodeKeys.message('count', 'n1', 1) }),
     );
-    expect((await state(keys.nodeMessageSeq('count', 'n1')))?.storedMsgs).toBe(2);
+    expect((await state(nodeKeys.messageSeq('count', 'n1')))?.storedMsgs).toBe(2);
     // The 502 just recounted: the next recount comes a minute later (issue 23: knocking on a full
     // mailbox must not make every request read it whole), or once a message it counted expires.
     expect((await invoke(post, { auth: agbot, path, body })).status).toBe(502);
@@ -47,7 +48,7 @@ describe('the mailbox count (storedMsgs) stays true', () => {
     const after = await invoke(post, { auth: agbot, path, body });
     expect(after.body).toEqual({ code: 'ok', msg: 'node msg 3 inserted' });
     expect((await listNodeMessages('count', 'n1')).map((m) => m.msgId)).toEqual([2, 3]);
-    expect(await state(keys.nodeMessageSeq('count', 'n1'))).toMatchObject({ seq: 3, storedMsgs: 2 });
+    expect(await state(nodeKeys.messageSeq('count', 'n1'))).toMatchObject({ seq: 3, storedMsgs: 2 });
   });
 
   it('counts a mailbox written before storedMsgs existed (only seq) on its next post, then keeps its limit', async () => {
@@ -62,12 +63,12 @@ describe('the mailbox count (storedMsgs) stays true', () => {
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.agbotMessageSeq('legacy', 'a1'),
+        Key: agbotKeys.messageSeq('legacy', 'a1'),
         UpdateExpression: 'REMOVE storedMsgs',
       }),
     );
     expect((await invoke(post, { auth: node, path, body })).body.msg).toBe('agbot msg 2 inserted');
-    expect(await state(keys.agbotMessageSeq('legacy', 'a1'))).toMatchObject({ seq: 2, storedMsgs: 2 });
+    expect(await state(agbotKeys.messageSeq('legacy', 'a1'))).toMatchObject({ seq: 2, storedMsgs: 2 });
     expect((await invoke(post, { auth: node, path, body })).status).toBe(502);
   });
 });

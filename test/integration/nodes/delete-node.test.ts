@@ -4,7 +4,7 @@ import { handler as putNode } from '#functions/nodes/put-node';
 import { handler as putPolicy } from '#functions/nodes/put-node-policy';
 import { getNodePolicy } from '#tables/node/policy-records';
 import { getNode } from '#tables/node/records';
-import { getOrgCounts, getUserCounts } from '#tables/stats';
+import { getOrgCounts, getUserCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

@@ -9,7 +9,7 @@ import { handler as putNode } from '#functions/nodes/put-node';
 import { handler as postPattern } from '#functions/patterns/post-pattern';
 import { handler as searchPattern } from '#functions/patterns/search-pattern';
 import { documentClient, tableName } from '#tables/client';
-import { keys } from '#tables/keys';
+import { nodeKeys } from '#tables/keys/node';
 import { seedService } from '#test/support/catalog';
 import { createAgbot, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
@@ -18,7 +18,7 @@ import { useTestTable } from '#test/support/table';
 useTestTable();
 
 /**
- * Heartbeats live in the node's liveness item, not on the node (tables/node-liveness.ts): every
+ * Heartbeats live in the node's liveness item, not on the node (tables/node/liveness.ts): every
  * reader of lastHeartbeat must still see the latest one.
  */
 type Auth = { user: string; secret: string };
@@ -87,7 +87,7 @@ describe('readers of lastHeartbeat after a heartbeat', () => {
 
   it('GET node, its lastheartbeat attribute and the node list show the heartbeat, which left the node item alone', async () => {
     const stored = await documentClient.send(
-      new GetCommand({ TableName: tableName(), Key: keys.node(ORG, 'n1'), ConsistentRead: true }),
+      new GetCommand({ TableName: tableName(), Key: nodeKeys.record(ORG, 'n1'), ConsistentRead: true }),
     );
     expect(stored.Item?.lastHeartbeat).toBe(registeredAt.toISOString());
     const path = { organization: ORG, node: 'n1' };

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as patchNode } from '#functions/nodes/patch-node';
 import { getNode } from '#tables/node/records';
-import { getOrgCounts } from '#tables/stats';
+import { getOrgCounts } from '#tables/org/stats';
 import { seedService } from '#test/support/catalog';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

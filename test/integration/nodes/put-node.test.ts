@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as putNode } from '#functions/nodes/put-node';
 import { getConfig } from '#lib/config';
 import { getNode } from '#tables/node/records';
-import { getOrgCounts, getUserCounts } from '#tables/stats';
+import { getOrgCounts, getUserCounts } from '#tables/org/stats';
 import { seedService } from '#test/support/catalog';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

@@ -1,15 +1,15 @@
 import { Entity, item, PutItemCommand, string } from 'dynamodb-toolbox';
 import { describe, expect, it } from 'vitest';
+import { storedItemReader } from '#tables/kernel/stored-item';
 import { NodeEntity, nodeRepository } from '#tables/node/entity';
 import { getNode } from '#tables/node/records';
-import { storedItemReader } from '#tables/stored-item';
 import { ExchangeTable } from '#tables/table';
 import { createNode, createOrg, createUser } from '#test/support/identities';
 import { useTestTable } from '#test/support/table';
 
 useTestTable();
 
-/** getNode picks the stored attributes itself (tables/stored-item.ts): it must match the entity's formatter. */
+/** getNode picks the stored attributes itself (tables/kernel/stored-item.ts): it must match the entity's formatter. */
 const formatted = async (org: string, id: string) =>
   (await nodeRepository.get({ org, id }, { consistent: true })).Item;
 

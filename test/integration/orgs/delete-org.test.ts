@@ -3,10 +3,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as deleteOrg } from '#functions/orgs/delete-org';
 import { handler as getOrg } from '#functions/orgs/get-org';
 import { handler as postOrg } from '#functions/orgs/post-org';
-import { keys } from '#tables/keys';
+import { transactWrite } from '#tables/kernel/transact';
+import { agbotKeys } from '#tables/keys/agbot';
+import { nodeKeys } from '#tables/keys/node';
+import { orgKeys } from '#tables/keys/org';
+import { userKeys } from '#tables/keys/user';
 import { NodePolicyEntity } from '#tables/node/policy-entity';
-import { listOrgCounts } from '#tables/stats';
-import { transactWrite } from '#tables/transact';
+import { listOrgCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { partitionSortKeys } from '#test/support/partition';
@@ -33,12 +36,12 @@ async function populate(org: string) {
 }
 
 const partitions = (org: string) => [
-  keys.org(org).pk,
-  keys.user(org, 'alice').pk,
-  keys.user(org, 'bob').pk,
-  keys.node(org, 'n1').pk,
-  keys.node(org, 'n2').pk,
-  keys.agbot(org, 'a1').pk,
+  orgKeys.record(org).pk,
+  userKeys.record(org, 'alice').pk,
+  userKeys.record(org, 'bob').pk,
+  nodeKeys.record(org, 'n1').pk,
+  nodeKeys.record(org, 'n2').pk,
+  agbotKeys.record(org, 'a1').pk,
 ];
 
 beforeAll(async () => {
@@ -50,15 +53,15 @@ beforeAll(async () => {
 
 describe('DELETE /v1/orgs/{organization}', () => {
   it('deletes the org with its users, nodes (and policies), agbots and counters', async () => {
-    expect(await partitionSortKeys(keys.node('doomed', 'n1').pk)).toEqual(['NODE', 'POLICY']);
+    expect(await partitionSortKeys(nodeKeys.record('doomed', 'n1').pk)).toEqual(['NODE', 'POLICY']);
     const result = await invoke(deleteOrg, { auth: ROOT, path: { organization: 'doomed' } });
     expect(result.status).toBe(204);
     expect(result.text).toBe('');
     for (const pk of partitions('doomed')) expect(await partitionSortKeys(pk)).toEqual([]);
     expect((await listOrgCounts()).has('doomed')).toBe(false);
     // Another org's records with the same ids are untouched.
-    expect((await partitionSortKeys(keys.node('keeper', 'n1').pk)).sort()).toEqual(['NODE', 'POLICY']);
-    expect(await partitionSortKeys(keys.user('keeper', 'alice').pk)).toContain('USER');
+    expect((await partitionSortKeys(nodeKeys.record('keeper', 'n1').pk)).sort()).toEqual(['NODE', 'POLICY']);
+    expect(await partitionSortKeys(userKeys.record('keeper', 'alice').pk)).toContain('USER');
     expect((await listOrgCounts()).get('keeper')?.nodes).toBe(2);
     // The id is free again.
     const recreated = await invoke(postOrg, {
@@ -81,16 +84,16 @@ describe('DELETE /v1/orgs/{organization}', () => {
       expect(rootOrg.status).toBe(403);
       expect(rootOrg.body.code).toBe('access-denied');
     }
-    expect(await partitionSortKeys(keys.org('root').pk)).toContain('ORG');
+    expect(await partitionSortKeys(orgKeys.record('root').pk)).toContain('ORG');
   });
 
   it('refuses org admins (even of that org) and lets hub admins delete', async () => {
     const denied = await invoke(deleteOrg, { auth: admin, path: { organization: 'keeper' } });
     expect(denied.status).toBe(403);
     expect(denied.body.msg).toContain('DELETE_ORG');
-    expect(await partitionSortKeys(keys.org('keeper').pk)).toContain('ORG');
+    expect(await partitionSortKeys(orgKeys.record('keeper').pk)).toContain('ORG');
     expect((await invoke(deleteOrg, { auth: hub, path: { organization: 'keeper' } })).status).toBe(204);
-    for (const pk of [...partitions('keeper'), keys.user('keeper', 'boss').pk]) {
+    for (const pk of [...partitions('keeper'), userKeys.record('keeper', 'boss').pk]) {
       expect(await partitionSortKeys(pk)).toEqual([]);
     }
   });

@@ -4,7 +4,7 @@ import { handler as patchOrg } from '#functions/orgs/patch-org';
 import { handler as postOrg } from '#functions/orgs/post-org';
 import { handler as putOrg } from '#functions/orgs/put-org';
 import { getOrg as readOrg } from '#tables/org/records';
-import { listOrgCounts } from '#tables/stats';
+import { listOrgCounts } from '#tables/org/stats';
 import { createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';

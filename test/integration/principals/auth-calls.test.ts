@@ -23,7 +23,7 @@ beforeAll(async () => {
 const nodePath = { organization: 'acme', node: 'n1' };
 
 describe('DynamoDB calls of authentication (issue 15: one GetItem when the identity cache misses)', () => {
-  // The node's read is one Query returning the node with its liveness item (tables/node-liveness.ts).
+  // The node's read is one Query returning the node with its liveness item (tables/node/liveness.ts).
   it('a cold-cache GET node: one GetItem for the caller, one Query for the node', async () => {
     for (const caller of [alice, node]) {
       principalCache.forgetAll();

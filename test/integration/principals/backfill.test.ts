@@ -7,8 +7,8 @@ import { documentClient, tableName } from '#tables/client';
 import { backfillPrincipals, backfillPrincipalsOnce } from '#tables/identity/backfill';
 import { principalCache } from '#tables/identity/principals';
 import { principalSet } from '#tables/identity/records';
-import { keys } from '#tables/keys';
-import { transactWrite } from '#tables/transact';
+import { transactWrite } from '#tables/kernel/transact';
+import { identityKeys } from '#tables/keys/identity';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { useTestTable } from '#test/support/table';
 import {
@@ -74,9 +74,7 @@ describe('npm run backfill-principals (tables/identity/backfill.ts)', () => {
 
   it('runs once per table for the local launcher', async () => {
     expect(await backfillPrincipalsOnce()).toBeUndefined();
-    await documentClient.send(
-      new DeleteCommand({ TableName: tableName(), Key: keys.principalsBackfilled() }),
-    );
+    await documentClient.send(new DeleteCommand({ TableName: tableName(), Key: identityKeys.backfilled() }));
     await deletePrincipalItem('acme', 'b1');
     expect(await backfillPrincipalsOnce()).toMatchObject({ written: 1 });
     expect(await statusOf(bot)).toBe(200);

@@ -8,7 +8,7 @@ import { authenticate } from '#lib/auth/authenticate';
 import { basicAuthHeader } from '#lib/auth/basic';
 import { getAgbot } from '#tables/agbot/records';
 import { getNode } from '#tables/node/records';
-import { getOrgCounts, getUserCounts } from '#tables/stats';
+import { getOrgCounts, getUserCounts } from '#tables/org/stats';
 import { getUser } from '#tables/user/records';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

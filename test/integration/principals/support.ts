@@ -2,7 +2,10 @@ import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { expect } from 'vitest';
 import { documentClient, dynamoClient, tableName } from '#tables/client';
 import { ownedEntry, userEntry } from '#tables/identity/records';
-import { keys } from '#tables/keys';
+import { agbotKeys } from '#tables/keys/agbot';
+import { identityKeys } from '#tables/keys/identity';
+import { nodeKeys } from '#tables/keys/node';
+import { userKeys } from '#tables/keys/user';
 
 export type Auth = { user: string; secret: string };
 
@@ -10,7 +13,7 @@ const raw = async (key: { pk: string; sk: string }) =>
   (await documentClient.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })))
     .Item;
 
-export const principalItem = (org: string, id: string) => raw(keys.principal(org, id));
+export const principalItem = (org: string, id: string) => raw(identityKeys.principal(org, id));
 
 /**
  * Asserts that the principal item of `org/id` says exactly what its records say: an entry per kind
@@ -18,9 +21,9 @@ export const principalItem = (org: string, id: string) => raw(keys.principal(org
  */
 export async function expectPrincipalMatches(org: string, id: string): Promise<void> {
   const [node, agbot, user, item] = await Promise.all([
-    raw(keys.node(org, id)),
-    raw(keys.agbot(org, id)),
-    raw(keys.user(org, id)),
+    raw(nodeKeys.record(org, id)),
+    raw(agbotKeys.record(org, id)),
+    raw(userKeys.record(org, id)),
     principalItem(org, id),
   ]);
   const expected: Record<string, unknown> = {};
@@ -37,14 +40,14 @@ export async function expectPrincipalMatches(org: string, id: string): Promise<v
 
 /** Deletes the principal item (a table from before principal items). */
 export const deletePrincipalItem = (org: string, id: string) =>
-  documentClient.send(new DeleteCommand({ TableName: tableName(), Key: keys.principal(org, id) }));
+  documentClient.send(new DeleteCommand({ TableName: tableName(), Key: identityKeys.principal(org, id) }));
 
 /** Overwrites one entry's secret hash (a principal item that disagrees with its record). */
 export const corruptPrincipal = (org: string, id: string, kind: string, secretHash: string) =>
   documentClient.send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: keys.principal(org, id),
+      Key: identityKeys.principal(org, id),
       UpdateExpression: 'SET #kind.secretHash = :hash',
       ExpressionAttributeNames: { '#kind': kind },
       ExpressionAttributeValues: { ':hash': secretHash },

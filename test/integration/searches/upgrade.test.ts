@@ -8,7 +8,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { documentClient, dynamoClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
-import { keys } from '#tables/keys';
+import { nodeKeys } from '#tables/keys/node';
 import { putNodeAgreement } from '#tables/node/agreement-records';
 import { searchNodes } from '#tables/node/search';
 import { backfillNodeSearch } from '#tables/node/search-backfill';
@@ -64,7 +64,7 @@ describe('upgrading a table from before gsi2', () => {
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.node('upg', 'old'),
+        Key: nodeKeys.record('upg', 'old'),
         UpdateExpression:
           'REMOVE gsi2pk, gsi2sk, agreementServices SET publicKey = :pk, lastHeartbeat = :now',
         ExpressionAttributeValues: { ':pk': 'key', ':now': new Date().toISOString() },

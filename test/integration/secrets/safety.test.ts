@@ -3,7 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { masterKeyFile, useKeyProvider } from '#lib/secrets/provider';
 import { documentClient, tableName } from '#tables/client';
-import { keys } from '#tables/keys';
+import { secretKeys } from '#tables/keys/secret';
 import { captureOutput } from '#test/support/capture-output';
 import { createOrg, createUser } from '#test/support/identities';
 import { useTestTable } from '#test/support/table';
@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 
 const rawItem = async (name: string) =>
-  (await documentClient.send(new GetCommand({ TableName: tableName(), Key: keys.secret('ta', name) }))).Item;
+  (await documentClient.send(new GetCommand({ TableName: tableName(), Key: secretKeys.record('ta', name) })))
+    .Item;
 
 describe('tamper', () => {
   it("a sealed value moved into another secret's item fails its integrity check: 409, logged, no value, no 5xx", async () => {

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as changes from '#tables/changes';
 import { documentClient, tableName } from '#tables/client';
-import { changeRowKeys } from '#tables/keys';
+import * as changes from '#tables/feed/changes';
+import { feedKeys } from '#tables/keys/feed';
 
 /**
  * The org's change rows, oldest first. The change feed is moving to pending rows that readers
@@ -19,7 +19,7 @@ export async function sequencePending(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': changeRowKeys.orgPartition(org) },
+        ExpressionAttributeValues: { ':pk': feedKeys.orgPartition(org) },
         ConsistentRead: true,
         ExclusiveStartKey: startKey,
       }),

@@ -3,7 +3,7 @@ import { PutTransaction } from 'dynamodb-toolbox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getUsers } from '#functions/users/get-users';
 import { documentClient, tableName } from '#tables/client';
-import { LIST_MAX_PAGES, LIST_MAX_RECORDS, queryPages } from '#tables/list-ceiling';
+import { LIST_MAX_PAGES, LIST_MAX_RECORDS, queryPages } from '#tables/kernel/list-ceiling';
 import { UserEntity } from '#tables/user/entity';
 import { createOrg, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

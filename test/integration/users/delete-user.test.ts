@@ -2,11 +2,13 @@ import { PutTransaction } from 'dynamodb-toolbox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as deleteUser } from '#functions/users/delete-user';
 import { hashSecret } from '#lib/auth/secrets';
-import { keys } from '#tables/keys';
+import { transactWrite } from '#tables/kernel/transact';
+import { agbotKeys } from '#tables/keys/agbot';
+import { nodeKeys } from '#tables/keys/node';
+import { userKeys } from '#tables/keys/user';
 import { NodeEntity } from '#tables/node/entity';
 import { NodePolicyEntity } from '#tables/node/policy-entity';
-import { getOrgCounts, orgCounterUpdate, userCounterUpdate } from '#tables/stats';
-import { transactWrite } from '#tables/transact';
+import { getOrgCounts, orgCounterUpdate, userCounterUpdate } from '#tables/org/stats';
 import { getUser as readUser } from '#tables/user/records';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
@@ -66,14 +68,14 @@ describe('DELETE /v1/orgs/{organization}/users/{username}', () => {
     const result = await remove(admin, 'acme', 'alice');
     expect(result.status).toBe(204);
     for (const pk of [
-      keys.user('acme', 'alice').pk,
-      keys.node('acme', 'alice-n1').pk,
-      keys.node('acme', 'alice-n2').pk,
-      keys.agbot('acme', 'alice-a1').pk,
+      userKeys.record('acme', 'alice').pk,
+      nodeKeys.record('acme', 'alice-n1').pk,
+      nodeKeys.record('acme', 'alice-n2').pk,
+      agbotKeys.record('acme', 'alice-a1').pk,
     ]) {
       expect(await partitionSortKeys(pk)).toEqual([]);
     }
-    expect(await partitionSortKeys(keys.node('acme', 'bob-n1').pk)).toEqual(['NODE']);
+    expect(await partitionSortKeys(nodeKeys.record('acme', 'bob-n1').pk)).toEqual(['NODE']);
     expect(await getOrgCounts('acme')).toMatchObject({
       users: 3,
       adminUsers: before.adminUsers,
@@ -105,6 +107,6 @@ describe('DELETE /v1/orgs/{organization}/users/{username}', () => {
   it('lets a user delete itself', async () => {
     const bob = { user: 'acme/bob', secret: 'bob-pw' };
     expect((await remove(bob, 'acme', 'bob')).status).toBe(204);
-    expect(await partitionSortKeys(keys.node('acme', 'bob-n1').pk)).toEqual([]);
+    expect(await partitionSortKeys(nodeKeys.record('acme', 'bob-n1').pk)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as confirmUser } from '#functions/users/confirm-user';
 import { handler as getUser } from '#functions/users/get-user';
 import { handler as postUser } from '#functions/users/post-user';
-import { getOrgCounts } from '#tables/stats';
+import { getOrgCounts } from '#tables/org/stats';
 import { getUser as readUser } from '#tables/user/records';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

@@ -4,7 +4,7 @@ import { handler as getUser } from '#functions/users/get-user';
 import { handler as getUsers } from '#functions/users/get-users';
 import { handler as patchUser } from '#functions/users/patch-user';
 import { handler as putUser } from '#functions/users/put-user';
-import { getOrgCounts } from '#tables/stats';
+import { getOrgCounts } from '#tables/org/stats';
 import { getUser as readUser } from '#tables/user/records';
 import { createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

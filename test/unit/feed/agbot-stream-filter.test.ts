@@ -5,7 +5,7 @@ import {
   matchesStreamPatterns,
   PENDING_CHANGES_PARTITION,
 } from '#lib/feed/agbot-stream-filter';
-import { changeRowKeys } from '#tables/keys';
+import { feedKeys } from '#tables/keys/feed';
 
 /**
  * The stream filter of the in-stack agbot (lib/feed/agbot-stream-filter.ts): the same patterns
@@ -35,8 +35,8 @@ const pendingRow = (
 const wakes = (record: unknown) => matchesStreamPatterns(patterns, record);
 
 describe("the in-stack agbot's stream filter", () => {
-  it("names the change feed's pending partition (tables/keys.ts)", () => {
-    expect(PENDING_CHANGES_PARTITION).toBe(changeRowKeys.pendingPartition);
+  it("names the change feed's pending partition (tables/keys/feed.ts)", () => {
+    expect(PENDING_CHANGES_PARTITION).toBe(feedKeys.pendingPartition);
   });
 
   it.each(['org', 'policy', 'pattern', 'node', 'nodepolicies', 'service', 'servicepolicies', 'secret'])(

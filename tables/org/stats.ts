@@ -1,9 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { QueryCommand } from 'dynamodb-toolbox';
-import { documentClient, tableName } from './client.ts';
-import { indexKeys, keys } from './keys.ts';
-import { ExchangeTable } from './table.ts';
-import type { TransactItem } from './transact.ts';
+import { documentClient, tableName } from '../client.ts';
+import type { TransactItem } from '../kernel/transact.ts';
+import { orgKeys } from '../keys/org.ts';
+import { userKeys } from '../keys/user.ts';
+import { ExchangeTable } from '../table.ts';
 
 /**
  * Counters kept beside each org (`ORG#<org>` / `STATS`) and each user (`USER#<org>/<u>` / `STATS`),
@@ -40,16 +41,16 @@ async function getCounts(key: { pk: string; sk: string }): Promise<Counts> {
   return toCounts(Item);
 }
 
-export const getOrgCounts = (org: string): Promise<Counts> => getCounts(keys.orgStats(org));
+export const getOrgCounts = (org: string): Promise<Counts> => getCounts(orgKeys.stats(org));
 
 export const getUserCounts = (org: string, username: string): Promise<Counts> =>
-  getCounts({ pk: keys.user(org, username).pk, sk: 'STATS' });
+  getCounts(userKeys.stats(org, username));
 
 /** Every org's counters in one Query (gsi1 `STATS`), for the server-wide status. */
 export async function listOrgCounts(): Promise<Map<string, Counts>> {
   const result = new Map<string, Counts>();
   const { Items = [] } = await ExchangeTable.build(QueryCommand)
-    .query({ index: 'gsi1', partition: indexKeys.allOrgStats })
+    .query({ index: 'gsi1', partition: orgKeys.allStatsIndex })
     .options({ maxPages: Number.POSITIVE_INFINITY })
     .send();
   for (const raw of Items as Record<string, unknown>[]) result.set(String(raw.gsi1sk), toCounts(raw));
@@ -73,7 +74,7 @@ function counterUpdate(key: { pk: string; sk: string }, change: CounterChange, i
     adds.push(`#${counter} :${counter}`);
   }
   const sets = index ? ' SET gsi1pk = :gsi1pk, gsi1sk = :gsi1sk' : '';
-  if (index) Object.assign(values, { ':gsi1pk': indexKeys.allOrgStats, ':gsi1sk': index });
+  if (index) Object.assign(values, { ':gsi1pk': orgKeys.allStatsIndex, ':gsi1sk': index });
   let condition: string | undefined;
   const limit = change.limit;
   if (limit && limit.max > 0) {
@@ -94,7 +95,7 @@ function counterUpdate(key: { pk: string; sk: string }, change: CounterChange, i
 }
 
 export const orgCounterUpdate = (org: string, change: CounterChange): TransactItem =>
-  counterUpdate(keys.orgStats(org), change, org);
+  counterUpdate(orgKeys.stats(org), change, org);
 
 export const userCounterUpdate = (org: string, username: string, change: CounterChange): TransactItem =>
-  counterUpdate({ pk: keys.user(org, username).pk, sk: 'STATS' }, change);
+  counterUpdate(userKeys.stats(org, username), change);

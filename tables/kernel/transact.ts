@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from './client.ts';
-import { retryOnConflict } from './kernel/retry-on-conflict.ts';
+import { documentClient } from '../client.ts';
+import { retryOnConflict } from './retry-on-conflict.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 

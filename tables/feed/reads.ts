@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '../client.ts';
+import { feedKeys } from '../keys/feed.ts';
 import { type ChangeRow, sequencePendingChanges } from './changes.ts';
-import { documentClient, tableName } from './client.ts';
-import { changeRowKeys } from './keys.ts';
 
 interface ChangeQuery {
   /** Org feeds to read; `'*'` reads every org's (the all-orgs partition). */
@@ -39,7 +39,7 @@ interface ChangeRead {
 
 /**
  * The caller's next `max` visible change rows, oldest first, after numbering what is pending
- * (tables/changes.ts). Each partition (the orgs' feeds and the public one, or the all-orgs feed for
+ * (tables/feed/changes.ts). Each partition (the orgs' feeds and the public one, or the all-orgs feed for
  * a long org list) is read from `fromId` with strongly consistent Queries until it has given `max`
  * visible rows, ends, or has used its share of FEED_PAGES_PER_READ. So the calls grow with the
  * rows returned, and never past that budget, whatever the rows the caller may not see.
@@ -52,8 +52,8 @@ export async function readChanges(query: ChangeQuery, now: Date = new Date()): P
   const orgs = new Set(query.orgs);
   const readAll = orgs.has('*') || orgs.size > MAX_ORG_PARTITIONS;
   const partitions = readAll
-    ? [changeRowKeys.allPartition]
-    : [...orgs].map(changeRowKeys.orgPartition).concat(changeRowKeys.publicPartition);
+    ? [feedKeys.allPartition]
+    : [...orgs].map(feedKeys.orgPartition).concat(feedKeys.publicPartition);
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const keep = (row: ChangeRow) =>
     row.ttl > nowSeconds &&
@@ -96,7 +96,7 @@ async function readPartition(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'pk = :pk AND sk >= :from',
-        ExpressionAttributeValues: { ':pk': pk, ':from': changeRowKeys.sortKeyFrom(fromId) },
+        ExpressionAttributeValues: { ':pk': pk, ':from': feedKeys.sortKeyFrom(fromId) },
         ConsistentRead: true,
         // A page a little larger than needed: rows the caller may not see are skipped.
         Limit: Math.min(1000, max + 25),

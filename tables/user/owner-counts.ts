@@ -1,7 +1,6 @@
-import { splitOwner } from './agbot/counts.ts';
-import { tableName } from './client.ts';
-import { keys, type OwnedKind } from './keys.ts';
-import type { TransactItem } from './transact.ts';
+import { tableName } from '../client.ts';
+import type { TransactItem } from '../kernel/transact.ts';
+import { type OwnedKind, splitOwner, userKeys } from '../keys/user.ts';
 
 /**
  * Per-owner limits (docs/exchange-catalog.md#responses-and-limits: services, patterns, deployment policies per user,
@@ -15,7 +14,7 @@ export function ownerCountUpdate(kind: OwnedKind, owner: string, step: number, m
   return {
     Update: {
       TableName: tableName(),
-      Key: keys.ownedCount(kind, ownerOrg, username),
+      Key: userKeys.ownedCount(kind, ownerOrg, username),
       UpdateExpression: 'ADD #count :step',
       ConditionExpression: limited ? 'attribute_not_exists(#count) OR #count <= :below' : undefined,
       ExpressionAttributeNames: { '#count': 'count' },

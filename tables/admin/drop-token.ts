@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '#lib/time';
-import { documentClient, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { documentClient, tableName } from '../client.ts';
+import { adminKeys } from '../keys/admin.ts';
 
 /**
  * The one-time token that authorizes `POST /v1/admin/dropdb`: one item (`ADMIN` / `DROPDB_TOKEN`)
@@ -18,7 +18,7 @@ export async function saveDropToken(tokenHash: string, expiresAt: Date): Promise
     new PutCommand({
       TableName: tableName(),
       Item: {
-        ...keys.dropToken(),
+        ...adminKeys.dropToken(),
         tokenHash,
         expiresAt: expiresAt.toISOString(),
         // DynamoDB removes it eventually; reads check expiresAt themselves.
@@ -31,7 +31,7 @@ export async function saveDropToken(tokenHash: string, expiresAt: Date): Promise
 /** The current token unless there is none or it has expired at `now`. */
 export async function loadDropToken(now: Date): Promise<StoredDropToken | undefined> {
   const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: keys.dropToken(), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: adminKeys.dropToken(), ConsistentRead: true }),
   );
   if (!Item || typeof Item.tokenHash !== 'string') return undefined;
   const expiresAt = new Date(String(Item.expiresAt));
@@ -48,7 +48,7 @@ export async function consumeDropToken(tokenHash: string): Promise<boolean> {
     await documentClient.send(
       new DeleteCommand({
         TableName: tableName(),
-        Key: keys.dropToken(),
+        Key: adminKeys.dropToken(),
         ConditionExpression: 'tokenHash = :hash',
         ExpressionAttributeValues: { ':hash': tokenHash },
       }),

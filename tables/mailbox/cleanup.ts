@@ -1,10 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ReadBounds } from '#lib/mailbox';
-import { documentClient, tableName } from './client.ts';
-import { batchGet } from './kernel/batch-get.ts';
-import { queryAll } from './kernel/query-all.ts';
-import { indexKeys } from './keys.ts';
+import { documentClient, tableName } from '../client.ts';
+import { batchGet } from '../kernel/batch-get.ts';
+import { queryAll } from '../kernel/query-all.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
+import { agbotKeys } from '../keys/agbot.ts';
 import {
   countMessages,
   getMailboxMessage,
@@ -23,7 +24,6 @@ import {
   senderShare,
   toMessageRef,
 } from './mailbox.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
 
 /** Deletes per transaction: with the state update and one share update per sender, within DynamoDB's 100 items. */
 const CHUNK = 49;
@@ -281,7 +281,7 @@ export async function deleteSentNodeMessages(org: string, id: string): Promise<n
     TableName: tableName(),
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': indexKeys.sentNodeMessages(org, id) },
+    ExpressionAttributeValues: { ':pk': agbotKeys.sentNodeMessagesIndex(org, id) },
     ProjectionExpression: 'org, id, msgId, #bytes',
     ExpressionAttributeNames: { '#bytes': 'bytes' },
   });

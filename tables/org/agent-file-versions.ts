@@ -7,11 +7,11 @@ import {
   PutTransaction,
   string,
 } from 'dynamodb-toolbox';
-import { type Change, type ChangeOperation, transactWriteWithChanges } from './changes.ts';
-import { tableName } from './client.ts';
-import { keys } from './keys.ts';
-import { ExchangeTable } from './table.ts';
-import { TransactionFailed } from './transact.ts';
+import { tableName } from '../client.ts';
+import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
+import { TransactionFailed } from '../kernel/transact.ts';
+import { orgKeys } from '../keys/org.ts';
+import { ExchangeTable } from '../table.ts';
 
 const versionsSchema = item({
   org: string().key(),
@@ -31,7 +31,7 @@ const AgentFileVersionsEntity = new Entity({
   table: ExchangeTable,
   timestamps: false,
   schema: versionsSchema,
-  computeKey: ({ org }: { org: string }) => keys.agentFileVersions(org),
+  computeKey: ({ org }: { org: string }) => orgKeys.agentFileVersions(org),
 });
 const repository = AgentFileVersionsEntity.build(EntityRepository);
 
@@ -58,7 +58,7 @@ export async function putAgentFileVersions(
         {
           ConditionCheck: {
             TableName: tableName(),
-            Key: keys.org(org),
+            Key: orgKeys.record(org),
             ConditionExpression: 'attribute_exists(pk)',
           },
         },

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '#lib/time';
-import { documentClient, tableName } from './client.ts';
-import { changeRowKeys, keys } from './keys.ts';
-import { signalChanges } from './signal-changes.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from './transact.ts';
+import { documentClient, tableName } from '../client.ts';
+import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
+import { feedKeys } from '../keys/feed.ts';
+import { signalChanges } from '../signals/changes.ts';
 
 /** Upstream's four operations; `created/modified` is a PUT that may have created. */
 export type ChangeOperation = 'created' | 'created/modified' | 'modified' | 'deleted';
@@ -124,7 +124,7 @@ export const maxChangeId = (): Promise<number> => sequencePendingChanges();
 /** The newest change id numbered so far, read from the sequence item itself. */
 export async function numberedUpTo(): Promise<number> {
   const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: keys.changeSequence(), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: feedKeys.sequence(), ConsistentRead: true }),
   );
   const value = Number(Item?.seq ?? 0);
   sequenceGuess = Math.max(sequenceGuess, value);
@@ -140,7 +140,7 @@ type PendingRow = Required<Change> & { pk: string; sk: string; lastUpdated: stri
 
 function pendingPut(change: Change, sortKey: string, now: Date): TransactItem {
   const row = {
-    ...changeRowKeys.pending(sortKey),
+    ...feedKeys.pending(sortKey),
     org: change.org,
     id: change.id,
     resource: change.resource,
@@ -162,12 +162,12 @@ async function pendingWithHead(limit: number): Promise<{ pending: PendingRow[]; 
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': changeRowKeys.pendingPartition },
+      ExpressionAttributeValues: { ':pk': feedKeys.pendingPartition },
       ConsistentRead: true,
       Limit: limit + 1,
     }),
   );
-  const headKey = keys.changeHead();
+  const headKey = feedKeys.head();
   const head = Items.find((item) => item.sk === headKey.sk);
   const pending = Items.filter((item) => item.sk !== headKey.sk).slice(0, limit) as PendingRow[];
   return head ? { pending, head: Number(head.seq) } : { pending };
@@ -175,14 +175,14 @@ async function pendingWithHead(limit: number): Promise<{ pending: PendingRow[]; 
 
 /** The head's copy of the sequence, written in the transaction that moves it. */
 const headCopy = (seq: number): TransactItem => ({
-  Put: { TableName: tableName(), Item: { ...keys.changeHead(), seq } },
+  Put: { TableName: tableName(), Item: { ...feedKeys.head(), seq } },
 });
 
 function sequenceAdvance(from: number, to: number): TransactItem {
   return {
     Update: {
       TableName: tableName(),
-      Key: keys.changeSequence(),
+      Key: feedKeys.sequence(),
       UpdateExpression: 'SET seq = :to',
       ConditionExpression: from === 0 ? 'attribute_not_exists(seq)' : 'seq = :from',
       ExpressionAttributeValues: { ':to': to, ...(from === 0 ? {} : { ':from': from }) },
@@ -195,8 +195,8 @@ function sequenceAdvance(from: number, to: number): TransactItem {
 function numberedRowWrites(pending: PendingRow, changeId: number): TransactItem[] {
   const { pk, sk, ...change } = pending;
   const row: ChangeRow = { ...change, changeId };
-  const placements = [changeRowKeys.ofOrg(change.org, changeId), changeRowKeys.ofAll(changeId)];
-  if (change.public) placements.push(changeRowKeys.ofPublic(changeId));
+  const placements = [feedKeys.ofOrg(change.org, changeId), feedKeys.ofAll(changeId)];
+  if (change.public) placements.push(feedKeys.ofPublic(changeId));
   return [
     { Delete: { TableName: tableName(), Key: { pk, sk }, ConditionExpression: 'attribute_exists(pk)' } },
     ...placements.map((key) => ({ Put: { TableName: tableName(), Item: { ...key, ...row } } })),

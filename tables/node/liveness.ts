@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from './client.ts';
-import { keys } from './keys.ts';
-import { TransactionFailed, transactWrite } from './transact.ts';
+import { documentClient, tableName } from '../client.ts';
+import { TransactionFailed, transactWrite } from '../kernel/transact.ts';
+import { nodeKeys } from '../keys/node.ts';
 
 /**
  * A node's liveness lives in a small item of its own (`NODE#<org>/<id>` / `NODE#HEARTBEAT`,
@@ -46,7 +46,7 @@ export async function recordDisconnected(
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.nodeHeartbeat(org, id),
+        Key: nodeKeys.heartbeat(org, id),
         UpdateExpression: 'SET lastHeartbeat = :at REMOVE #connection, connectedAt',
         ConditionExpression: '#connection = :connection',
         ExpressionAttributeNames: { '#connection': 'connection' },
@@ -64,7 +64,7 @@ async function recordLiveness(org: string, id: string, values: Record<string, st
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.nodeHeartbeat(org, id),
+        Key: nodeKeys.heartbeat(org, id),
         UpdateExpression: `SET ${names.map((name) => `#${name} = :${name}`).join(', ')}`,
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
@@ -80,11 +80,11 @@ async function recordLiveness(org: string, id: string, values: Record<string, st
       {
         ConditionCheck: {
           TableName: tableName(),
-          Key: keys.node(org, id),
+          Key: nodeKeys.record(org, id),
           ConditionExpression: 'attribute_exists(pk)',
         },
       },
-      { Put: { TableName: tableName(), Item: { ...keys.nodeHeartbeat(org, id), ...values } } },
+      { Put: { TableName: tableName(), Item: { ...nodeKeys.heartbeat(org, id), ...values } } },
     ]);
     return true;
   } catch (error) {
@@ -122,7 +122,7 @@ export function laterHeartbeat(a: string | undefined, b: string | undefined): st
 }
 
 /** True for the liveness item in a node partition's items. */
-export const isHeartbeatItem = (item: { sk?: unknown }): boolean => item.sk === keys.nodeHeartbeat('', '').sk;
+export const isHeartbeatItem = (item: { sk?: unknown }): boolean => item.sk === nodeKeys.heartbeat('', '').sk;
 
 type NodeKey = { org: string; id: string; lastHeartbeat?: string | undefined };
 
@@ -135,7 +135,7 @@ export async function withHeartbeats<T extends NodeKey>(nodes: T[]): Promise<T[]
   for (let start = 0; start < nodes.length; start += 100) {
     let pending: Record<string, unknown>[] = nodes
       .slice(start, start + 100)
-      .map((node) => keys.nodeHeartbeat(node.org, node.id));
+      .map((node) => nodeKeys.heartbeat(node.org, node.id));
     for (let attempt = 0; pending.length > 0; attempt++) {
       const result = await documentClient.send(
         new BatchGetCommand({
@@ -154,7 +154,7 @@ export async function withHeartbeats<T extends NodeKey>(nodes: T[]): Promise<T[]
     }
   }
   return nodes.map((node) => {
-    const beat = beats.get(keys.nodeHeartbeat(node.org, node.id).pk);
+    const beat = beats.get(nodeKeys.heartbeat(node.org, node.id).pk);
     const latest = laterHeartbeat(node.lastHeartbeat, beat);
     return latest === node.lastHeartbeat ? node : { ...node, lastHeartbeat: latest };
   });

@@ -1,7 +1,7 @@
-import { batchGet } from './kernel/batch-get.ts';
-import { keys } from './keys.ts';
-import { isRegistered, nodeRepository } from './node/entity.ts';
-import { COUNTERS, type Counts, zeroCounts } from './stats.ts';
+import { batchGet } from '../kernel/batch-get.ts';
+import { orgKeys } from '../keys/org.ts';
+import { isRegistered, nodeRepository } from '../node/entity.ts';
+import { COUNTERS, type Counts, zeroCounts } from '../org/stats.ts';
 
 const toCounts = (raw: Record<string, unknown> | undefined): Counts => {
   const counts = zeroCounts();
@@ -15,11 +15,11 @@ const toCounts = (raw: Record<string, unknown> | undefined): Counts => {
  */
 export async function countsOfOrgs(orgs: string[]): Promise<Map<string, Counts>> {
   const unique = [...new Set(orgs)];
-  const items = await batchGet(unique.flatMap((org) => [keys.org(org), keys.orgStats(org)]));
+  const items = await batchGet(unique.flatMap((org) => [orgKeys.record(org), orgKeys.stats(org)]));
   const byKey = new Map(items.map((item) => [`${item.pk}|${item.sk}`, item]));
   const result = new Map<string, Counts>();
   for (const org of unique) {
-    const { pk } = keys.org(org);
+    const { pk } = orgKeys.record(org);
     if (!byKey.has(`${pk}|ORG`)) continue;
     result.set(org, toCounts(byKey.get(`${pk}|STATS`)));
   }

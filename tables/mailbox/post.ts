@@ -1,8 +1,11 @@
 import type { PostLimits } from '#lib/mailbox';
-import { transactWriteWithChanges } from './changes.ts';
-import { tableName } from './client.ts';
-import { batchGet } from './kernel/batch-get.ts';
-import { keys } from './keys.ts';
+import { tableName } from '../client.ts';
+import { transactWriteWithChanges } from '../feed/changes.ts';
+import { batchGet } from '../kernel/batch-get.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
+import { agbotKeys } from '../keys/agbot.ts';
+import { nodeKeys } from '../keys/node.ts';
+import { reconcileMailbox } from './cleanup.ts';
 import {
   countMessages,
   itemAt,
@@ -16,8 +19,6 @@ import {
   type SenderShare,
   senderShare,
 } from './mailbox.ts';
-import { reconcileMailbox } from './mailbox-cleanup.ts';
-import { type TransactItem, TransactionFailed } from './transact.ts';
 
 type Item = Record<string, unknown>;
 
@@ -37,7 +38,7 @@ interface PostContext {
 }
 
 const senderKey = (sender: Sender) =>
-  sender.kind === 'node' ? keys.node(sender.org, sender.id) : keys.agbot(sender.org, sender.id);
+  sender.kind === 'node' ? nodeKeys.record(sender.org, sender.id) : agbotKeys.record(sender.org, sender.id);
 const senderFullId = (sender: Sender) => `${sender.org}/${sender.id}`;
 
 /**
@@ -218,7 +219,7 @@ function postItems(
     items.push({
       ConditionCheck: {
         TableName: table,
-        Key: keys.agbot(sender.org, sender.id),
+        Key: agbotKeys.record(sender.org, sender.id),
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
       },
     });

@@ -2,7 +2,7 @@ import { agbotWokenBy, type FeedRow, nodeWokenBy, visibleTo } from '#lib/feed/vi
 import { log } from '#lib/log';
 import { signalsUrl } from '#lib/signals/address';
 import { sendLookNow } from '#lib/signals/look-now';
-import { agbotConnections, nodeConnections, removeConnection } from './signal-connections.ts';
+import { agbotConnections, nodeConnections, removeConnection } from './connections.ts';
 
 /**
  * After a write recorded `changes`, tells the listeners whose feed now shows something to poll

@@ -1,10 +1,12 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '#lib/time';
-import { documentClient, tableName } from './client.ts';
-import { queryAll } from './kernel/query-all.ts';
-import { retryOnConflict } from './kernel/retry-on-conflict.ts';
-import { indexKeys, keys } from './keys.ts';
-import type { Counter } from './stats.ts';
+import { documentClient, tableName } from '../client.ts';
+import { queryAll } from '../kernel/query-all.ts';
+import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
+import { agbotKeys } from '../keys/agbot.ts';
+import { nodeKeys } from '../keys/node.ts';
+import { orgKeys } from '../keys/org.ts';
+import type { Counter } from '../org/stats.ts';
 
 /**
  * The two mailboxes, one implementation (tables/README.md, "Mailboxes"): an agbot's (messages from
@@ -45,11 +47,11 @@ export type MessageRef = Pick<MailboxMessage, 'msgId' | 'senderId' | 'bytes'>;
 export const mailboxLayout = (box: Mailbox) =>
   box.kind === 'agbot'
     ? {
-        owner: keys.agbot(box.org, box.id),
-        state: keys.agbotMessageSeq(box.org, box.id),
-        message: (msgId: number) => keys.agbotMessage(box.org, box.id, msgId),
+        owner: agbotKeys.record(box.org, box.id),
+        state: agbotKeys.messageSeq(box.org, box.id),
+        message: (msgId: number) => agbotKeys.message(box.org, box.id, msgId),
         share: (senderId: string) => ({
-          pk: keys.agbot(box.org, box.id).pk,
+          pk: agbotKeys.record(box.org, box.id).pk,
           sk: `${SHARE_PREFIX}${senderId}`,
         }),
         senderField: 'nodeId',
@@ -58,11 +60,11 @@ export const mailboxLayout = (box: Mailbox) =>
         changeResource: 'agbotmsgs',
       }
     : {
-        owner: keys.node(box.org, box.id),
-        state: keys.nodeMessageSeq(box.org, box.id),
-        message: (msgId: number) => keys.nodeMessage(box.org, box.id, msgId),
+        owner: nodeKeys.record(box.org, box.id),
+        state: nodeKeys.messageSeq(box.org, box.id),
+        message: (msgId: number) => nodeKeys.message(box.org, box.id, msgId),
         share: (senderId: string) => ({
-          pk: keys.node(box.org, box.id).pk,
+          pk: nodeKeys.record(box.org, box.id).pk,
           sk: `${SHARE_PREFIX}${senderId}`,
         }),
         senderField: 'agbotId',
@@ -157,7 +159,7 @@ export function messageItem(box: Mailbox, message: MailboxMessage): Record<strin
   };
   if (box.kind === 'node') {
     const [senderOrg = '', ...rest] = message.senderId.split('/');
-    item.gsi1pk = indexKeys.sentNodeMessages(senderOrg, rest.join('/'));
+    item.gsi1pk = agbotKeys.sentNodeMessagesIndex(senderOrg, rest.join('/'));
     item.gsi1sk = `${box.org}/${box.id}/${String(message.msgId).padStart(12, '0')}`;
   }
   return item;
@@ -237,7 +239,7 @@ export async function countMessages(box: Mailbox, delta: number): Promise<void> 
     documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.orgStats(box.org),
+        Key: orgKeys.stats(box.org),
         UpdateExpression: 'ADD #count :delta',
         ExpressionAttributeNames: { '#count': mailboxLayout(box).counter },
         ExpressionAttributeValues: { ':delta': delta },

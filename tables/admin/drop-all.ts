@@ -1,8 +1,8 @@
-import { forgetChangeSequence } from './changes.ts';
-import { tableName } from './client.ts';
-import { principalCache } from './identity/principals.ts';
-import { batchDelete, type Key } from './kernel/batch-delete.ts';
-import { pagesOfScan } from './kernel/query-all.ts';
+import { tableName } from '../client.ts';
+import { forgetChangeSequence } from '../feed/changes.ts';
+import { principalCache } from '../identity/principals.ts';
+import { batchDelete, type Key } from '../kernel/batch-delete.ts';
+import { pagesOfScan } from '../kernel/query-all.ts';
 
 const SEGMENTS = 4;
 

@@ -1,4 +1,4 @@
-import { type QueryInput, queryAll } from './kernel/query-all.ts';
+import { type QueryInput, queryAll } from './query-all.ts';
 
 /**
  * The ceiling of every list a request reads (issue 23: no request may make the Exchange read
