@@ -46,6 +46,7 @@ export async function openRoundContext(options: {
       servedOrgsLoaded: false,
       lastMailboxAt: 0,
       nodeHealthCheckedAt: new Map(),
+      missingOnNodeSince: new Map(),
     },
   };
 }

@@ -41,6 +41,12 @@ export interface RoundMemory {
    * next one is due (`next-due`). After a restart the first round checks again: one request per group.
    */
   nodeHealthCheckedAt: Map<string, number>;
+  /**
+   * Agreements a node health search found missing on their node, and since when: ended only when
+   * a later search still misses them (node-health.ts), so the node's own cancel, sent right after
+   * it deletes its row, is read first.
+   */
+  missingOnNodeSince: Map<string, number>;
   /** The served lists' read time when statuses of policies no longer served were last forgotten. */
   statusesPrunedAt?: number;
 }

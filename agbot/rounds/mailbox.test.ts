@@ -54,6 +54,7 @@ beforeEach(async () => {
       servedOrgsLoaded: false,
       lastMailboxAt: 0,
       nodeHealthCheckedAt: new Map(),
+      missingOnNodeSince: new Map(),
     },
   };
 });

@@ -71,7 +71,10 @@ describe('governNodeHealth', () => {
     const calls = { search: 0 };
     const ctx = {
       now: () => now,
-      memory: { nodeHealthCheckedAt: new Map<string, number>() },
+      memory: {
+        nodeHealthCheckedAt: new Map<string, number>(),
+        missingOnNodeSince: new Map<string, number>(),
+      },
       exchange: {
         nodeHealth: async () => {
           calls.search += 1;
@@ -91,5 +94,66 @@ describe('governNodeHealth', () => {
     now += 11_000;
     await governNodeHealth(ctx, agreements);
     expect(calls).toEqual({ search: 2 });
+  });
+});
+
+describe('governNodeHealth and the node’s own cancel', () => {
+  it('ends an agreement the node no longer lists only at the next check, after reading the mailbox: the node’s cancel wins', async () => {
+    const live = {
+      agreementId: 'a1',
+      nodeOrg: 'acme',
+      nodeId: 'n1',
+      policy: 'acme/pol',
+      service: { org: 'acme', url: 's', version: '2.0.0', arch: 'amd64' },
+      state: 'Finalized Agreement',
+      createdAt: NOW - 600_000,
+      updatedAt: NOW - 600_000,
+      archived: false,
+      details: {
+        protocolTimeoutS: 0,
+        secrets: [],
+        repliedAt: NOW - 600_000,
+        nodeHealth: { missing_heartbeat_interval: 120, check_agreement_status: 15 },
+      },
+    };
+    const calls = { messages: 0, lookups: 0 };
+    let now = NOW;
+    const ctx = {
+      now: () => now,
+      settings: { concurrency: 2 },
+      memory: {
+        nodeHealthCheckedAt: new Map<string, number>(),
+        missingOnNodeSince: new Map<string, number>(),
+        lastMailboxAt: 0,
+      },
+      exchange: {
+        // The node deleted its agreement row (it no longer lists a1)…
+        nodeHealth: async () => ({
+          nodes: { 'acme/n1': { lastHeartbeat: new Date(now).toISOString(), agreements: {} } },
+        }),
+        messages: async () => {
+          calls.messages += 1;
+          return { messages: [] };
+        },
+      },
+      // …and its cancel, read from the mailbox, archived the agreement with the node's reason.
+      store: {
+        getAgreement: async () => {
+          calls.lookups += 1;
+          return { ...live, archived: true, terminatedReason: REASON.serviceTerminated };
+        },
+      },
+      log: { info: () => undefined, debug: () => undefined, warn: () => undefined },
+    } as unknown as RoundContext;
+    const agreements = LiveAgreements.of([live]);
+    // First seen missing: nothing ended, nothing read yet; looked at again at the next check.
+    expect(await governNodeHealth(ctx, agreements)).toBe(0);
+    expect(calls).toEqual({ messages: 0, lookups: 0 });
+    expect(ctx.memory.missingOnNodeSince.has('a1')).toBe(true);
+    now += 16_000;
+    expect(await governNodeHealth(ctx, agreements)).toBe(0);
+    expect(calls).toEqual({ messages: 1, lookups: 1 });
+    expect(agreements.list()).toEqual([]);
+    expect(ctx.memory.missingOnNodeSince.size).toBe(0);
   });
 });

@@ -18,6 +18,7 @@ import { REASON } from '#lib/protocol/reason-codes';
 import { cancelAgreement } from './cancel.ts';
 import { type RoundContext, splitId } from './context.ts';
 import type { LiveAgreements } from './live-agreements.ts';
+import { readMailbox } from './mailbox.ts';
 
 export interface NodeHealthSettings {
   missingHeartbeatS: number;
@@ -75,6 +76,8 @@ export async function governNodeHealth(ctx: RoundContext, live: LiveAgreements):
   // Most rounds have no check due: they skip the grouping and the searches.
   if (ctx.now() < (ctx.memory.nodeHealthCheckedAt.get(NEXT_DUE) ?? 0)) return 0;
   const groups = groupByCheck(ctx, live.list());
+  const mailbox = { read: false };
+  const missing = ctx.memory.missingOnNodeSince;
   let cancelled = 0;
   let nextDue = ctx.now() + IDLE_LOOK_MS;
   for (const [key, group] of groups) {
@@ -91,7 +94,18 @@ export async function governNodeHealth(ctx: RoundContext, live: LiveAgreements):
     for (const { agreement, settings, agreedAt } of group.agreements) {
       const node = reports.get(`${agreement.nodeOrg}/${agreement.nodeId}`);
       const reason = healthVerdict({ ...agreement, agreedAt }, settings, node, sinceMs, ctx.now());
+      if (reason !== REASON.agbotAgreementMissingOnNode) missing.delete(agreement.agreementId);
       if (reason === undefined) continue;
+      // Missing on the node: first seen now, ended only if the next search still misses it.
+      if (reason === REASON.agbotAgreementMissingOnNode && !missing.has(agreement.agreementId)) {
+        missing.set(agreement.agreementId, ctx.now());
+        continue;
+      }
+      missing.delete(agreement.agreementId);
+      if (!(await stillLiveAfterMailbox(ctx, agreement.agreementId, mailbox))) {
+        live.ended(agreement.agreementId);
+        continue;
+      }
       ctx.log.info('node health: agreement ended', {
         agreement: agreement.agreementId,
         node: `${agreement.nodeOrg}/${agreement.nodeId}`,
@@ -105,7 +119,27 @@ export async function governNodeHealth(ctx: RoundContext, live: LiveAgreements):
     ctx.memory.nodeHealthCheckedAt.set(key, ctx.now());
   }
   ctx.memory.nodeHealthCheckedAt.set(NEXT_DUE, nextDue);
+  const stillLive = new Set(live.list().map((a) => a.agreementId));
+  for (const id of missing.keys()) if (!stillLive.has(id)) missing.delete(id);
   return cancelled;
+}
+
+/**
+ * Before ending an agreement for its node's health, the mailbox is read once more: a node that
+ * ended the agreement itself deletes its Exchange row and sends its cancel, and its reason (a
+ * workload failure counts for version fallback) must win over the agbot's "missing on node".
+ */
+async function stillLiveAfterMailbox(
+  ctx: RoundContext,
+  agreementId: string,
+  mailbox: { read: boolean },
+): Promise<boolean> {
+  if (!mailbox.read) {
+    mailbox.read = true;
+    await readMailbox(ctx);
+  }
+  const agreement = await ctx.store.getAgreement(agreementId);
+  return agreement !== undefined && !agreement.archived;
 }
 
 /** Where the earliest next check is kept beside the groups' last checks. */

@@ -45,6 +45,7 @@ async function roundOn(exchange: Record<string, unknown>): Promise<RoundContext>
       servedOrgsLoaded: false,
       lastMailboxAt: 0,
       nodeHealthCheckedAt: new Map(),
+      missingOnNodeSince: new Map(),
     },
   };
 }

@@ -46,6 +46,7 @@ function context(over: Partial<AgbotStore> = {}, warnings: string[] = []): Round
       servedOrgsLoaded: false,
       lastMailboxAt: 0,
       nodeHealthCheckedAt: new Map(),
+      missingOnNodeSince: new Map(),
     },
   };
 }
