@@ -55,6 +55,7 @@ describe(`${RACERS} agbots posting to one node at the same time`, () => {
           }),
         ),
       );
+      expect(results.filter((r) => r.status !== 201).map((r) => JSON.stringify(r.body))).toEqual([]);
       expect(results.map((result) => result.status)).toEqual(Array(RACERS).fill(201));
       const answered = results.map((result) => insertedId(result.body.msg));
       expect([...answered].sort((a, b) => a - b)).toEqual(ascending(RACERS));
