@@ -20,10 +20,11 @@ let admin: Auth;
 let node: Auth;
 let feedStart: number;
 
-/** The feed's rows in transactions of 100 (change rows only), then numbered. */
+/** The feed's rows in transactions of 100 (change rows only), then numbered (one read numbers a bounded backlog). */
 async function recordMany(changes: Change[]): Promise<void> {
   for (let i = 0; i < changes.length; i += 100) await recordChanges(changes.slice(i, i + 100));
-  await maxChangeId();
+  for (let before = -1, now = await maxChangeId(); now !== before; )
+    [before, now] = [now, await maxChangeId()];
 }
 
 beforeAll(async () => {
