@@ -10,6 +10,25 @@ const agreement = { agreementId: 'a1', agreedAt: NOW - 600_000 };
 const both = { missingHeartbeatS: 120, checkAgreementS: 60 };
 const searchedSince = NOW - 120_000;
 
+/** A finalized agreement `a1` of node acme/n1, checked every 15 s (missing heartbeat after 120 s). */
+const finalizedAgreement = () => ({
+  agreementId: 'a1',
+  nodeOrg: 'acme',
+  nodeId: 'n1',
+  policy: 'acme/pol',
+  service: { org: 'acme', url: 's', version: '1.0.0', arch: 'amd64' },
+  state: 'Finalized Agreement',
+  createdAt: NOW - 600_000,
+  updatedAt: NOW - 600_000,
+  archived: false,
+  details: {
+    protocolTimeoutS: 0,
+    secrets: [],
+    repliedAt: NOW - 600_000,
+    nodeHealth: { missing_heartbeat_interval: 120, check_agreement_status: 15 },
+  },
+});
+
 describe('healthVerdict', () => {
   it('keeps an agreement whose node heartbeats and lists it', () => {
     const report = { lastHeartbeat: ago(10), agreements: { a1: {} } };
@@ -51,23 +70,7 @@ describe('healthVerdict', () => {
 describe('governNodeHealth', () => {
   it('searches only when a check is due', async () => {
     let now = NOW;
-    const live = {
-      agreementId: 'a1',
-      nodeOrg: 'acme',
-      nodeId: 'n1',
-      policy: 'acme/pol',
-      service: { org: 'acme', url: 's', version: '1.0.0', arch: 'amd64' },
-      state: 'Finalized Agreement',
-      createdAt: NOW - 600_000,
-      updatedAt: NOW - 600_000,
-      archived: false,
-      details: {
-        protocolTimeoutS: 0,
-        secrets: [],
-        repliedAt: NOW - 600_000,
-        nodeHealth: { missing_heartbeat_interval: 120, check_agreement_status: 15 },
-      },
-    };
+    const live = finalizedAgreement();
     const calls = { search: 0 };
     const ctx = {
       now: () => now,
@@ -99,23 +102,7 @@ describe('governNodeHealth', () => {
 
 describe('governNodeHealth and the node’s own cancel', () => {
   it('ends an agreement the node no longer lists only at the next check, after reading the mailbox: the node’s cancel wins', async () => {
-    const live = {
-      agreementId: 'a1',
-      nodeOrg: 'acme',
-      nodeId: 'n1',
-      policy: 'acme/pol',
-      service: { org: 'acme', url: 's', version: '2.0.0', arch: 'amd64' },
-      state: 'Finalized Agreement',
-      createdAt: NOW - 600_000,
-      updatedAt: NOW - 600_000,
-      archived: false,
-      details: {
-        protocolTimeoutS: 0,
-        secrets: [],
-        repliedAt: NOW - 600_000,
-        nodeHealth: { missing_heartbeat_interval: 120, check_agreement_status: 15 },
-      },
-    };
+    const live = finalizedAgreement();
     const calls = { messages: 0, lookups: 0 };
     let now = NOW;
     const ctx = {
