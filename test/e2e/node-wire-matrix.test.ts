@@ -22,6 +22,11 @@ import { createNode, expectStatus, freshId } from './support/world.ts';
  * 2xx body is checked against our OpenAPI document and upstream's.
  */
 const server = useOffline();
+/**
+ * Each section's cases run concurrently against this file's one server: on a busy machine a 2xx
+ * here has taken 6–11 s (the change feed's most), so a case gets 90 s rather than the default 30.
+ */
+const CASE_TIMEOUT_MS = 90_000;
 const getWorld = useMatrixWorld(server, 'nw', async (world) => {
   world.multiTenantAgbot = await createAgbot('IBM', 'nw-mt-agbot', 'root/root', {
     token: `mt-${randomBytes(4).toString('hex')}`,
@@ -29,14 +34,16 @@ const getWorld = useMatrixWorld(server, 'nw', async (world) => {
   await seedNodeReports(world);
 });
 
-describe.concurrent('node agreements', () => defineMatrix(nodeAgreementCases, getWorld, server.http));
+describe.concurrent('node agreements', () =>
+  defineMatrix(nodeAgreementCases, getWorld, server.http, CASE_TIMEOUT_MS));
 describe.concurrent('node status, errors, config state', () =>
-  defineMatrix(nodeReportCases, getWorld, server.http));
-describe.concurrent('agbot /patterns aliases', () => defineMatrix(patternAliasCases, getWorld, server.http));
+  defineMatrix(nodeReportCases, getWorld, server.http, CASE_TIMEOUT_MS));
+describe.concurrent('agbot /patterns aliases', () =>
+  defineMatrix(patternAliasCases, getWorld, server.http, CASE_TIMEOUT_MS));
 describe.concurrent('agbot /businesspols aliases', () =>
-  defineMatrix(policyAliasCases, getWorld, server.http));
+  defineMatrix(policyAliasCases, getWorld, server.http, CASE_TIMEOUT_MS));
 // The change feed shares this file's server and world (a multi-tenant agbot included).
-describe.concurrent('change feed', () => defineMatrix(changesCases, getWorld, server.http));
+describe.concurrent('change feed', () => defineMatrix(changesCases, getWorld, server.http, CASE_TIMEOUT_MS));
 
 /**
  * The requests anax's agent makes (docs/protocol.md#agreement-rows-and-states, anax exchange/node.go and

@@ -115,6 +115,8 @@ export function defineMatrix(
   endpoints: EndpointCases[],
   world: () => World | Promise<World>,
   http: Http,
+  /** Per case; a file whose cases run concurrently against one server may need more than the default. */
+  timeoutMs?: number,
 ): void {
   for (const endpoint of endpoints) {
     const expected: Partial<Record<CallerKey, number>> = {
@@ -125,34 +127,38 @@ export function defineMatrix(
     const [method = 'GET'] = endpoint.operation.split(' ');
     const variant = endpoint.variant ? ` (${endpoint.variant})` : '';
     for (const [caller, status] of Object.entries(expected) as [CallerKey, number][]) {
-      it(`${display(endpoint.operation)}${variant} as ${caller} → ${status}`, async () => {
-        const w = await world();
-        const prepared = await endpoint.prepare(w, caller);
-        const auth = prepared.as ?? defaultCredentials(w, caller);
-        const result = await http(method, prepared.path, {
-          auth,
-          body: prepared.body,
-          query: prepared.query,
-        });
-        const seen = `${method} ${prepared.path} as ${auth?.user ?? 'nobody'} → ${result.status} ${result.text.slice(0, 300)}`;
-        expect(result.status, seen).toBe(status);
-        const code = ERROR_CODES[status];
-        if (code) expect(result.body?.code, seen).toBe(code);
-        // Two answers are text/plain: the version, and a key (upstream stores and returns key text).
-        const textAnswer =
-          status === 200 &&
-          method === 'GET' &&
-          /\/admin\/version$|\/keys\/\{keyid\}$/.test(endpoint.operation);
-        if (status !== 204 && !textAnswer) {
-          expect(result.headers.get('content-type') ?? '', seen).toMatch(/^application\/json/);
-        }
-        // Upstream's document has no schema for `?attribute=` answers (ours has: see offline.ts).
-        if (status >= 200 && status < 300 && prepared.query?.attribute === undefined) {
-          expect(checkResponse(endpoint.operation, status, result.body), `${seen}\nOpenAPI schema`).toEqual(
-            [],
-          );
-        }
-      });
+      it(
+        `${display(endpoint.operation)}${variant} as ${caller} → ${status}`,
+        async () => {
+          const w = await world();
+          const prepared = await endpoint.prepare(w, caller);
+          const auth = prepared.as ?? defaultCredentials(w, caller);
+          const result = await http(method, prepared.path, {
+            auth,
+            body: prepared.body,
+            query: prepared.query,
+          });
+          const seen = `${method} ${prepared.path} as ${auth?.user ?? 'nobody'} → ${result.status} ${result.text.slice(0, 300)}`;
+          expect(result.status, seen).toBe(status);
+          const code = ERROR_CODES[status];
+          if (code) expect(result.body?.code, seen).toBe(code);
+          // Two answers are text/plain: the version, and a key (upstream stores and returns key text).
+          const textAnswer =
+            status === 200 &&
+            method === 'GET' &&
+            /\/admin\/version$|\/keys\/\{keyid\}$/.test(endpoint.operation);
+          if (status !== 204 && !textAnswer) {
+            expect(result.headers.get('content-type') ?? '', seen).toMatch(/^application\/json/);
+          }
+          // Upstream's document has no schema for `?attribute=` answers (ours has: see offline.ts).
+          if (status >= 200 && status < 300 && prepared.query?.attribute === undefined) {
+            expect(checkResponse(endpoint.operation, status, result.body), `${seen}\nOpenAPI schema`).toEqual(
+              [],
+            );
+          }
+        },
+        timeoutMs,
+      );
     }
   }
 }
