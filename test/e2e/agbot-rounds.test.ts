@@ -539,5 +539,5 @@ describe('agbot rounds against the real Exchange', () => {
     } finally {
       await mt.stop();
     }
-  }, 60_000);
+  }, 120_000);
 });
