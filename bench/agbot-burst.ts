@@ -10,8 +10,6 @@
  * the time, the agbot's rounds (and the function's invocations), and the whole hub's DynamoDB
  * calls meanwhile (the nodes' own requests included).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '#lib/json-logger';
 import { buildReply } from '#lib/protocol/build-message';
@@ -20,52 +18,25 @@ import { generateMessagingKeys } from '#lib/protocol/keys';
 import { createAgbot } from '../agbot/agbot.ts';
 import { loadAgbotConfig } from '../agbot/config.ts';
 import { exchangeCall, ScriptedNode } from '../agbot/test-support/scripted-node.ts';
-import { BENCH_TABLE, ROOT_PASSWORD, startBenchDynamo } from './env.ts';
-import { dynamoProxy, newCounts } from './fleet-proxies.ts';
+import { startAgbotHub } from './agbot-hub.ts';
+import { ROOT_PASSWORD } from './env.ts';
 
 const NODES = Number(process.env.AGBOT_BURST_NODES || 200);
 const SERVICE = { url: 'burst.svc', version: '1.0.0', arch: 'amd64' };
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
 async function main() {
-  const scratch = mkdtempSync(join(tmpdir(), 'bench-agbot-burst-'));
-  const dynamo = await startBenchDynamo();
-  const counts = newCounts();
-  const db = await dynamoProxy(dynamo.endpoint, counts);
-  const { createTableIfMissing } = await import('#tables/create-table');
-  const { bootstrap } = await import('#tables/bootstrap');
-  const { startOffline } = await import('../test/e2e/support/serverless-offline.ts');
+  const hub = await startAgbotHub('agbot-burst', { HZN_AGBOT_LOG_LEVEL: 'info' });
+  const { counts, scratch } = hub;
   const { testSigner } = await import('../test/e2e/support/agbot-org.ts');
-  const { startAgbotStream } = await import('../scripts/local/agbot-stream.ts');
-  const cleanups: (() => Promise<void> | void)[] = [() => rmSync(scratch, { recursive: true, force: true })];
   try {
-    await createTableIfMissing(BENCH_TABLE);
-    await bootstrap();
-    const server = await startOffline({
-      dynamoEndpoint: db.url,
-      table: BENCH_TABLE,
-      rootPassword: ROOT_PASSWORD,
-      env: {
-        EXCHANGE_AGBOT: 'in-stack',
-        EXCHANGE_SECRETS_MASTER_KEY_FILE: join(scratch, 'secrets-master-key'),
-        HZN_AGBOT_LOG_LEVEL: 'info',
-      },
-    });
-    cleanups.unshift(server.stop, db.close);
     const root = { user: 'root/root', secret: ROOT_PASSWORD };
     const call = (auth: typeof root, method: string, path: string, body?: unknown) =>
-      exchangeCall(server.baseUrl, auth, method, path, body);
+      exchangeCall(hub.baseUrl, auth, method, path, body);
     const must = async (what: string, answer: Promise<{ status: number; body: unknown }>) => {
       const { status, body } = await answer;
       if (status >= 300) throw new Error(`${what} → ${status} ${JSON.stringify(body)}`);
     };
-    await must('initdb', call(root, 'POST', '/admin/initdb'));
-    const reader = await startAgbotStream({
-      dynamoEndpoint: dynamo.endpoint,
-      table: BENCH_TABLE,
-      lambdaUrl: server.lambdaUrl,
-    });
-    cleanups.unshift(reader.stop);
     const keys = generateMessagingKeys();
     const signer = testSigner();
 
@@ -94,7 +65,7 @@ async function main() {
       );
       const nodes = Array.from(
         { length: NODES },
-        (_, i) => new ScriptedNode(server.baseUrl, org, `n${i}`, undefined, keys),
+        (_, i) => new ScriptedNode(hub.baseUrl, org, `n${i}`, undefined, keys),
       );
       for (let i = 0; i < nodes.length; i += 10)
         await Promise.all(
@@ -117,7 +88,7 @@ async function main() {
       };
       counts.calls.clear();
       counts.counting = true;
-      const invocations = reader.invocations();
+      const invocations = hub.invocations();
       const started = performance.now();
       await must(
         'policy',
@@ -153,14 +124,14 @@ async function main() {
       return {
         seconds: round(seconds),
         dynamoCalls: [...counts.calls.values()].reduce((a, b) => a + b, 0),
-        streamInvocations: reader.invocations() - invocations,
+        streamInvocations: hub.invocations() - invocations,
       };
     }
 
-    const outputBefore = server.output().length;
+    const outputBefore = hub.output().length;
     const inStack = await burst('burst-stack', 'IBM/agbot');
     const rounds = [
-      ...server
+      ...hub
         .output()
         .slice(outputBefore)
         .matchAll(/"msg":"agbot rounds","rounds":(\d+)/g),
@@ -168,7 +139,7 @@ async function main() {
     const inStackRounds = rounds.reduce((n, m) => n + Number(m[1]), 0);
 
     // The standalone program beside it, as `EXCHANGE_AGBOT=standalone` runs it (its own identity).
-    await reader.stop();
+    await hub.stopStream();
     const token = 'bench-standalone-token';
     await must(
       'standalone agbot',
@@ -180,7 +151,7 @@ async function main() {
       }),
     );
     const config = loadAgbotConfig({
-      HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
+      HZN_EXCHANGE_URL: `${hub.baseUrl}/v1`,
       HZN_AGBOT_ID: 'IBM/standalone',
       HZN_AGBOT_TOKEN: token,
       HZN_AGBOT_DATA_DIR: join(scratch, 'standalone'),
@@ -189,7 +160,7 @@ async function main() {
     });
     const standaloneAgbot = createAgbot({ config, log: createLogger('error') });
     await standaloneAgbot.start();
-    cleanups.unshift(() => standaloneAgbot.stop());
+    hub.onStop(() => standaloneAgbot.stop());
     const roundsBefore = standaloneAgbot.status().rounds;
     const requestsBefore = standaloneAgbot.exchangeRequests();
     const standalone = await burst('burst-alone', 'IBM/standalone');
@@ -215,8 +186,7 @@ async function main() {
       ),
     );
   } finally {
-    for (const cleanup of cleanups) await Promise.resolve(cleanup()).catch(() => undefined);
-    await dynamo.stop();
+    await hub.stop();
   }
 }
 

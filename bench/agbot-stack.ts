@@ -10,8 +10,6 @@
  *   calls and capacity units of the whole hub (the agbot's rounds and the Exchange requests they
  *   make), per hour, and the monthly cost at list prices (bench/fleet-prices.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGBOT_ROUND_FUNCTION } from '#functions/agbot-round/function';
 import { createLogger } from '#lib/json-logger';
@@ -19,9 +17,9 @@ import { signDeployment } from '#lib/protocol/deployment-signature';
 import { createAgbot } from '../agbot/agbot.ts';
 import { loadAgbotConfig } from '../agbot/config.ts';
 import { ScriptedNode } from '../agbot/test-support/scripted-node.ts';
-import { BENCH_TABLE, ROOT_PASSWORD, startBenchDynamo } from './env.ts';
+import { startAgbotHub } from './agbot-hub.ts';
+import { ROOT_PASSWORD } from './env.ts';
 import { MINUTES_PER_MONTH, PRICES, PRICES_AS_OF } from './fleet-prices.ts';
-import { dynamoProxy, newCounts } from './fleet-proxies.ts';
 import { median } from './stats.ts';
 
 const TRIALS = Number(process.env.AGBOT_BENCH_TRIALS || 10);
@@ -32,42 +30,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 
 async function main() {
-  const scratch = mkdtempSync(join(tmpdir(), 'bench-agbot-stack-'));
-  const dynamo = await startBenchDynamo();
-  const counts = newCounts();
-  const db = await dynamoProxy(dynamo.endpoint, counts);
-  const { createTableIfMissing } = await import('#tables/create-table');
-  const { bootstrap } = await import('#tables/bootstrap');
-  const { startOffline } = await import('../test/e2e/support/serverless-offline.ts');
+  const hub = await startAgbotHub('agbot-stack');
+  const { counts, scratch } = hub;
   const { httpClient } = await import('../test/e2e/support/http.ts');
   const { createOrg, createUser, expectStatus } = await import('../test/e2e/support/world.ts');
   const { testSigner } = await import('../test/e2e/support/agbot-org.ts');
-  const { startAgbotStream } = await import('../scripts/local/agbot-stream.ts');
-  const cleanups: (() => Promise<void> | void)[] = [() => rmSync(scratch, { recursive: true, force: true })];
   try {
-    await createTableIfMissing(BENCH_TABLE);
-    await bootstrap();
-    const server = await startOffline({
-      dynamoEndpoint: db.url,
-      table: BENCH_TABLE,
-      rootPassword: ROOT_PASSWORD,
-      env: {
-        EXCHANGE_AGBOT: 'in-stack',
-        EXCHANGE_SECRETS_MASTER_KEY_FILE: join(scratch, 'secrets-master-key'),
-      },
-    });
-    cleanups.unshift(server.stop, db.close);
-    const http = httpClient(server.baseUrl);
+    const http = httpClient(hub.baseUrl);
     const root = { user: 'root/root', secret: ROOT_PASSWORD };
-    expectStatus(await http('POST', '/v1/admin/initdb', { auth: root }), 201, 'initdb');
-    // The stream as the stack's mapping reads it: not through the counting proxy (stream reads
-    // by Lambda's event source mapping are not billed).
-    const reader = await startAgbotStream({
-      dynamoEndpoint: dynamo.endpoint,
-      table: BENCH_TABLE,
-      lambdaUrl: server.lambdaUrl,
-    });
-    cleanups.unshift(reader.stop);
     await createOrg({ http, root }, ORG);
     const owner = await createUser({ http, root }, ORG, 'owner');
     const deployment = JSON.stringify({ services: { hello: { image: 'busybox:latest' } } });
@@ -86,7 +56,7 @@ async function main() {
 
     /** Policy added → the first proposal `agbotId` sends the node, ms. */
     async function trial(label: string, agbotId: string): Promise<number> {
-      const node = new ScriptedNode(server.baseUrl, ORG, `${label}-node`);
+      const node = new ScriptedNode(hub.baseUrl, ORG, `${label}-node`);
       await node.register(owner, { properties: [{ name: 'trial', value: label }] });
       await sleep(2_000);
       const body = {
@@ -117,17 +87,17 @@ async function main() {
 
     // Idle: nothing changes; only the schedule invokes the function.
     await sleep(5_000);
-    const invocationsBefore = reader.invocations();
+    const invocationsBefore = hub.invocations();
     counts.calls.clear();
     counts.readUnits.clear();
     counts.writeUnits.clear();
     counts.counting = true;
     await sleep(IDLE_S * 1000);
     counts.counting = false;
-    const streamInvocations = reader.invocations() - invocationsBefore;
+    const streamInvocations = hub.invocations() - invocationsBefore;
     // The idle rounds' own durations, as the function logs them ("agbot rounds", no stream records).
     const idleRounds = [
-      ...server.output().matchAll(/"msg":"agbot rounds","rounds":\d+,"records":0,"ms":(\d+)/g),
+      ...hub.output().matchAll(/"msg":"agbot rounds","rounds":\d+,"records":0,"ms":(\d+)/g),
     ].map((m) => Number(m[1]));
     const idleRoundSeconds = (idleRounds.length > 0 ? median(idleRounds) : 200) / 1000;
     const perHour = (n: number) => (n * 3600) / IDLE_S;
@@ -138,7 +108,7 @@ async function main() {
 
     // The standalone program beside it, as `EXCHANGE_AGBOT=standalone` runs it (its own identity
     // here, so the in-stack agbot's proposals do not count).
-    await reader.stop();
+    await hub.stopStream();
     const token = 'bench-standalone-token';
     expectStatus(
       await http('PUT', '/v1/orgs/IBM/agbots/standalone', {
@@ -149,7 +119,7 @@ async function main() {
       'standalone agbot',
     );
     const config = loadAgbotConfig({
-      HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
+      HZN_EXCHANGE_URL: `${hub.baseUrl}/v1`,
       HZN_AGBOT_ID: 'IBM/standalone',
       HZN_AGBOT_TOKEN: token,
       HZN_AGBOT_DATA_DIR: join(scratch, 'standalone'),
@@ -158,7 +128,7 @@ async function main() {
     });
     const standalone = createAgbot({ config, log: createLogger('error') });
     await standalone.start();
-    cleanups.unshift(() => standalone.stop());
+    hub.onStop(() => standalone.stop());
     await sleep(3_000);
     const standaloneMs: number[] = [];
     for (let i = 1; i <= TRIALS; i++) standaloneMs.push(await trial(`a${i}`, 'IBM/standalone'));
@@ -208,8 +178,7 @@ async function main() {
       ),
     );
   } finally {
-    for (const cleanup of cleanups) await Promise.resolve(cleanup()).catch(() => undefined);
-    await dynamo.stop();
+    await hub.stop();
   }
 }
 
