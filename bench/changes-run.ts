@@ -3,13 +3,13 @@ import { handler as postChanges } from '#functions/changes/post-changes';
 import { bootstrap } from '#tables/bootstrap';
 import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
-import { CHANGE_TTL_SECONDS, maxChangeId, recordChanges } from '#tables/feed/changes';
+import { CHANGE_TTL_SECONDS, maxChangeId, recordChanges, sequencePendingChanges } from '#tables/feed/changes';
 import { feedKeys } from '#tables/keys/feed';
 import { nodeKeys } from '#tables/keys/node';
 import { createNode, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { type Comparison, callsPerRequest, compare } from './in-process.ts';
-import { round } from './stats.ts';
+import { percentile, round } from './stats.ts';
 
 /**
  * `POST /changes` (issue 10's benchmark): DynamoDB calls per request and in-process handler vs
@@ -22,6 +22,57 @@ const BIG = 10_000;
 
 interface ChangesFigures {
   rows: { changeRows: number; calls: number; comparison: Comparison }[];
+  contended: ContendedFigures;
+}
+
+interface ContendedFigures {
+  readers: number;
+  backlog: number;
+  writes: number;
+  calls: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+  failed: number;
+}
+
+const CONTENDING_READERS = 20;
+const CONTENDED_BACKLOG = 600;
+const CONTENDED_WRITES = 100;
+
+/**
+ * Many readers numbering at once (a fleet's agents polling after a burst of writes): 600 pending
+ * rows, then 20 readers call sequencePendingChanges in a loop while one writer adds 100 more.
+ */
+async function contendedReads(): Promise<ContendedFigures> {
+  const change = (id: string) => ({ org: ORG, id, resource: 'node', operation: 'modified' as const });
+  for (let i = 0; i < CONTENDED_BACKLOG; i += 30)
+    await recordChanges(Array.from({ length: 30 }, (_, k) => change(`backlog${i + k}`)));
+  let writing = true;
+  const durations: number[] = [];
+  let failed = 0;
+  const writer = async () => {
+    for (let i = 0; i < CONTENDED_WRITES; i++) await recordChanges([change(`w${i}`)]);
+    writing = false;
+  };
+  const reader = async () => {
+    while (writing) {
+      const started = performance.now();
+      await sequencePendingChanges().catch(() => failed++);
+      durations.push(performance.now() - started);
+    }
+  };
+  await Promise.all([writer(), ...Array.from({ length: CONTENDING_READERS }, reader)]);
+  return {
+    readers: CONTENDING_READERS,
+    backlog: CONTENDED_BACKLOG,
+    writes: CONTENDED_WRITES,
+    calls: durations.length,
+    p50Ms: percentile(durations, 50),
+    p95Ms: percentile(durations, 95),
+    maxMs: Math.max(...durations),
+    failed,
+  };
 }
 
 /** Numbered rows written directly (25 per BatchWriteItem) after the sequence, then the sequence moved. */
@@ -48,14 +99,16 @@ async function grow(total: number): Promise<void> {
       pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
     }
   }
-  await documentClient.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: feedKeys.sequence(),
-      UpdateExpression: 'SET seq = :seq',
-      ExpressionAttributeValues: { ':seq': first + items.length - 1 },
-    }),
-  );
+  // The sequence and its copy at the head of the pending rows, as a numbering transaction moves both.
+  for (const Key of [feedKeys.sequence(), feedKeys.head()])
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key,
+        UpdateExpression: 'SET seq = :seq',
+        ExpressionAttributeValues: { ':seq': first + items.length - 1 },
+      }),
+    );
 }
 
 export async function runChangesBench(step: (text: string) => void = console.log): Promise<ChangesFigures> {
@@ -123,7 +176,14 @@ export async function runChangesBench(step: (text: string) => void = console.log
       `POST /changes with ${changeRows} rows: ${calls} DynamoDB calls/request, handler ${round(comparison.handlerMs)} ms vs raw ${round(comparison.rawMs)} ms (×${round(comparison.ratio)})`,
     );
   }
-  return { rows };
+  step(
+    `${CONTENDING_READERS} readers numbering a backlog of ${CONTENDED_BACKLOG} while ${CONTENDED_WRITES} more are written`,
+  );
+  const contended = await contendedReads();
+  step(
+    `contended: ${contended.calls} calls, p50 ${round(contended.p50Ms)} ms, p95 ${round(contended.p95Ms)} ms, max ${round(contended.maxMs)} ms, ${contended.failed} failed`,
+  );
+  return { rows, contended };
 }
 
 /** The section docs/benchmarks.md gets. */
@@ -142,6 +202,14 @@ export function changesMarkdown(figures: ChangesFigures): string {
       (r) =>
         `| ${r.changeRows.toLocaleString('en')} | ${r.calls} | ${round(r.comparison.handlerMs)} | ${round(r.comparison.rawMs)} | ${round(r.comparison.ratio)} |`,
     ),
+    '',
+    `Numbering under contention: ${figures.contended.readers} readers call \`sequencePendingChanges\` in a loop`,
+    `over a backlog of ${figures.contended.backlog} pending rows while one writer adds ${figures.contended.writes} more`,
+    '(a call that loses a race yields to the reader that is numbering; it gives up after 10 s).',
+    '',
+    '| Calls | p50 (ms) | p95 (ms) | Max (ms) | Failed |',
+    '| ---: | ---: | ---: | ---: | ---: |',
+    `| ${figures.contended.calls} | ${round(figures.contended.p50Ms)} | ${round(figures.contended.p95Ms)} | ${round(figures.contended.maxMs)} | ${figures.contended.failed} |`,
     '',
   ].join('\n');
 }

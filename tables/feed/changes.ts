@@ -6,6 +6,16 @@ import { documentClient, tableName } from '../client.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
 import { feedKeys } from '../keys/feed.ts';
 import { signalChanges } from '../signals/changes.ts';
+import {
+  claimLease,
+  type FeedHead,
+  headWrite,
+  leasedToAnother,
+  leaseEnd,
+  pause,
+  releaseLease,
+  toHead,
+} from './head.ts';
 
 /** Upstream's four operations; `created/modified` is a PUT that may have created. */
 export type ChangeOperation = 'created' | 'created/modified' | 'modified' | 'deleted';
@@ -41,6 +51,14 @@ const SEQUENCE_BATCH = 24;
  * readers keep coming (the transactions are one after another either way).
  */
 const MAX_BATCHES = 10;
+/**
+ * When a call's first read sees a backlog, it numbers the rows written before it started plus
+ * this much for clocks of other instances that run ahead: a write acknowledged before the read
+ * began is always covered.
+ */
+const CLOCK_MARGIN_MS = 1_000;
+/** How long a call tries before it reads what is numbered; its rows are numbered by later readers. */
+const SEQUENCE_PATIENCE_MS = 10_000;
 
 /**
  * Writes `items` and records `changes` in ONE transaction, so a change exists exactly when its
@@ -80,47 +98,91 @@ export const recordChanges = (changes: Change[], now?: Date): Promise<void> =>
 let sequenceGuess = 0;
 
 /**
- * Numbers every pending row, oldest first, and returns the newest id (0 before the first change).
- * Each batch is one transaction that moves the sequence item (`CHANGES`/`SEQ`) from n to n + k
- * only if it still holds n, deletes the k pending rows only if they are still there, puts their
- * numbered rows, and copies n + k to the head of the pending partition. So ids are handed out in
- * commit order and each pending row is numbered once, however many readers sequence at the same
- * time: a reader that has seen id m never later finds a row below m (tables/README.md, "The change
- * feed"). With nothing pending this is one Query, which also reads the head: an idle feed read.
+ * Numbers the pending rows written before this call, oldest first, and returns the newest id (0
+ * before the first change). Each batch is one transaction that moves the sequence item
+ * (`CHANGES`/`SEQ`) from n to n + k only if it still holds n, deletes the k pending rows only if
+ * they are still there, puts their numbered rows, and copies n + k to the head of the pending
+ * partition. So ids are handed out in commit order and each pending row is numbered once, however
+ * many readers sequence at the same time: a reader that has seen id m never later finds a row
+ * below m (tables/README.md, "The change feed"). With nothing pending this is one Query, which also
+ * reads the head: an idle feed read.
+ *
+ * Only the reader holding the numbering lease numbers; the others watch the head until their
+ * rows are numbered (tables/feed/head.ts).
  */
 export async function sequencePendingChanges(): Promise<number> {
-  for (let batch = 0, attempt = 0; batch < MAX_BATCHES; ) {
+  const lease = { caller: randomUUID(), holding: false };
+  try {
+    return await sequenceUnderLease(lease);
+  } finally {
+    // A call that stops between batches gives the lease up at once, rather than in 2 s.
+    if (lease.holding) await releaseLease(lease.caller);
+  }
+}
+
+async function sequenceUnderLease(lease: { caller: string; holding: boolean }): Promise<number> {
+  const started = Date.now();
+  let cutoff: string | undefined;
+  let firstSeen: number | undefined;
+  for (let batch = 0; batch < MAX_BATCHES && Date.now() - started < SEQUENCE_PATIENCE_MS; ) {
     const { pending, head } = await pendingWithHead(SEQUENCE_BATCH);
+    cutoff ??= rowsToNumber(pending, started);
     // The head moves in the numbering transaction itself: a better guess than this instance's.
-    if (head !== undefined) sequenceGuess = head;
-    if (pending.length === 0) return head ?? (await numberedUpTo());
+    if (head?.seq !== undefined) sequenceGuess = Math.max(sequenceGuess, head.seq);
+    firstSeen ??= head?.seq;
+    const oldest = pending[0];
+    if (oldest === undefined || oldest.sk > cutoff) return head?.seq ?? (await numberedUpTo());
+    // Others numbered a backlog's worth since this call began: later readers finish the rest.
+    if (firstSeen !== undefined && sequenceGuess - firstSeen >= MAX_BATCHES * SEQUENCE_BATCH)
+      return sequenceGuess;
+    if (!lease.holding)
+      lease.holding = !leasedToAnother(head, lease.caller) && (await claimLease(lease.caller));
+    if (!lease.holding) {
+      await leaseEnd(lease.caller);
+      continue;
+    }
     const from = sequenceGuess;
+    const to = from + pending.length;
+    // This call's last batch gives the lease up: it holds every row up to the cutoff, or it is
+    // the last the call may number.
+    const last =
+      pending.length < SEQUENCE_BATCH || (pending.at(-1)?.sk ?? '') >= cutoff || batch === MAX_BATCHES - 1;
     try {
       await documentClient.send(
         new TransactWriteCommand({
           TransactItems: [
-            sequenceAdvance(from, from + pending.length),
-            headCopy(from + pending.length),
+            sequenceAdvance(from, to),
+            headWrite(to, last ? undefined : lease.caller),
             ...pending.flatMap((row, i) => numberedRowWrites(row, from + 1 + i)),
           ],
         }),
       );
-      sequenceGuess = from + pending.length;
+      sequenceGuess = to;
       batch += 1;
-      if (pending.length < SEQUENCE_BATCH) return sequenceGuess;
+      lease.holding = !last;
+      if (last) return to;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
+      // The stored sequence is the truth, even below the guess (dropdb restarts it).
       const sequenceReason = error.CancellationReasons?.[0];
       if (sequenceReason?.Code === 'ConditionalCheckFailed')
         sequenceGuess = storedSequence(sequenceReason.Item);
-      // Otherwise another reader numbered these rows, or a transaction conflicted: read again.
-      attempt += 1;
-      if (attempt > 200) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt)));
+      // A lease that lapsed let another reader number these rows, or a transaction conflicted.
+      await pause(5, 25);
     }
   }
-  // A backlog larger than MAX_BATCHES is finished by later readers.
+  // A backlog larger than MAX_BATCHES, or a call out of patience: later readers finish it.
   return numberedUpTo();
+}
+
+/**
+ * The last sort key a call must see numbered. Every write acknowledged before the call began is
+ * in its first read of the pending rows; when that read holds them all, the newest is the end.
+ */
+function rowsToNumber(firstRead: PendingRow[], started: number): string {
+  const newest = firstRead.at(-1);
+  if (newest && firstRead.length < SEQUENCE_BATCH) return newest.sk;
+  return new Date(started + CLOCK_MARGIN_MS).toISOString();
 }
 
 /** The newest change id, after numbering what is pending (0 before the first change). */
@@ -162,7 +224,7 @@ function pendingPut(change: Change, sortKey: string, now: Date): TransactItem {
  * The head (absent on a table whose feed was last numbered before it existed) and the `limit`
  * oldest pending rows, in one strongly consistent Query: the head's `#` sorts before any write time.
  */
-async function pendingWithHead(limit: number): Promise<{ pending: PendingRow[]; head?: number }> {
+async function pendingWithHead(limit: number): Promise<{ pending: PendingRow[]; head?: FeedHead }> {
   const { Items = [] } = await documentClient.send(
     new QueryCommand({
       TableName: tableName(),
@@ -175,13 +237,8 @@ async function pendingWithHead(limit: number): Promise<{ pending: PendingRow[]; 
   const headKey = feedKeys.head();
   const head = Items.find((item) => item.sk === headKey.sk);
   const pending = Items.filter((item) => item.sk !== headKey.sk).slice(0, limit) as PendingRow[];
-  return head ? { pending, head: Number(head.seq) } : { pending };
+  return head ? { pending, head: toHead(head) } : { pending };
 }
-
-/** The head's copy of the sequence, written in the transaction that moves it. */
-const headCopy = (seq: number): TransactItem => ({
-  Put: { TableName: tableName(), Item: { ...feedKeys.head(), seq } },
-});
 
 function sequenceAdvance(from: number, to: number): TransactItem {
   return {

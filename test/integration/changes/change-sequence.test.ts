@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { documentClient, tableName } from '#tables/client';
 import {
@@ -143,4 +143,46 @@ describe('the change feed’s numbering (tables/feed/changes.ts)', () => {
       Array.from({ length: 60 }, (_, i) => before + 1 + i),
     );
   });
+  it('numbers each caller’s own write before answering it: 20 callers write, then read, over a backlog of 100', async () => {
+    await recordChanges(Array.from({ length: 100 }, (_, i) => change('backlog100', `b${i}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        await recordChanges([change('own', `c${i}`)]);
+        return { id: `c${i}`, newest: await sequencePendingChanges() };
+      }),
+    );
+    const rows = await orgChangeRows('own');
+    for (const { id, newest } of answers) {
+      const row = rows.find((r) => r.id === id);
+      expect(row, id).toBeDefined();
+      expect(row?.changeId, `${id} answered ${newest}`).toBeLessThanOrEqual(newest);
+    }
+    // Every call gave the numbering lease up on its way out.
+    expect((await feedHead())?.numberer).toBeUndefined();
+  });
+
+  it('waits out a lease whose holder stopped answering, then numbers the rows itself', async () => {
+    const before = await maxChangeId();
+    const lapsesAt = Date.now() + 1_500;
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: feedKeys.head(),
+        UpdateExpression: 'SET numberer = :ghost, leasedUntil = :until',
+        ExpressionAttributeValues: { ':ghost': 'a reader that crashed', ':until': lapsesAt },
+      }),
+    );
+    await recordChanges([change('lapsed', 'x')]);
+    expect(await sequencePendingChanges()).toBe(before + 1);
+    expect(Date.now()).toBeGreaterThanOrEqual(lapsesAt);
+    expect((await orgChangeRows('lapsed')).map((row) => row.changeId)).toEqual([before + 1]);
+    expect((await feedHead())?.numberer).toBeUndefined();
+  });
 });
+
+const feedHead = async () =>
+  (
+    await documentClient.send(
+      new GetCommand({ TableName: tableName(), Key: feedKeys.head(), ConsistentRead: true }),
+    )
+  ).Item;

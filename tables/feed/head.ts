@@ -1,0 +1,106 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '../client.ts';
+import type { TransactItem } from '../kernel/transact.ts';
+import { feedKeys } from '../keys/feed.ts';
+
+/**
+ * The head of the pending partition (`PENDINGCHANGES`/`#HEAD`): a copy of the feed's sequence, and
+ * the numbering lease. Readers that find pending rows at the same moment would all send the same
+ * numbering transaction and all but one fail; each failed transaction of ~100 items costs as much
+ * as one that succeeds, and on a busy feed the losers kept one call at it for 46 s. So a reader
+ * first claims the lease (one small conditional write), only the holder numbers, and the others
+ * watch the head (one small read each time) until the holder gives the lease up or it lapses.
+ */
+export interface FeedHead {
+  /** Absent until the first numbering transaction (a claim can create the item). */
+  seq?: number;
+  numberer?: string;
+  leasedUntil: number;
+}
+
+/** Renewed by every batch the holder numbers; a holder that stops answering loses it after this. */
+const LEASE_MS = 2_000;
+
+export const toHead = (item: Record<string, unknown>): FeedHead => ({
+  seq: item.seq === undefined ? undefined : Number(item.seq),
+  numberer: typeof item.numberer === 'string' ? item.numberer : undefined,
+  leasedUntil: Number(item.leasedUntil ?? 0),
+});
+
+export const leasedToAnother = (head: FeedHead | undefined, caller: string): boolean =>
+  head?.numberer !== undefined && head.numberer !== caller && head.leasedUntil > Date.now();
+
+/** Takes the lease unless another reader holds a live one; true when `caller` holds it now. */
+export async function claimLease(caller: string): Promise<boolean> {
+  const now = Date.now();
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: feedKeys.head(),
+        UpdateExpression: 'SET numberer = :caller, leasedUntil = :until',
+        ConditionExpression: 'attribute_not_exists(numberer) OR numberer = :caller OR leasedUntil < :now',
+        ExpressionAttributeValues: { ':caller': caller, ':until': now + LEASE_MS, ':now': now },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    // A numbering transaction holds the head right now: someone is numbering.
+    if (error instanceof TransactionCanceledException || isTransactionConflict(error)) return false;
+    throw error;
+  }
+}
+
+const isTransactionConflict = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'TransactionConflictException';
+
+/** Waits, reading the head alone, until no other reader holds a live lease. */
+export async function leaseEnd(caller: string): Promise<void> {
+  do await pause(50, 50);
+  while (leasedToAnother(await readHead(), caller));
+}
+
+async function readHead(): Promise<FeedHead | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: feedKeys.head(), ConsistentRead: true }),
+  );
+  return Item ? toHead(Item) : undefined;
+}
+
+/**
+ * The head as a numbering transaction writes it: the new sequence, and the lease renewed for the
+ * holder's next batch, or given up (`holder` undefined) with its last.
+ */
+export const headWrite = (seq: number, holder?: string): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: {
+      ...feedKeys.head(),
+      seq,
+      ...(holder ? { numberer: holder, leasedUntil: Date.now() + LEASE_MS } : {}),
+    },
+  },
+});
+
+export const pause = (minMs: number, jitterMs: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, minMs + Math.random() * jitterMs));
+
+/** Gives the lease up if `caller` still holds it. */
+export async function releaseLease(caller: string): Promise<void> {
+  await documentClient
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: feedKeys.head(),
+        UpdateExpression: 'REMOVE numberer, leasedUntil',
+        ConditionExpression: 'numberer = :caller',
+        ExpressionAttributeValues: { ':caller': caller },
+      }),
+    )
+    // Lapsed and taken by another reader, or held by a numbering transaction: nothing to give up.
+    .catch((error: unknown) => {
+      if (!(error instanceof ConditionalCheckFailedException) && !isTransactionConflict(error)) throw error;
+    });
+}
