@@ -4,7 +4,7 @@ import { bootstrap } from '#tables/bootstrap';
 import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
 import { CHANGE_TTL_SECONDS, maxChangeId, recordChanges, sequencePendingChanges } from '#tables/feed/changes';
-import { feedKeys } from '#tables/keys/feed';
+import { feedKeys } from '#tables/feed/keys';
 import { nodeKeys } from '#tables/keys/node';
 import { createNode, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

@@ -54,7 +54,7 @@ try {
   const { BatchGetCommand, GetCommand, PutCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
   const { documentClient, dynamoClient, tableName } = await import('../tables/client.ts');
   const { createTableIfMissing } = await import('../tables/create-table.ts');
-  const { identityKeys } = await import('../tables/keys/identity.ts');
+  const { identityKeys } = await import('../tables/identity/keys.ts');
   const { nodeKeys } = await import('../tables/keys/node.ts');
   const { agbotKeys } = await import('../tables/keys/agbot.ts');
   const { userKeys } = await import('../tables/keys/user.ts');

@@ -10,7 +10,7 @@ import { useKeyProvider } from '#lib/secrets/provider';
 import { bootstrap } from '#tables/bootstrap';
 import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
-import { secretKeys } from '#tables/keys/secret';
+import { secretKeys } from '#tables/secret/keys';
 import { createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { type Comparison, callsPerRequest, compare } from './in-process.ts';

@@ -3,7 +3,7 @@ import { handler as getService } from '#functions/services/get-service';
 import { bootstrap } from '#tables/bootstrap';
 import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
-import { serviceKeys } from '#tables/keys/service';
+import { serviceKeys } from '#tables/service/keys';
 import { createService, type ServiceRecord } from '#tables/service/records';
 import { createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';

@@ -1,10 +1,10 @@
 import { deleteForeignOwnedAgbot, deleteOwnedAgbots } from './agbot/cascade.ts';
 import { deleteOrgDeploymentPolicies, deleteOwnedDeploymentPolicies } from './deployment-policy/cascade.ts';
+import { identityKeys } from './identity/keys.ts';
 import { changingIdentity, principalCache } from './identity/principals.ts';
 import { batchDelete } from './kernel/batch-delete.ts';
 import { deletePartition } from './kernel/delete-partition.ts';
 import { forEachLimited } from './kernel/for-each-limited.ts';
-import { identityKeys } from './keys/identity.ts';
 import { userKeys } from './keys/user.ts';
 import { deleteOwnedNodes } from './node/cascade.ts';
 import { deleteOrgRecord } from './org/cascade.ts';

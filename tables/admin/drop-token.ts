@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '#lib/time';
 import { documentClient, tableName } from '../client.ts';
-import { adminKeys } from '../keys/admin.ts';
+import { adminKeys } from './keys.ts';
 
 /**
  * The one-time token that authorizes `POST /v1/admin/dropdb`: one item (`ADMIN` / `DROPDB_TOKEN`)

@@ -9,8 +9,8 @@ import { documentClient, tableName } from '../client.ts';
 import { batchGet } from '../kernel/batch-get.ts';
 import { queryAll } from '../kernel/query-all.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
-import { agbotStateKeys } from '../keys/agbot-state.ts';
 import type { AgbotRef } from './agbot-ref.ts';
+import { agbotStateKeys } from './keys.ts';
 
 /**
  * The agbot's agreements: a live one at `LIVE#<id>`, an archived one at `ARCHIVED#<id>` (so a round

@@ -2,8 +2,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CursorOutcome } from '#lib/agbot-store/contract';
 import { documentClient, tableName } from '../client.ts';
-import { agbotStateKeys } from '../keys/agbot-state.ts';
 import type { AgbotRef } from './agbot-ref.ts';
+import { agbotStateKeys } from './keys.ts';
 
 export async function readFeedCursor(agbot: AgbotRef): Promise<number | undefined> {
   const { Item } = await documentClient.send(

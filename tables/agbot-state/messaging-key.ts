@@ -3,8 +3,8 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { open, type SealedValue, seal } from '#lib/secrets/envelope';
 import type { KeyProvider, SecretContext } from '#lib/secrets/key-provider';
 import { documentClient, tableName } from '../client.ts';
-import { agbotStateKeys } from '../keys/agbot-state.ts';
 import type { AgbotRef } from './agbot-ref.ts';
+import { agbotStateKeys } from './keys.ts';
 
 /**
  * The envelope's context of an agbot's messaging key: `#` is not allowed in a secret name, so no

@@ -2,8 +2,8 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { AgbotAgreement, PolicyStatus } from '#lib/agbot-store/contract';
 import { documentClient, tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { agbotStateKeys } from '../keys/agbot-state.ts';
 import type { AgbotRef } from './agbot-ref.ts';
+import { agbotStateKeys } from './keys.ts';
 
 /**
  * What a served policy's searches saw, one small item per policy at `STATUS#<policy>` (a few

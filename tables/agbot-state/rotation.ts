@@ -3,7 +3,7 @@ import { open, type SealedValue, seal } from '#lib/secrets/envelope';
 import type { KeyProvider } from '#lib/secrets/key-provider';
 import { documentClient, tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { agbotStateKeys } from '../keys/agbot-state.ts';
+import { agbotStateKeys } from './keys.ts';
 import { sealingContext } from './messaging-key.ts';
 
 /**

@@ -3,8 +3,8 @@ import type { SearchState } from '#lib/agbot-store/contract';
 import { documentClient, tableName } from '../client.ts';
 import { batchDelete } from '../kernel/batch-delete.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { agbotStateKeys } from '../keys/agbot-state.ts';
 import type { AgbotRef } from './agbot-ref.ts';
+import { agbotStateKeys } from './keys.ts';
 
 /** One served policy's (or pattern's) search state at `SEARCH#<policy>`. */
 export async function getSearch(agbot: AgbotRef, policy: string): Promise<SearchState | undefined> {

@@ -1,7 +1,7 @@
 import { batchDelete } from '../kernel/batch-delete.ts';
 import { transactWrite } from '../kernel/transact.ts';
-import { deploymentPolicyKeys } from '../keys/deployment-policy.ts';
 import { ownerCountUpdate } from '../user/owner-counts.ts';
+import { deploymentPolicyKeys } from './keys.ts';
 import { deleteDeploymentPolicy, listDeploymentPolicies } from './records.ts';
 
 /** The deployment policies' part of the org and user cascades (tables/cascade.ts runs them). */

@@ -3,9 +3,9 @@ import { documentClient, tableName } from '../client.ts';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { type ListReach, queryPages } from '../kernel/list-ceiling.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
-import { deploymentPolicyKeys } from '../keys/deployment-policy.ts';
 import { orgKeys } from '../keys/org.ts';
 import { ownerCountUpdate } from '../user/owner-counts.ts';
+import { deploymentPolicyKeys } from './keys.ts';
 
 /**
  * A deployment (business) policy (docs/exchange-catalog.md#deployment-policies): `BUSINESSPOL#<org>/<name>` /

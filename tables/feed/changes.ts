@@ -4,7 +4,6 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import { epochSeconds } from '#lib/time';
 import { documentClient, tableName } from '../client.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
-import { feedKeys } from '../keys/feed.ts';
 import { signalChanges } from '../signals/changes.ts';
 import {
   claimLease,
@@ -16,6 +15,7 @@ import {
   releaseLease,
   toHead,
 } from './head.ts';
+import { feedKeys } from './keys.ts';
 
 /** Upstream's four operations; `created/modified` is a PUT that may have created. */
 export type ChangeOperation = 'created' | 'created/modified' | 'modified' | 'deleted';

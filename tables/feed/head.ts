@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../client.ts';
 import type { TransactItem } from '../kernel/transact.ts';
-import { feedKeys } from '../keys/feed.ts';
+import { feedKeys } from './keys.ts';
 
 /**
  * The head of the pending partition (`PENDINGCHANGES`/`#HEAD`): a copy of the feed's sequence, and

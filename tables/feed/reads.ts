@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../client.ts';
-import { feedKeys } from '../keys/feed.ts';
 import { type ChangeRow, sequencePendingChanges } from './changes.ts';
+import { feedKeys } from './keys.ts';
 
 interface ChangeQuery {
   /** Org feeds to read; `'*'` reads every org's (the all-orgs partition). */

@@ -4,9 +4,9 @@ import { documentClient, tableName } from '../client.ts';
 import { pagesOfScan } from '../kernel/query-all.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
-import { identityKeys } from '../keys/identity.ts';
 import { nodeKeys } from '../keys/node.ts';
 import { userKeys } from '../keys/user.ts';
+import { identityKeys } from './keys.ts';
 import {
   dropEmptyPrincipal,
   ownedEntry,

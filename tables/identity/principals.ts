@@ -3,7 +3,7 @@ import { PRINCIPAL_PRIORITY, type Principal } from '#lib/auth/principal';
 import { PrincipalCache } from '#lib/auth/principal-cache';
 import { getConfig } from '#lib/config';
 import { documentClient, tableName } from '../client.ts';
-import { identityKeys } from '../keys/identity.ts';
+import { identityKeys } from './keys.ts';
 
 type Entry = Record<string, unknown>;
 const isEntry = (value: unknown): value is Entry => typeof value === 'object' && value !== null;

@@ -4,7 +4,7 @@ import type { TakenOutcome } from '#lib/auth/identity-taken';
 import { PRINCIPAL_PRIORITY, type Principal, type PrincipalKind } from '#lib/auth/principal';
 import { documentClient, tableName } from '../client.ts';
 import type { TransactItem } from '../kernel/transact.ts';
-import { identityKeys } from '../keys/identity.ts';
+import { identityKeys } from './keys.ts';
 
 /**
  * The writes of principal items (`PRINCIPAL#<org>/<id>`): one map attribute per kind (`node`,

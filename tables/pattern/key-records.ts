@@ -3,7 +3,7 @@ import { documentClient, tableName } from '../client.ts';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { queryAll } from '../kernel/query-all.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
-import { patternKeys } from '../keys/pattern.ts';
+import { patternKeys } from './keys.ts';
 import type { PatternRecord } from './records.ts';
 
 /**

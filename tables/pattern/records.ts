@@ -4,8 +4,8 @@ import { type Change, type ChangeOperation, transactWriteWithChanges } from '../
 import { type ListReach, queryPages } from '../kernel/list-ceiling.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { orgKeys } from '../keys/org.ts';
-import { patternKeys } from '../keys/pattern.ts';
 import { ownerChange, ownerCountUpdate } from '../user/owner-counts.ts';
+import { patternKeys } from './keys.ts';
 
 /**
  * A deployment pattern (docs/exchange-catalog.md#patterns): `PATTERN#<org>/<name>` / `PATTERN`, listed in gsi1

@@ -5,7 +5,7 @@ import { type Change, transactWriteWithChanges } from '../feed/changes.ts';
 import { batchDelete, type Key } from '../kernel/batch-delete.ts';
 import { type ListReach, queryPages } from '../kernel/list-ceiling.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
-import { secretKeys } from '../keys/secret.ts';
+import { secretKeys } from './keys.ts';
 
 /**
  * The secrets manager's records: `SECRETS#<org>` / `<full name>`, one partition per org, so a

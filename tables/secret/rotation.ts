@@ -5,7 +5,7 @@ import { resealAgbotKeys } from '../agbot-state/rotation.ts';
 import { documentClient, tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
 import { orgKeys } from '../keys/org.ts';
-import { secretKeys } from '../keys/secret.ts';
+import { secretKeys } from './keys.ts';
 
 /**
  * Re-seals every secret sealed under `from` with a data key of `to` (rotation of the local master

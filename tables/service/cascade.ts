@@ -3,8 +3,8 @@ import { deletePartition } from '../kernel/delete-partition.ts';
 import { forEachLimited } from '../kernel/for-each-limited.ts';
 import { queryPartition } from '../kernel/query-partition.ts';
 import { TransactionFailed, transactWrite } from '../kernel/transact.ts';
-import { serviceKeys } from '../keys/service.ts';
 import { userKeys } from '../keys/user.ts';
+import { serviceKeys } from './keys.ts';
 import { deletedServiceChange, getService, serviceRecordDelete } from './records.ts';
 
 /** Rounds of "read, delete, write the record's delete" before a service that keeps changing owner fails the delete. */

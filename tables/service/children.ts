@@ -3,7 +3,7 @@ import { documentClient, tableName } from '../client.ts';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { queryAll } from '../kernel/query-all.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
-import { serviceKeys } from '../keys/service.ts';
+import { serviceKeys } from './keys.ts';
 import type { ServiceRecord } from './records.ts';
 
 /**

@@ -4,9 +4,9 @@ import { type Change, transactWriteWithChanges } from '../feed/changes.ts';
 import { queryPages } from '../kernel/list-ceiling.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { orgKeys } from '../keys/org.ts';
-import { serviceKeys } from '../keys/service.ts';
 import { splitOwner, userKeys } from '../keys/user.ts';
 import { ownerCountUpdate } from '../user/owner-counts.ts';
+import { serviceKeys } from './keys.ts';
 
 /**
  * A service (docs/exchange-catalog.md#services): `SERVICE#<org>/<id>` / `SERVICE`, listed in gsi1

@@ -1,7 +1,7 @@
 import { serviceUrlPart } from '#lib/catalog/service-id';
 import { tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { serviceKeys } from '../keys/service.ts';
+import { serviceKeys } from './keys.ts';
 
 /** What a "referenced service exists" check needs of a stored service. */
 interface ServiceReference {

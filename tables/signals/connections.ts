@@ -1,7 +1,7 @@
 import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { signalKeys } from '../keys/signals.ts';
+import { signalKeys } from './keys.ts';
 
 /**
  * Who holds an open signal connection (docs/signals.md): written on `$connect`, deleted on

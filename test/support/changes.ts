@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#tables/client';
 import { type ChangeRow, sequencePendingChanges } from '#tables/feed/changes';
-import { feedKeys } from '#tables/keys/feed';
+import { feedKeys } from '#tables/feed/keys';
 
 /**
  * Every numbered change row of a feed partition (an org's `CHANGES#<org>` by default), oldest

@@ -9,8 +9,8 @@ import {
   sequencePendingChanges,
   transactWriteWithChanges,
 } from '#tables/feed/changes';
+import { feedKeys } from '#tables/feed/keys';
 import { TransactionFailed } from '#tables/kernel/transact';
-import { feedKeys } from '#tables/keys/feed';
 import { orgKeys } from '#tables/keys/org';
 import { feedRows, orgChangeRows } from '#test/support/changes';
 import { useTestTable } from '#test/support/table';

@@ -5,10 +5,10 @@ import { authenticate } from '#lib/auth/authenticate';
 import { basicAuthHeader } from '#lib/auth/basic';
 import { documentClient, tableName } from '#tables/client';
 import { backfillPrincipals, backfillPrincipalsOnce } from '#tables/identity/backfill';
+import { identityKeys } from '#tables/identity/keys';
 import { principalCache } from '#tables/identity/principals';
 import { principalSet } from '#tables/identity/records';
 import { transactWrite } from '#tables/kernel/transact';
-import { identityKeys } from '#tables/keys/identity';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { useTestTable } from '#test/support/table';
 import {

@@ -1,9 +1,9 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { documentClient, dynamoClient, tableName } from '#tables/client';
+import { identityKeys } from '#tables/identity/keys';
 import { ownedEntry, userEntry } from '#tables/identity/records';
 import { agbotKeys } from '#tables/keys/agbot';
-import { identityKeys } from '#tables/keys/identity';
 import { nodeKeys } from '#tables/keys/node';
 import { userKeys } from '#tables/keys/user';
 

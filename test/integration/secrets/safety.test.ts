@@ -3,7 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { masterKeyFile, useKeyProvider } from '#lib/secrets/provider';
 import { documentClient, tableName } from '#tables/client';
-import { secretKeys } from '#tables/keys/secret';
+import { secretKeys } from '#tables/secret/keys';
 import { captureOutput } from '#test/support/capture-output';
 import { createOrg, createUser } from '#test/support/identities';
 import { useTestTable } from '#test/support/table';

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#tables/client';
 import * as changes from '#tables/feed/changes';
-import { feedKeys } from '#tables/keys/feed';
+import { feedKeys } from '#tables/feed/keys';
 
 /**
  * The org's change rows, oldest first. The change feed is moving to pending rows that readers

@@ -5,7 +5,7 @@ import {
   matchesStreamPatterns,
   PENDING_CHANGES_PARTITION,
 } from '#lib/feed/agbot-stream-filter';
-import { feedKeys } from '#tables/keys/feed';
+import { feedKeys } from '#tables/feed/keys';
 
 /**
  * The stream filter of the in-stack agbot (lib/feed/agbot-stream-filter.ts): the same patterns

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { adminKeys } from '#tables/keys/admin';
+import { adminKeys } from '#tables/admin/keys';
+import { agbotStateKeys } from '#tables/agbot-state/keys';
+import { deploymentPolicyKeys } from '#tables/deployment-policy/keys';
+import { feedKeys } from '#tables/feed/keys';
+import { identityKeys } from '#tables/identity/keys';
 import { agbotKeys } from '#tables/keys/agbot';
-import { agbotStateKeys } from '#tables/keys/agbot-state';
-import { deploymentPolicyKeys } from '#tables/keys/deployment-policy';
-import { feedKeys } from '#tables/keys/feed';
-import { identityKeys } from '#tables/keys/identity';
 import { nodeKeys } from '#tables/keys/node';
 import { orgKeys } from '#tables/keys/org';
-import { patternKeys } from '#tables/keys/pattern';
-import { secretKeys } from '#tables/keys/secret';
-import { serviceKeys } from '#tables/keys/service';
-import { signalKeys } from '#tables/keys/signals';
 import { userKeys } from '#tables/keys/user';
+import { patternKeys } from '#tables/pattern/keys';
+import { secretKeys } from '#tables/secret/keys';
+import { serviceKeys } from '#tables/service/keys';
+import { signalKeys } from '#tables/signals/keys';
 
 /**
  * Every key format of the table, pinned for one sample input each: stored items are found by these
