@@ -205,7 +205,7 @@ export function changesMarkdown(figures: ChangesFigures): string {
     '',
     `Numbering under contention: ${figures.contended.readers} readers call \`sequencePendingChanges\` in a loop`,
     `over a backlog of ${figures.contended.backlog} pending rows while one writer adds ${figures.contended.writes} more`,
-    '(a call that loses a race yields to the reader that is numbering; it gives up after 10 s).',
+    '(a call that finds another reader numbering waits for it; it fails after 25 s).',
     '',
     '| Calls | p50 (ms) | p95 (ms) | Max (ms) | Failed |',
     '| ---: | ---: | ---: | ---: | ---: |',

@@ -45,20 +45,25 @@ export const CHANGE_TTL_SECONDS = 4 * 60 * 60;
 /** Pending rows sequenced per transaction: each takes up to 4 of a transaction's 100 items. */
 const SEQUENCE_BATCH = 24;
 /**
- * Batches one call may sequence before it reads anyway (a backlog is finished by later calls):
- * 10 transactions bound the time a burst of writes adds to one read (about 1.5 s on DynamoDB
- * Local, well under a second on DynamoDB) without lowering how fast a backlog drains while
- * readers keep coming (the transactions are one after another either way).
- */
-const MAX_BATCHES = 10;
-/**
  * When a call's first read sees a backlog, it numbers the rows written before it started plus
  * this much for clocks of other instances that run ahead: a write acknowledged before the read
  * began is always covered.
  */
 const CLOCK_MARGIN_MS = 1_000;
-/** How long a call tries before it reads what is numbered; its rows are numbered by later readers. */
-const SEQUENCE_PATIENCE_MS = 10_000;
+/**
+ * How long a call waits for its rows to be numbered before it fails (inside the functions' 29 s).
+ * It never answers without them: a node woken by a signal polls once, and a read that left out
+ * the change it was woken for would leave the node waiting for its next scheduled poll.
+ */
+const SEQUENCE_PATIENCE_MS = 25_000;
+
+/** A call whose rows were not numbered within SEQUENCE_PATIENCE_MS (the client retries). */
+export class FeedNumberingTimeout extends Error {
+  constructor() {
+    super(`the change feed's pending rows were not numbered within ${SEQUENCE_PATIENCE_MS} ms`);
+    this.name = 'FeedNumberingTimeout';
+  }
+}
 
 /**
  * Writes `items` and records `changes` in ONE transaction, so a change exists exactly when its
@@ -123,30 +128,23 @@ export async function sequencePendingChanges(): Promise<number> {
 async function sequenceUnderLease(lease: { caller: string; holding: boolean }): Promise<number> {
   const started = Date.now();
   let cutoff: string | undefined;
-  let firstSeen: number | undefined;
-  for (let batch = 0; batch < MAX_BATCHES && Date.now() - started < SEQUENCE_PATIENCE_MS; ) {
+  while (Date.now() - started < SEQUENCE_PATIENCE_MS) {
     const { pending, head } = await pendingWithHead(SEQUENCE_BATCH);
     cutoff ??= rowsToNumber(pending, started);
     // The head moves in the numbering transaction itself: a better guess than this instance's.
     if (head?.seq !== undefined) sequenceGuess = Math.max(sequenceGuess, head.seq);
-    firstSeen ??= head?.seq;
     const oldest = pending[0];
     if (oldest === undefined || oldest.sk > cutoff) return head?.seq ?? (await numberedUpTo());
-    // Others numbered a backlog's worth since this call began: later readers finish the rest.
-    if (firstSeen !== undefined && sequenceGuess - firstSeen >= MAX_BATCHES * SEQUENCE_BATCH)
-      return sequenceGuess;
     if (!lease.holding)
       lease.holding = !leasedToAnother(head, lease.caller) && (await claimLease(lease.caller));
     if (!lease.holding) {
-      await leaseEnd(lease.caller);
+      await leaseEnd(lease.caller, started + SEQUENCE_PATIENCE_MS);
       continue;
     }
     const from = sequenceGuess;
     const to = from + pending.length;
-    // This call's last batch gives the lease up: it holds every row up to the cutoff, or it is
-    // the last the call may number.
-    const last =
-      pending.length < SEQUENCE_BATCH || (pending.at(-1)?.sk ?? '') >= cutoff || batch === MAX_BATCHES - 1;
+    // This call's last batch, which holds every row up to its cutoff, gives the lease up.
+    const last = pending.length < SEQUENCE_BATCH || (pending.at(-1)?.sk ?? '') >= cutoff;
     try {
       await documentClient.send(
         new TransactWriteCommand({
@@ -158,7 +156,6 @@ async function sequenceUnderLease(lease: { caller: string; holding: boolean }): 
         }),
       );
       sequenceGuess = to;
-      batch += 1;
       lease.holding = !last;
       if (last) return to;
     } catch (error) {
@@ -171,8 +168,7 @@ async function sequenceUnderLease(lease: { caller: string; holding: boolean }): 
       await pause(5, 25);
     }
   }
-  // A backlog larger than MAX_BATCHES, or a call out of patience: later readers finish it.
-  return numberedUpTo();
+  throw new FeedNumberingTimeout();
 }
 
 /**

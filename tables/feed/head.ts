@@ -56,10 +56,10 @@ export async function claimLease(caller: string): Promise<boolean> {
 const isTransactionConflict = (error: unknown): boolean =>
   error instanceof Error && error.name === 'TransactionConflictException';
 
-/** Waits, reading the head alone, until no other reader holds a live lease. */
-export async function leaseEnd(caller: string): Promise<void> {
+/** Waits, reading the head alone, until no other reader holds a live lease (or `deadline`). */
+export async function leaseEnd(caller: string, deadline: number): Promise<void> {
   do await pause(50, 50);
-  while (leasedToAnother(await readHead(), caller));
+  while (Date.now() < deadline && leasedToAnother(await readHead(), caller));
 }
 
 async function readHead(): Promise<FeedHead | undefined> {

@@ -13,6 +13,11 @@ export interface InvokeOptions {
   /** An object is sent as JSON; a string is sent verbatim (malformed-JSON tests). */
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * What the handler's context reports as time left (30 s, as an API Gateway request has). Its
+   * timeout answers 500 just before; a test of an outcome under heavy contention may give more.
+   */
+  remainingMs?: number;
 }
 
 export interface InvokeResult {
@@ -23,11 +28,12 @@ export interface InvokeResult {
   body: any;
 }
 
-const context = {
-  functionName: 'test',
-  awsRequestId: 'test',
-  getRemainingTimeInMillis: () => 30_000,
-} as Context;
+const contextWith = (remainingMs: number) =>
+  ({
+    functionName: 'test',
+    awsRequestId: 'test',
+    getRemainingTimeInMillis: () => remainingMs,
+  }) as Context;
 
 /** Calls a handler in-process with an API Gateway HTTP API (v2) event, as Lambda would. */
 export async function invoke(handler: Handler, options: InvokeOptions = {}): Promise<InvokeResult> {
@@ -45,7 +51,7 @@ export async function invoke(handler: Handler, options: InvokeOptions = {}): Pro
     body,
     isBase64Encoded: false,
   };
-  const response = await handler(event, context);
+  const response = await handler(event, contextWith(options.remainingMs ?? 30_000));
   const text = response.body ?? '';
   let parsed: unknown = text;
   if ((response.headers?.['Content-Type'] ?? '').startsWith('application/json')) parsed = JSON.parse(text);

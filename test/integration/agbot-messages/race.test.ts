@@ -34,7 +34,12 @@ describe('50 nodes posting to one agbot at the same time', () => {
       const path = { organization: 'acme', agreementbot: 'a1' };
       const results = await Promise.all(
         nodes.map((auth) =>
-          invoke(postMessage, { auth, path, body: { message: `from ${auth.user}`, ttl: 3600 } }),
+          invoke(postMessage, {
+            auth,
+            path,
+            body: { message: `from ${auth.user}`, ttl: 3600 },
+            remainingMs: RACE_TIMEOUT_MS,
+          }),
         ),
       );
       expect(results.map((result) => result.status)).toEqual(Array(NODES).fill(201));
