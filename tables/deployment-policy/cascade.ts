@@ -11,7 +11,8 @@ import { deleteDeploymentPolicy, listDeploymentPolicies } from './records.ts';
  * off their owners' counts (the org's users go with the org; root's count stays right).
  */
 export async function deleteOrgDeploymentPolicies(org: string): Promise<void> {
-  const policies = await listDeploymentPolicies(org);
+  // Every policy, past the ceiling of a list answered to a client.
+  const policies = await listDeploymentPolicies(org, 'all');
   await batchDelete(policies.map((p) => deploymentPolicyKeys.record(org, p.name)));
   const perOwner = new Map<string, number>();
   for (const { owner } of policies) perOwner.set(owner, (perOwner.get(owner) ?? 0) + 1);
