@@ -33,6 +33,8 @@ const server = useOffline();
 const ORG = 'agbot-patterns';
 const AGBOT = 'ab';
 const AGBOT_TOKEN = 'ab-patterns-token';
+/** How long the agbot may take to act on what a node sent (vitest's 1 s default is too short under load). */
+const AGBOT_SETTLES = { timeout: 20_000, interval: 200 };
 const HELLO = { org: ORG, url: 'hello.pattern', version: '1.0.0', arch: 'amd64' };
 const SECOND = { org: ORG, url: 'second.pattern', version: '2.0.0', arch: 'amd64' };
 
@@ -172,7 +174,10 @@ describe('pattern agreements against the real Exchange', () => {
     await node.send({ agbotId, agbotPubKey }, buildReply(first, true, node.creds.user));
     expect((await node.waitFor((m) => m.type === 'replyack')).message).toMatchObject({ decision: true });
     await node.putAgreement(first, HELLO, 'Agree to proposal', `${ORG}/pat`);
-    await vi.waitFor(async () => expect((await agbotRow(first))?.state).toBe('Finalized Agreement'));
+    await vi.waitFor(
+      async () => expect((await agbotRow(first))?.state).toBe('Finalized Agreement'),
+      AGBOT_SETTLES,
+    );
     const nodeRow = await call(owner, 'GET', `/v1/orgs/${ORG}/nodes/n-pat/agreements/${first}`);
     expect(nodeRow.body.agreements[first].agrService).toEqual({
       orgid: ORG,
@@ -239,14 +244,16 @@ describe('pattern agreements against the real Exchange', () => {
     );
     const { message } = await proposalTo(open, HOSTED.url);
     expect(readProposal(message).terms.patternId).toBe(`${ORG}/engine`);
-    await vi.waitFor(() =>
-      expect(skipped).toContainEqual(
-        expect.objectContaining({
-          node: `${ORG}/n-closed`,
-          reason:
-            'the service needs privileged mode, which the node policy does not allow (container ctl: binds "/var/run/docker.sock:/var/run/docker.sock" mounts a socket (a container engine can be driven through it))',
-        }),
-      ),
+    await vi.waitFor(
+      () =>
+        expect(skipped).toContainEqual(
+          expect.objectContaining({
+            node: `${ORG}/n-closed`,
+            reason:
+              'the service needs privileged mode, which the node policy does not allow (container ctl: binds "/var/run/docker.sock:/var/run/docker.sock" mounts a socket (a container engine can be driven through it))',
+          }),
+        ),
+      AGBOT_SETTLES,
     );
     await closed.poll();
     expect(closed.received).toEqual([]);
@@ -300,8 +307,9 @@ describe('pattern agreements against the real Exchange', () => {
     );
     await flakyNode.waitFor((m) => m.type === 'replyack' && m.agreementId === proposal.agreementId);
     await flakyNode.putAgreement(proposal.agreementId, FLAKY, 'Agree to proposal', `${ORG}/fallback`);
-    await vi.waitFor(async () =>
-      expect((await agbotRow(proposal.agreementId))?.state).toBe('Finalized Agreement'),
+    await vi.waitFor(
+      async () => expect((await agbotRow(proposal.agreementId))?.state).toBe('Finalized Agreement'),
+      AGBOT_SETTLES,
     );
 
     // The container exits at once: the node ends the agreement with "service terminated" (103)
@@ -310,7 +318,10 @@ describe('pattern agreements against the real Exchange', () => {
       { agbotId, agbotPubKey },
       buildCancel(proposal.agreementId, REASON.serviceTerminated),
     );
-    await vi.waitFor(async () => expect((await archived(proposal.agreementId))?.terminatedReason).toBe(103));
+    await vi.waitFor(
+      async () => expect((await archived(proposal.agreementId))?.terminatedReason).toBe(103),
+      AGBOT_SETTLES,
+    );
     expectStatus(
       await call(owner, 'DELETE', `/v1/orgs/${ORG}/nodes/n-fallback/agreements/${proposal.agreementId}`),
       204,

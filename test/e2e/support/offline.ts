@@ -63,14 +63,14 @@ export function useOffline(options: { env?: Record<string, string> } = {}): E2eS
     http: async (method, path, requestOptions) => {
       if (!client) throw new Error('the offline server is not started (beforeAll failed?)');
       const result = await client(method, path, requestOptions);
-      if (result.status >= 500)
+      if (result.status === 500)
         printServerErrors(`${method} ${path} → ${result.status}`, server?.output() ?? '');
       return result;
     },
   };
 }
 
-/** A 5xx answer names no cause: print the server's last logged errors beside the test's failure. */
+/** A 500 answer names no cause: print the server's last logged errors beside the test's failure. */
 function printServerErrors(request: string, output: string): void {
   const errors = output.split('\n').filter((line) => line.includes('unhandled error'));
   process.stderr.write(`${request}; the server's last logged errors:\n${errors.slice(-3).join('\n')}\n`);
