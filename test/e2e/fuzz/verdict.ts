@@ -4,7 +4,12 @@ import type { PlainResponse } from '../../../scripts/local/http-request.ts';
  * What every answer must satisfy, whatever was asked: no 5xx; `{code, msg}` JSON on every 4xx;
  * no stored secret field, hash or plaintext secret in the body; an answer within the time limit.
  */
-export const TIME_LIMIT_MS = 1000;
+/**
+ * Far above any normal answer, far below what a pathological input (a backtracking pattern, an
+ * unbounded read) costs; speed itself is measured by the benchmarks. Two shared cores running the
+ * whole suite have answered a plain list in 1.3 s twice in a row.
+ */
+export const TIME_LIMIT_MS = 3000;
 
 /** Request heads longer than this never reach our handler locally (Node's 16 KB header limit). */
 export const LOCAL_HEAD_LIMIT = 16 * 1024;
