@@ -190,8 +190,19 @@ describe('the signal channel', () => {
     const whileOpen = await readBeat();
     expect(Date.now() - whileOpen).toBeLessThan(1_500);
     listener.channel.stop();
-    await sleep(1_000);
-    const closedAt = await readBeat();
+    // $disconnect records the close, late on a loaded machine: while open the value is "now" and
+    // moves with every read, so wait until two reads 300 ms apart agree.
+    let closedAt = await readBeat();
+    await vi.waitFor(
+      async () => {
+        await sleep(300);
+        const again = await readBeat();
+        const settled = again === closedAt;
+        closedAt = again;
+        expect(settled).toBe(true);
+      },
+      { timeout: 15_000, interval: 0 },
+    );
     await sleep(1_500);
     expect(await readBeat()).toBe(closedAt);
     expect(Date.now() - closedAt).toBeGreaterThanOrEqual(1_400);
