@@ -1,6 +1,8 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../client.ts';
+import { isTransactionConflict } from '../kernel/retry-on-conflict.ts';
+import { sleep } from '../kernel/sleep.ts';
 import type { TransactItem } from '../kernel/transact.ts';
 import { feedKeys } from './keys.ts';
 
@@ -48,13 +50,10 @@ export async function claimLease(caller: string): Promise<boolean> {
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;
     // A numbering transaction holds the head right now: someone is numbering.
-    if (error instanceof TransactionCanceledException || isTransactionConflict(error)) return false;
+    if (isTransactionConflict(error)) return false;
     throw error;
   }
 }
-
-const isTransactionConflict = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'TransactionConflictException';
 
 /** Waits, reading the head alone, until no other reader holds a live lease (or `deadline`). */
 export async function leaseEnd(caller: string, deadline: number): Promise<void> {
@@ -84,8 +83,9 @@ export const headWrite = (seq: number, holder?: string): TransactItem => ({
   },
 });
 
+/** The kernel's sleep, spread by up to `jitterMs` so waiting readers do not poll in step. */
 export const pause = (minMs: number, jitterMs: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, minMs + Math.random() * jitterMs));
+  sleep(minMs + Math.random() * jitterMs);
 
 /** Gives the lease up if `caller` still holds it. */
 export async function releaseLease(caller: string): Promise<void> {
