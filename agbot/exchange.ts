@@ -2,12 +2,24 @@ import { createHttp } from '#lib/http-client';
 import { type PageQuery, pageQueryString } from '#lib/protocol/mailbox-pages';
 import { SIGNALS_HEADER, usableSignalsUrl } from '#lib/signals/address';
 
-/** The deployment policy or pattern (of the secrets' org) whose binding a secret is read for. */
+/**
+ * Where a bound secret is read: in the node's org `org` (as upstream's agbot reads every bound
+ * secret), for the deployment policy or pattern whose binding names it: `<name>` when it belongs
+ * to that org, else `<its org>/<name>` (README "Secrets").
+ */
 export interface SecretSource {
   org: string;
   kind: 'policy' | 'pattern';
   name: string;
 }
+
+/** The source of `kind` `sourceOrg/name` for a node of `nodeOrg`. */
+export const secretSource = (
+  kind: SecretSource['kind'],
+  sourceOrg: string,
+  name: string,
+  nodeOrg: string,
+): SecretSource => ({ org: nodeOrg, kind, name: sourceOrg === nodeOrg ? name : `${sourceOrg}/${name}` });
 
 /** The Exchange answered with a status the agbot did not expect. */
 export class AgbotExchangeError extends Error {

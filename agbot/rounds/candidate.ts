@@ -15,6 +15,7 @@ import { compatible, consumerPolicy, deploymentView } from '#lib/protocol/policy
 import { policyFit } from '#lib/protocol/policy-fit';
 import { deploymentNeedsPrivilege } from '#lib/protocol/privileged';
 import type { ServiceRef } from '#lib/protocol/service-match';
+import { secretSource } from '../exchange.ts';
 import type { RoundContext } from './context.ts';
 import {
   cached,
@@ -143,7 +144,7 @@ async function checkVersion(
     nodeHealth: policy.service.nodeHealth,
     userInput: policy.userInput,
     secretBinding: policy.secretBinding,
-    secretsSource: { org: policyId.org, kind: 'policy', name: policyId.name },
+    secretsSource: secretSource('policy', policyId.org, policyId.name, nodeOrg),
     producer: view,
   });
 }

@@ -10,8 +10,9 @@
 import { archMatches, isAnyArch } from '#lib/protocol/arch';
 import { consumerPolicy, deploymentView } from '#lib/protocol/policy-compatibility';
 import { hostAccessOf, nodeAllowsPrivilege, privilegeRefusal } from '#lib/protocol/privileged';
+import { secretSource } from '../exchange.ts';
 import { versionsToOffer } from './candidate.ts';
-import type { RoundContext } from './context.ts';
+import { type RoundContext, splitId } from './context.ts';
 import type { PatternTarget } from './pattern-services.ts';
 import {
   completePlan,
@@ -74,11 +75,7 @@ async function checkVersion(
     nodeHealth: target.service.nodeHealth,
     userInput: pattern.userInput,
     secretBinding: pattern.secretBinding,
-    secretsSource: {
-      org: patternId.slice(0, patternId.indexOf('/')),
-      kind: 'pattern',
-      name: patternId.slice(patternId.indexOf('/') + 1),
-    },
+    secretsSource: secretSource('pattern', ...splitId(patternId), nodeOrg),
     producer: view ?? { properties: [], constraints: [] },
   });
 }

@@ -2,15 +2,15 @@
  * Secret updates (docs/protocol.md#secrets-in-agreements): when the feed shows a secret written, every live agreement
  * whose service binds it gets `basicagreementupdatesecret` with the new values of the changed
  * secrets only, in the same round. Values are read from the secrets API for the message and
- * never kept. Pattern agreements take the bindings of their pattern (in the pattern's org, the
- * org part of their `policy`). No cancel for a rejected or unanswered update (upstream logs it only).
+ * never kept. Pattern agreements take the bindings of their pattern; values are read in the node's
+ * org (secret-values.ts). No cancel for a rejected or unanswered update (upstream logs it only).
  */
 
 import type { AgbotAgreement } from '#lib/agbot-store/contract';
 import { AGBOT_STATES } from '#lib/protocol/agreement-states';
 import { buildSecretUpdate } from '#lib/protocol/build-message';
 import type { SecretBinding } from '#lib/protocol/secret-binding';
-import type { SecretSource } from '../exchange.ts';
+import { secretSource } from '../exchange.ts';
 import type { RoundContext } from './context.ts';
 import { splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
@@ -30,15 +30,16 @@ export async function sendSecretUpdates(
   for (const agreement of live.list()) {
     if (agreement.state === AGBOT_STATES.formedProposal) continue; // the proposal carries values already read
     const [org, name] = splitId(agreement.policy);
+    // Bound secrets are read in the node's org (secret-values.ts).
     const changed = (agreement.details?.secrets ?? []).filter((s) =>
-      s.candidates.some((candidate) => feed.secrets.has(`${org}/${candidate}`)),
+      s.candidates.some((candidate) => feed.secrets.has(`${agreement.nodeOrg}/${candidate}`)),
     );
     if (changed.length === 0) continue;
     const bindings = await secretBindingsOf(ctx, agreement, org, name);
     if (!bindings) continue; // governance cancels it
-    const source: SecretSource = agreement.pattern
-      ? { org, kind: 'pattern', name: splitId(agreement.pattern)[1] }
-      : { org, kind: 'policy', name };
+    const source = agreement.pattern
+      ? secretSource('pattern', ...splitId(agreement.pattern), agreement.nodeOrg)
+      : secretSource('policy', org, name, agreement.nodeOrg);
     const metadata = await secretsWithValues(ctx, source, bindings, changed);
     if (!metadata) {
       ctx.log.warn('a changed secret cannot be read: no update sent', { agreement: agreement.agreementId });

@@ -1,5 +1,5 @@
 import { endpoint } from '#functions/endpoint';
-import { authorizeSearch } from '#functions/node-search/access';
+import { askedWithin, authorizePatternSearch } from '#functions/node-search/access';
 import { heartbeatSince, nodeHealth } from '#functions/node-search/rules';
 import { json } from '#lib/http/responses';
 import { searchNodes } from '#tables/node/search';
@@ -12,10 +12,10 @@ import { patternId } from './shared/access.ts';
  * ("" = ever), with their agreements' times. The pattern need not exist. 201, or 404 `{nodes:{}}`.
  */
 export const handler = endpoint(patternsRoutes.operations.postPatternNodeHealth, {
-  authorize: ({ caller, path }) => authorizeSearch(caller, path.organization),
-  async handle({ path, body }) {
+  authorize: ({ caller, path }) => authorizePatternSearch(caller, path.organization, path.pattern),
+  async handle({ path, body, target }) {
     const keep = heartbeatSince(body.lastTime);
-    const orgs = [...new Set(body.nodeOrgids ?? [path.organization])];
+    const orgs = [...new Set(askedWithin(body.nodeOrgids ?? [path.organization], target))];
     const pages = await Promise.all(orgs.map((org) => searchNodes(org, patternId(path), { keep })));
     const found = pages.flatMap((page) => page.nodes);
     return json(found.length > 0 ? 201 : 404, nodeHealth(found));

@@ -1,5 +1,5 @@
 import { endpoint } from '#functions/endpoint';
-import { authorizeSearch } from '#functions/node-search/access';
+import { askedWithin, authorizePatternSearch } from '#functions/node-search/access';
 import { foundNode, isCandidate } from '#functions/node-search/rules';
 import { searchableOrgs } from '#functions/node-search/served';
 import { badInput } from '#lib/http/errors';
@@ -16,8 +16,8 @@ import { patternId } from './shared/access.ts';
  * no agreement for that service with a state. 201, or 404 with no nodes. One gsi2 Query per org.
  */
 export const handler = endpoint(patternsRoutes.operations.postPatternSearch, {
-  authorize: ({ caller, path }) => authorizeSearch(caller, path.organization),
-  async handle({ caller, path, body, deps }) {
+  authorize: ({ caller, path }) => authorizePatternSearch(caller, path.organization, path.pattern),
+  async handle({ caller, path, body, deps, target }) {
     const stale = body.secondsStale ?? 0;
     if (stale < 0 && body.serviceUrl !== '') throw badInput('bad input');
     const id = patternId(path);
@@ -38,7 +38,7 @@ export const handler = endpoint(patternsRoutes.operations.postPatternSearch, {
       'pattern',
       path.organization,
       path.pattern,
-      body.nodeOrgids ?? [path.organization],
+      askedWithin(body.nodeOrgids ?? [path.organization], target),
     );
     const pages = await Promise.all(
       [...new Set(orgs)].map((org) => searchNodes(org, id, { keep: (node) => isCandidate(node, rule) })),

@@ -2,8 +2,9 @@ import { type Caller, IBM_ORG, ROOT_ORG, roleOf } from '#lib/auth/caller';
 import { getUser, isRootUser } from '#tables/user/records';
 
 /**
- * What an agbot is entitled to (the README's "Secrets" rule). An agbot serves its own org; only
- * multi-tenant agbots (org IBM), made by root or a hub admin, serve other orgs. Secrets are
+ * What an agbot is entitled to (the README's "Secrets" rule). An agbot serves its own org's nodes
+ * (with its org's catalog and other orgs' public patterns); only multi-tenant agbots (org IBM),
+ * made by root or a hub admin, serve other orgs' nodes. Secrets are
  * delivered by multi-tenant agbots and by agbots an admin of their org owns; owners' rights are
  * read now, so an agbot of a demoted or deleted owner delivers nothing.
  */
@@ -40,10 +41,27 @@ async function ownerAdministers(owner: string, org: string): Promise<boolean> {
   return (await getUser(ownerOrg, id))?.admin === true;
 }
 
-/** Whether the agbot may serve policies and patterns of `org` (to nodes of `nodeOrg`). */
-export async function mayServe(agbot: AgbotIdentity, org: string, nodeOrg: string): Promise<boolean> {
-  if (agbot.org !== IBM_ORG) return org === agbot.org && nodeOrg === agbot.org;
-  return ownerIsHubOperator(agbot.owner);
+/** A pattern or deployment policy an agbot serves, to the nodes of `nodeOrg`. */
+export interface Served {
+  kind: 'pattern' | 'deployment policy';
+  org: string;
+  nodeOrg: string;
+  /** Whether the pattern is public; undefined while not known (`*`, or a pattern still to come). */
+  public?: boolean;
+}
+
+/**
+ * Whether the agbot may serve `served`. An agbot of an org serves its org's nodes only: its own
+ * org's patterns and policies, and other orgs' public patterns (readable by every org, as
+ * upstream's agbots serve IBM's). Only multi-tenant agbots (org IBM), made by root or a hub
+ * admin, serve other orgs' nodes or private catalog. An unknown `public` passes here; search and
+ * delivery check it again on the record.
+ */
+export async function mayServe(agbot: AgbotIdentity, served: Served): Promise<boolean> {
+  if (agbot.org === IBM_ORG) return ownerIsHubOperator(agbot.owner);
+  if (served.nodeOrg !== agbot.org) return false;
+  if (served.org === agbot.org) return true;
+  return served.kind === 'pattern' && served.public !== false;
 }
 
 /** Whether the agbot may read secret values of `org` at all (what it may read is then per binding). */

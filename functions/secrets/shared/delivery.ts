@@ -16,24 +16,33 @@ const refused = (caller: Caller, org: string, name: string, why: string) =>
     `Access denied: '${caller.fullId}' cannot read secret '${name}' in organization '${org}': ${why}`,
   );
 
-/** The policy or pattern the query names, and the agbot's declarations of serving it (by name or `*`). */
+/**
+ * The policy or pattern the query names (`<name>` of the secret's org `org`, or `<org>/<name>`),
+ * and the agbot's declarations of serving it (by name or `*`) to nodes of `org`: the secret's org
+ * is the node's org, as upstream's agbot reads every bound secret in the node's org.
+ */
 async function servedSource(caller: AgbotCaller, org: string, query: DeliveryQuery) {
   if ((query.policy === undefined) === (query.pattern === undefined))
     throw badInput(
       "invalid input: an agbot reads a secret for exactly one query parameter 'policy' or 'pattern' (the deployment policy or pattern that binds it)",
     );
   const isPolicy = query.policy !== undefined;
-  const name = (query.policy ?? query.pattern) as string;
+  const named = (query.policy ?? query.pattern) as string;
+  const slash = named.indexOf('/');
+  const sourceOrg = slash < 0 ? org : named.slice(0, slash);
+  const name = named.slice(slash + 1);
   const served = isPolicy ? getAgbotPolicy : getAgbotPattern;
   const [byName, all, record] = await Promise.all([
-    served(caller.org, caller.id, `${org}_${name}`),
-    served(caller.org, caller.id, `${org}_*`),
-    isPolicy ? getDeploymentPolicy(org, name) : getPattern(org, name),
+    served(caller.org, caller.id, `${sourceOrg}_${name}`),
+    served(caller.org, caller.id, `${sourceOrg}_*`),
+    isPolicy ? getDeploymentPolicy(sourceOrg, name) : getPattern(sourceOrg, name),
   ]);
+  const toThisOrg = [byName, all].filter((d) => d !== undefined && (d.nodeOrgid || sourceOrg) === org);
   return {
-    kind: isPolicy ? 'deployment policy' : 'pattern',
+    kind: isPolicy ? ('deployment policy' as const) : ('pattern' as const),
+    org: sourceOrg,
     name,
-    declarations: [byName, all].filter((d) => d !== undefined),
+    declarations: toThisOrg,
     record,
   };
 }
@@ -41,7 +50,8 @@ async function servedSource(caller: AgbotCaller, org: string, query: DeliveryQue
 /**
  * Throws 403 unless the agbot may receive secret `name` of `org` for the policy or pattern the
  * query names (README "Secrets"): the agbot may deliver this org's secrets, serves that policy
- * or pattern, and the policy or pattern binds the name with an owner entitled to bind it.
+ * or pattern to this org's nodes, and the policy or pattern binds the name with an owner entitled
+ * to bind it in this org (so another org's pattern delivers this org's org-wide secrets only).
  */
 export async function authorizeDelivery(
   caller: AgbotCaller,
@@ -58,9 +68,11 @@ export async function authorizeDelivery(
       'only multi-tenant agbots and agbots owned by an admin of the org deliver secrets',
     );
   const source = await servedSource(caller, org, query);
-  const what = `${source.kind} '${org}/${source.name}'`;
-  const serving = await Promise.all(source.declarations.map((d) => mayServe(agbot, org, d.nodeOrgid || org)));
-  if (!serving.includes(true)) throw refused(caller, org, name, `the agbot does not serve ${what}`);
+  const what = `${source.kind} '${source.org}/${source.name}'`;
+  const isPublic = source.record !== undefined && 'public' in source.record && source.record.public === true;
+  const served = { kind: source.kind, org: source.org, nodeOrg: org, public: isPublic };
+  if (source.declarations.length === 0 || !(await mayServe(agbot, served)))
+    throw refused(caller, org, name, `the agbot does not serve ${what} to nodes of org '${org}'`);
   if (!source.record) throw refused(caller, org, name, `${what} does not exist`);
   const bindings = source.record.secretBinding as Parameters<typeof boundEntries>[0];
   if (!deliversEntry(name, boundEntries(bindings)))

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { idSegment } from '#lib/ids';
+import { idFits, idSegment, MAX_ID_LENGTH } from '#lib/ids';
 import { MAX_SECRET_NAME_LENGTH } from '#lib/secrets/names';
 
 /** Request schemas of the secrets manager's routes (issue 12; docs/exchange-catalog.md#secrets-manager). */
@@ -27,16 +27,31 @@ export const listQuery = z.object({
 export type ListQuery = z.infer<typeof listQuery>;
 
 /**
- * An agbot reads a secret value only to deliver it for one deployment policy or pattern of the
- * secret's org that it serves: `?policy=<name>` or `?pattern=<name>` says which (users ignore it).
+ * What a delivery names: `<name>` (of the secret's org) or `<org>/<name>` (of another org whose
+ * pattern or policy the agbot serves to the secret's org's nodes).
+ */
+const sourceName = z
+  .string()
+  .regex(/^([^\s/]+\/)?[^\s/]+$/, 'must be <name> or <org>/<name>, without whitespace')
+  .refine((value) => value.split('/').every(idFits), `each part must be at most ${MAX_ID_LENGTH} characters`);
+
+/**
+ * An agbot reads a secret value only to deliver it for one deployment policy or pattern it
+ * serves to nodes of the secret's org (the node's org, where upstream's agbot reads every bound
+ * secret): `?policy=<name>` or `?pattern=<name>` says which, `<org>/<name>` when it belongs to
+ * another org (users ignore it).
  */
 export const deliveryQuery = z.object({
-  policy: idSegment
+  policy: sourceName
     .optional()
-    .describe('agbots: the deployment policy of this org the value is delivered for'),
-  pattern: idSegment
+    .describe(
+      'agbots: the deployment policy (`<name>` of this org, or `<org>/<name>`) the value is delivered for',
+    ),
+  pattern: sourceName
     .optional()
-    .describe('agbots: the deployment pattern of this org the value is delivered for'),
+    .describe(
+      'agbots: the deployment pattern (`<name>` of this org, or `<org>/<name>`) the value is delivered for',
+    ),
 });
 export type DeliveryQuery = z.infer<typeof deliveryQuery>;
 

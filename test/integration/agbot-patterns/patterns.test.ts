@@ -50,6 +50,7 @@ beforeAll(async () => {
   node = await createNode('acme', 'n1', 'acme/alice');
   for (const name of ['p1', 'hub', 'root', 'kept']) await seedPattern('acme', name);
   await seedPattern('IBM', 'p2');
+  await seedPattern('IBM', 'pub', { public: true });
 });
 
 describe('POST .../agbots/{agreementbot}/deployment/patterns', () => {
@@ -74,24 +75,41 @@ describe('POST .../agbots/{agreementbot}/deployment/patterns', () => {
     expect((await removeOne(a1, 'acme_*')).status).toBe(204);
   });
 
-  it('refuses, for every caller, another org`s patterns (even public IBM ones) or nodes: only multi-tenant agbots serve other orgs', async () => {
+  it('refuses, for every caller, another org`s private pattern and other orgs` nodes: only multi-tenant agbots serve those', async () => {
     for (const caller of [a1, admin, hub, ROOT]) {
-      expect((await add(caller, { patternOrgid: 'other', pattern: '*', nodeOrgid: 'acme' })).status).toBe(
-        403,
+      const privateOne = await add(caller, { patternOrgid: 'IBM', pattern: 'p2', nodeOrgid: 'acme' });
+      expect(privateOne.status).toBe(403);
+      expect(privateOne.body.msg).toBe(
+        "Access denied: pattern 'IBM/p2' is not public; agbot 'acme/a1' may serve only patterns of org 'acme' and public patterns of other orgs",
       );
-      expect((await add(caller, { patternOrgid: 'IBM', pattern: 'p2', nodeOrgid: '' })).status).toBe(403);
-      expect((await add(caller, { patternOrgid: 'acme', pattern: 'p1', nodeOrgid: 'other' })).status).toBe(
-        403,
+      // nodeOrgid defaults to the pattern's org: IBM's nodes are not acme's.
+      expect((await add(caller, { patternOrgid: 'IBM', pattern: 'pub', nodeOrgid: '' })).status).toBe(403);
+      expect((await add(caller, { patternOrgid: 'IBM', pattern: '*' })).status).toBe(403);
+      const otherNodes = await add(caller, { patternOrgid: 'acme', pattern: 'p1', nodeOrgid: 'other' });
+      expect(otherNodes.status).toBe(403);
+      expect(otherNodes.body.msg).toBe(
+        "Access denied: agbot 'acme/a1' may serve only nodes of org 'acme'; only multi-tenant agbots (org IBM) serve other orgs' nodes",
       );
     }
     expect(await stored()).toEqual(['acme_hub', 'acme_p1', 'acme_root']);
   });
 
-  it('refuses a pattern that does not exist (400 naming it)', async () => {
+  it('serves another org`s public patterns (by name, "*", or still to come) to its own org`s nodes, as upstream`s agbot driver declares', async () => {
+    expect((await add(alice, { patternOrgid: 'IBM', pattern: '*', nodeOrgid: 'acme' })).status).toBe(201);
+    expect((await add(a1, { patternOrgid: 'IBM', pattern: 'pub', nodeOrgid: 'acme' })).status).toBe(201);
+    expect((await add(admin, { patternOrgid: 'other', pattern: 'later', nodeOrgid: 'acme' })).status).toBe(
+      201,
+    );
+    expect(await stored()).toEqual(['IBM_*', 'IBM_pub', 'acme_hub', 'acme_p1', 'acme_root', 'other_later']);
+    for (const id of ['IBM_*', 'IBM_pub', 'other_later'])
+      expect((await removeOne(alice, id)).status).toBe(204);
+  });
+
+  it('accepts a pattern of its org that does not exist yet (upstream 2.154.0 does; it is served once it appears)', async () => {
     const result = await add(alice, { patternOrgid: 'acme', pattern: 'ghost' });
-    expect(result.status).toBe(400);
-    expect(result.body.msg).toBe("pattern 'acme/ghost' does not exist");
-    expect(await stored()).not.toContain('acme_ghost');
+    expect(result.status).toBe(201);
+    expect(await stored()).toContain('acme_ghost');
+    expect((await removeOne(alice, 'acme_ghost')).status).toBe(204);
     // Rows of other orgs, as declarations made before the rule left them, for the reads below.
     const lastUpdated = at.toISOString();
     await insertAgbotPattern({

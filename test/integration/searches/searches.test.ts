@@ -11,7 +11,7 @@ import { handler as patternNodeHealth } from '#functions/patterns/pattern-node-h
 import { handler as postPattern } from '#functions/patterns/post-pattern';
 import { handler as searchPattern } from '#functions/patterns/search-pattern';
 import { dynamoCallCount } from '#tables/client';
-import { seedService } from '#test/support/catalog';
+import { seedPattern, seedService } from '#test/support/catalog';
 import { createAgbot, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -284,3 +284,62 @@ describe('node health', () => {
 });
 
 const policyNodesAll = () => ['b1', 'b2', 'b3', 'b4', 'b5', 'b6'].map((id) => `${ORG}/${id}`);
+
+describe('an org`s agbot and IBM`s public pattern (issue 32)', () => {
+  // sother's agbot serves IBM's public pattern to sother's nodes, as upstream's agbot driver
+  // declares it: it finds its own org's nodes of the pattern, never another org's.
+  const asked = { nodeOrgids: ['sother', ORG] };
+
+  beforeAll(async () => {
+    await seedPattern('IBM', 'pubpat', { public: true, services: [SERVICE] });
+    await seedPattern('IBM', 'privpat', { services: [SERVICE] });
+    await registerNode('own1', { pattern: 'IBM/pubpat' });
+    const admin = await createUser('sother', 'oadmin', { admin: true });
+    const node = await invoke(putNode, {
+      auth: admin,
+      path: { organization: 'sother', node: 'o1' },
+      body: { name: 'o1', token: 'o1-token', pattern: 'IBM/pubpat', publicKey: 'k', arch: 'amd64' },
+    });
+    expect(node.status, node.text).toBe(201);
+    const declared = await invoke(servePattern, {
+      auth: who.otherAgbot as Auth,
+      path: { organization: 'sother', agreementbot: 'ag2' },
+      body: { patternOrgid: 'IBM', pattern: '*', nodeOrgid: 'sother' },
+    });
+    expect(declared.status, declared.text).toBe(201);
+  });
+
+  it('searches the public pattern for its own org`s nodes only', async () => {
+    const found = await invoke(searchPattern, {
+      auth: who.otherAgbot as Auth,
+      path: { organization: 'IBM', pattern: 'pubpat' },
+      body: { serviceUrl: 'ssvc/web', ...asked },
+    });
+    expect(found.status, found.text).toBe(201);
+    expect(ids(found.body)).toEqual(['sother/o1']);
+    const health = await invoke(patternNodeHealth, {
+      auth: who.otherAgbot as Auth,
+      path: { organization: 'IBM', pattern: 'pubpat' },
+      body: { lastTime: '', ...asked },
+    });
+    expect(health.status, health.text).toBe(201);
+    expect(Object.keys(health.body.nodes)).toEqual(['sother/o1']);
+  });
+
+  it('still gets 403 for a private pattern of IBM, and for IBM`s node health', async () => {
+    for (const handler of [searchPattern, patternNodeHealth]) {
+      const refused = await invoke(handler, {
+        auth: who.otherAgbot as Auth,
+        path: { organization: 'IBM', pattern: 'privpat' },
+        body: { serviceUrl: 'ssvc/web', lastTime: '', ...asked },
+      });
+      expect(refused.status).toBe(403);
+    }
+    const orgHealth = await invoke(nodeHealth, {
+      auth: who.otherAgbot as Auth,
+      path: { organization: 'IBM' },
+      body: { lastTime: '', ...asked },
+    });
+    expect(orgHealth.status).toBe(403);
+  });
+});

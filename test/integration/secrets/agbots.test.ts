@@ -5,7 +5,7 @@ import { handler as putAgbot } from '#functions/agbots/put-agbot';
 import { handler as postChanges } from '#functions/changes/post-changes';
 import { handler as postPolicy } from '#functions/deployment-policies/post-policy';
 import { dynamoCallCount } from '#tables/client';
-import { seedDeploymentPolicy, seedService } from '#test/support/catalog';
+import { seedDeploymentPolicy, seedPattern, seedService } from '#test/support/catalog';
 import { createAgbot, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -197,6 +197,57 @@ describe('an agbot reads a secret value only to deliver a binding it is entitled
   });
 });
 
+describe('an org`s agbot serving another org`s public pattern to its own nodes (issue 32)', () => {
+  // Upstream's agbot reads every bound secret in the node's org; so does ours, and the pattern's
+  // owner (of another org) may bind only org-wide secrets there: no user or node secret of sa.
+  const ibmBinding = binding({ g: 'greeting', u: 'user/alice/x', n: 'node/n1/k' });
+  const declare = (auth: Auth, agbot: string, body: Record<string, string>) =>
+    invoke(servePattern, {
+      auth,
+      path: { organization: agbot.split('/')[0] as string, agreementbot: agbot.split('/')[1] as string },
+      body,
+    });
+  const forPattern = (pattern: string) => ({ pattern });
+
+  beforeAll(async () => {
+    await seedPattern('IBM', 'ibmpub', { public: true, owner: 'IBM/ibmadmin', secretBinding: ibmBinding });
+    await seedPattern('IBM', 'ibmpriv', { owner: 'IBM/ibmadmin', secretBinding: ibmBinding });
+    for (const [auth, agbot] of [
+      [who.boss, 'sa/adminbot'],
+      [who.alice, 'sa/plainbot'],
+    ] as const)
+      expect(
+        (await declare(auth, agbot, { patternOrgid: 'IBM', pattern: '*', nodeOrgid: 'sa' })).status,
+      ).toBe(201);
+    await servePatterns('sb', 'evil', 'IBM');
+  });
+
+  it('delivers the node org`s org-wide secret the public pattern binds, to an agbot that may deliver secrets', async () => {
+    const result = await read(who.adminBot, 'greeting', forPattern('IBM/ibmpub'));
+    expect(result.status, result.text).toBe(200);
+    expect(result.body).toEqual({ key: 'k', value: 'v:greeting' });
+  });
+
+  it.each([
+    ['user/alice/x', 'IBM/ibmpub', 'adminBot', "the owner of pattern 'IBM/ibmpub' may not bind it"],
+    ['node/n1/k', 'IBM/ibmpub', 'adminBot', "the owner of pattern 'IBM/ibmpub' may not bind it"],
+    ['greeting', 'IBM/ibmpriv', 'adminBot', "does not serve pattern 'IBM/ibmpriv' to nodes of org 'sa'"],
+    ['greeting', 'IBM/ibmpub', 'plainBot', 'only multi-tenant agbots and agbots owned by an admin'],
+    ['greeting', 'IBM/ibmpub', 'evil', 'only multi-tenant agbots and agbots owned by an admin'],
+    ['greeting', 'IBM/nosuch', 'adminBot', "does not serve pattern 'IBM/nosuch'"],
+  ] as const)('refuses %s for %s to %s', async (name, pattern, agbot, why) => {
+    const result = await read(who[agbot], name, forPattern(pattern));
+    expect(result.status, result.text).toBe(403);
+    expect(result.body.msg).toContain(why);
+  });
+
+  it('answers 400 naming the query field for a malformed pattern name', async () => {
+    const result = await read(who.adminBot, 'greeting', forPattern('IBM/ibm/pub'));
+    expect(result.status).toBe(400);
+    expect(result.body.msg).toContain("'pattern'");
+  });
+});
+
 describe('what an agbot may serve is checked when it is declared', () => {
   const declarePattern = (auth: Auth, agbot: string, body: Record<string, string>) =>
     invoke(servePattern, {
@@ -227,7 +278,7 @@ describe('what an agbot may serve is checked when it is declared', () => {
     expect(policy.status).toBe(403);
   });
 
-  it('even root cannot make an org`s agbot serve another org; a named policy or pattern must exist', async () => {
+  it('even root cannot make an org`s agbot serve another org; a policy or pattern still to come is accepted', async () => {
     const root = await declarePolicy(ROOT, 'sa/plainbot', {
       businessPolOrgid: 'sb',
       businessPol: '*',
@@ -238,10 +289,9 @@ describe('what an agbot may serve is checked when it is declared', () => {
       businessPolOrgid: 'sa',
       businessPol: 'nosuch',
     });
-    expect(missing.status).toBe(400);
-    expect(missing.body.msg).toContain("deployment policy 'sa/nosuch' does not exist");
+    expect(missing.status).toBe(201);
     const pattern = await declarePattern(who.alice, 'sa/plainbot', { patternOrgid: 'sa', pattern: 'nosuch' });
-    expect(pattern.status).toBe(400);
+    expect(pattern.status).toBe(201);
     expect(
       (await declarePolicy(who.alice, 'sa/plainbot', { businessPolOrgid: 'sa', businessPol: 'alicepol' }))
         .status,
