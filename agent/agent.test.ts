@@ -89,10 +89,10 @@ describe('agent process state', () => {
     await fake.restart();
     await agent.start();
     await expect
-      .poll(async () => (await agent.app.inject({ method: 'GET', url: '/node' })).json().configstate.state, {
-        timeout: 5000,
+      .poll(async () => (await agent.app.inject({ method: 'GET', url: '/node' })).statusCode, {
+        timeout: 30_000,
       })
-      .toBe('unconfigured');
+      .toBe(404);
     expect(fake.nodes.has(nodeKey)).toBe(false);
   });
 });
@@ -109,8 +109,8 @@ describe('workers', () => {
     await expect.poll(async () => (await get('/node/userinput'))[0]?.serviceUrl).toBe('y');
     fake.putPolicy(nodeKey, { properties: [{ name: 'from', value: 'exchange' }], constraints: [] });
     await expect
-      .poll(async () => (await get('/node/policy')).properties[0])
-      .toEqual({ name: 'from', value: 'exchange' });
+      .poll(async () => (await get('/node/policy')).properties, { timeout: 30_000 })
+      .toContainEqual({ name: 'from', value: 'exchange' });
     // ... and the built-ins the Exchange copy lacked are pushed back to it.
     await expect
       .poll(() => ((fake.policies.get(nodeKey)?.properties ?? []) as { name: string }[]).map((p) => p.name))
@@ -130,10 +130,10 @@ describe('workers', () => {
     await agent.start();
     fake.nodes.delete(nodeKey);
     await expect
-      .poll(async () => (await agent.app.inject({ method: 'GET', url: '/node' })).json().configstate.state, {
-        timeout: 5000,
+      .poll(async () => (await agent.app.inject({ method: 'GET', url: '/node' })).statusCode, {
+        timeout: 30_000,
       })
-      .toBe('unconfigured');
+      .toBe(404);
     expect((await get('/eventlog/all?event_code=node_unregistration_complete')).length).toBe(1);
   });
 

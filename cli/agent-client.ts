@@ -10,6 +10,15 @@ import { type HttpResult, send, TransportError } from './http.ts';
  */
 const DEFAULT_HORIZON_URL = 'http://localhost:8510';
 
+/** GET /node of an agent with no registration. */
+const UNCONFIGURED_NODE = {
+  id: '',
+  organization: null,
+  pattern: null,
+  clusterNamespace: null,
+  configstate: { state: 'unconfigured', last_update_time: 0 },
+};
+
 export class AgentClient {
   readonly baseUrl: string;
   constructor(readonly ctx: Ctx) {
@@ -38,6 +47,16 @@ export class AgentClient {
     const url = this.url(path);
     if (method === 'GET') throw fatal(EXIT.HTTP_ERROR, `bad HTTP code from GET ${url}: ${result.status}`);
     throw fatal(EXIT.HTTP_ERROR, `bad HTTP code ${result.status} from ${method} ${url}: ${result.text}`);
+  }
+
+  /**
+   * GET /node. Once an unregistration has completed the agent answers 404 (the contract); that is
+   * an unconfigured node, shown the way the agent shows one before its first registration.
+   */
+  async node<T = Record<string, unknown>>(): Promise<T> {
+    const result = await this.expect('GET', 'node', [200, 404]);
+    if (result.status === 404) return structuredClone(UNCONFIGURED_NODE) as T;
+    return jsonBody<T>(result, this.url('node'));
   }
 
   async getJson<T = unknown>(path: string): Promise<T> {

@@ -92,6 +92,19 @@ describe('version and node list', () => {
     expect(result.stdout).toContain('\n  "configstate": {\n    "state": "configured",\n');
   });
 
+  it('node list after an unregistration (GET /node 404): exit 0 and the unconfigured node, as upstream`s hzn', async () => {
+    server.on({
+      'GET /node': { status: 404, body: { error: 'the node is not registered', input: 'node' } },
+      'GET /status': { status: 200, body: STATUS },
+    });
+    const result = await hzn(['node', 'list'], { env: env() });
+    expect(result.code, result.stderr).toBe(0);
+    const shown = JSON.parse(result.stdout);
+    expect(shown.id).toBe('');
+    expect(shown.organization).toBeNull();
+    expect(shown.configstate.state).toBe('unconfigured');
+  });
+
   it('node list without configstate → exit 168 (upstream 424)', async () => {
     server.on({
       'GET /node': { status: 200, body: { id: 'x' } },
@@ -320,19 +333,15 @@ describe('service, policy, userinput', () => {
 });
 
 describe('unregister', () => {
-  it('-f -r: DELETE /node?block=true&removeNode=true, then polls until unconfigured', async () => {
+  it('-f -r: DELETE /node?block=true&removeNode=true, then polls until GET /node answers 404', async () => {
     server.on({
       'GET /node': (_req, count) =>
         count === 1
           ? { status: 200, body: REGISTERED }
-          : {
-              status: 200,
-              body: {
-                id: 'n1',
-                organization: null,
-                configstate: { state: count < 3 ? 'unconfiguring' : 'unconfigured' },
-              },
-            },
+          : count < 3
+            ? { status: 200, body: { id: 'n1', configstate: { state: 'unconfiguring' } } }
+            : // The contract: 404 once the unregistration has completed.
+              { status: 404, body: { error: 'the node is not registered', input: 'node' } },
       'DELETE /node': { status: 204 },
     });
     const result = await hzn(['unregister', '-f', '-r'], { env: env() });

@@ -23,7 +23,11 @@ afterEach(() => stopAgentUnderTest({ fake, dir, agent }));
 const inject = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, payload?: unknown) =>
   agent.app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }) });
 
-const nodeState = async () => (await inject('GET', '/node')).json().configstate.state as string;
+/** The configstate GET /node shows; `gone` once it answers 404 (an unregistration has completed). */
+const nodeState = async () => {
+  const res = await inject('GET', '/node');
+  return res.statusCode === 404 ? 'gone' : (res.json().configstate.state as string);
+};
 
 const eventCodes = async () =>
   ((await inject('GET', '/eventlog/all')).json() as { event_code: string }[]).map((e) => e.event_code);
@@ -246,7 +250,7 @@ describe('DELETE /node', () => {
     expect((await inject('GET', '/node')).json().configstate.state).toBe('configuring');
   });
 
-  it('blocks by default: clears the registration in the Exchange, removes local state, then GET /node is unconfigured', async () => {
+  it('blocks by default: clears the registration in the Exchange, removes local state, then GET /node answers 404 until the next registration', async () => {
     await registerNode(agent, fake);
     await inject('POST', '/node/userinput', [
       { serviceOrgid: 'o', serviceUrl: 's', inputs: [{ name: 'a', value: 1 }] },
@@ -256,15 +260,13 @@ describe('DELETE /node', () => {
     expect(res.body).toBe('');
     expect(fake.nodes.get(nodeKey)?.userInput).toEqual([]);
     expect(fake.nodes.has(nodeKey)).toBe(true);
-    // 200 and the unregistered shape, as upstream's agent: `hzn node list` still works (issue 28).
+    // The contract: 404 once the unregistration has completed (`hzn node list` shows the
+    // unconfigured shape itself, cli/agent-client.ts).
     const gone = await inject('GET', '/node');
-    expect(gone.statusCode).toBe(200);
+    expect(gone.statusCode).toBe(404);
     expect(gone.json()).toEqual({
-      id: '',
-      organization: null,
-      pattern: null,
-      clusterNamespace: null,
-      configstate: { state: 'unconfigured', last_update_time: 0 },
+      error: 'the node is not registered: its unregistration has completed',
+      input: 'node',
     });
     expect((await inject('GET', '/node/userinput')).json()).toEqual([]);
     expect((await inject('GET', '/node/configstate')).json()).toEqual({ state: 'unconfigured' });
@@ -288,7 +290,7 @@ describe('DELETE /node', () => {
     expect((await inject('GET', '/eventlog/all')).json()).toEqual([]);
   });
 
-  it('with block=false answers at once; the state is unconfiguring until GET /node turns unconfigured', async () => {
+  it('with block=false answers at once; the state is unconfiguring until GET /node answers 404', async () => {
     await registerNode(agent, fake);
     await fake.stop(); // the Exchange is slow to clear: unregistration retries for a while
     const res = await inject('DELETE', '/node?block=false');
@@ -299,7 +301,7 @@ describe('DELETE /node', () => {
       (await inject('POST', '/node', { id: NODE.id, organization: NODE.org, token: NODE.token })).statusCode,
     ).toBe(409);
     await fake.restart();
-    await expect.poll(nodeState, { timeout: 5000 }).toBe('unconfigured');
+    await expect.poll(nodeState, { timeout: 30_000 }).toBe('gone');
   });
 
   it('with block=true answers 503 when the Exchange cannot be cleared, local state removed anyway', async () => {
@@ -308,7 +310,7 @@ describe('DELETE /node', () => {
     const res = await inject('DELETE', '/node');
     expect(res.statusCode).toBe(503);
     expect(res.json().input).toBe('exchange');
-    expect(await nodeState()).toBe('unconfigured');
+    expect(await nodeState()).toBe('gone');
     expect(await eventCodes()).toContain('error_node_unregistration');
   });
 });

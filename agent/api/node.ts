@@ -1,6 +1,7 @@
 import { AgentError, badInput } from '../ground/errors.ts';
 import { own } from '../ground/own.ts';
 import {
+  hasUnregistered,
   isActive,
   loadNode,
   type NodeRecord,
@@ -19,9 +20,12 @@ import { parseBody } from './validation.ts';
 export const nodeRoutes: RoutesPlugin = async (app, { ctx }) => {
   app.get('/node', async () => {
     const node = loadNode(ctx.store);
-    // After an unregistration too: 200 and the unconfigured shape, as upstream's agent after its
-    // restart (ours takes a new POST /node without one), so `hzn node list` keeps working.
-    return node ? nodeView(node) : unregisteredView(ctx.config.defaultNodeId);
+    if (node) return nodeView(node);
+    // The contract: 404 once an unregistration has completed (a client of `DELETE /node?block=false`
+    // polls for it), until the next registration; `hzn node list` shows the unconfigured shape then.
+    if (hasUnregistered(ctx.store))
+      throw new AgentError(404, 'the node is not registered: its unregistration has completed', 'node');
+    return unregisteredView(ctx.config.defaultNodeId);
   });
 
   app.post('/node', async (req, reply) => {

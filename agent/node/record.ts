@@ -1,4 +1,4 @@
-import type { NodeSource } from '../events/eventlog.ts';
+import { LAST_UNREGISTRATION_KEY, type NodeSource } from '../events/eventlog.ts';
 import type { Credentials } from '../exchange/client.ts';
 import type { Store } from '../store/store.ts';
 
@@ -61,6 +61,10 @@ export const configStateView = (node: NodeRecord) => ({
   state: node.configstate.state,
   last_update_time: node.configstate.last_update_time,
 });
+
+/** Whether an unregistration has completed (and no registration has been stored since). */
+export const hasUnregistered = (store: Store): boolean =>
+  store.get<number>(LAST_UNREGISTRATION_KEY) !== undefined && loadNode(store) === undefined;
 
 /** GET /node with no registration. */
 export function unregisteredView(defaultId: string) {

@@ -181,7 +181,7 @@ async function nodeFromFilesOrAgent(ctx: Ctx, opts: Options): Promise<NodeInput>
   }
   ctx.io.out('Neither node id nor node policy is specified. Getting node policy from the local node.\n');
   const agent = new AgentClient(ctx);
-  const node = await agent.getJson<Json>('node');
+  const node = await agent.node<Json>();
   const status = await agent.getJson<{ configuration?: { architecture?: string } }>('status');
   return {
     id: node.organization ? `${String(node.organization)}/${String(node.id)}` : '',

@@ -14,7 +14,7 @@ export function nodeCommands(program: Command, base: Base): void {
     leaf(node, ['list', 'ls'], 'Display general information about this Horizon edge node.'),
     async (ctx) => {
       const agent = new AgentClient(ctx);
-      const info = await agent.getJson<Json>('node');
+      const info = await agent.node<Json>();
       const status = await agent.getJson<Json>('status');
       if (!info.configstate)
         throw fatal(EXIT.ANAX_NOT_CONFIGURED_YET, 'Failed to get proper response from Horizon agent');

@@ -116,7 +116,7 @@ async function registerNode(
     versionCreds ? orgAndCreds(org, versionCreds, ctx.env) : undefined,
   ).checkVersion();
   const agent = new AgentClient(ctx);
-  const agentNode = await agent.getJson<Json>('node');
+  const agentNode = await agent.node<Json>();
   if (!id && typeof agentNode.id === 'string' && agentNode.id) {
     id = agentNode.id;
     ctx.io.out(`Using node ID '${id}' from the Horizon agent\n`);

@@ -37,7 +37,7 @@ export function unregisterCommand(program: Command, base: Base): void {
       );
     await confirmOrExit(ctx, 'Are you sure you want to unregister this Horizon node?', opts.force === true);
     const agent = new AgentClient(ctx);
-    const node = await agent.getJson<Json>('node');
+    const node = await agent.node<Json>();
     if (opts.deepClean === true)
       ctx.io.out('Note: -D (deep clean of the host) is not supported by this hzn and is skipped.\n');
     if (!node.organization) {
@@ -92,12 +92,14 @@ async function withProgress<T>(ctx: Ctx, agent: AgentClient, minutes: number, ca
   }
 }
 
-/** Polls GET /node every 3 s for up to 180 s until the agent reports unconfigured. */
+/** Polls GET /node every 3 s for up to 180 s until the agent reports unconfigured (or 404). */
 async function waitUnconfigured(ctx: Ctx, agent: AgentClient): Promise<void> {
   const deadline = ctx.io.now() + 180_000;
   let announced = false;
   for (;;) {
     const result = await agent.call('GET', 'node');
+    // 404: the unregistration has completed (the contract); an unconfigured node answers the same.
+    if (result.status === 404) return;
     const state =
       result.status === 200
         ? (JSON.parse(result.text) as { configstate?: { state?: string } }).configstate?.state

@@ -208,12 +208,11 @@ describe('node agent against the real Exchange', { timeout: 180_000 }, () => {
     expect((await agent('GET', '/node/userinput')).body).toEqual([input('svc3', 'offline')]);
   });
 
-  it('unregisters with removeNode=true: the Exchange node is gone, GET /node is unconfigured', async () => {
+  it('unregisters with removeNode=true: the Exchange node is gone, GET /node answers 404 (the contract)', async () => {
     const res = await agent('DELETE', '/node', { query: { removeNode: 'true' } });
     expect(res.status, res.text).toBe(204);
     const after = await agent('GET', '/node');
-    expect(after.status).toBe(200);
-    expect(after.body.configstate.state).toBe('unconfigured');
+    expect(after.status).toBe(404);
     expect((await exchange('GET', nodePath, { auth: user })).status).toBe(404);
     expect((await exchange('GET', nodePath, { auth: root })).status).toBe(404);
   });
