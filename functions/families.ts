@@ -19,7 +19,7 @@ import { orgsRoutes } from '#functions/orgs/routes';
 import { patternsRoutes } from '#functions/patterns/routes';
 import { secretsRoutes } from '#functions/secrets/routes';
 import { servicesRoutes } from '#functions/services/routes';
-import { SIGNALS_FUNCTION } from '#functions/signals/function';
+import { SIGNALS_DISPATCH_FUNCTION, SIGNALS_FUNCTION } from '#functions/signals/function';
 import { usersRoutes } from '#functions/users/routes';
 import type { ResourceDoc } from '#lib/openapi/route';
 import { serverlessFunctions } from '#lib/openapi/serverless';
@@ -65,10 +65,11 @@ export const functions = () => serverlessFunctions(FAMILIES, FALLBACK);
 
 /**
  * serverless.yml's `functions:` (read through functions/serverless-functions.cjs): the HTTP API's,
- * the signal channel's and the in-stack agbot's.
+ * the signal channel's, its dispatcher's and the in-stack agbot's.
  */
 export const stackFunctions = () => ({
   ...functions(),
   signals: SIGNALS_FUNCTION,
+  signalsDispatch: SIGNALS_DISPATCH_FUNCTION,
   agbotRound: AGBOT_ROUND_FUNCTION,
 });

@@ -7,11 +7,13 @@ import { assertJava, LocalStackError, startDynamoDbLocal } from './local/dynamod
 import { startOffline } from './local/offline.ts';
 import { resolveRootPassword } from './local/root-password.ts';
 import { readSettings } from './local/settings.ts';
+import { startSignalsStream } from './local/signals-stream.ts';
 import { prepareTable } from './local/table.ts';
 
 /**
  * `npm start`: DynamoDB Local (data kept in the data dir), the table and bootstrap records, the
- * Exchange through serverless-offline, then the agbot (unless EXCHANGE_AGBOT=off). Ctrl-C stops
+ * Exchange through serverless-offline with the reader of the table's stream that invokes its
+ * signal dispatcher (docs/signals.md), then the agbot (unless EXCHANGE_AGBOT=off). Ctrl-C stops
  * everything it started.
  */
 const stops: (() => Promise<void>)[] = [];
@@ -103,6 +105,14 @@ async function main(signal: AbortSignal): Promise<void> {
     void shutdown(1);
   });
   offline.forwardOutput();
+  const lambdaUrl = `http://127.0.0.1:${settings.lambdaPort}`;
+  // serverless-offline runs no DynamoDB streams: the signal dispatcher's mapping is read here.
+  const signals = await startSignalsStream({
+    dynamoEndpoint: dynamo.endpoint,
+    table: settings.table,
+    lambdaUrl,
+  });
+  stops.push(signals.stop);
   const exchangeUrl = `http://127.0.0.1:${settings.httpPort}/v1`;
   const agbot = await startLocalAgbot({
     exchangeUrl,
@@ -110,7 +120,7 @@ async function main(signal: AbortSignal): Promise<void> {
     dataDir: settings.dataDir,
     dynamoEndpoint: dynamo.endpoint,
     table: settings.table,
-    lambdaUrl: `http://127.0.0.1:${settings.lambdaPort}`,
+    lambdaUrl,
     env: process.env,
   });
   if (agbot) {

@@ -2,15 +2,15 @@ import { instanceAuthCaches } from '#functions/endpoint';
 import { authenticate } from '#lib/auth/authenticate';
 import { HttpError } from '#lib/http/errors';
 import { log } from '#lib/log';
-import { recordConnected, recordDisconnected } from '#tables/node/liveness';
-import { addConnection, removeConnection } from '#tables/signals/connections';
+import { recordConnected } from '#tables/node/liveness';
+import { addConnection, forgetConnection } from '#tables/signals/connections';
 
 /**
  * The signal channel's one Lambda (docs/signals.md), behind API Gateway's WebSocket API:
  * `$connect` authenticates the caller as the HTTP API does (Basic credentials in the upgrade
  * request) and records the connection of a node or an agbot (for a node, also its liveness);
  * `$disconnect` forgets it; anything the client sends (`$default`) is a keepalive. Nothing is ever
- * sent on the connection but "look now" (tables/signals/changes.ts).
+ * sent on the connection but "look now" (functions/signals/dispatch.ts).
  */
 interface WebSocketEvent {
   requestContext: { routeKey: string; connectionId: string };
@@ -32,7 +32,8 @@ export async function handler(event: WebSocketEvent) {
       case '$connect':
         return await connect(event, connectionId);
       case '$disconnect':
-        await disconnect(connectionId);
+        // From now on a node's liveness is the time it left.
+        await forgetConnection(connectionId);
         return status(200);
       default:
         // A keepalive: it only keeps API Gateway from closing an idle connection (10 minutes). It
@@ -55,11 +56,4 @@ async function connect(event: WebSocketEvent, connectionId: string) {
   await addConnection(connectionId, { kind: caller.kind, org: caller.org, id: caller.id }, now);
   if (caller.kind === 'node') await recordConnected(caller.org, caller.id, connectionId, now.toISOString());
   return status(200);
-}
-
-/** From now on the node's liveness is the time it left. */
-async function disconnect(connectionId: string) {
-  const listener = await removeConnection(connectionId);
-  if (listener?.kind === 'node')
-    await recordDisconnected(listener.org, listener.id, connectionId, new Date().toISOString());
 }

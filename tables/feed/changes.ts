@@ -4,7 +4,6 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import { epochSeconds } from '#lib/time';
 import { documentClient, tableName } from '../client.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
-import { signalChanges } from '../signals/changes.ts';
 import {
   claimLease,
   type FeedHead,
@@ -89,7 +88,6 @@ export async function transactWriteWithChanges(
       throw new TransactionFailed(error.failed.slice(0, items.length), error.oldItems.slice(0, items.length));
     throw error;
   }
-  await signalChanges(changes);
 }
 
 /** Records change rows alone (for writes that have nothing else to put in the transaction). */

@@ -1,40 +1,67 @@
 import { agbotWokenBy, type FeedRow, nodeWokenBy, visibleTo } from '#lib/feed/visibility';
-import { log } from '#lib/log';
-import { signalsUrl } from '#lib/signals/address';
-import { sendLookNow } from '#lib/signals/look-now';
-import { agbotConnections, nodeConnections, removeConnection } from './connections.ts';
+import { type LookNowOutcome, managementUrl, sendLookNow } from '#lib/signals/look-now';
+import { agbotConnections, forgetConnection, nodeConnections } from './connections.ts';
 
 /**
- * After a write recorded `changes`, tells the listeners whose feed now shows something to poll
- * (docs/signals.md): the nodes the rows are about and the agbots that read them. One Query per
- * node woken and one for the agbots, only when the Exchange has a signal channel. Best effort: a
- * write never fails because of a signal, and a listener that misses one finds the row at its next
- * poll.
+ * The connections `changes` wake (docs/signals.md): those of the nodes the rows are about and of
+ * the agbots that read them (rules in lib/feed/visibility.ts, the same file that decides what each
+ * reader's feed shows). One Query per node woken and one for the agbots, when an agbot may read a
+ * row; each connection once, however many rows wake it.
  */
-export async function signalChanges(changes: FeedRow[]): Promise<void> {
-  if (!signalsUrl() || changes.length === 0) return;
-  try {
-    const nodes = new Set(changes.map(nodeWokenBy).filter((node) => node !== undefined));
-    // Rows no agbot reads (a node's mailbox, its status) cost no agbot lookup.
-    const agbotRows = changes.filter(visibleTo({ kind: 'agbot', org: '', id: '' }));
-    const [nodeIds, agbots] = await Promise.all([
-      Promise.all(
-        [...nodes].map((node) => {
-          const slash = node.indexOf('/');
-          return nodeConnections(node.slice(0, slash), node.slice(slash + 1));
-        }),
-      ),
-      agbotRows.length > 0 ? agbotConnections() : [],
-    ]);
-    const connectionIds = [
+export async function audienceOf(changes: FeedRow[]): Promise<string[]> {
+  const nodes = new Set(changes.map(nodeWokenBy).filter((node) => node !== undefined));
+  // Rows no agbot reads (a node's mailbox, its status) cost no agbot lookup.
+  const agbotRows = changes.filter(visibleTo({ kind: 'agbot', org: '', id: '' }));
+  const [nodeIds, agbots] = await Promise.all([
+    Promise.all(
+      [...nodes].map((node) => {
+        const slash = node.indexOf('/');
+        return nodeConnections(node.slice(0, slash), node.slice(slash + 1));
+      }),
+    ),
+    agbotRows.length > 0 ? agbotConnections() : [],
+  ]);
+  return [
+    ...new Set([
       ...nodeIds.flat(),
       ...agbots
         .filter((agbot) => agbotRows.some((row) => agbotWokenBy(agbot, row)))
         .map((a) => a.connectionId),
-    ];
-    const gone = await sendLookNow(connectionIds);
-    await Promise.all(gone.map((connectionId) => removeConnection(connectionId)));
-  } catch (error) {
-    log.warn('signal not sent', { error: (error as Error).message });
+    ]),
+  ];
+}
+
+/** Connections that could be neither signalled nor closed: the stream retries the whole batch. */
+export class SignalsNotDelivered extends Error {
+  constructor(readonly failed: LookNowOutcome['failed']) {
+    super(
+      `"look now" neither delivered nor the connection closed: ${failed.map((f) => `${f.connectionId} (${f.error})`).join(', ')}`,
+    );
+    this.name = 'SignalsNotDelivered';
   }
+}
+
+export interface SignalOutcome extends LookNowOutcome {
+  /** Connections the changes woke. */
+  audience: number;
+}
+
+/**
+ * Tells the listeners whose feed now shows something to poll (functions/signals/dispatch.ts calls
+ * it with the change rows of the table's stream). Each post is retried; a connection that cannot
+ * be posted to is closed (its client reconnects and polls at once) and forgotten, as is one API
+ * Gateway says is gone. Throws SignalsNotDelivered when a connection could be neither signalled
+ * nor closed, and any DynamoDB error: the event source mapping then invokes again with the same
+ * rows (a listener that hears twice polls twice, which is harmless).
+ */
+export async function signalChanges(changes: FeedRow[]): Promise<SignalOutcome> {
+  const none: SignalOutcome = { audience: 0, delivered: [], gone: [], closed: [], failed: [], retries: 0 };
+  if (!managementUrl() || changes.length === 0) return none;
+  const audience = await audienceOf(changes);
+  const outcome = await sendLookNow(audience);
+  await Promise.all(
+    [...outcome.gone, ...outcome.closed].map((connectionId) => forgetConnection(connectionId)),
+  );
+  if (outcome.failed.length > 0) throw new SignalsNotDelivered(outcome.failed);
+  return { ...outcome, audience: audience.length };
 }

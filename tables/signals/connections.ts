@@ -1,6 +1,7 @@
 import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
+import { recordDisconnected } from '../node/liveness.ts';
 import { signalKeys } from './keys.ts';
 
 /**
@@ -57,6 +58,18 @@ export async function removeConnection(connectionId: string): Promise<Listener |
   await documentClient.send(
     new DeleteCommand({ TableName: tableName(), Key: listenerKey(listener, connectionId) }),
   );
+  return listener;
+}
+
+/**
+ * Forgets a connection that is closed or gone (`$disconnect`, or a "look now" that could not be
+ * delivered): its items, and for a node, from now on its liveness is the time it left (unless a
+ * newer connection of the node has replaced it). Nothing when it is already forgotten.
+ */
+export async function forgetConnection(connectionId: string, at = new Date()): Promise<Listener | undefined> {
+  const listener = await removeConnection(connectionId);
+  if (listener?.kind === 'node')
+    await recordDisconnected(listener.org, listener.id, connectionId, at.toISOString());
   return listener;
 }
 

@@ -7,9 +7,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STREAM_BATCH_WINDOW_S } from '#functions/agbot-round/function';
 import { FALLBACK, FAMILIES } from '#functions/families';
+import { DISPATCH_RETRY } from '#functions/signals/function';
 import { BUILT_IN_AGBOT } from '#lib/agbot/built-in';
 import { agbotStreamPatterns } from '#lib/feed/agbot-stream-filter';
 import { functionName } from '#lib/openapi/serverless';
+import { signalStreamPatterns } from '#lib/signals/stream-filter';
 
 /**
  * `serverless package` for real, then the CloudFormation template it wrote: far below the
@@ -67,6 +69,14 @@ const agbotRoundResources = [
   'AgbotRoundEventsRuleSchedule1',
   'AgbotRoundLambdaPermissionEventsRuleSchedule1',
 ];
+/** The signal dispatcher (docs/signals.md): on the table's stream, with a role of its own. */
+const SIGNALS_DISPATCH = 'signalsDispatch';
+const signalsDispatchResources = [
+  'SignalsDispatchLambdaFunction',
+  'SignalsDispatchLogGroup',
+  'SignalsDispatchRole',
+  'SignalsDispatchEventSourceMappingDynamodbExchangeTable',
+];
 
 /** A function's resources: itself, its log group, its permission, its integration and the routes to it. */
 function resourcesOf(name: string): string[] {
@@ -109,7 +119,9 @@ describe('the packaged CloudFormation template', () => {
       ofType('AWS::Lambda::Function')
         .map(([id]) => id)
         .sort(),
-    ).toEqual([...names, AGBOT_ROUND].map((name) => `${logicalName(name)}LambdaFunction`).sort());
+    ).toEqual(
+      [...names, AGBOT_ROUND, SIGNALS_DISPATCH].map((name) => `${logicalName(name)}LambdaFunction`).sort(),
+    );
     // Function, log group, permission and integration, then the routes (docs/development.md).
     const mountsOf = new Map([
       ...FAMILIES.map((family) => [functionName(family.folder), family.mounts.length] as const),
@@ -123,7 +135,7 @@ describe('the packaged CloudFormation template', () => {
   });
 
   it('is the shared resources plus those of the functions, nothing per endpoint', () => {
-    const perFunction = [...names.flatMap(resourcesOf), ...agbotRoundResources];
+    const perFunction = [...names.flatMap(resourcesOf), ...agbotRoundResources, ...signalsDispatchResources];
     const shared = Object.keys(resources).filter((id) => !perFunction.includes(id));
     expect(shared.map((id) => resources[id]?.Type).sort()).toEqual([
       'AWS::ApiGatewayV2::Api',
@@ -164,6 +176,41 @@ describe('the packaged CloudFormation template', () => {
     const policies = JSON.stringify(resources.IamRoleLambdaExecution?.Properties?.Policies);
     expect(policies).toContain('execute-api:ManageConnections');
     expect(policies).toContain('/*/POST/@connections/*');
+  });
+
+  it('has the signal dispatcher: its function on the table stream (new change rows, retried, bisected, bounded) with a role of its own', () => {
+    for (const id of signalsDispatchResources) expect(resources[id], id).toBeDefined();
+    const mapping = resources.SignalsDispatchEventSourceMappingDynamodbExchangeTable?.Properties ?? {};
+    expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': ['ExchangeTable', 'StreamArn'] });
+    expect(mapping.MaximumBatchingWindowInSeconds ?? 0).toBe(0);
+    expect(mapping.MaximumRetryAttempts).toBe(DISPATCH_RETRY.maximumRetryAttempts);
+    expect(mapping.BisectBatchOnFunctionError).toBe(true);
+    expect(mapping.MaximumRecordAgeInSeconds).toBe(DISPATCH_RETRY.maximumRecordAgeInSeconds);
+    const filters = (mapping.FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
+    expect(filters.map((f) => JSON.parse(f.Pattern))).toEqual(signalStreamPatterns());
+    const fn = resources.SignalsDispatchLambdaFunction?.Properties ?? {};
+    expect(fn.Role).toEqual({ 'Fn::GetAtt': ['SignalsDispatchRole', 'Arn'] });
+    const role = resources.SignalsDispatchRole?.Properties as {
+      Policies: {
+        PolicyDocument: { Statement: { Action: string[]; Resource: unknown[]; Condition?: unknown }[] };
+      }[];
+    };
+    const statements = role.Policies.flatMap((p) => p.PolicyDocument.Statement);
+    const byAction = (action: string) => statements.find((s) => s.Action.includes(action));
+    expect(JSON.stringify(byAction('logs:PutLogEvents')?.Resource)).toContain('-signalsDispatch:*');
+    expect(byAction('dynamodb:GetRecords')?.Resource).toEqual([
+      { 'Fn::GetAtt': ['ExchangeTable', 'StreamArn'] },
+    ]);
+    expect(byAction('dynamodb:Query')?.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SIGNAL#*', 'SIGNALS#*'] },
+    });
+    expect(byAction('dynamodb:UpdateItem')?.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['NODE#*'] },
+    });
+    const manage = JSON.stringify(byAction('execute-api:ManageConnections')?.Resource);
+    expect(manage).toContain('/*/POST/@connections/*');
+    expect(manage).toContain('/*/DELETE/@connections/*');
+    expect(statements.flatMap((s) => s.Action).some((a) => /PutItem|Scan|kms:/.test(a))).toBe(false);
   });
 
   it('has the in-stack agbot: its function on the table stream (filtered, batched) and every minute, with a role of its own', () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { bootstrap } from '#tables/bootstrap';
 import { dynamoClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
+import type { StreamReader } from '../../../scripts/local/stream-reader.ts';
 import { type Http, httpClient } from './http.ts';
 import { checkedHttp } from './our-openapi.ts';
 import { type OfflineServer, startOffline } from './serverless-offline.ts';
@@ -18,6 +19,8 @@ export interface E2eServer {
   readonly signalsUrl: string;
   /** serverless-offline's Lambda invoke API (the in-stack agbot's functions). */
   readonly lambdaUrl: string;
+  /** The signal dispatcher's stream reader, which the server runs beside it (docs/signals.md). */
+  readonly signalsStream: StreamReader | undefined;
   /** Everything the server printed so far (for failure messages). */
   output(): string;
   readonly rootPassword: string;
@@ -57,6 +60,9 @@ export function useOffline(options: { env?: Record<string, string> } = {}): E2eS
     get lambdaUrl() {
       if (!server) throw new Error('the offline server is not started (beforeAll failed?)');
       return server.lambdaUrl;
+    },
+    get signalsStream() {
+      return server?.signalsStream;
     },
     output: () => server?.output() ?? '',
     rootPassword,

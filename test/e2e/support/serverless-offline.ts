@@ -6,6 +6,8 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { httpRequest } from '../../../scripts/local/http-request.ts';
 import { freePort } from '../../../scripts/local/ports.ts';
+import { startSignalsStream } from '../../../scripts/local/signals-stream.ts';
+import type { StreamReader } from '../../../scripts/local/stream-reader.ts';
 
 /**
  * serverless-offline as a child process, without vitest: the e2e tests and the benchmark both use
@@ -28,6 +30,12 @@ export interface OfflineOptions {
   startTimeoutMs?: number;
   /** The signal channel's port (docs/signals.md); a free one by default. */
   websocketPort?: number;
+  /**
+   * Where the signal dispatcher's stream reader reads DynamoDB Local's stream: `dynamoEndpoint` by
+   * default. A benchmark whose `dynamoEndpoint` is a counting proxy gives DynamoDB Local itself,
+   * as Lambda's reads of a stream are not billed.
+   */
+  streamsEndpoint?: string;
 }
 
 export interface OfflineServer {
@@ -38,6 +46,12 @@ export interface OfflineServer {
   signalsUrl: string;
   /** serverless-offline's Lambda invoke API (`http://127.0.0.1:<port>`): the in-stack agbot's stream reader calls it. */
   lambdaUrl: string;
+  /**
+   * The signal dispatcher's stream reader (scripts/local/signals-stream.ts), run beside every
+   * server with a signal channel (EXCHANGE_SIGNALS_URL not emptied) on the stack's own functions
+   * (no `config`); stopped by `stop()`.
+   */
+  signalsStream: StreamReader | undefined;
   /** Everything the child printed so far (for failure messages). */
   output(): string;
   stop(): Promise<void>;
@@ -62,27 +76,28 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
   const args = ['offline', 'start', '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort)];
   args.push('--websocketPort', String(websocketPort));
   if (options.config) args.push('--config', options.config);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    EXCHANGE_SIGNALS_URL: signalsUrl,
+    // The Exchange the in-stack agbot calls (docs/agbot.md, "In the stack"). Its schedule runs
+    // in every server; its rounds only where a test asks for them (EXCHANGE_AGBOT: 'in-stack').
+    EXCHANGE_API_URL: `http://127.0.0.1:${httpPort}/v1`,
+    EXCHANGE_AGBOT: 'off',
+    ...options.env,
+    DYNAMODB_ENDPOINT: options.dynamoEndpoint,
+    EXCHANGE_TABLE: options.table,
+    EXCHANGE_ROOT_PW: options.rootPassword,
+    AWS_REGION: 'local',
+    EXCHANGE_BUILD_DIR: buildDir,
+    EXCHANGE_PREBUILT: options.prebuiltDir ? '1' : '',
+    SLS_TELEMETRY_DISABLED: '1',
+    SLS_NOTIFICATIONS_MODE: 'off',
+  };
   const child = spawn(process.execPath, [serverlessBin, ...args, '--host', '127.0.0.1'], {
     cwd: projectRoot,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      EXCHANGE_SIGNALS_URL: signalsUrl,
-      // The Exchange the in-stack agbot calls (docs/agbot.md, "In the stack"). Its schedule runs
-      // in every server; its rounds only where a test asks for them (EXCHANGE_AGBOT: 'in-stack').
-      EXCHANGE_API_URL: `http://127.0.0.1:${httpPort}/v1`,
-      EXCHANGE_AGBOT: 'off',
-      ...options.env,
-      DYNAMODB_ENDPOINT: options.dynamoEndpoint,
-      EXCHANGE_TABLE: options.table,
-      EXCHANGE_ROOT_PW: options.rootPassword,
-      AWS_REGION: 'local',
-      EXCHANGE_BUILD_DIR: buildDir,
-      EXCHANGE_PREBUILT: options.prebuiltDir ? '1' : '',
-      SLS_TELEMETRY_DISABLED: '1',
-      SLS_NOTIFICATIONS_MODE: 'off',
-    },
+    env,
   });
   let output = '';
   const collect = (chunk: Buffer) => {
@@ -112,16 +127,26 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
     pid: child.pid,
     signalsUrl,
     lambdaUrl: `http://127.0.0.1:${lambdaPort}`,
+    signalsStream: undefined,
     output: () => output,
     stop: async () => {
       stopping = true;
       process.removeListener('exit', killOnExit);
+      await server.signalsStream?.stop();
       await stopGroup(child, exited);
       if (!options.prebuiltDir) rmSync(join(projectRoot, buildDir), { recursive: true, force: true });
     },
   };
   try {
     await waitUntilAnswering(server.baseUrl, exited, options.startTimeoutMs ?? 180_000);
+    // Its log lines join the server's output (failure messages print it).
+    if (env.EXCHANGE_SIGNALS_URL && !options.config)
+      server.signalsStream = await startSignalsStream({
+        dynamoEndpoint: options.streamsEndpoint ?? options.dynamoEndpoint,
+        table: options.table,
+        lambdaUrl: server.lambdaUrl,
+        log: (line) => collect(Buffer.from(`${line}\n`)),
+      });
   } catch (error) {
     await server.stop();
     throw new Error(`serverless offline did not start: ${(error as Error).message}\n${output.slice(-3000)}`);

@@ -1,0 +1,32 @@
+import { log } from '#lib/log';
+import { signalChanges } from '#tables/signals/changes';
+import { changesInStream, type StreamRecord } from '#tables/signals/stream';
+
+/**
+ * The signal dispatcher (docs/signals.md), on the table's stream: the new change rows of a batch
+ * (lib/signals/stream-filter.ts) wake their audience's connections with "look now", off every
+ * request's path. Each post is retried; a connection that cannot be reached is closed, so its
+ * client reconnects and polls. When a connection can be neither signalled nor closed, or the
+ * table fails, the handler throws and the event source mapping invokes it again with the same
+ * rows (a few times, bisecting the batch, for at most two minutes: functions/signals/function.ts).
+ */
+export async function handler(event: { Records?: StreamRecord[] }) {
+  const changes = changesInStream(event.Records ?? []);
+  try {
+    const outcome = await signalChanges(changes);
+    if (outcome.retries > 0 || outcome.closed.length > 0)
+      log.warn('signals needed retries', {
+        changes: changes.length,
+        audience: outcome.audience,
+        retries: outcome.retries,
+        closed: outcome.closed,
+      });
+    return { changes: changes.length, audience: outcome.audience, delivered: outcome.delivered.length };
+  } catch (error) {
+    log.error('signals not delivered; the stream retries the batch', {
+      changes: changes.length,
+      error: (error as Error).message,
+    });
+    throw error;
+  }
+}
