@@ -6,6 +6,9 @@ const withDynamoDb = { globalSetup: ['test/global-setup.ts'], setupFiles: ['test
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    // expect.poll waits on an event; its deadline only bounds a failure (vitest's default, 1 s,
+    // failed polls that a loaded machine answers in 2 s).
+    expect: { poll: { timeout: 20_000 } },
     // A hook may start serverless-offline, which takes up to 180 s on a loaded machine.
     hookTimeout: 240_000,
     // Two cores: integration and e2e files each start work against one shared DynamoDB Local.
