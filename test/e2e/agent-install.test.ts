@@ -28,6 +28,7 @@ import {
   type Ran,
   run,
 } from './support/device-kit.ts';
+import { prebuiltFunctions } from './support/prebuilt.ts';
 
 /**
  * Issue 27: `agent-install.sh` as the Exchange of `npm start` serves it (GET /v1/agent-install.sh,
@@ -84,6 +85,7 @@ beforeAll(async () => {
   const ports = await freePorts();
   exchange = `http://127.0.0.1:${ports.http}/v1`;
   launched = launch({
+    ...prebuiltFunctions(),
     EXCHANGE_DATA_DIR: join(work, 'stack'),
     EXCHANGE_PORT: String(ports.http),
     EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),

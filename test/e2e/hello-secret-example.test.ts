@@ -7,6 +7,7 @@ import { reachableEngine } from '../../agent/test-support/engine.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
 import { freePort } from '../../scripts/local/ports.ts';
 import { freePorts, type Launched, launch } from '../integration/launcher/launcher.ts';
+import { prebuiltFunctions } from './support/prebuilt.ts';
 
 /**
  * The README's "Deploy your first service", run as a newcomer would (issues 14 and 16): `npm start`
@@ -26,6 +27,7 @@ describe.skipIf(!docker)('examples/hello-secret/run.sh against npm start', () =>
     const ports = await freePorts();
     exchangePort = ports.http;
     launched = launch({
+      ...prebuiltFunctions(),
       EXCHANGE_DATA_DIR: join(dataDir, 'stack'),
       EXCHANGE_PORT: String(ports.http),
       EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),

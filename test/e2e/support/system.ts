@@ -7,6 +7,7 @@ import { HOST } from '../../../agent/test-support/harness.ts';
 import { freePort } from '../../../scripts/local/ports.ts';
 import { freePorts, type Launched, launch } from '../../integration/launcher/launcher.ts';
 import { type Credentials, type Http, httpClient } from './http.ts';
+import { prebuiltFunctions } from './prebuilt.ts';
 
 /**
  * The whole system for an end-to-end test: `npm start` (DynamoDB Local, the Exchange, its agbot)
@@ -28,6 +29,7 @@ export async function startSystem(name: string, rootPassword: string): Promise<S
   const ports = await freePorts();
   const agentPort = await freePort();
   const launched: Launched = launch({
+    ...prebuiltFunctions(),
     EXCHANGE_DATA_DIR: join(dataDir, 'stack'),
     EXCHANGE_PORT: String(ports.http),
     EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
