@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Credentials } from './support/http.ts';
-import { defineMatrix, type World } from './support/matrix.ts';
+import type { Credentials } from '#test/support/http';
+import { defineMatrix, type World } from '#test/support/matrix';
+import { checkResponse } from '#test/support/openapi';
+import { createOrgWorld, createUser, expectStatus, freshId } from '#test/support/world';
 import { useOffline } from './support/offline.ts';
-import { checkResponse } from './support/openapi.ts';
-import { createOrgWorld, createUser, expectStatus, freshId } from './support/world.ts';
 
 /**
  * dropdb, initdb and the one-time drop token over HTTP (docs/compatibility.md#administration: the token is a

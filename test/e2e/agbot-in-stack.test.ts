@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDeployment } from '#lib/protocol/deployment-signature';
 import type { Proposal, ProtocolMessage } from '#lib/protocol/messages';
 import { tableName } from '#tables/client';
+import type { Credentials } from '#test/support/http';
+import { createOrg, createUser, expectStatus } from '#test/support/world';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
 import { hzn } from '../../cli/test-support/run-hzn.ts';
 import { type AgbotStreamReader, startAgbotStream } from '../../scripts/local/agbot-stream.ts';
 import { callerOf, testSigner } from './support/agbot-org.ts';
-import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
-import { createOrg, createUser, expectStatus } from './support/world.ts';
 
 /**
  * The in-stack agbot as `npm start` runs it (docs/agbot.md, "In the stack"): the built-in agbot

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Credentials } from '#test/support/http';
+import { createOrg, createUser, expectStatus } from '#test/support/world';
 import { freePort, waitForPort } from '../../scripts/local/ports.ts';
-import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
-import { createOrg, createUser, expectStatus } from './support/world.ts';
 
 /**
  * The shipped agbot (dist/agbot.mjs, built here) as a child process against the real Exchange:

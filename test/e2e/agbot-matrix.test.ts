@@ -1,9 +1,9 @@
 import { describe } from 'vitest';
+import { defineMatrix } from '#test/support/matrix';
+import { useMatrixWorld } from '#test/support/matrix-world';
 import { agreementCases, patternCases, policyCases } from './matrix/agbot-children.ts';
 import { messageCases } from './matrix/agbot-messages.ts';
 import { agbotCases } from './matrix/agbots.ts';
-import { defineMatrix } from './support/matrix.ts';
-import { useMatrixWorld } from './support/matrix-world.ts';
 import { useOffline } from './support/offline.ts';
 
 /**

@@ -9,6 +9,8 @@ import type { Proposal, ProtocolMessage, SecretUpdate } from '#lib/protocol/mess
 import { readProposal } from '#lib/protocol/parse-message';
 import { REASON } from '#lib/protocol/reason-codes';
 import { decodeSecretValue } from '#lib/protocol/secret-binding';
+import type { Credentials } from '#test/support/http';
+import { createOrg, createUser, expectStatus } from '#test/support/world';
 import type { Agbot } from '../../agbot/agbot.ts';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
 import {
@@ -19,10 +21,8 @@ import {
   startOrgAgbot,
   testSigner,
 } from './support/agbot-org.ts';
-import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
 import { startServeAllAgbot } from './support/serve-all-agbot.ts';
-import { createOrg, createUser, expectStatus } from './support/world.ts';
 
 /**
  * Pattern agreements (docs/protocol.md#pattern-search, #compatibility-checks pattern case, docs/protocol.md#proposal-and-terms, #agreement-rows-and-states, #policy-and-configuration-changes):

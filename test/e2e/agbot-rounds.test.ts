@@ -10,6 +10,8 @@ import { generateMessagingKeys, parseExchangePublicKey } from '#lib/protocol/key
 import type { Proposal, ProtocolMessage, SecretUpdate } from '#lib/protocol/messages';
 import { readProposal } from '#lib/protocol/parse-message';
 import { decodeSecretValue } from '#lib/protocol/secret-binding';
+import type { Credentials } from '#test/support/http';
+import { createOrg, createUser, expectStatus } from '#test/support/world';
 import type { Agbot } from '../../agbot/agbot.ts';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
 import { hzn } from '../../cli/test-support/run-hzn.ts';
@@ -21,10 +23,8 @@ import {
   startOrgAgbot,
   testSigner,
 } from './support/agbot-org.ts';
-import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
 import { startServeAllAgbot } from './support/serve-all-agbot.ts';
-import { createOrg, createUser, expectStatus } from './support/world.ts';
 
 /**
  * The agbot's rounds against the real Exchange (serverless-offline over DynamoDB Local), with

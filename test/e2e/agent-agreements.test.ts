@@ -23,14 +23,14 @@ import { consumerPolicy } from '#lib/protocol/policy-compatibility';
 import { nodePolicyName } from '#lib/protocol/policy-document';
 import { encodeSecretValue } from '#lib/protocol/secret-binding';
 import { buildTerms } from '#lib/protocol/terms';
+import type { Credentials } from '#test/support/http';
 import { createAgbot } from '#test/support/identities';
+import { createOrg, createUser, expectStatus } from '#test/support/world';
 import { type Agent, createAgent } from '../../agent/agent.ts';
 import { busyboxTestImage, reachableEngine } from '../../agent/test-support/engine.ts';
 import { HOST, testConfig } from '../../agent/test-support/harness.ts';
 import { containersOf, removeWorkload } from '../../agent/workloads/engine.ts';
-import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
-import { createOrg, createUser, expectStatus } from './support/world.ts';
 
 /**
  * The node side of the agreement protocol against the real Exchange (serverless-offline over

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bootstrap } from '#tables/bootstrap';
 import { dynamoClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
+import { type Credentials, type Http, httpClient } from '#test/support/http';
+import { createOrg, createUser, expectStatus } from '#test/support/world';
 import { freePort, waitForPort } from '../../scripts/local/ports.ts';
-import { type Credentials, type Http, httpClient } from './support/http.ts';
 import { type OfflineServer, startOffline } from './support/serverless-offline.ts';
-import { createOrg, createUser, expectStatus } from './support/world.ts';
 
 /**
  * The shipped agent (dist/agent.mjs, built here) as a child process against the real Exchange

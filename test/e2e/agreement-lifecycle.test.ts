@@ -3,10 +3,10 @@ import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentString, signDeployment } from '#lib/protocol/deployment-signature';
 import { REASON } from '#lib/protocol/reason-codes';
+import type { Credentials } from '#test/support/http';
 import { busyboxTestImage, reachableEngine } from '../../agent/test-support/engine.ts';
 import { HOST } from '../../agent/test-support/harness.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
-import type { Credentials } from '#test/support/http';
 import { eventually, must, registerNode, type System, startSystem } from './support/system.ts';
 
 /**

@@ -1,13 +1,13 @@
 import { describe } from 'vitest';
+import { defineMatrix } from '#test/support/matrix';
+import { useMatrixWorld } from '#test/support/matrix-world';
+import { expectStatus, putNodePolicy } from '#test/support/world';
 import { adminCases, agentFileVersions } from './matrix/admin.ts';
 import { nodeCases } from './matrix/nodes.ts';
 import { orgCases } from './matrix/orgs.ts';
 import { rootOrgCases } from './matrix/root-org.ts';
 import { userCases } from './matrix/users.ts';
-import { defineMatrix } from './support/matrix.ts';
-import { useMatrixWorld } from './support/matrix-world.ts';
 import { useOffline } from './support/offline.ts';
-import { expectStatus, putNodePolicy } from './support/world.ts';
 
 /**
  * Every endpoint of issue 2 × every kind of caller, same org and other org, over HTTP through

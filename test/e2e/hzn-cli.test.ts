@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyDeployment } from '#lib/protocol/deployment-signature';
+import type { Credentials } from '#test/support/http';
+import { createOrg, createUser } from '#test/support/world';
 import { freePort } from '../../scripts/local/ports.ts';
-import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
-import { createOrg, createUser } from './support/world.ts';
 
 /**
  * The real hzn process (the bundle `npm run build:cli` makes, run by plain Node) against a real

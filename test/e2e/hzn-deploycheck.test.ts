@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signDeployment } from '#lib/protocol/deployment-signature';
+import type { Credentials } from '#test/support/http';
+import { createNode, createOrg, createUser, expectStatus } from '#test/support/world';
 import { hzn as runHzn } from '../../cli/test-support/run-hzn.ts';
 import { testSigner } from './support/agbot-org.ts';
-import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
-import { createNode, createOrg, createUser, expectStatus } from './support/world.ts';
 
 /**
  * `hzn deploycheck` against the real Exchange (serverless-offline + DynamoDB Local): a deployment

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
+import { defineMatrix } from '#test/support/matrix';
+import { useMatrixWorld } from '#test/support/matrix-world';
 import { givePublicKeys, nodeMessageCases } from './matrix/node-messages.ts';
-import { defineMatrix } from './support/matrix.ts';
-import { useMatrixWorld } from './support/matrix-world.ts';
 import { useOffline } from './support/offline.ts';
 
 /**

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FeedNumberingTimeout, sequencePendingChanges } from '#tables/feed/changes';
+import type { Credentials } from '#test/support/http';
 import { createAgbot } from '#test/support/identities';
+import { defineMatrix } from '#test/support/matrix';
+import { useMatrixWorld } from '#test/support/matrix-world';
+import { createNode, expectStatus, freshId } from '#test/support/world';
 import { changesCases } from './matrix/changes.ts';
 import {
   nodeAgreementCases,
@@ -10,11 +14,7 @@ import {
   policyAliasCases,
   seedNodeReports,
 } from './matrix/node-wire.ts';
-import type { Credentials } from './support/http.ts';
-import { defineMatrix } from './support/matrix.ts';
-import { useMatrixWorld } from './support/matrix-world.ts';
 import { useOffline } from './support/offline.ts';
-import { createNode, expectStatus, freshId } from './support/world.ts';
 
 /**
  * Node agreements, status, errors and services_configstate, and the agbot served pattern/policy

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Credentials, HttpResult } from '#test/support/http';
+import { createOrg, createUser, freshId } from '#test/support/world';
 import { run } from './support/device-kit.ts';
-import type { Credentials, HttpResult } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
-import { createOrg, createUser, freshId } from './support/world.ts';
 
 /**
  * Conventions every endpoint shares, over HTTP: bad input is a 400 `invalid-input` naming the

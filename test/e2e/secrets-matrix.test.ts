@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { insertAgbotPolicy } from '#tables/agbot/policy-records';
 import { createAgbot } from '#test/support/identities';
+import { defineMatrix } from '#test/support/matrix';
+import { useMatrixWorld } from '#test/support/matrix-world';
 import { secretCases } from './matrix/secrets.ts';
-import { defineMatrix } from './support/matrix.ts';
-import { useMatrixWorld } from './support/matrix-world.ts';
 import { useOffline } from './support/offline.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
+import { createOrg, createUser, expectStatus } from '#test/support/world';
 import { useOffline } from './support/offline.ts';
-import { createOrg, createUser, expectStatus } from './support/world.ts';
 
 /**
  * Services over HTTP as `hzn` sends them: a key PUT as text/plain comes back byte for byte, and

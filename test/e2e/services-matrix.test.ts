@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
 import { createAgbot } from '#test/support/identities';
+import { defineMatrix } from '#test/support/matrix';
+import { useMatrixWorld } from '#test/support/matrix-world';
 import { deploymentPolicyCases } from './matrix/deployment-policies.ts';
 import { patternCases } from './matrix/patterns.ts';
 import { searchCases } from './matrix/searches.ts';
 import { serviceCases } from './matrix/services.ts';
-import { defineMatrix } from './support/matrix.ts';
-import { useMatrixWorld } from './support/matrix-world.ts';
 import { useOffline } from './support/offline.ts';
 
 /**

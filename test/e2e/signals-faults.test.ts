@@ -5,9 +5,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDeployment } from '#lib/protocol/deployment-signature';
 import { tableName } from '#tables/client';
+import type { Credentials } from '#test/support/http';
+import { createOrg, createUser, expectStatus } from '#test/support/world';
 import { type AgbotStreamReader, startAgbotStream } from '../../scripts/local/agbot-stream.ts';
 import { callerOf as callAs, testSigner } from './support/agbot-org.ts';
-import type { Credentials } from './support/http.ts';
 import { buildAgent, type IdleAgents, startIdleAgents, waitUntilIdle } from './support/idle-agents.ts';
 import { useOffline } from './support/offline.ts';
 import {
@@ -16,7 +17,6 @@ import {
   type ExchangeWatch,
   exchangeWatch,
 } from './support/signal-faults.ts';
-import { createOrg, createUser, expectStatus } from './support/world.ts';
 
 /**
  * Lost "look now" posts (issue 32, docs/signals.md): three real agents (`dist/agent.mjs`, default

@@ -14,10 +14,10 @@ import { silentLogger } from '#lib/json-logger';
 import { LOOK_NOW } from '#lib/signals/address';
 import { SignalChannel } from '#lib/signals/channel';
 import { nodeConnections } from '#tables/signals/connections';
+import type { Credentials } from '#test/support/http';
+import { createOrgWorld, expectStatus, type OrgWorld } from '#test/support/world';
 import { freePort, waitForPort } from '../../scripts/local/ports.ts';
-import type { Credentials } from './support/http.ts';
 import { useOffline } from './support/offline.ts';
-import { createOrgWorld, expectStatus, type OrgWorld } from './support/world.ts';
 
 const server = useOffline();
 const root = (): Credentials => ({ user: 'root/root', secret: server.rootPassword });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Credentials } from './support/http.ts';
+import type { Credentials } from '#test/support/http';
 import { useOffline } from './support/offline.ts';
 
 /**

@@ -3,10 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentString, signDeployment } from '#lib/protocol/deployment-signature';
+import type { Credentials, Http } from '#test/support/http';
 import { busyboxTestImage, reachableEngine } from '../../agent/test-support/engine.ts';
 import { HOST } from '../../agent/test-support/harness.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
-import type { Credentials, Http } from './support/http.ts';
 import { eventually, must, registerNode, type System, startSystem } from './support/system.ts';
 
 /**

@@ -8,14 +8,14 @@ import { openApiDocument } from '#functions/openapi/shared/document';
  * document (exchange-openapi-2.154.0.json) also has, upstream's first documented 2xx JSON schema,
  * with every component schema those refer to. Run it when routes are added, with the path of
  * upstream's document (published with open-horizon/exchange-api's releases):
- *   npx tsx test/e2e/support/extract-upstream-responses.ts <exchange-openapi-2.154.0.json>
+ *   npx tsx test/support/extract-upstream-responses.ts <exchange-openapi-2.154.0.json>
  */
 type Json = { [key: string]: unknown };
 
 const source = process.argv[2];
 if (!source) {
   console.error(
-    'usage: npx tsx test/e2e/support/extract-upstream-responses.ts <path of upstream OpenAPI document>',
+    'usage: npx tsx test/support/extract-upstream-responses.ts <path of upstream OpenAPI document>',
   );
   process.exit(2);
 }

@@ -1,7 +1,10 @@
 import { basicAuthHeader } from '#lib/auth/basic';
-import { httpRequest, toHeaders } from '../../../scripts/local/http-request.ts';
+import { httpRequest, toHeaders } from '../../scripts/local/http-request.ts';
 
-/** A small HTTP client for the e2e tests, on node:http (fetch refuses some ports). */
+/**
+ * A small HTTP client for the tests that call the Exchange over HTTP (e2e, the integration
+ * matrices), on node:http (fetch refuses some ports).
+ */
 export interface Credentials {
   user: string;
   secret: string;

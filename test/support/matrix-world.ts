@@ -1,6 +1,6 @@
 import { beforeAll } from 'vitest';
+import type { ExchangeUnderTest } from './in-process-exchange.ts';
 import type { World } from './matrix.ts';
-import type { E2eServer } from './offline.ts';
 import { createOrgWorld, createUser, type Fixtures } from './world.ts';
 
 /**
@@ -9,7 +9,7 @@ import { createOrgWorld, createUser, type Fixtures } from './world.ts';
  * `extra` seeds what one matrix needs beyond that. Returns the getter `defineMatrix` takes.
  */
 export function useMatrixWorld(
-  server: E2eServer,
+  server: Pick<ExchangeUnderTest, 'http' | 'rootPassword'>,
   prefix: string,
   extra?: (world: World) => Promise<void>,
 ): () => World {

@@ -150,7 +150,8 @@ export function defineMatrix(
           if (status !== 204 && !textAnswer) {
             expect(result.headers.get('content-type') ?? '', seen).toMatch(/^application\/json/);
           }
-          // Upstream's document has no schema for `?attribute=` answers (ours has: see offline.ts).
+          // Upstream's document has no schema for `?attribute=` answers (ours has: the client's
+          // checkedHttp, our-openapi.ts, checks them).
           if (status >= 200 && status < 300 && prepared.query?.attribute === undefined) {
             expect(checkResponse(endpoint.operation, status, result.body), `${seen}\nOpenAPI schema`).toEqual(
               [],

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createAgbot } from '#test/support/identities';
 import type { Credentials, Http, HttpResult } from './http.ts';
+import { createAgbot } from './identities.ts';
 
 /**
  * Fixtures made over HTTP, as a client would: root creates orgs and users, users create their

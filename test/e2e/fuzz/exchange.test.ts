@@ -11,8 +11,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sequencePendingChanges } from '#tables/feed/changes';
+import type { Credentials } from '#test/support/http';
 import { httpRequest } from '../../../scripts/local/http-request.ts';
-import type { Credentials } from '../support/http.ts';
 import { useOffline } from '../support/offline.ts';
 import { type MaxWorld, seedMaxWorld } from './max-world.ts';
 import { fillTemplate, type Operation, operationsOf } from './operations.ts';

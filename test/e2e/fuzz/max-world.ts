@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { MAX_ID_LENGTH } from '#lib/ids';
 import { seedDeploymentPolicy, seedPattern } from '#test/support/catalog';
-import type { Credentials, Http } from '../support/http.ts';
-import { createUser, expectStatus, type Fixtures } from '../support/world.ts';
+import type { Credentials, Http } from '#test/support/http';
+import { createUser, expectStatus, type Fixtures } from '#test/support/world';
 
 /**
  * The world the fuzz suite attacks, made over HTTP as clients would: one org whose ids (org,

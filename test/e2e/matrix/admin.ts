@@ -1,4 +1,4 @@
-import type { CallerKey, EndpointCases } from '../support/matrix.ts';
+import type { CallerKey, EndpointCases } from '#test/support/matrix';
 
 /**
  * Administration (docs/exchange.md#administration, docs/compatibility.md#administration) and agent file versions (docs/exchange.md#agent-file-versions). dropdb is

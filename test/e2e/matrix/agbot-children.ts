@@ -1,7 +1,7 @@
 import { seedDeploymentPolicy, seedPattern } from '#test/support/catalog';
-import type { Credentials } from '../support/http.ts';
-import type { CallerKey, EndpointCases, Prepared, World } from '../support/matrix.ts';
-import { freshId } from '../support/world.ts';
+import type { Credentials } from '#test/support/http';
+import type { CallerKey, EndpointCases, Prepared, World } from '#test/support/matrix';
+import { freshId } from '#test/support/world';
 import { agbotPath, expectOk, once, ownerOrAgbot, sameAgbot, throwawayAgbot } from './agbot-fixtures.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Credentials } from '../support/http.ts';
-import type { CallerKey, Prepared, World } from '../support/matrix.ts';
-import { expectStatus, freshId } from '../support/world.ts';
+import type { Credentials } from '#test/support/http';
+import type { CallerKey, Prepared, World } from '#test/support/matrix';
+import { expectStatus, freshId } from '#test/support/world';
 
 /**
  * Records the agbot matrices work on, made over HTTP as clients would. Reads target `same`'s

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Credentials } from '../support/http.ts';
-import type { CallerKey, EndpointCases, World } from '../support/matrix.ts';
-import { expectStatus, freshId } from '../support/world.ts';
+import type { Credentials } from '#test/support/http';
+import type { CallerKey, EndpointCases, World } from '#test/support/matrix';
+import { expectStatus, freshId } from '#test/support/world';
 import { agbotPath, once, ownerOrAgbot, sameAgbot, throwawayAgbot, userOrAgbot } from './agbot-fixtures.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { EndpointCases } from '../support/matrix.ts';
-import { freshId } from '../support/world.ts';
+import type { EndpointCases } from '#test/support/matrix';
+import { freshId } from '#test/support/world';
 import { agbotPath, ownerOrAgbot, sameAgbot, throwawayAgbot, userOrAgbot } from './agbot-fixtures.ts';
 
 /** Agbots (docs/exchange.md#agbots). */

@@ -1,4 +1,4 @@
-import type { EndpointCases, World } from '../support/matrix.ts';
+import type { EndpointCases, World } from '#test/support/matrix';
 
 /** The change feed (docs/exchange.md#change-feed): READ on the org for the feed, MAXCHANGEID for the newest id. */
 const feed = (w: World) => ({

@@ -1,6 +1,6 @@
-import type { Credentials } from '../support/http.ts';
-import type { CallerKey, EndpointCases, Prepared, World } from '../support/matrix.ts';
-import { createNode, expectStatus, freshId } from '../support/world.ts';
+import type { Credentials } from '#test/support/http';
+import type { CallerKey, EndpointCases, Prepared, World } from '#test/support/matrix';
+import { createNode, expectStatus, freshId } from '#test/support/world';
 import { once } from './agbot-fixtures.ts';
 
 /**

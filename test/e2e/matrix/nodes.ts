@@ -1,5 +1,5 @@
-import type { CallerKey, EndpointCases, Prepared, World } from '../support/matrix.ts';
-import { createNode, freshId, putNodePolicy } from '../support/world.ts';
+import type { CallerKey, EndpointCases, Prepared, World } from '#test/support/matrix';
+import { createNode, freshId, putNodePolicy } from '#test/support/world';
 
 /**
  * Nodes (docs/exchange.md#nodes). Reads target `same`'s node1 (owned by `user (same org)`); writes

@@ -1,5 +1,5 @@
-import type { CallerKey, EndpointCases, World } from '../support/matrix.ts';
-import { createOrg, createOrgWorld, freshId, type OrgWorld } from '../support/world.ts';
+import type { CallerKey, EndpointCases, World } from '#test/support/matrix';
+import { createOrg, createOrgWorld, freshId, type OrgWorld } from '#test/support/world';
 
 /** Organizations (docs/exchange.md#organizations) and org status (docs/exchange.md#org-status). */
 const orgBody = (org: string) => ({ label: `${org} label`, description: `${org} description` });

@@ -1,5 +1,5 @@
-import type { CallerKey, EndpointCases, World } from '../support/matrix.ts';
-import { expectStatus, freshId } from '../support/world.ts';
+import type { CallerKey, EndpointCases, World } from '#test/support/matrix';
+import { expectStatus, freshId } from '#test/support/world';
 import { serviceBody } from './services.ts';
 
 /**

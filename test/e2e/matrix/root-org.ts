@@ -1,5 +1,5 @@
-import type { EndpointCases } from '../support/matrix.ts';
-import { freshId } from '../support/world.ts';
+import type { EndpointCases } from '#test/support/matrix';
+import { freshId } from '#test/support/world';
 
 /**
  * Org `root`, home of root and the hub admins: their same-org cases. Identities of `same` are the

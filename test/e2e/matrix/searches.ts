@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { CallerKey, EndpointCases, World } from '../support/matrix.ts';
-import { expectStatus, freshId } from '../support/world.ts';
+import type { CallerKey, EndpointCases, World } from '#test/support/matrix';
+import { expectStatus, freshId } from '#test/support/world';
 import { serviceBody } from './services.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { CallerKey, EndpointCases, World } from '../support/matrix.ts';
-import { expectStatus, freshId } from '../support/world.ts';
+import type { CallerKey, EndpointCases, World } from '#test/support/matrix';
+import { expectStatus, freshId } from '#test/support/world';
 
 /**
  * The secrets manager (issue 12): each row of docs/exchange-catalog.md#secret-permissions × every caller, same org and

@@ -1,5 +1,5 @@
-import type { CallerKey, EndpointCases, World } from '../support/matrix.ts';
-import { expectStatus, freshId } from '../support/world.ts';
+import type { CallerKey, EndpointCases, World } from '#test/support/matrix';
+import { expectStatus, freshId } from '#test/support/world';
 
 /**
  * Services and their sub-resources (docs/exchange-catalog.md#catalog-authorization, #services). Each case works on a fresh

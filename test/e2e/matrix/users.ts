@@ -1,5 +1,5 @@
-import type { CallerKey, EndpointCases, World } from '../support/matrix.ts';
-import { createUser, freshId } from '../support/world.ts';
+import type { CallerKey, EndpointCases, World } from '#test/support/matrix';
+import { createUser, freshId } from '#test/support/world';
 
 /** Users (docs/exchange.md#users). The target is a plain user of `same` unless a case says otherwise. */
 const userPath = (org: string, username: string) => `/v1/orgs/${org}/users/${username}`;

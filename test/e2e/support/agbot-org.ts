@@ -1,11 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { Logger } from '#lib/json-logger';
+import type { Credentials, HttpResult } from '#test/support/http';
 import { createAgbot as createAgbotRecord } from '#test/support/identities';
+import { createOrg, createUser, expectStatus } from '#test/support/world';
 import { type Agbot, createAgbot } from '../../../agbot/agbot.ts';
 import { loadAgbotConfig } from '../../../agbot/config.ts';
-import type { Credentials, HttpResult } from './http.ts';
 import type { E2eServer } from './offline.ts';
-import { createOrg, createUser, expectStatus } from './world.ts';
 
 /**
  * What the agbot e2e tests share (agbot-rounds, agbot-patterns): an org with an admin and a

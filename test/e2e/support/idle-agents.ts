@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Credentials, Http } from '#test/support/http';
 import { freePort, waitForPort } from '../../../scripts/local/ports.ts';
-import type { Credentials, Http } from './http.ts';
 import type { ChannelProxy, ExchangeWatch } from './signal-faults.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkResponse, validate } from './openapi.ts';
+import { checkResponse, validate } from '#test/support/openapi';
 
 /** The schema checker itself: it must be able to say no. */
 const org = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { HttpResult } from './http.ts';
-import { SchemaChecker } from './json-schema.ts';
-import { bothProblems, type OurDocument, ourProblems, templateOf } from './our-openapi.ts';
+import type { HttpResult } from '#test/support/http';
+import { SchemaChecker } from '#test/support/json-schema';
+import { bothProblems, type OurDocument, ourProblems, templateOf } from '#test/support/our-openapi';
 
 /** The checks against our own document: they must be able to say no. */
 const document: OurDocument = {

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type Credentials, type Http, httpClient } from '#test/support/http';
 import { HOST } from '../../../agent/test-support/harness.ts';
 import { freePort } from '../../../scripts/local/ports.ts';
 import { freePorts, type Launched, launch } from '../../integration/launcher/launcher.ts';
-import { type Credentials, type Http, httpClient } from './http.ts';
 import { prebuiltFunctions } from './prebuilt.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { handler } from '#functions/openapi/get-openapi';
 import { openApiDocument } from '#functions/openapi/shared/document';
-import { ANNOTATIONS, CHECKED, type JsonSchema, SchemaChecker } from '#test/e2e/support/json-schema';
 import { invoke } from '#test/support/invoke';
+import { ANNOTATIONS, CHECKED, type JsonSchema, SchemaChecker } from '#test/support/json-schema';
 
 /** The document is OpenAPI 3.1 in shape, internally consistent, and served anonymously. */
 const document = openApiDocument();
