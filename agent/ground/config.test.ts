@@ -21,3 +21,13 @@ describe('the agent settings of the signal channel (docs/signals.md)', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 });
+
+describe('the container check interval (docs/agent.md)', () => {
+  it('is anax`s 60 s by default and HZN_AGENT_CONTAINER_CHECK_SECONDS otherwise', () => {
+    expect(loadConfig({}).containerCheckMs).toBe(60_000);
+    expect(loadConfig({ HZN_AGENT_CONTAINER_CHECK_SECONDS: '3' }).containerCheckMs).toBe(3_000);
+    expect(() => loadConfig({ HZN_AGENT_CONTAINER_CHECK_SECONDS: '0' })).toThrow(
+      'HZN_AGENT_CONTAINER_CHECK_SECONDS must be an integer from 1 to 86400',
+    );
+  });
+});

@@ -1,5 +1,6 @@
 import { integerSetting, onOffSetting, type Env as SettingsEnv } from '#lib/env-settings';
 import { DEFAULT_HEARTBEAT_INTERVALS, type HeartbeatIntervals } from '#lib/protocol/heartbeat-intervals';
+import { CONTAINER_CHECK_INTERVAL_S } from '#lib/protocol/timeouts';
 /** Settings of one agent process, read from the environment (names as upstream's agent uses). */
 export interface AgentConfig {
   /** Local API address: always loopback, the local API has no authentication. */
@@ -26,6 +27,11 @@ export interface AgentConfig {
    */
   signals: boolean;
   signalledPollMs: number;
+  /**
+   * How often running workloads are checked against their containers (a missing or exited one
+   * ends its agreement, 103): HZN_AGENT_CONTAINER_CHECK_SECONDS, anax's fixed 60 s by default.
+   */
+  containerCheckMs?: number;
   /** Retry delays after a failure grow from min to max (doubling, with jitter). */
   retryMinMs: number;
   retryMaxMs: number;
@@ -58,6 +64,8 @@ export function loadConfig(env: Env = process.env): AgentConfig {
     ...(env.HZN_AGENT_POLL_SECONDS ? {} : { heartbeat: heartbeatSettings(env) }),
     signals: onOff(env, 'HZN_AGENT_SIGNALS', true),
     signalledPollMs: integer(env, 'HZN_AGENT_SIGNALLED_POLL_SECONDS', 3_600, 1, 86_400) * 1000,
+    containerCheckMs:
+      integer(env, 'HZN_AGENT_CONTAINER_CHECK_SECONDS', CONTAINER_CHECK_INTERVAL_S, 1, 86_400) * 1000,
     retryMinMs: 500,
     retryMaxMs: seconds(env, 'HZN_AGENT_RETRY_MAX_SECONDS', 60),
     requestTimeoutMs: seconds(env, 'HZN_AGENT_EXCHANGE_TIMEOUT_SECONDS', 5),

@@ -69,7 +69,11 @@ export function createNodeProtocol(ctx: AgentContext, timings: Partial<ProtocolT
       });
       return keys;
     },
-    timings: { ...DEFAULT_TIMINGS, ...timings },
+    timings: {
+      ...DEFAULT_TIMINGS,
+      ...(ctx.config.containerCheckMs ? { containerCheckMs: ctx.config.containerCheckMs } : {}),
+      ...timings,
+    },
     starting: new Map(),
     terminating: new Map(),
     imageFailed: new Set(),

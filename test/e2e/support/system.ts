@@ -51,6 +51,8 @@ export async function startSystem(name: string, rootPassword: string): Promise<S
         HZN_AGENT_DATA_DIR: join(dataDir, 'agent'),
         HZN_EXCHANGE_URL: exchangeUrl,
         HZN_AGENT_POLL_SECONDS: '1',
+        // A workload that fails is noticed in seconds (anax checks containers every minute).
+        HZN_AGENT_CONTAINER_CHECK_SECONDS: '3',
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
