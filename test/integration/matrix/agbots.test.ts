@@ -1,19 +1,19 @@
 import { describe } from 'vitest';
+import { useInProcessExchange } from '#test/support/in-process-exchange';
 import { defineMatrix } from '#test/support/matrix';
 import { useMatrixWorld } from '#test/support/matrix-world';
-import { agreementCases, patternCases, policyCases } from './matrix/agbot-children.ts';
-import { messageCases } from './matrix/agbot-messages.ts';
-import { agbotCases } from './matrix/agbots.ts';
-import { useOffline } from './support/offline.ts';
+import { agreementCases, patternCases, policyCases } from './cases/agbot-children.ts';
+import { messageCases } from './cases/agbot-messages.ts';
+import { agbotCases } from './cases/agbots.ts';
 
 /**
- * Every endpoint of the agbot issue × every kind of caller, same org and other org, over HTTP
- * through serverless-offline: agbots, their agreements and confirmation, served patterns and
+ * Every endpoint of the agbot issue × every kind of caller, same org and other org, over HTTP to
+ * the handlers in this process: agbots, their agreements and confirmation, served patterns and
  * policies, messages. Expected statuses from docs/exchange.md#authorization/#agbots and the
  * agbot rules of docs/compatibility.md#agbots-and-agbot-agreements. Each case sets up what it changes; every 2xx
  * body is checked against our OpenAPI document and upstream's.
  */
-const server = useOffline();
+const server = useInProcessExchange();
 const getWorld = useMatrixWorld(server, 'ab');
 
 describe.concurrent('agbots', () => defineMatrix(agbotCases, getWorld, server.http));
