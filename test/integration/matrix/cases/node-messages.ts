@@ -1,7 +1,7 @@
 import type { Credentials } from '#test/support/http';
 import type { CallerKey, EndpointCases, Prepared, World } from '#test/support/matrix';
 import { createNode, expectStatus, freshId } from '#test/support/world';
-import { once } from '../../integration/matrix/cases/agbot-fixtures.ts';
+import { once } from './agbot-fixtures.ts';
 
 /**
  * A node's mailbox (docs/exchange.md#node-mailbox). Agbots of any org post (their public key goes with the
