@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Credentials } from '#test/support/http';
 import type { CallerKey, EndpointCases, Prepared, World } from '#test/support/matrix';
 import { expectStatus, freshId } from '#test/support/world';
-import { patternCases, policyCases } from '../../integration/matrix/cases/agbot-children.ts';
+import { patternCases, policyCases } from './agbot-children.ts';
 
 /**
  * What a node records about itself in the Exchange (docs/exchange.md#node-agreements, #node-status-and-errors; docs/exchange-catalog.md#node-sub-resources):

@@ -3,29 +3,30 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FeedNumberingTimeout, sequencePendingChanges } from '#tables/feed/changes';
 import type { Credentials } from '#test/support/http';
 import { createAgbot } from '#test/support/identities';
+import { useInProcessExchange } from '#test/support/in-process-exchange';
 import { defineMatrix } from '#test/support/matrix';
 import { useMatrixWorld } from '#test/support/matrix-world';
 import { createNode, expectStatus, freshId } from '#test/support/world';
-import { changesCases } from './matrix/changes.ts';
+import { changesCases } from './cases/changes.ts';
 import {
   nodeAgreementCases,
   nodeReportCases,
   patternAliasCases,
   policyAliasCases,
   seedNodeReports,
-} from './matrix/node-wire.ts';
-import { useOffline } from './support/offline.ts';
+} from './cases/node-wire.ts';
 
 /**
  * Node agreements, status, errors and services_configstate, and the agbot served pattern/policy
  * aliases, × every kind of caller (same org, other org, a multi-tenant agbot of org IBM), over
- * HTTP through serverless-offline. A node never reads or writes another node's records. Every
- * 2xx body is checked against our OpenAPI document and upstream's.
+ * HTTP to the handlers in this process. A node never reads or writes another node's records.
+ * Every 2xx body is checked against our OpenAPI document and upstream's.
  */
-const server = useOffline();
+const server = useInProcessExchange();
 /**
- * Each section's cases run concurrently against this file's one server: on a busy machine a 2xx
- * here has taken 6–11 s (the change feed's most), so a case gets 90 s rather than the default 30.
+ * Each section's cases run concurrently against this file's one Exchange: on a busy machine a 2xx
+ * here has taken 6–11 s through serverless-offline (the change feed's most), so a case gets 90 s
+ * rather than the default 30.
  */
 const CASE_TIMEOUT_MS = 90_000;
 const getWorld = useMatrixWorld(server, 'nw', async (world) => {
@@ -43,7 +44,7 @@ describe.concurrent('agbot /patterns aliases', () =>
   defineMatrix(patternAliasCases, getWorld, server.http, CASE_TIMEOUT_MS));
 describe.concurrent('agbot /businesspols aliases', () =>
   defineMatrix(policyAliasCases, getWorld, server.http, CASE_TIMEOUT_MS));
-// The change feed shares this file's server and world (a multi-tenant agbot included). Its cases
+// The change feed shares this file's Exchange and world (a multi-tenant agbot included). Its cases
 // run one after another: forty readers at once on a loaded DynamoDB Local all wait on the one that
 // numbers, past a request's 29 s (concurrent numbering is tested in test/integration/changes/).
 describe('change feed', () => {
