@@ -7,8 +7,8 @@ import { insertAgbotPolicy } from '#tables/agbot/policy-records';
 import { createAgbot } from '#test/support/identities';
 import { defineMatrix } from '#test/support/matrix';
 import { useMatrixWorld } from '#test/support/matrix-world';
-import { secretCases } from './matrix/secrets.ts';
-import { useOffline } from './support/offline.ts';
+import { useOffline } from '../../e2e/support/offline.ts';
+import { secretCases } from './cases/secrets.ts';
 
 /**
  * Every secrets route (issue 12) × every kind of caller over HTTP through serverless-offline,
