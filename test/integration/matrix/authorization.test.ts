@@ -1,21 +1,21 @@
 import { describe } from 'vitest';
+import { useInProcessExchange } from '#test/support/in-process-exchange';
 import { defineMatrix } from '#test/support/matrix';
 import { useMatrixWorld } from '#test/support/matrix-world';
 import { expectStatus, putNodePolicy } from '#test/support/world';
-import { adminCases, agentFileVersions } from './matrix/admin.ts';
-import { nodeCases } from './matrix/nodes.ts';
-import { orgCases } from './matrix/orgs.ts';
-import { rootOrgCases } from './matrix/root-org.ts';
-import { userCases } from './matrix/users.ts';
-import { useOffline } from './support/offline.ts';
+import { adminCases, agentFileVersions } from './cases/admin.ts';
+import { nodeCases } from './cases/nodes.ts';
+import { orgCases } from './cases/orgs.ts';
+import { rootOrgCases } from './cases/root-org.ts';
+import { userCases } from './cases/users.ts';
 
 /**
- * Every endpoint of issue 2 × every kind of caller, same org and other org, over HTTP through
- * serverless-offline; expected statuses from docs/exchange.md#authorization and the endpoint sections (docs/exchange.md#administration to #agent-file-versions,
+ * Every endpoint of issue 2 × every kind of caller, same org and other org, over HTTP to the
+ * handlers in this process; expected statuses from docs/exchange.md#authorization and the endpoint sections (docs/exchange.md#administration to #agent-file-versions,
  * docs/exchange.md#organizations to #nodes). Each case sets up what it changes, so cases do not depend on their order. Every 2xx
  * body is checked against upstream's OpenAPI response schema.
  */
-const server = useOffline();
+const server = useInProcessExchange();
 const getWorld = useMatrixWorld(server, 'mx', async (world) => {
   await putNodePolicy(world, world.same.node);
   const seeded = await server.http('PUT', '/v1/orgs/IBM/AgentFileVersion', {
