@@ -50,7 +50,7 @@ export class AgentClient {
   }
 
   /**
-   * GET /node. Once an unregistration has completed the agent answers 404 (the contract); that is
+   * GET /node. Once an unregistration has completed the agent answers 404 (docs/agent.md); that is
    * an unconfigured node, shown the way the agent shows one before its first registration.
    */
   async node<T = Record<string, unknown>>(): Promise<T> {

@@ -340,7 +340,7 @@ describe('unregister', () => {
           ? { status: 200, body: REGISTERED }
           : count < 3
             ? { status: 200, body: { id: 'n1', configstate: { state: 'unconfiguring' } } }
-            : // The contract: 404 once the unregistration has completed.
+            : // 404 once the unregistration has completed (docs/agent.md).
               { status: 404, body: { error: 'the node is not registered', input: 'node' } },
       'DELETE /node': { status: 204 },
     });

@@ -260,7 +260,7 @@ describe('DELETE /node', () => {
     expect(res.body).toBe('');
     expect(fake.nodes.get(nodeKey)?.userInput).toEqual([]);
     expect(fake.nodes.has(nodeKey)).toBe(true);
-    // The contract: 404 once the unregistration has completed (`hzn node list` shows the
+    // 404 once the unregistration has completed (docs/agent.md; `hzn node list` shows the
     // unconfigured shape itself, cli/agent-client.ts).
     const gone = await inject('GET', '/node');
     expect(gone.statusCode).toBe(404);

@@ -21,7 +21,7 @@ export const nodeRoutes: RoutesPlugin = async (app, { ctx }) => {
   app.get('/node', async () => {
     const node = loadNode(ctx.store);
     if (node) return nodeView(node);
-    // The contract: 404 once an unregistration has completed (a client of `DELETE /node?block=false`
+    // 404 once an unregistration has completed (docs/agent.md; a client of `DELETE /node?block=false`
     // polls for it), until the next registration; `hzn node list` shows the unconfigured shape then.
     if (hasUnregistered(ctx.store))
       throw new AgentError(404, 'the node is not registered: its unregistration has completed', 'node');

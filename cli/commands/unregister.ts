@@ -98,7 +98,7 @@ async function waitUnconfigured(ctx: Ctx, agent: AgentClient): Promise<void> {
   let announced = false;
   for (;;) {
     const result = await agent.call('GET', 'node');
-    // 404: the unregistration has completed (the contract); an unconfigured node answers the same.
+    // 404: the unregistration has completed (docs/agent.md); an unconfigured node answers the same.
     if (result.status === 404) return;
     const state =
       result.status === 200

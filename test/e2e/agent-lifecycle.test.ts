@@ -208,7 +208,7 @@ describe('node agent against the real Exchange', { timeout: 180_000 }, () => {
     expect((await agent('GET', '/node/userinput')).body).toEqual([input('svc3', 'offline')]);
   });
 
-  it('unregisters with removeNode=true: the Exchange node is gone, GET /node answers 404 (the contract)', async () => {
+  it('unregisters with removeNode=true: the Exchange node is gone, GET /node answers 404 (docs/agent.md)', async () => {
     const res = await agent('DELETE', '/node', { query: { removeNode: 'true' } });
     expect(res.status, res.text).toBe(204);
     const after = await agent('GET', '/node');
