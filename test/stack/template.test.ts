@@ -49,7 +49,9 @@ beforeAll(async () => {
     readFileSync(join(out, 'package', 'cloudformation-template-update-stack.json'), 'utf8'),
   );
   resources = template.Resources;
-}, 240_000);
+  // Bundling every function takes about a minute alone and four beside a full run on two cores:
+  // the deadline only bounds a failure.
+}, 600_000);
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
