@@ -23,11 +23,15 @@ export interface ExchangeRequest {
 }
 
 /**
- * The Exchange's handlers behind a real HTTP server in the test's own process: every family's
- * route list dispatched as API Gateway and serverless-offline hand requests to the families'
- * Lambdas (the path still percent-encoded, as serverless-offline passes it), without
- * serverless-offline's start-up. For tests of HTTP clients (the agbot, scripted nodes) that need
- * the real Exchange but not the stack; `fate` lets a test cut a client off at a chosen request.
+ * The Exchange's handlers behind a real HTTP server in the test's own process, each request handed
+ * over in the event serverless-offline builds (`offlineEvent`, the path still percent-encoded) and
+ * each answer sent as serverless-offline sends it, without serverless-offline's start-up. One
+ * dispatcher serves every family's routes where the stack has a Lambda per family (each route
+ * reaches its own family's only: test/unit/openapi/routes.test.ts); the secrets family keeps its
+ * own Lambda, which reads names with `/`. What serverless-offline answers itself, before any
+ * handler, is not here (test/e2e/fuzz/local-http-layer.test.ts). For the matrices
+ * (test/support/in-process-exchange.ts) and tests of HTTP clients (the agbot, scripted nodes) that
+ * need the real Exchange but not the stack; `fate` lets a test cut a client off at a chosen request.
  */
 export async function startExchangeHttp(options: { fate?: (request: ExchangeRequest) => RequestFate } = {}) {
   process.env.IS_OFFLINE = 'true';
@@ -39,24 +43,20 @@ export async function startExchangeHttp(options: { fate?: (request: ExchangeRequ
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const url = new URL(req.url ?? '/', 'http://exchange');
-      const request = { method: req.method ?? 'GET', path: url.pathname, caller: callerOf(req) };
+      const headers = headersOf(req);
+      const request = { method: req.method ?? 'GET', path: url.pathname, caller: callerOf(headers) };
       const fate = options.fate?.(request) ?? 'serve';
-      const body = await readBody(req);
+      const payload = await readPayload(req);
       if (fate === 'drop') return void res.destroy();
-      const event: APIGatewayProxyEventV2 = {
-        rawPath: url.pathname,
-        headers: Object.fromEntries(
-          Object.entries(req.headers).map(([name, value]) => [name, String(value)]),
-        ),
-        queryStringParameters: url.search === '' ? undefined : Object.fromEntries(url.searchParams.entries()),
-        body: body === '' ? undefined : body,
-        isBase64Encoded: false,
-        requestContext: { http: { method: request.method, path: url.pathname } },
-      };
       served += 1;
+      const event = offlineEvent(request.method, url, headers, payload, served);
       const answer = await route(url.pathname)(event, lambdaContext(served));
       if (fate === 'serve-then-drop') return void res.destroy();
-      res.writeHead(answer.statusCode ?? 200, answer.headers ?? {});
+      const answerHeaders = { ...answer.headers };
+      // serverless-offline types an answer that names no Content-Type (a 204) as JSON.
+      if (!Object.keys(answerHeaders).some((name) => name.toLowerCase() === 'content-type'))
+        answerHeaders['content-type'] = 'application/json';
+      res.writeHead(answer.statusCode ?? 200, answerHeaders);
       res.end(answer.body ?? '');
     } catch (error) {
       res.writeHead(500, { 'content-type': 'text/plain' });
@@ -76,17 +76,64 @@ export async function startExchangeHttp(options: { fate?: (request: ExchangeRequ
   };
 }
 
-function callerOf(req: IncomingMessage): string {
-  const header = req.headers.authorization ?? '';
+/** The event serverless-offline 13 hands an HTTP API (payload 2.0) Lambda, with the fields our handlers read. */
+type OfflineEvent = APIGatewayProxyEventV2 & {
+  rawQueryString: string;
+  requestContext: { http: { method: string; path: string }; requestId: string };
+};
+
+/**
+ * The request as serverless-offline 13 builds its event (LambdaProxyIntegrationEventV2): the path
+ * still percent-encoded; header names in lower case, a repeated header's last value; a repeated
+ * query key's values joined by commas (as API Gateway does); a body that names no Content-Type
+ * typed application/json, a binary one (application/octet-stream, multipart/form-data) in base64;
+ * no body as null.
+ */
+function offlineEvent(method: string, url: URL, headers: Record<string, string>, payload: Buffer, n: number) {
+  let body: string | null = null;
+  let isBase64Encoded = false;
+  if (payload.length > 0) {
+    isBase64Encoded = /application\/octet-stream|multipart\/form-data/.test(headers['content-type'] ?? '');
+    body = payload.toString(isBase64Encoded ? 'base64' : 'utf8');
+    headers['content-length'] ??= String(payload.length);
+    headers['content-type'] ??= 'application/json';
+  }
+  const query = new Map<string, string>();
+  for (const [name, value] of url.searchParams) {
+    const earlier = query.get(name);
+    query.set(name, earlier ? `${earlier},${value}` : value);
+  }
+  const event: OfflineEvent = {
+    rawPath: url.pathname,
+    rawQueryString: url.searchParams.toString(),
+    headers,
+    queryStringParameters: query.size === 0 ? undefined : Object.fromEntries(query),
+    body,
+    isBase64Encoded,
+    requestContext: { http: { method, path: url.pathname }, requestId: `in-process-${n}` },
+  };
+  return event;
+}
+
+/** Header names in lower case, the last value of a repeated one (serverless-offline's parseHeaders). */
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+    headers[(req.rawHeaders[i] as string).toLowerCase()] = req.rawHeaders[i + 1] as string;
+  return headers;
+}
+
+function callerOf(headers: Record<string, string>): string {
+  const header = headers.authorization ?? '';
   if (!header.startsWith('Basic ')) return '';
   const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
   return decoded.slice(0, decoded.indexOf(':'));
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readPayload(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 const lambdaContext = (n: number) =>
