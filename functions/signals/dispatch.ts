@@ -14,12 +14,13 @@ export async function handler(event: { Records?: StreamRecord[] }) {
   const changes = changesInStream(event.Records ?? []);
   try {
     const outcome = await signalChanges(changes);
-    if (outcome.retries > 0 || outcome.closed.length > 0)
-      log.warn('signals needed retries', {
+    if (outcome.retries > 0 || outcome.closed.length > 0 || outcome.gone.length > 0)
+      log.warn('signals needed retries, or met closed connections', {
         changes: changes.length,
         audience: outcome.audience,
         retries: outcome.retries,
         closed: outcome.closed,
+        gone: outcome.gone,
       });
     return { changes: changes.length, audience: outcome.audience, delivered: outcome.delivered.length };
   } catch (error) {

@@ -41,6 +41,15 @@ export class SignalsNotDelivered extends Error {
   }
 }
 
+/**
+ * How old a connection must be before a 410 makes us forget it. API Gateway (and serverless-offline)
+ * register a connection only once `$connect` has answered, and `$connect` records it before that:
+ * a post in between is answered 410 although the connection is about to open. Its client polls on
+ * the open, so the signal is not missed; forgetting it would leave it open and never signalled.
+ * `$connect` may take up to API Gateway's 29 s integration timeout.
+ */
+export const GONE_GRACE_MS = 60_000;
+
 export interface SignalOutcome extends LookNowOutcome {
   /** Connections the changes woke. */
   audience: number;
@@ -50,7 +59,7 @@ export interface SignalOutcome extends LookNowOutcome {
  * Tells the listeners whose feed now shows something to poll (functions/signals/dispatch.ts calls
  * it with the change rows of the table's stream). Each post is retried; a connection that cannot
  * be posted to is closed (its client reconnects and polls at once) and forgotten, as is one API
- * Gateway says is gone. Throws SignalsNotDelivered when a connection could be neither signalled
+ * Gateway says is gone (unless it opened in the last GONE_GRACE_MS). Throws SignalsNotDelivered when a connection could be neither signalled
  * nor closed, and any DynamoDB error: the event source mapping then invokes again with the same
  * rows (a listener that hears twice polls twice, which is harmless).
  */
@@ -59,9 +68,11 @@ export async function signalChanges(changes: FeedRow[]): Promise<SignalOutcome> 
   if (!managementUrl() || changes.length === 0) return none;
   const audience = await audienceOf(changes);
   const outcome = await sendLookNow(audience);
-  await Promise.all(
-    [...outcome.gone, ...outcome.closed].map((connectionId) => forgetConnection(connectionId)),
-  );
+  const openedBefore = new Date(Date.now() - GONE_GRACE_MS);
+  await Promise.all([
+    ...outcome.closed.map((connectionId) => forgetConnection(connectionId)),
+    ...outcome.gone.map((connectionId) => forgetConnection(connectionId, { openedBefore })),
+  ]);
   if (outcome.failed.length > 0) throw new SignalsNotDelivered(outcome.failed);
   return { ...outcome, audience: audience.length };
 }

@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
@@ -44,17 +45,35 @@ export async function addConnection(
   );
 }
 
-/** Forgets a connection (both items); nothing when it is already gone. */
-export async function removeConnection(connectionId: string): Promise<Listener | undefined> {
-  const { Attributes } = await documentClient.send(
-    new DeleteCommand({
-      TableName: tableName(),
-      Key: signalKeys.connection(connectionId),
-      ReturnValues: 'ALL_OLD',
-    }),
-  );
+/**
+ * Forgets a connection (both items); nothing when it is already gone, or, given `openedBefore`,
+ * when it was opened at or after that time.
+ */
+export async function removeConnection(
+  connectionId: string,
+  openedBefore?: Date,
+): Promise<Listener | undefined> {
+  let Attributes: Record<string, unknown> | undefined;
+  try {
+    ({ Attributes } = await documentClient.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: signalKeys.connection(connectionId),
+        ReturnValues: 'ALL_OLD',
+        ...(openedBefore
+          ? {
+              ConditionExpression: 'connectedAt < :before',
+              ExpressionAttributeValues: { ':before': openedBefore.toISOString() },
+            }
+          : {}),
+      }),
+    ));
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
   if (!Attributes) return undefined;
-  const listener: Listener = { kind: Attributes.kind, org: Attributes.org, id: Attributes.id };
+  const listener = { kind: Attributes.kind, org: Attributes.org, id: Attributes.id } as Listener;
   await documentClient.send(
     new DeleteCommand({ TableName: tableName(), Key: listenerKey(listener, connectionId) }),
   );
@@ -64,12 +83,21 @@ export async function removeConnection(connectionId: string): Promise<Listener |
 /**
  * Forgets a connection that is closed or gone (`$disconnect`, or a "look now" that could not be
  * delivered): its items, and for a node, from now on its liveness is the time it left (unless a
- * newer connection of the node has replaced it). Nothing when it is already forgotten.
+ * newer connection of the node has replaced it). Nothing when it is already forgotten, or, given
+ * `openedBefore`, when it was opened at or after that time.
  */
-export async function forgetConnection(connectionId: string, at = new Date()): Promise<Listener | undefined> {
-  const listener = await removeConnection(connectionId);
+export async function forgetConnection(
+  connectionId: string,
+  options: { at?: Date; openedBefore?: Date } = {},
+): Promise<Listener | undefined> {
+  const listener = await removeConnection(connectionId, options.openedBefore);
   if (listener?.kind === 'node')
-    await recordDisconnected(listener.org, listener.id, connectionId, at.toISOString());
+    await recordDisconnected(
+      listener.org,
+      listener.id,
+      connectionId,
+      (options.at ?? new Date()).toISOString(),
+    );
   return listener;
 }
 

@@ -175,7 +175,8 @@ describe('the signal dispatcher on the table stream', () => {
   });
 
   it('forgets a connection API Gateway says is gone (410), without retrying it', async () => {
-    await addConnection('d-gone', { kind: 'agbot', org: ORG, id: 'gone' });
+    // Opened two minutes ago: well past its $connect.
+    await addConnection('d-gone', { kind: 'agbot', org: ORG, id: 'gone' }, new Date(Date.now() - 120_000));
     postScripts.set('d-gone', [410]);
     // An org row wakes the org's agbots.
     const orgRow: Change = { org: ORG, id: ORG, resource: 'org', operation: 'modified' };
@@ -183,6 +184,15 @@ describe('the signal dispatcher on the table stream', () => {
     expect(callsTo('d-gone')).toHaveLength(1);
     expect(callsTo('d-gone', 'DELETE')).toHaveLength(0);
     expect((await agbotConnections()).map((c) => c.connectionId)).not.toContain('d-gone');
+  });
+
+  it('keeps a connection answered 410 while it may still be opening (its $connect recorded it a moment ago)', async () => {
+    // API Gateway registers a connection once $connect has answered; $connect records it before.
+    await addConnection('d-opening', { kind: 'node', org: ORG, id: 'opening' });
+    postScripts.set('d-opening', [410]);
+    expect(await written([nodeRow('opening')])).toEqual({ rows: ['nodemsgs:opening'] });
+    expect(callsTo('d-opening')).toHaveLength(1);
+    expect(await nodeConnections(ORG, 'opening')).toEqual(['d-opening']);
   });
 
   it('fails the batch when a connection can be neither posted to nor closed: the mapping invokes again', async () => {
