@@ -8,7 +8,8 @@ import { type Counts, dynamoProxy, newCounts } from './fleet-proxies.ts';
  * The hub the agbot benchmarks run (bench/agbot-stack.ts, bench/agbot-burst.ts): DynamoDB Local
  * behind the counting proxy, serverless-offline with the in-stack `agbotRound` function, `initdb`
  * done (the built-in agbot), and the local stream reader as `npm start` runs it, reading the
- * stream directly (Lambda's stream reads are not billed, so they are not counted).
+ * stream directly (Lambda's stream reads are not billed, so they are not counted); the signal
+ * dispatcher's reader, which serverless-offline's helper runs, too.
  */
 export interface AgbotHub {
   baseUrl: string;
@@ -53,6 +54,8 @@ export async function startAgbotHub(name: string, env: Record<string, string> = 
         EXCHANGE_SECRETS_MASTER_KEY_FILE: join(scratch, 'secrets-master-key'),
         ...env,
       },
+      // The signal dispatcher's stream reader, like the agbot's, reads the stream directly.
+      streamsEndpoint: dynamo.endpoint,
     });
     cleanups.unshift(server.stop);
     const root = { user: 'root/root', secret: ROOT_PASSWORD };

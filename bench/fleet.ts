@@ -10,6 +10,9 @@
  * at the node and to its container running (bench/fleet-latency.ts; the container only with an
  * engine at DOCKER_HOST), one run per node, the median.
  *
+ * It also prints the signal dispatcher's invocations in the window (docs/signals.md: an idle
+ * fleet records no change rows, so none).
+ *
  * FLEET_NODES (5), FLEET_SETTLE_SECONDS (300: the nodes are idle 5 minutes and more),
  * FLEET_WINDOW_SECONDS (600); FLEET_SIGNALS=off runs the agents without the channel (polling
  * alone); FLEET_DEBUG=1 prints each counted DynamoDB call's key values. Needs `npm run build:agent`.
@@ -80,6 +83,8 @@ async function main() {
       rootPassword: ROOT_PASSWORD,
       websocketPort,
       env: { EXCHANGE_SIGNALS_URL: `ws://127.0.0.1:${sockets.port}` },
+      // The signal dispatcher's stream reads are Lambda's, not billed: not through the counting proxy.
+      streamsEndpoint: dynamo.endpoint,
     });
     stopOffline = server.stop;
     const exchange = await exchangeProxy(server.baseUrl, httpCounts);
@@ -138,6 +143,8 @@ async function main() {
     httpCounts.counting = true;
     dynamoCounts.counting = true;
     socketCounts.countingSince = performance.now();
+    const dispatch = server.signalsStream;
+    const dispatchedBefore = { invocations: dispatch?.invocations() ?? 0, rows: dispatch?.records() ?? 0 };
     console.log(`measuring ${WINDOW_S} s…`);
     await sleep(WINDOW_S * 1000);
     httpCounts.counting = false;
@@ -145,6 +152,10 @@ async function main() {
     const socketMs = connectionMs(socketCounts);
     socketCounts.countingSince = undefined;
     report(httpCounts, dynamoCounts, socketCounts, socketMs);
+    // An idle node's writes (heartbeats, polls) record no change rows: the dispatcher should not run.
+    console.log(
+      `signal dispatcher (on the table's stream) in the window: ${(dispatch?.invocations() ?? 0) - dispatchedBefore.invocations} invocations, ${(dispatch?.records() ?? 0) - dispatchedBefore.rows} change rows`,
+    );
 
     console.log(`\npolicy added → at a node idle ${SETTLE_S + WINDOW_S} s and more (one run per node):`);
     const engine = process.env.DOCKER_HOST ? await reachableEngine() : undefined;

@@ -56,6 +56,8 @@ export interface ChannelProxy {
   arm(fails: (n: number) => boolean): void;
   /** Posts to `@connections` since `arm`, those failed, and closes (DELETE) seen at any time. */
   counts(): { posts: number; failed: number; closes: number };
+  /** Every post to `@connections`: when it came, to which connection, and the answer given. */
+  posts(): { at: number; connectionId: string; status: number }[];
   /** When each node's channel was last opened (the real channel's answer to its upgrade). */
   openedAt(node: string): number | undefined;
   close(): void;
@@ -67,14 +69,20 @@ export async function channelProxy(): Promise<ChannelProxy> {
   const counts = { posts: 0, failed: 0, closes: 0 };
   const opened = new Map<string, number>();
   const sockets = new Set<Socket>();
+  const posts: { at: number; connectionId: string; status: number }[] = [];
   const server = createServer(async (req, res) => {
     const body = await readAll(req);
     const path = req.url ?? '/';
     if (path.startsWith('/@connections/') && req.method === 'DELETE') counts.closes += 1;
-    if (path.startsWith('/@connections/') && req.method === 'POST' && fails) {
+    const post = path.startsWith('/@connections/') && req.method === 'POST';
+    const note = (status: number) => {
+      if (post) posts.push({ at: Date.now(), connectionId: decodeURIComponent(path.slice(14)), status });
+    };
+    if (post && fails) {
       counts.posts += 1;
       if (fails(counts.posts)) {
         counts.failed += 1;
+        note(500);
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"injected fault"}');
         return;
       }
@@ -82,6 +90,7 @@ export async function channelProxy(): Promise<ChannelProxy> {
     const answer = await forward(targetPort, req.method ?? 'GET', path, req.headers, body).catch(
       () => undefined,
     );
+    note(answer?.status ?? 502);
     if (!answer) res.writeHead(502).end();
     else res.writeHead(answer.status, answer.headers).end(answer.body);
   });
@@ -124,6 +133,7 @@ export async function channelProxy(): Promise<ChannelProxy> {
       counts.failed = 0;
     },
     counts: () => ({ ...counts }),
+    posts: () => [...posts],
     openedAt: (node) => opened.get(node),
     close: () => {
       for (const socket of sockets) socket.destroy();
