@@ -32,8 +32,8 @@ const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 async function main() {
   const hub = await startAgbotHub('agbot-stack');
   const { counts, scratch } = hub;
-  const { httpClient } = await import('../test/e2e/support/http.ts');
-  const { createOrg, createUser, expectStatus } = await import('../test/e2e/support/world.ts');
+  const { httpClient } = await import('../test/support/http.ts');
+  const { createOrg, createUser, expectStatus } = await import('../test/support/world.ts');
   const { testSigner } = await import('../test/e2e/support/agbot-org.ts');
   try {
     const http = httpClient(hub.baseUrl);

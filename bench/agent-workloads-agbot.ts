@@ -20,7 +20,7 @@ import { consumerPolicy } from '#lib/protocol/policy-compatibility';
 import { nodePolicyName } from '#lib/protocol/policy-document';
 import { encodeSecretValue } from '#lib/protocol/secret-binding';
 import { buildTerms } from '#lib/protocol/terms';
-import type { Credentials, Http } from '../test/e2e/support/http.ts';
+import type { Credentials, Http } from '../test/support/http.ts';
 
 const SERVICE_URL = 'bench.hello';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -74,8 +74,8 @@ export async function runAgentWorkloadsBench(
   const { createTableIfMissing } = await import('#tables/create-table');
   const { bootstrap } = await import('#tables/bootstrap');
   const { startOffline } = await import('../test/e2e/support/serverless-offline.ts');
-  const { httpClient } = await import('../test/e2e/support/http.ts');
-  const { createOrg, createUser, expectStatus } = await import('../test/e2e/support/world.ts');
+  const { httpClient } = await import('../test/support/http.ts');
+  const { createOrg, createUser, expectStatus } = await import('../test/support/world.ts');
   const { createAgbot } = await import('#test/support/identities');
   const { engineAt, containersOf, removeWorkload } = await import('../agent/workloads/engine.ts');
   const { busyboxTestImage } = await import('../agent/test-support/engine.ts');

@@ -17,8 +17,8 @@ import { createAgbot } from '../agbot/agbot.ts';
 import { loadAgbotConfig } from '../agbot/config.ts';
 import { LABELS } from '../agent/workloads/container-spec.ts';
 import { testSigner } from '../test/e2e/support/agbot-org.ts';
-import type { Credentials, Http } from '../test/e2e/support/http.ts';
-import { createUser, expectStatus } from '../test/e2e/support/world.ts';
+import type { Credentials, Http } from '../test/support/http.ts';
+import { createUser, expectStatus } from '../test/support/world.ts';
 import { median } from './stats.ts';
 
 export interface IdleNode {

@@ -64,8 +64,8 @@ async function main() {
   const { measureProposalLatency, medianMs } = await import('./fleet-latency.ts');
   const { bootstrap } = await import('#tables/bootstrap');
   const { startOffline } = await import('../test/e2e/support/serverless-offline.ts');
-  const { httpClient } = await import('../test/e2e/support/http.ts');
-  const { createOrg, createUser, expectStatus } = await import('../test/e2e/support/world.ts');
+  const { httpClient } = await import('../test/support/http.ts');
+  const { createOrg, createUser, expectStatus } = await import('../test/support/world.ts');
   const agents: ChildProcess[] = [];
   const dirs: string[] = [];
   let stopOffline: (() => Promise<void>) | undefined;

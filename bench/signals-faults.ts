@@ -105,8 +105,8 @@ async function main() {
     const { signDeployment } = await import('#lib/protocol/deployment-signature');
     const { startOffline } = await import('../test/e2e/support/serverless-offline.ts');
     const { startAgbotStream } = await import('../scripts/local/agbot-stream.ts');
-    const { httpClient } = await import('../test/e2e/support/http.ts');
-    const { createOrg, createUser, expectStatus } = await import('../test/e2e/support/world.ts');
+    const { httpClient } = await import('../test/support/http.ts');
+    const { createOrg, createUser, expectStatus } = await import('../test/support/world.ts');
     const { testSigner } = await import('../test/e2e/support/agbot-org.ts');
     const { channelProxy, exchangeWatch } = await import('../test/e2e/support/signal-faults.ts');
     const { buildAgent, startIdleAgents, waitUntilIdle } = await import('../test/e2e/support/idle-agents.ts');

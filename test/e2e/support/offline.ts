@@ -3,9 +3,9 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { bootstrap } from '#tables/bootstrap';
 import { dynamoClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
+import { type Http, httpClient } from '#test/support/http';
+import { checkedHttp } from '#test/support/our-openapi';
 import type { StreamReader } from '../../../scripts/local/stream-reader.ts';
-import { type Http, httpClient } from './http.ts';
-import { checkedHttp } from './our-openapi.ts';
 import { type OfflineServer, startOffline } from './serverless-offline.ts';
 
 /**
