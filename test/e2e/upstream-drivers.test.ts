@@ -61,19 +61,26 @@ function driver() {
   return { call, refused };
 }
 
+/** Both drivers begin alike (local-user mode): a fresh org, then the org, the user and a read of it. */
+async function driverStart() {
+  await deletePerfOrg();
+  const started = driver();
+  const { call } = started;
+  await call('POST', `orgs/${ORG}`, root(), { label: 'perf test org', description: 'blah blah' }, [403]);
+  await call(
+    'POST',
+    `orgs/${ORG}/users/${EMAIL}`,
+    root(),
+    { password: user.secret, admin: false, email: EMAIL },
+    [400],
+  );
+  await call('GET', `orgs/${ORG}/users/${EMAIL}`, user);
+  return started;
+}
+
 describe("upstream's Exchange load drivers", () => {
   it('node.go: org, user, services, pattern, agbot, then a node registers and heartbeats as it does', async () => {
-    await deletePerfOrg();
-    const { call, refused } = driver();
-    await call('POST', `orgs/${ORG}`, root(), { label: 'perf test org', description: 'blah blah' }, [403]);
-    await call(
-      'POST',
-      `orgs/${ORG}/users/${EMAIL}`,
-      root(),
-      { password: user.secret, admin: false, email: EMAIL },
-      [400],
-    );
-    await call('GET', `orgs/${ORG}/users/${EMAIL}`, user);
+    const { call, refused } = await driverStart();
     await call('POST', `orgs/${ORG}/services`, user, service(SVC.url), [403]);
     for (const s of [1, 2, 3]) await call('POST', `orgs/${ORG}/services`, user, service(`${SVC.url}${s}`));
     await call('POST', `orgs/${ORG}/patterns/${PATTERN}`, user, {
@@ -154,17 +161,7 @@ describe("upstream's Exchange load drivers", () => {
   });
 
   it("agbot.go: an agbot serving its org's patterns and IBM's, messages, then one agreement check", async () => {
-    await deletePerfOrg();
-    const { call, refused } = driver();
-    await call('POST', `orgs/${ORG}`, root(), { label: 'perf test org', description: 'blah blah' }, [403]);
-    await call(
-      'POST',
-      `orgs/${ORG}/users/${EMAIL}`,
-      root(),
-      { password: user.secret, admin: false, email: EMAIL },
-      [400],
-    );
-    await call('GET', `orgs/${ORG}/users/${EMAIL}`, user);
+    const { call, refused } = await driverStart();
     await call('PUT', `orgs/${ORG}/agbots/${AGBOT}`, user, {
       token: agbot.secret,
       name: 'agbot',
@@ -221,5 +218,29 @@ describe("upstream's Exchange load drivers", () => {
     await call('DELETE', `orgs/${ORG}/agbots/${AGBOT}`, user);
     await call('DELETE', `orgs/${ORG}/nodes/${NODE}`, user);
     expect(refused).toEqual([]);
+  });
+
+  it('a served pattern or policy still to come is accepted at upstream`s /patterns and /businesspols, as 2.154.0 does', async () => {
+    await deletePerfOrg();
+    const { call, refused } = driver();
+    await call('POST', `orgs/${ORG}`, root(), { label: 'perf test org', description: 'blah blah' });
+    await call('POST', `orgs/${ORG}/users/${EMAIL}`, root(), {
+      password: user.secret,
+      admin: false,
+      email: EMAIL,
+    });
+    await call('PUT', `orgs/${ORG}/agbots/${AGBOT}`, user, {
+      token: agbot.secret,
+      name: 'agbot',
+      publicKey: 'ABC',
+    });
+    await call('POST', `orgs/${ORG}/agbots/${AGBOT}/patterns`, user, { patternOrgid: ORG, pattern: 'later' });
+    await call('POST', `orgs/${ORG}/agbots/${AGBOT}/businesspols`, user, {
+      businessPolOrgid: ORG,
+      businessPol: 'later',
+    });
+    expect(refused).toEqual([]);
+    const served = await server.http('GET', `/v1/orgs/${ORG}/agbots/${AGBOT}/patterns`, { auth: agbot });
+    expect(Object.keys(served.body.patterns)).toEqual([`${ORG}_later`]);
   });
 });
