@@ -89,9 +89,7 @@ describe('agent process state', () => {
     await fake.restart();
     await agent.start();
     await expect
-      .poll(async () => (await agent.app.inject({ method: 'GET', url: '/node' })).statusCode, {
-        timeout: 30_000,
-      })
+      .poll(async () => (await agent.app.inject({ method: 'GET', url: '/node' })).statusCode)
       .toBe(404);
     expect(fake.nodes.has(nodeKey)).toBe(false);
   });
@@ -109,7 +107,7 @@ describe('workers', () => {
     await expect.poll(async () => (await get('/node/userinput'))[0]?.serviceUrl).toBe('y');
     fake.putPolicy(nodeKey, { properties: [{ name: 'from', value: 'exchange' }], constraints: [] });
     await expect
-      .poll(async () => (await get('/node/policy')).properties, { timeout: 30_000 })
+      .poll(async () => (await get('/node/policy')).properties)
       .toContainEqual({ name: 'from', value: 'exchange' });
     // ... and the built-ins the Exchange copy lacked are pushed back to it.
     await expect
@@ -130,9 +128,7 @@ describe('workers', () => {
     await agent.start();
     fake.nodes.delete(nodeKey);
     await expect
-      .poll(async () => (await agent.app.inject({ method: 'GET', url: '/node' })).statusCode, {
-        timeout: 30_000,
-      })
+      .poll(async () => (await agent.app.inject({ method: 'GET', url: '/node' })).statusCode)
       .toBe(404);
     expect((await get('/eventlog/all?event_code=node_unregistration_complete')).length).toBe(1);
   });

@@ -301,7 +301,7 @@ describe('DELETE /node', () => {
       (await inject('POST', '/node', { id: NODE.id, organization: NODE.org, token: NODE.token })).statusCode,
     ).toBe(409);
     await fake.restart();
-    await expect.poll(nodeState, { timeout: 30_000 }).toBe('gone');
+    await expect.poll(nodeState).toBe('gone');
   });
 
   it('with block=true answers 503 when the Exchange cannot be cleared, local state removed anyway', async () => {
