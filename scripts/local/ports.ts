@@ -10,18 +10,22 @@ export function isPortFree(port: number): Promise<boolean> {
   });
 }
 
-/** A port the OS considers free right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+/**
+ * A free port below the kernel's ephemeral range (32768-60999 on Linux), checked by binding it.
+ * Ports handed to a child process stay unbound until it starts, sometimes for minutes; in the
+ * ephemeral range an outgoing connection or another `listen(0)` could take one meanwhile
+ * (EADDRINUSE under the full test suite's load). Below it, only another explicit choice can.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = LOW_PORTS_FROM + Math.floor(Math.random() * (LOW_PORTS_TO - LOW_PORTS_FROM));
+    if (await isPortFree(port)) return port;
+  }
+  throw new Error(`no free port between ${LOW_PORTS_FROM} and ${LOW_PORTS_TO}`);
 }
+
+const LOW_PORTS_FROM = 20_000;
+const LOW_PORTS_TO = 32_700;
 
 /** Resolves once something accepts connections on 127.0.0.1:port. */
 export async function waitForPort(port: number, timeoutMs: number): Promise<void> {
