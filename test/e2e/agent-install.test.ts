@@ -15,10 +15,10 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePorts, type Launched, launch } from '#test/support/launcher';
 import { reachableEngine } from '../../agent/test-support/engine.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
 import { freePort } from '../../scripts/local/ports.ts';
-import { freePorts, type Launched, launch } from '../integration/launcher/launcher.ts';
 import {
   AGENT_EXECUTABLE,
   buildKit,

@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { freePorts, type Launched, launch } from '#test/support/launcher';
 import { httpRequest } from '../../scripts/local/http-request.ts';
 import { isRequestLine } from '../../scripts/local/request-lines.ts';
-import { freePorts, type Launched, launch } from '../integration/launcher/launcher.ts';
 import { prebuiltFunctions } from './support/prebuilt.ts';
 
 /**
  * `npm start`'s terminal (issue 28): serverless-offline's per-request lines are hidden unless
  * EXCHANGE_LOG_REQUESTS=1, so the banner with the URL and the root credentials stays on screen.
- * In the e2e project, on the run's prebuilt functions (test/integration/launcher/ starts `npm start`
- * with its own build).
+ * On the run's prebuilt functions (test/e2e/npm-start.test.ts starts `npm start` once with its own
+ * build).
  */
 const STARTUP_MS = 240_000;
 const running: Launched[] = [];

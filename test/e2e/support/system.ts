@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Credentials, type Http, httpClient } from '#test/support/http';
+import { freePorts, type Launched, launch } from '#test/support/launcher';
 import { HOST } from '../../../agent/test-support/harness.ts';
 import { freePort } from '../../../scripts/local/ports.ts';
-import { freePorts, type Launched, launch } from '../../integration/launcher/launcher.ts';
 import { prebuiltFunctions } from './prebuilt.ts';
 
 /**

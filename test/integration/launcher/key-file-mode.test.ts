@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePorts, launch } from './launcher.ts';
+import { freePorts, launch } from '#test/support/launcher';
 
 const require = createRequire(import.meta.url);
 const tsxCli = require.resolve('tsx/cli');

@@ -1,8 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, isPortFree } from '../../../scripts/local/ports.ts';
+import { freePort, isPortFree } from '../../scripts/local/ports.ts';
 
 const require = createRequire(import.meta.url);
 const tsxCli = require.resolve('tsx/cli');
@@ -28,27 +27,41 @@ export function launch(env: Record<string, string>): Launched {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
-  child.stdout?.on('data', (chunk) => {
+  /** Waiters for a pattern: each checked when output arrives, failed when the process exits. */
+  const waiters = new Set<() => void>();
+  const collect = (chunk: Buffer) => {
     text += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    text += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const waitFor = async (pattern: RegExp, timeoutMs: number) => {
-    const deadline = Date.now() + timeoutMs;
-    let done = false;
-    void exited.then(() => {
-      done = true;
-    });
-    for (;;) {
-      const match = pattern.exec(text);
-      if (match) return match;
-      if (done || Date.now() > deadline)
-        throw new Error(`launcher never printed ${pattern}; output:\n${text}`);
-      await sleep(200);
-    }
+    for (const check of waiters) check();
   };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  let ended = false;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      ended = true;
+      for (const check of waiters) check();
+      resolve(code);
+    }),
+  );
+  /** Resolves on the output matching `pattern`; the deadline only bounds a failure. */
+  const waitFor = (pattern: RegExp, timeoutMs: number) =>
+    new Promise<RegExpMatchArray>((resolve, reject) => {
+      const finish = (outcome: () => void) => {
+        waiters.delete(check);
+        clearTimeout(timer);
+        outcome();
+      };
+      const fail = (why: string) =>
+        finish(() => reject(new Error(`launcher never printed ${pattern} (${why}); output:\n${text}`)));
+      const check = () => {
+        const match = pattern.exec(text);
+        if (match) finish(() => resolve(match));
+        else if (ended) fail('it exited');
+      };
+      const timer = setTimeout(() => fail(`not within ${timeoutMs} ms`), timeoutMs);
+      waiters.add(check);
+      check();
+    });
   return { child, output: () => text, exited, waitFor };
 }
 

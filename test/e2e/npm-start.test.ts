@@ -3,9 +3,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '#lib/auth/basic';
-import { httpRequest } from '../../../scripts/local/http-request.ts';
-import { allFree, freeBadPorts, freePorts, type Launched, launch, occupy } from './launcher.ts';
+import { allFree, freeBadPorts, freePorts, type Launched, launch, occupy } from '#test/support/launcher';
+import { httpRequest } from '../../scripts/local/http-request.ts';
+import { prebuiltFunctions } from './support/prebuilt.ts';
 
+/**
+ * `npm start` (scripts/start-local.ts) as a user runs it. The first start builds the functions as
+ * it does for a user; the later starts, whose subject is not the build (data kept across a
+ * restart, a "bad" port), run the e2e project's build of the same functions (prebuilt.ts).
+ */
 const STARTUP_MS = 240_000;
 const running: Launched[] = [];
 const tempDirs: string[] = [];
@@ -110,7 +116,7 @@ describe('npm start (scripts/start-local.ts)', () => {
       expect(await allFree([ports.http, ports.http + 1, ports.dynamo])).toBe(true);
 
       // Second start: same password, same data.
-      const second = start(env);
+      const second = start({ ...env, ...prebuiltFunctions() });
       const [, again] = await second.waitFor(/Root credentials: root\/root:(\S+)/, STARTUP_MS);
       expect(again).toBe(password);
       const kept = await httpRequest(`${base}/orgs/IBM/AgentFileVersion`, { headers: auth });
@@ -136,7 +142,7 @@ describe('npm start (scripts/start-local.ts)', () => {
         EXCHANGE_PORT: String(ports.http),
         EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
       };
-      const launched = start({ ...env, EXCHANGE_AGBOT: 'off' });
+      const launched = start({ ...env, ...prebuiltFunctions(), EXCHANGE_AGBOT: 'off' });
       await launched.waitFor(/Root credentials: root\/root:(\S+)/, STARTUP_MS);
       expect(launched.output()).toContain('No agbot (EXCHANGE_AGBOT=off).');
       const base = `http://127.0.0.1:${ports.http}/v1`;
