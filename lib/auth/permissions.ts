@@ -92,7 +92,8 @@ const ROLE_PERMISSIONS: Record<Role, ReadonlySet<string>> = {
   User: new Set([
     'CREATE_NODE',
     'CREATE_AGBOT',
-    ...['SERVICES', 'PATTERNS', 'BUSINESS', 'MANAGEMENT_POLICY'].map((r) => `CREATE_${r}`),
+    // Not CREATE_MANAGEMENT_POLICY: only org admins write node management policies (upstream's acls).
+    ...['SERVICES', 'PATTERNS', 'BUSINESS'].map((r) => `CREATE_${r}`),
     'READ_AGENT_CONFIG_MGMT',
     'READ_ALL_AGBOTS',
     ...READ_ALL,
