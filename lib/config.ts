@@ -36,6 +36,8 @@ const configSchema = z.strictObject({
       maxPatterns: count.default(1000),
       /** Deployment policies one user may own, over all orgs (0 = unlimited). */
       maxDeploymentPolicies: count.default(5000),
+      /** Node management policies one user may own, over all orgs (0 = unlimited; upstream's maxManagementPolicies). */
+      maxManagementPolicies: count.default(5000),
       /** Most change rows one `POST /changes` returns (upstream's resourceChanges.maxRecordsCap). */
       maxChangeRecords: z.number().int().positive().default(10_000),
     })
@@ -99,6 +101,7 @@ export function readConfig(path = configFilePath()): ExchangeConfig {
   limits.maxServices = envNumber('EXCHANGE_MAX_SERVICES') ?? limits.maxServices;
   limits.maxPatterns = envNumber('EXCHANGE_MAX_DEPLOY_PATTERNS') ?? limits.maxPatterns;
   limits.maxDeploymentPolicies = envNumber('EXCHANGE_MAX_DEPLOY_POLICIES') ?? limits.maxDeploymentPolicies;
+  limits.maxManagementPolicies = envNumber('EXCHANGE_MAX_MGMT_POLICIES') ?? limits.maxManagementPolicies;
   config.compat.agbotWriteStatus = envAgbotWriteStatus() ?? config.compat.agbotWriteStatus;
   const rootEnabled = process.env.EXCHANGE_ROOT_ENABLED;
   if (rootEnabled !== undefined && rootEnabled !== '') config.rootEnabled = rootEnabled !== 'false';
