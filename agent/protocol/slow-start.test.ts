@@ -27,7 +27,7 @@ afterEach(async () => {
   await stopAgentUnderTest(t);
 });
 
-/** A write that waits for the lock would hang: it fails after `ms` instead. */
+/** A write that waits for the lock would hang (the pull answers only when released): it fails after `ms` instead. */
 const within = <T>(ms: number, work: Promise<T>): Promise<T> =>
   Promise.race([
     work,
@@ -82,11 +82,10 @@ describe('slow work and the write lock', () => {
     const start = startWorkload(parts, 'ag-slow').finally(() => {
       settled = true;
     });
-    await expect.poll(slow.started, { timeout: 2000 }).toBe(true);
+    await expect.poll(slow.started).toBe(true);
 
-    const began = performance.now();
     const policy = await within(
-      2000,
+      20_000,
       agent.app.inject({
         method: 'PUT',
         url: '/node/policy',
@@ -94,17 +93,15 @@ describe('slow work and the write lock', () => {
       }),
     );
     const attribute = await within(
-      2000,
+      20_000,
       agent.app.inject({
         method: 'POST',
         url: '/attribute',
         payload: { type: 'UserInputAttributes', label: 'x', mappings: { VAR: 'v' } },
       }),
     );
-    const elapsed = performance.now() - began;
     expect(policy.statusCode).toBe(201);
     expect(attribute.statusCode).toBe(201);
-    expect(elapsed).toBeLessThan(1000);
     // The writes went through while the pull still hung: the start never held the lock.
     expect(settled).toBe(false);
     expect(t.fake.policies.get('org1/node1')).toMatchObject({

@@ -108,6 +108,11 @@ export interface StreamReader {
   failures(): number;
   /** Records dropped after their retries (or their age). */
   dropped(): number;
+  /**
+   * Resolves once the shards were read twice finding nothing, every earlier batch delivered: what
+   * was written to the table before the call has been handled (tests wait on this, not on a time).
+   */
+  settled(): Promise<void>;
   /** Stops reading; a retry waiting for its turn is given up. */
   stop(): Promise<void>;
 }
@@ -143,6 +148,17 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
   const counts = { invocations: 0, records: 0, failures: 0, dropped: 0 };
   const stopping = new AbortController();
   const firstRead = new WeakMap<StreamRecord, number>();
+  /** Reads that found nothing, and who waits for their number to reach a target. */
+  let emptyReads = 0;
+  const settling = new Set<{ target: number; resolve: () => void }>();
+  const readEmpty = () => {
+    emptyReads += 1;
+    for (const waiter of settling)
+      if (emptyReads >= waiter.target || stopping.signal.aborted) {
+        settling.delete(waiter);
+        waiter.resolve();
+      }
+  };
 
   /** Open shards start at their end (LATEST, as the stack's mappings); shards found later at their start. */
   async function discover(first: boolean): Promise<void> {
@@ -243,6 +259,7 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
             await deliver(batch.slice(i, i + mapping.batchSize), mapping.maximumRetryAttempts);
           continue;
         }
+        readEmpty();
       } catch (error) {
         if (!stopping.signal.aborted) log(`[${label}] ${(error as Error).message}`);
       }
@@ -257,9 +274,15 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
     records: () => counts.records,
     failures: () => counts.failures,
     dropped: () => counts.dropped,
+    settled: () =>
+      stopping.signal.aborted
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => settling.add({ target: emptyReads + 2, resolve })),
     stop: async () => {
       stopping.abort();
       await running;
+      for (const waiter of settling) waiter.resolve();
+      settling.clear();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signDeployment } from '#lib/protocol/deployment-signature';
 import type { Proposal, ProtocolMessage } from '#lib/protocol/messages';
 import { tableName } from '#tables/client';
@@ -17,8 +17,8 @@ import { useOffline } from './support/offline.ts';
  * The in-stack agbot as `npm start` runs it (docs/agbot.md, "In the stack"): the built-in agbot
  * `IBM/agbot` made as initdb makes it, serverless-offline running the `agbotRound` function, and
  * the local reader of DynamoDB Local's stream invoking it through the Lambda API. No agbot process:
- * a deployment policy added, or a node registered, reaches a scripted node as a proposal within
- * seconds.
+ * a deployment policy added, or a node registered, reaches a scripted node as a proposal, brought
+ * by the stream (how fast is npm run bench:agbot's figure).
  */
 const scratch = mkdtempSync(join(tmpdir(), 'agbot-in-stack-'));
 const server = useOffline({
@@ -31,9 +31,8 @@ const server = useOffline({
 const ORG = 'in-stack';
 const SERVICE = { url: 'hello.instack', version: '1.0.0', arch: 'amd64' };
 /**
- * Policy added → proposal received, at most: well under the schedule's minute, so the stream
- * brought it. The 2 s target is a benchmark's (npm run bench:agbot), not a test's: a loaded
- * machine running the whole suite takes longer.
+ * How long a test waits for a proposal before it fails: under the schedule's minute, so only the
+ * stream can bring it. It only bounds a failure; the time itself is npm run bench:agbot's figure.
  */
 const PROPOSAL_WITHIN_MS = 20_000;
 
@@ -96,30 +95,29 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+/** A wait on an event: the deadline only bounds a failure. */
+const WAIT = { timeout: 20_000, interval: 300 };
+
 describe('the in-stack agbot (npm start’s default)', () => {
-  it('proposes to a node within seconds of its deployment policy being added', async () => {
+  it('proposes to a node once its deployment policy is added (the stream brings it)', async () => {
     const node = await newNode('n-policy', 'policy-first');
     // Let the rounds the node's registration started settle: nothing to propose yet.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await reader?.settled();
     expect(await node.poll()).toEqual([]);
-    const added = Date.now();
     await addPolicy('p-policy', 'policy-first');
     const { message, agbotId } = (await node.waitFor(isProposal, PROPOSAL_WITHIN_MS)) as Received & {
       message: Proposal;
     };
-    expect(Date.now() - added, 'policy added → proposal received').toBeLessThan(PROPOSAL_WITHIN_MS);
     expect(agbotId).toBe('IBM/agbot');
     expect(message.agreementId).toMatch(/^[0-9a-f]{64}$/);
     expect(reader?.invocations()).toBeGreaterThan(0);
   }, 60_000);
 
-  it('proposes to a node registered after its policy, within seconds', async () => {
+  it('proposes to a node registered after its policy', async () => {
     await addPolicy('p-node', 'node-later');
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const registered = Date.now();
+    await reader?.settled();
     const node = await newNode('n-later', 'node-later');
     await node.waitFor(isProposal, PROPOSAL_WITHIN_MS);
-    expect(Date.now() - registered).toBeLessThan(PROPOSAL_WITHIN_MS);
   }, 60_000);
 
   it('never proposes twice to a node for one policy, however many invocations run', async () => {
@@ -128,7 +126,7 @@ describe('the in-stack agbot (npm start’s default)', () => {
     await node.waitFor(isProposal, PROPOSAL_WITHIN_MS);
     // More changes (and so rounds), and two invocations at once: one runs, the other asks it for another round.
     await Promise.all([invoke(), invoke(), addPolicy('p-other', 'nobody')]);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await reader?.settled();
     await node.poll();
     expect(node.received.filter((r) => isProposal(r.message))).toHaveLength(1);
   }, 60_000);
@@ -144,18 +142,15 @@ describe('the in-stack agbot (npm start’s default)', () => {
     };
     const names = await hzn(['agbot', 'policy', 'list'], { env });
     expect(JSON.parse(names.stdout)[ORG]).toContain('p-status');
-    let status: { matched: number; proposed: number; skipped: { node: string; reason: string }[] } = {
-      matched: 0,
-      proposed: 0,
-      skipped: [],
-    };
+    type PolicyStatus = { matched: number; proposed: number; skipped: { node: string; reason: string }[] };
     // The status is written at the end of the policy's search, just after the proposal went out.
-    for (let tries = 0; tries < 20 && status.matched === 0; tries++) {
+    const status = await vi.waitFor(async () => {
       const run = await hzn(['agbot', 'policy', 'list', ORG, 'p-status'], { env });
       expect(run.code, run.stderr).toBe(0);
-      status = JSON.parse(run.stdout);
-      if (status.matched === 0) await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+      const read = JSON.parse(run.stdout) as PolicyStatus;
+      expect(read.matched).toBeGreaterThan(0);
+      return read;
+    }, WAIT);
     expect(status).toMatchObject({ org: ORG, name: 'p-status', matched: 1, proposed: 1, agreed: 0 });
     expect(status.skipped.map((s) => s.node)).toContain(`${ORG}/n-miss`);
     expect(status.skipped.map((s) => s.node)).not.toContain(`${ORG}/n-match`);

@@ -104,10 +104,10 @@ describe('the agbot program (dist/agbot.mjs) against the Exchange', () => {
       `PUT ${agbotPath}`,
     );
 
+    // The heartbeat is written by this start (timestamps may be whole seconds).
+    const startedAt = Math.floor(Date.now() / 1000) * 1000;
     const first = await startAgbot();
-    await expect
-      .poll(async () => (await status(first, '/status')).body.rounds, { timeout: 10_000 })
-      .toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => (await status(first, '/status')).body.rounds).toBeGreaterThanOrEqual(2);
     const record = (await server.http('GET', agbotPath, { auth: root })).body as {
       agbots: Record<string, { publicKey: string; lastHeartbeat: string }>;
     };
@@ -115,7 +115,7 @@ describe('the agbot program (dist/agbot.mjs) against the Exchange', () => {
     expect(published?.publicKey).toMatch(/^MIIBIjAN/);
     // Upstream's form: `<ISO 8601>[UTC]`.
     const heartbeat = Date.parse((published?.lastHeartbeat ?? '').replace('[UTC]', ''));
-    expect(Date.now() - heartbeat).toBeLessThan(10_000);
+    expect(heartbeat).toBeGreaterThanOrEqual(startedAt);
     expect(await status(first, '/agreement')).toEqual({
       status: 200,
       body: { agreements: { active: [], archived: [] } },

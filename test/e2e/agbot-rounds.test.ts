@@ -19,6 +19,7 @@ import {
   callerOf,
   exchangeAgbotAgreement,
   localAgreements,
+  roundsLater,
   setUpAgbotOrg,
   startOrgAgbot,
   testSigner,
@@ -179,7 +180,7 @@ describe('agbot rounds against the real Exchange', () => {
     expect(everything).not.toContain('first-value');
     expect(everything).not.toContain(carried);
     // No second proposal to the node for the same policy, several rounds later.
-    await new Promise((r) => setTimeout(r, 1_500));
+    await roundsLater(agbot, 3);
     await node.poll();
     expect(node.received.filter((r) => r.message.type === 'proposal')).toHaveLength(1);
   }, 60_000);
@@ -254,7 +255,7 @@ describe('agbot rounds against the real Exchange', () => {
     // The node changes (as a node ending an agreement does) and rounds (0.3 s each) search it while
     // the agreement is still live; only then does its cancel arrive.
     await node.setPolicy({ properties: [{ name: 'test', value: 'recancel' }] });
-    await new Promise((r) => setTimeout(r, 2_000));
+    await roundsLater(agbot, 3);
     await node.send({ agbotId, agbotPubKey }, buildCancel(proposal.agreementId, 200));
     const next = await node.waitFor(
       (m) => m.type === 'proposal' && m.agreementId !== proposal.agreementId,
@@ -298,7 +299,7 @@ describe('agbot rounds against the real Exchange', () => {
       expect((await agbotAgreement(proposal.agreementId))?.state).toBe('Finalized Agreement'),
     );
     await node.putAgreement(proposal.agreementId, SERVICE);
-    await new Promise((r) => setTimeout(r, 1_500));
+    await roundsLater(agbot, 3);
     await node.poll();
     expect(
       node.received.filter((r) => r.message.type === 'proposal').map((r) => r.message.agreementId),

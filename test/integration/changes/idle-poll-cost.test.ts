@@ -30,6 +30,7 @@ beforeAll(async () => {
 
 describe('an idle node costs little (issue 24, item 3)', () => {
   it('an idle POST /changes is at most 2 DynamoDB calls and 2 capacity units, and still heartbeats', async () => {
+    const began = Math.floor(Date.now() / 1000) * 1000;
     const first = await poll(0);
     expect(first.changes.length).toBeGreaterThan(0);
     const from = first.mostRecentChangeId + 1;
@@ -45,7 +46,7 @@ describe('an idle node costs little (issue 24, item 3)', () => {
     expect(totalUnits(calls)).toBeLessThanOrEqual(2);
     expect(calls.every((c) => c.indexUnits === 0)).toBe(true);
     const stored = await getNode('idle', 'n1');
-    expect(Date.now() - Date.parse(stored?.lastHeartbeat ?? '')).toBeLessThan(60_000);
+    expect(Date.parse(stored?.lastHeartbeat ?? '')).toBeGreaterThanOrEqual(began);
   });
 
   it('still returns a change recorded after the idle poll', async () => {
