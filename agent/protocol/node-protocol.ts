@@ -22,9 +22,7 @@ import { loadOrCreateKeys } from './keys.ts';
 import type { Protocol, ProtocolTimings } from './protocol.ts';
 import { activeAgreements, agreementSource, findAgreement } from './records.ts';
 import { finishTermination, startTermination } from './terminate.ts';
-import { protocolRound } from './worker.ts';
-
-const PROTOCOL_WORKER = 'AgreementProtocol';
+import { PROTOCOL_WORKER, protocolRound } from './worker.ts';
 
 export interface NodeProtocol {
   /** DELETE /agreement/{id}: cancel 105; 404 when no active agreement has that id. */

@@ -15,6 +15,10 @@ import { cancelIncompatible } from './policy-check.ts';
 import type { Protocol } from './protocol.ts';
 
 const PUBLISHED = 'protocol.publishedKey';
+/** The worker's name (GET /status/workers). */
+export const PROTOCOL_WORKER = 'AgreementProtocol';
+/** Counted in the worker registry after each container check (tests wait on it). */
+export const CONTAINER_CHECK = 'AgreementProtocol container check';
 
 interface WorkerClock {
   lastMailboxRead: number;
@@ -38,6 +42,7 @@ export async function protocolRound(p: Protocol, clock: WorkerClock): Promise<vo
     if (checkContainers) clock.lastContainerCheck = now;
     cancelIncompatible(p, node);
     await governAgreements(p, node, creds, checkContainers);
+    if (checkContainers) p.ctx.workers.roundDone(CONTAINER_CHECK);
   }
   await cleanUp(p);
 }

@@ -58,6 +58,7 @@ export function startLoop(options: LoopOptions): Loop {
         initialized = true;
         registry.set(name, 'initialized');
       }
+      registry.roundDone(name);
     })();
     await running;
     running = undefined;

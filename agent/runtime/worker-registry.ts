@@ -19,6 +19,7 @@ const LOG_LIMIT = 500;
 export class WorkerRegistry {
   private readonly workers = new Map<string, WorkerEntry>();
   private readonly log: string[] = [];
+  private readonly rounds = new Map<string, number>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -34,6 +35,16 @@ export class WorkerRegistry {
     if (!entry) throw new Error(`unknown worker ${name}`);
     entry.subworker_status[sub] = status;
     this.record(`Worker ${name}: subworker ${sub} ${status}.`);
+  }
+
+  /** A worker (or one of its periodic passes) finished a round, failed or not. */
+  roundDone(name: string): void {
+    this.rounds.set(name, this.roundsOf(name) + 1);
+  }
+
+  /** Rounds finished since the agent started: what tests wait on instead of a time. */
+  roundsOf(name: string): number {
+    return this.rounds.get(name) ?? 0;
   }
 
   snapshot() {

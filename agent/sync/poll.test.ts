@@ -2,13 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.ts';
 import { type FakeExchange, startFakeExchange } from '../test-support/fake-exchange.ts';
 import { NODE, newAgent, nodeKey, registerNode, tempDir } from '../test-support/harness.ts';
+import { WORKERS } from '../workers/workers.ts';
 
 /** Issue 24, items 1 and 2: one request per poll in steady state, and upstream's adaptive pace. */
 let fake: FakeExchange;
 let dir: ReturnType<typeof tempDir>;
 let agent: Agent;
 const changesRoute = `POST /orgs/${NODE.org}/changes`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const since = (start: number) => fake.requests.slice(start);
 
 beforeEach(async () => {
@@ -26,18 +26,16 @@ async function startIdle(overrides: Parameters<typeof newAgent>[2]) {
   await registerNode(agent, fake);
   await agent.start();
   // The first round reads everything (start); wait until the poll has settled.
-  await expect
-    .poll(() => fake.requests.filter((r) => r === changesRoute).length, { timeout: 5000 })
-    .toBeGreaterThanOrEqual(2);
+  await expect.poll(() => fake.requests.filter((r) => r === changesRoute).length).toBeGreaterThanOrEqual(2);
 }
 
 describe('the Exchange poll', () => {
   it('sends only POST /changes in steady state and reads what the feed names, no /heartbeat', async () => {
     await startIdle({ pollIntervalMs: 100 });
     const start = fake.requests.length;
-    await sleep(800);
+    // Four polls later: every request made meanwhile is one.
+    await expect.poll(() => since(start).filter((r) => r === changesRoute).length).toBeGreaterThanOrEqual(4);
     const idle = since(start);
-    expect(idle.length).toBeGreaterThanOrEqual(4);
     expect(new Set(idle)).toEqual(new Set([changesRoute]));
     expect(fake.nodes.get(nodeKey)?.lastHeartbeat).toBeTruthy();
 
@@ -54,7 +52,9 @@ describe('the Exchange poll', () => {
   it('reads every document again after an outage', async () => {
     await startIdle({ pollIntervalMs: 100 });
     await fake.stop();
-    await sleep(300);
+    // Two poll rounds failed against the stopped Exchange: the agent saw the outage.
+    const rounds = agent.ctx.workers.roundsOf(WORKERS.changes);
+    await expect.poll(() => agent.ctx.workers.roundsOf(WORKERS.changes)).toBeGreaterThanOrEqual(rounds + 2);
     const before = fake.requests.length;
     await fake.restart();
     const full = [
@@ -62,7 +62,7 @@ describe('the Exchange poll', () => {
       `GET /orgs/${NODE.org}/nodes/${NODE.id}/policy`,
       `GET /orgs/${NODE.org}/nodes/${NODE.id}/managementStatus`,
     ];
-    await expect.poll(() => full.every((r) => since(before).includes(r)), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => full.every((r) => since(before).includes(r))).toBe(true);
   });
 
   it('grows the interval while idle and drops to the minimum when the feed names the node', async () => {
@@ -78,7 +78,7 @@ describe('the Exchange poll', () => {
     await expect.poll(() => gaps().slice(-2), { timeout: 9000, interval: 200 }).toEqual([2, 2]);
     fake.patchNode(nodeKey, 'name', 'renamed');
     const polls = pollTimes().length;
-    await expect.poll(() => pollTimes().length, { timeout: 5000 }).toBe(polls + 2);
+    await expect.poll(() => pollTimes().length).toBe(polls + 2);
     expect(gaps().at(-1)).toBe(1);
   }, 20_000);
 });

@@ -7,7 +7,7 @@ import { pollExchange } from '../sync/poll.ts';
 import { agentSignals } from '../sync/signals.ts';
 
 /** Worker names shown by GET /status/workers. */
-const WORKERS = {
+export const WORKERS = {
   changes: 'ExchangeChanges',
   ...(Object.fromEntries(Object.entries(DOCUMENTS).map(([kind, doc]) => [kind, doc.worker])) as Record<
     PushKind,

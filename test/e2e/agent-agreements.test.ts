@@ -29,6 +29,7 @@ import { createOrg, createUser, expectStatus } from '#test/support/world';
 import { type Agent, createAgent } from '../../agent/agent.ts';
 import { busyboxTestImage, reachableEngine } from '../../agent/test-support/engine.ts';
 import { HOST, testConfig } from '../../agent/test-support/harness.ts';
+import { protocolRoundsLater } from '../../agent/test-support/rounds.ts';
 import { containersOf, removeWorkload } from '../../agent/workloads/engine.ts';
 import { useOffline } from './support/offline.ts';
 
@@ -164,8 +165,9 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     }
   };
 
-  const noMessageFromNode = async (ms: number) => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
+  /** Nothing from the node in the agbot's mailbox, several protocol rounds later. */
+  const noMessageFromNode = async () => {
+    await protocolRoundsLater(agent, 3);
     const res = await server.http('GET', `${agbotPath}/msgs`, { auth: agbot });
     expect(res.body?.messages ?? []).toEqual([]);
   };
@@ -433,7 +435,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
       ).toBe(201);
     // A change the T&C do not care about keeps the agreement.
     await setPolicy('demo', [{ name: 'colour', value: 'blue' }]);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await protocolRoundsLater(agent, 2);
     expect((await containersOf(engine(), agreementId))[0]?.Id).toBe(container.Id);
 
     await setPolicy('other');
@@ -490,7 +492,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
         timeout: 15_000,
       },
     );
-    await noMessageFromNode(1_000);
+    await noMessageFromNode();
     expect(await containersOf(engine(), bad.agreementId)).toEqual([]);
     expect((await agreementsView()).active).toEqual([]);
   }, 60_000);
@@ -506,8 +508,8 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     );
     await agent.stop();
     agent = await startAgent();
-    // Several rounds and container checks (1 s) later, the workload is the same one.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Several rounds and container checks later, the workload is the same one.
+    await protocolRoundsLater(agent, 3, 2);
     const after = await containersOf(engine(), agreementId);
     expect(after.map((c) => [c.Id, c.State])).toEqual([[before.Id, 'running']]);
     expect(
