@@ -1,4 +1,5 @@
 import { batchDelete } from '../kernel/batch-delete.ts';
+import { deletePartition } from '../kernel/delete-partition.ts';
 import { transactWrite } from '../kernel/transact.ts';
 import { ownerCountUpdate } from '../user/owner-counts.ts';
 import { deploymentPolicyKeys } from './keys.ts';
@@ -14,6 +15,8 @@ export async function deleteOrgDeploymentPolicies(org: string): Promise<void> {
   // Every policy, past the ceiling of a list answered to a client.
   const policies = await listDeploymentPolicies(org, 'all');
   await batchDelete(policies.map((p) => deploymentPolicyKeys.record(org, p.name)));
+  // What each policy's partition holds beside it: its rollout plan and statuses (docs/rollouts.md).
+  for (const p of policies) await deletePartition(deploymentPolicyKeys.record(org, p.name).pk);
   const perOwner = new Map<string, number>();
   for (const { owner } of policies) perOwner.set(owner, (perOwner.get(owner) ?? 0) + 1);
   for (const [owner, count] of perOwner)

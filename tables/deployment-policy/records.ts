@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../client.ts';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
+import { deletePartition } from '../kernel/delete-partition.ts';
 import { type ListReach, queryPages } from '../kernel/list-ceiling.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { orgKeys } from '../keys/org.ts';
@@ -175,8 +176,17 @@ export const patchDeploymentPolicy = (
     policyChange(org, name, 'modified'),
   );
 
-/** Deletes a policy (only while its owner is as read, so the owner's count moves once); false when it was gone. */
-export const deleteDeploymentPolicy = ({ org, name, owner }: DeploymentPolicyRecord): Promise<boolean> =>
+/**
+ * Deletes a policy (only while its owner is as read, so the owner's count moves once), then what
+ * its partition holds beside it (its rollout plan and statuses, docs/rollouts.md); false when it was gone.
+ */
+export async function deleteDeploymentPolicy(record: DeploymentPolicyRecord): Promise<boolean> {
+  if (!(await deletePolicyRecord(record))) return false;
+  await deletePartition(deploymentPolicyKeys.record(record.org, record.name).pk);
+  return true;
+}
+
+const deletePolicyRecord = ({ org, name, owner }: DeploymentPolicyRecord): Promise<boolean> =>
   writeIfAllHold(
     [
       {
