@@ -17,6 +17,7 @@ import { nodesRoutes } from '#functions/nodes/routes';
 import { openApiRoutes } from '#functions/openapi/routes';
 import { orgsRoutes } from '#functions/orgs/routes';
 import { patternsRoutes } from '#functions/patterns/routes';
+import { rolloutsRoutes } from '#functions/rollouts/routes';
 import { secretsRoutes } from '#functions/secrets/routes';
 import { servicesRoutes } from '#functions/services/routes';
 import { SIGNALS_DISPATCH_FUNCTION, SIGNALS_FUNCTION } from '#functions/signals/function';
@@ -48,6 +49,7 @@ export const FAMILIES: ResourceDoc[] = [
   catalogRoutes,
   patternsRoutes,
   deploymentPoliciesRoutes,
+  rolloutsRoutes,
   changesRoutes,
   secretsRoutes,
   openApiRoutes,
