@@ -6,6 +6,7 @@ import { batchDelete } from './kernel/batch-delete.ts';
 import { deletePartition } from './kernel/delete-partition.ts';
 import { forEachLimited } from './kernel/for-each-limited.ts';
 import { userKeys } from './keys/user.ts';
+import { deleteOrgManagementPolicies, deleteOwnedManagementPolicies } from './management-policy/cascade.ts';
 import { deleteOwnedNodes } from './node/cascade.ts';
 import { deleteOrgRecord } from './org/cascade.ts';
 import { orgMembers } from './org/members.ts';
@@ -30,6 +31,7 @@ export async function deleteOrgCascade(org: string): Promise<void> {
     const principalKeys = [...ids].map((id) => identityKeys.principal(org, id));
     await batchDelete(principalKeys);
     await deleteOrgDeploymentPolicies(org);
+    await deleteOrgManagementPolicies(org);
     await deleteOrgPatterns(org);
     const userPartitions = partitions.filter((p) => p.record === 'USER').map((p) => p.pk);
     await deleteOrgServices(org, userPartitions);
@@ -44,8 +46,8 @@ export async function deleteOrgCascade(org: string): Promise<void> {
 }
 
 /**
- * Deletes user `org/username` with its nodes, secrets, services, deployment policies, patterns
- * and agbots (in any org), then its partition and record. Resolves false when the user record was
+ * Deletes user `org/username` with its nodes, secrets, services, deployment and management
+ * policies, patterns and agbots (in any org), then its partition and record. Resolves false when the user record was
  * already gone. `userCounts` are the org counter changes for the user itself.
  */
 export const deleteUserCascade = (
@@ -59,6 +61,7 @@ export const deleteUserCascade = (
     await deleteUserSecrets(org, username);
     await deleteOwnedServices(userKeys.record(org, username).pk, { recordChanges: true });
     await deleteOwnedDeploymentPolicies(org, owner);
+    await deleteOwnedManagementPolicies(org, owner);
     await deleteOwnedPatterns(org, owner);
     await deleteOwnedAgbots(org, username);
     await deleteUserChildren(org, username);

@@ -60,7 +60,7 @@ export const nodeManagementStatusRoutes = routeList({
       operationId: 'putNodeManagementStatus',
       handler: () => import('./put-management-status.ts'),
       summary: 'Create or replace the status of a node for one management policy',
-      description: `${writers} Any policy name is accepted.`,
+      description: `${writers} The management policy must exist in the node's org (else 404).`,
       request: { path: nodeStatusPath, body: putManagementStatusBody },
       responses: { 201: okResponse('stored'), ...errors(400, 401, 403, 404) },
     },

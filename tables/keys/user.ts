@@ -1,5 +1,5 @@
 /** What a user's per-owner limits count. */
-export type OwnedKind = 'SERVICE' | 'PATTERN' | 'BUSINESSPOL';
+export type OwnedKind = 'SERVICE' | 'PATTERN' | 'BUSINESSPOL' | 'MGMTPOL';
 
 /**
  * A user's partition (`USER#<org>/<username>`): the user, its counters, and beside it what it owns
@@ -22,7 +22,7 @@ export const userKeys = {
     sk: `OWNS#SERVICE#${org}/${serviceId}`,
   }),
   /**
-   * How many services, patterns or deployment policies a user owns (all orgs): the per-owner
+   * How many services, patterns, deployment or management policies a user owns (all orgs): the per-owner
    * limit's condition reads it (tables/user/owner-counts.ts).
    */
   ownedCount: (kind: OwnedKind, ownerOrg: string, username: string) => ({

@@ -13,6 +13,7 @@ import { type Change, type ChangeOperation, transactWriteWithChanges } from '../
 import { maxPagesFor, withinCeiling } from '../kernel/list-ceiling.ts';
 import { TransactionFailed } from '../kernel/transact.ts';
 import { nodeKeys } from '../keys/node.ts';
+import { managementPolicyKeys } from '../management-policy/keys.ts';
 import { ExchangeTable } from '../table.ts';
 
 const statusSchema = item({
@@ -36,13 +37,21 @@ const statusSchema = item({
 /**
  * The status of one management policy (agent upgrade job) on one node:
  * `NODE#<org>/<id>` / `MGMTSTATUS#<org>/<policy>`, in the node's partition so the node's DELETE
- * removes it and one Query lists a node's statuses.
+ * removes it and one Query lists a node's statuses; listed in gsi1 `MGMTPOL#<org>/<policy>#STATUSES`
+ * by node id, so the policy's DELETE finds the statuses that hang on it.
  */
 const NodeManagementStatusEntity = new Entity({
   name: 'nodeManagementStatus',
   table: ExchangeTable,
   timestamps: false,
-  schema: statusSchema,
+  schema: statusSchema.and((prev) => ({
+    gsi1pk: string()
+      .hidden()
+      .link<typeof prev>(({ policy }) => managementPolicyKeys.statusIndex(policy)),
+    gsi1sk: string()
+      .hidden()
+      .link<typeof prev>(({ id }) => id),
+  })),
   computeKey: ({ org, id, policy }: { org: string; id: string; policy: string }) =>
     nodeKeys.managementStatus(org, id, policy),
 });
@@ -75,10 +84,18 @@ export async function getManagementStatus(
 }
 
 /**
- * Creates or replaces a status, only while its node exists (one transaction: a status is never
- * written beside a node deleted meanwhile). False when the node is gone.
+ * Creates or replaces a status, only while its node and its management policy exist, the policy
+ * not being deleted (one transaction: a status never outlives either, as upstream's foreign keys
+ * ensure). The policy is `<org>/<name>` of the node's org.
  */
-export async function putManagementStatus(status: NodeManagementStatusRecord): Promise<boolean> {
+export async function putManagementStatus(
+  status: NodeManagementStatusRecord,
+): Promise<'stored' | 'no-node' | 'no-policy'> {
+  const slash = status.policy.indexOf('/');
+  const policyKey = managementPolicyKeys.record(
+    status.policy.slice(0, slash),
+    status.policy.slice(slash + 1),
+  );
   try {
     await transactWriteWithChanges(
       [
@@ -89,13 +106,20 @@ export async function putManagementStatus(status: NodeManagementStatusRecord): P
             ConditionExpression: 'attribute_exists(pk)',
           },
         },
+        {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: policyKey,
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+          },
+        },
         NodeManagementStatusEntity.build(PutTransaction).item(status).params(),
       ],
       [statusChange(status.org, status.id, 'created/modified')],
     );
-    return true;
+    return 'stored';
   } catch (error) {
-    if (error instanceof TransactionFailed) return false;
+    if (error instanceof TransactionFailed) return error.failed[0] ? 'no-node' : 'no-policy';
     throw error;
   }
 }

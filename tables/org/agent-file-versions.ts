@@ -7,6 +7,7 @@ import {
   PutTransaction,
   string,
 } from 'dynamodb-toolbox';
+import { IBM_ORG } from '#lib/auth/caller';
 import { tableName } from '../client.ts';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
 import { TransactionFailed } from '../kernel/transact.ts';
@@ -100,10 +101,15 @@ export async function clearAgentFileVersions(org: string, lastUpdated: string): 
   }
 }
 
-/** The feed row of an agent-file-versions write (upstream's resource `agentfileversion`). */
+/**
+ * The feed row of an agent-file-versions write (upstream's resource `agentfileversion`). IBM's is
+ * public, as upstream's: the versions every agent upgrades to are IBM's, so nodes of every org see
+ * the change (docs/nmp.md#the-exchange).
+ */
 const versionsChange = (org: string, operation: ChangeOperation): Change => ({
   org,
   id: 'AgentFileVersion',
   resource: 'agentfileversion',
   operation,
+  public: org === IBM_ORG,
 });

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,8 +27,6 @@ let child: ChildProcess | undefined;
 let agent: Http;
 
 beforeAll(async () => {
-  const build = spawnSync('npm', ['run', '--silent', 'build:agent'], { encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`npm run build:agent failed: ${build.stderr}`);
   const fixtures = { http: server.http, root: { user: 'root/root', secret: server.rootPassword } };
   await createOrg(fixtures, ORG);
   user = await createUser(fixtures, ORG, 'owner');
@@ -38,6 +36,14 @@ beforeAll(async () => {
     await server.http('POST', `/v1/orgs/${ORG}/services`, { auth: user, body: service }),
     201,
     'service',
+  );
+  // A node's management status needs its policy (docs/nmp.md#statuses-hang-on-their-policy).
+  const nmp = `/v1/orgs/${ORG}/managementpolicies/upgrade1`;
+  const admin = await createUser(fixtures, ORG, 'admin', { admin: true });
+  expectStatus(
+    await server.http('POST', nmp, { auth: admin, body: { label: 'upgrade1', enabled: false } }),
+    201,
+    nmp,
   );
   const body = { name: 'e2e node', token: TOKEN, pattern: '', publicKey: '' };
   expectStatus(await server.http('PUT', nodePath, { auth: user, body }), 201, `PUT ${nodePath}`);

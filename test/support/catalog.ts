@@ -1,5 +1,6 @@
 import { serviceId } from '#lib/catalog/service-id';
 import { createDeploymentPolicy, type DeploymentPolicyRecord } from '#tables/deployment-policy/records';
+import { createManagementPolicy, type ManagementPolicyRecord } from '#tables/management-policy/records';
 import { createPattern, type PatternRecord } from '#tables/pattern/records';
 import { createService, getService, rewriteService, type ServiceRecord } from '#tables/service/records';
 
@@ -96,4 +97,35 @@ export async function seedPattern(
     },
     0,
   );
+}
+
+/**
+ * Stores a node management policy through its table operation (the org must exist), for tests of
+ * what hangs on one: node statuses need their policy.
+ */
+export async function seedManagementPolicy(
+  org: string,
+  name: string,
+  extra: Partial<ManagementPolicyRecord> = {},
+): Promise<void> {
+  const now = new Date().toISOString();
+  const outcome = await createManagementPolicy({
+    org,
+    name,
+    owner: `${org}/admin`,
+    label: name,
+    description: name,
+    constraints: [],
+    properties: [],
+    patterns: [],
+    enabled: true,
+    start: 'now',
+    startWindow: 0,
+    allowDowngrade: false,
+    manifest: '',
+    created: now,
+    lastUpdated: now,
+    ...extra,
+  });
+  if (outcome !== 'created') throw new Error(`seedManagementPolicy ${org}/${name}: ${outcome}`);
 }

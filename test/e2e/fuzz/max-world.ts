@@ -63,6 +63,9 @@ export async function seedMaxWorld(http: Http, root: Credentials): Promise<MaxWo
   };
   await ok(http, 'PUT', `${nodePath}/policy`, user, policy, 201);
   const mgmtPolicy = maxId('mgmt');
+  // A management status needs its policy, written by an org admin.
+  const nmp = { label: LONG_NAME, description: LONG_NAME, enabled: false, patterns: [maxId('pattern')] };
+  await ok(http, 'POST', `${orgPath}/managementpolicies/${mgmtPolicy}`, admin, nmp, 201);
   const status = { agentUpgradePolicyStatus: { scheduledTime: '2026-11-23T20:00:00Z', status: 'waiting' } };
   await ok(http, 'PUT', `${nodePath}/managementStatus/${mgmtPolicy}`, user, status, 201);
 

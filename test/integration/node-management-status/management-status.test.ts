@@ -5,6 +5,7 @@ import { handler as listStatuses } from '#functions/node-management-status/get-m
 import { handler as putStatus } from '#functions/node-management-status/put-management-status';
 import { handler as deleteNode } from '#functions/nodes/delete-node';
 import { getManagementStatus, listManagementStatuses } from '#tables/node/management-status-records';
+import { seedManagementPolicy } from '#test/support/catalog';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -45,6 +46,8 @@ beforeAll(async () => {
   admin = await createUser('acme', 'boss', { admin: true });
   n1 = await createNode('acme', 'n1', 'acme/alice');
   n2 = await createNode('acme', 'n2', 'acme/alice');
+  await seedManagementPolicy('acme', 'upgrade1');
+  await seedManagementPolicy('acme', 'another');
 });
 
 describe('node management status', () => {
@@ -57,7 +60,7 @@ describe('node management status', () => {
     expect(one.body).toEqual({ managementStatus: {}, lastIndex: 0 });
   });
 
-  it('the owner creates a status for any policy name; it reads back in upstream shape', async () => {
+  it('the owner creates a status for a policy of the org; it reads back in upstream shape', async () => {
     const result = await store(alice, 'n1', 'upgrade1', upgrade());
     expect(result.status).toBe(201);
     expect(result.body).toEqual({

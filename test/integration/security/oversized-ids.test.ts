@@ -15,7 +15,7 @@ import { handler as getUser } from '#functions/users/get-user';
 import { MAX_ID_BYTES, MAX_ID_LENGTH } from '#lib/ids';
 import { MAX_FILTER_LENGTH } from '#lib/like';
 import { dynamoCallCount } from '#tables/client';
-import { seedDeploymentPolicy, seedPattern } from '#test/support/catalog';
+import { seedDeploymentPolicy, seedManagementPolicy, seedPattern } from '#test/support/catalog';
 import { createAgbot, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -115,6 +115,8 @@ describe('oversized ids never reach DynamoDB', () => {
     // The served pattern and policy must exist.
     await seedPattern(widest, widest);
     await seedDeploymentPolicy(widest, widest);
+    // A node's status names its management policy.
+    await seedManagementPolicy(widest, widest);
     // Root owns it from another org: the owner's link holds both ids in one sort key.
     const created = await invoke(putAgbot, {
       auth: ROOT,

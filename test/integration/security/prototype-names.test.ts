@@ -22,7 +22,7 @@ import { handler as postOrg } from '#functions/orgs/post-org';
 import { handler as getUser } from '#functions/users/get-user';
 import { handler as getUsers } from '#functions/users/get-users';
 import { handler as patchUser } from '#functions/users/patch-user';
-import { seedDeploymentPolicy, seedPattern, seedService } from '#test/support/catalog';
+import { seedDeploymentPolicy, seedManagementPolicy, seedPattern, seedService } from '#test/support/catalog';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -43,7 +43,11 @@ beforeAll(async () => {
   node = await createNode('acme', 'n1', 'acme/admin');
   agbot = await createAgbot('acme', 'a1', 'acme/admin');
   // A served pattern or policy must exist.
-  await Promise.all([seedPattern('acme', 'p'), seedDeploymentPolicy('acme', 'p')]);
+  await Promise.all([
+    seedPattern('acme', 'p'),
+    seedDeploymentPolicy('acme', 'p'),
+    seedManagementPolicy('acme', 'p'),
+  ]);
   const status = { agentUpgradePolicyStatus: { scheduledTime: '2031-05-02T00:00:00Z' } };
   expect(
     (

@@ -8,6 +8,7 @@ import { agbotKeys } from '#tables/keys/agbot';
 import { nodeKeys } from '#tables/keys/node';
 import { orgKeys } from '#tables/keys/org';
 import { userKeys } from '#tables/keys/user';
+import { managementPolicyKeys } from '#tables/management-policy/keys';
 import { patternKeys } from '#tables/pattern/keys';
 import { secretKeys } from '#tables/secret/keys';
 import { serviceKeys } from '#tables/service/keys';
@@ -224,6 +225,17 @@ const CASES: [string, unknown, unknown][] = [
     '2024-01-01T00:00:00.000Z#n1',
   ],
   ['deploymentPolicyKeys.orgIndex', deploymentPolicyKeys.orgIndex('acme'), 'ORG#acme#BUSINESSPOLS'],
+  [
+    'managementPolicyKeys.record',
+    managementPolicyKeys.record('acme', 'nmp1'),
+    { pk: 'MGMTPOL#acme/nmp1', sk: 'MGMTPOL' },
+  ],
+  ['managementPolicyKeys.orgIndex', managementPolicyKeys.orgIndex('acme'), 'ORG#acme#MGMTPOLS'],
+  [
+    'managementPolicyKeys.statusIndex',
+    managementPolicyKeys.statusIndex('acme/nmp1'),
+    'MGMTPOL#acme/nmp1#STATUSES',
+  ],
   ['agbotKeys.agreementByIdIndex', agbotKeys.agreementByIdIndex('ag1'), 'AGREEMENT#ag1'],
   ['agbotKeys.sentNodeMessagesIndex', agbotKeys.sentNodeMessagesIndex('acme', 'a1'), 'NODEMSGS#acme/a1'],
   ['secretKeys.nodeIndex', secretKeys.nodeIndex('acme', 'n1'), 'ORG#acme#NODE#n1#SECRETS'],
@@ -254,6 +266,7 @@ const CHARTS: Record<string, Record<string, unknown>> = {
   serviceKeys,
   patternKeys,
   deploymentPolicyKeys,
+  managementPolicyKeys,
   secretKeys,
   feedKeys,
   signalKeys,
