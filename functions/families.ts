@@ -10,6 +10,7 @@ import { agentFileVersionsRoutes } from '#functions/agent-file-versions/routes';
 import { catalogRoutes } from '#functions/catalog/routes';
 import { changesRoutes } from '#functions/changes/routes';
 import { deploymentPoliciesRoutes } from '#functions/deployment-policies/routes';
+import { managementPoliciesRoutes } from '#functions/management-policies/routes';
 import { nodeAgreementsRoutes } from '#functions/node-agreements/routes';
 import { nodeManagementStatusRoutes } from '#functions/node-management-status/routes';
 import { nodeMessagesRoutes } from '#functions/node-messages/routes';
@@ -50,6 +51,7 @@ export const FAMILIES: ResourceDoc[] = [
   patternsRoutes,
   deploymentPoliciesRoutes,
   rolloutsRoutes,
+  managementPoliciesRoutes,
   changesRoutes,
   secretsRoutes,
   openApiRoutes,
