@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,8 +14,8 @@ import { freePort, waitForPort } from '../../scripts/local/ports.ts';
 import { type OfflineServer, startOffline } from './support/serverless-offline.ts';
 
 /**
- * The shipped agent (dist/agent.mjs, built here) as a child process against the real Exchange
- * (serverless-offline over the run's DynamoDB Local): register, user input and policy both ways,
+ * The shipped agent (dist/agent.mjs, built once for the run by the e2e setup) as a child process
+ * against the real Exchange (serverless-offline over the run's DynamoDB Local): register, user input and policy both ways,
  * configure, restart, Exchange outage (the Exchange process is really stopped and started again
  * behind a fixed local port), unregister with removeNode=true. The steps build on each other.
  */
@@ -48,8 +48,6 @@ async function startExchange(): Promise<void> {
 }
 
 beforeAll(async () => {
-  const build = spawnSync('npm', ['run', '--silent', 'build:agent'], { encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`npm run build:agent failed: ${build.stderr}`);
   await createTableIfMissing(tableName());
   await bootstrap();
   await startExchange();

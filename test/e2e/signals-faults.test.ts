@@ -9,7 +9,7 @@ import type { Credentials } from '#test/support/http';
 import { createOrg, createUser, expectStatus } from '#test/support/world';
 import { type AgbotStreamReader, startAgbotStream } from '../../scripts/local/agbot-stream.ts';
 import { callerOf as callAs, testSigner } from './support/agbot-org.ts';
-import { buildAgent, type IdleAgents, startIdleAgents, waitUntilIdle } from './support/idle-agents.ts';
+import { type IdleAgents, startIdleAgents, waitUntilIdle } from './support/idle-agents.ts';
 import { useOffline } from './support/offline.ts';
 import {
   type ChannelProxy,
@@ -50,7 +50,6 @@ let reader: AgbotStreamReader | undefined;
 let owner: Credentials;
 
 beforeAll(async () => {
-  buildAgent();
   channel.target(Number(new URL(server.signalsUrl).port));
   const root = { user: 'root/root', secret: server.rootPassword };
   expectStatus(await server.http('POST', '/v1/admin/initdb', { auth: root }), 201, 'initdb');

@@ -2,7 +2,7 @@
  * The signal channel (issue 24, docs/signals.md) on serverless-offline's WebSocket emulation: who
  * may connect, who hears what, and the liveness an open connection gives a node.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -281,11 +281,6 @@ describe('the agent on the signal channel', () => {
     expect(register.status).toBeLessThan(300);
     return port;
   }
-
-  beforeAll(() => {
-    const build = spawnSync('npm', ['run', '--silent', 'build:agent'], { encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`npm run build:agent failed: ${build.stderr}`);
-  }, 120_000);
 
   afterAll(() => {
     for (const { child, dir } of agents) {
