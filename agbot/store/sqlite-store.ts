@@ -11,6 +11,7 @@ import {
   type SaveOutcome,
   type SearchState,
 } from '#lib/agbot-store/contract';
+import type { RolloutNode, RolloutRecord } from '#lib/rollout/states';
 import { migrate } from '#lib/sqlite/migrate';
 
 const MIGRATIONS = [
@@ -44,6 +45,12 @@ const MIGRATIONS = [
   `CREATE TABLE revisits (policy TEXT NOT NULL, node TEXT NOT NULL, PRIMARY KEY (policy, node)) STRICT;`,
   // Per served policy, what its searches saw (docs/agbot.md "Status"): one JSON row per policy.
   `CREATE TABLE policy_status (policy TEXT PRIMARY KEY, status TEXT NOT NULL) STRICT;`,
+  // Staged rollouts (docs/rollouts.md): one JSON row per policy's rollout and per targeted node.
+  `CREATE TABLE rollouts (policy TEXT PRIMARY KEY, record TEXT NOT NULL) STRICT;
+   CREATE TABLE rollout_nodes (
+     policy TEXT NOT NULL, node TEXT NOT NULL, position INTEGER NOT NULL, row TEXT NOT NULL,
+     PRIMARY KEY (policy, node)
+   ) STRICT;`,
 ];
 
 interface AgreementRow {
@@ -223,6 +230,42 @@ export class SqliteAgbotStore implements AgbotStore {
 
   async dropPolicyStatus(policy: string): Promise<void> {
     this.db.prepare('DELETE FROM policy_status WHERE policy = ?').run(policy);
+  }
+
+  async rollout(policy: string): Promise<RolloutRecord | undefined> {
+    const row = this.db.prepare('SELECT record FROM rollouts WHERE policy = ?').get(policy) as
+      | { record: string }
+      | undefined;
+    return row && (JSON.parse(row.record) as RolloutRecord);
+  }
+
+  async saveRollout(record: RolloutRecord): Promise<void> {
+    this.db
+      .prepare(
+        'INSERT INTO rollouts (policy, record) VALUES (?, ?) ON CONFLICT (policy) DO UPDATE SET record = excluded.record',
+      )
+      .run(record.policy, JSON.stringify(record));
+  }
+
+  async rolloutNodes(policy: string): Promise<RolloutNode[]> {
+    const rows = this.db
+      .prepare('SELECT row FROM rollout_nodes WHERE policy = ? ORDER BY position, node')
+      .all(policy) as { row: string }[];
+    return rows.map((r) => JSON.parse(r.row) as RolloutNode);
+  }
+
+  async saveRolloutNodes(nodes: RolloutNode[]): Promise<void> {
+    const put = this.db.prepare(
+      `INSERT INTO rollout_nodes (policy, node, position, row) VALUES (?, ?, ?, ?)
+       ON CONFLICT (policy, node) DO UPDATE SET position = excluded.position, row = excluded.row`,
+    );
+    this.immediate(() => {
+      for (const n of nodes) put.run(n.policy, n.node, n.order, JSON.stringify(n));
+    });
+  }
+
+  async dropRolloutNodes(policy: string): Promise<void> {
+    this.db.prepare('DELETE FROM rollout_nodes WHERE policy = ?').run(policy);
   }
 
   private getMeta(key: string): string | undefined {

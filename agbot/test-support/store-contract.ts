@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgbotAgreement, AgbotStore, PolicyStatus } from '#lib/agbot-store/contract';
+import type { RolloutNode, RolloutRecord } from '#lib/rollout/states';
 
 /** One empty agbot state; `open` gives another handle on it (another process, another invocation). */
 export interface StateUnderTest {
@@ -233,6 +234,49 @@ export function agbotStoreContract(name: string, fresh: () => Promise<StateUnder
       await store.dropPolicyStatus('acme/pol');
       await store.dropPolicyStatus('acme/none');
       expect(await other.policyStatuses()).toEqual([pattern]);
+    });
+
+    it("keeps a policy's rollout and its node rows, replaced whole, in the rollout's order", async () => {
+      const [store, other] = await twoHandles();
+      const record: RolloutRecord = {
+        policy: 'acme/pol',
+        target: '2.0.0',
+        baseline: ['1.0.0'],
+        phase: 'running',
+        wave: 0,
+        startedAt: 1,
+        startSeq: 0,
+        controlSeq: 0,
+        acknowledgedAt: 0,
+        approvedThrough: -1,
+        lastDecision: { at: 1, action: 'advance', why: 'wave 1 opens' },
+      };
+      const row = (node: string, order: number): RolloutNode => ({
+        policy: 'acme/pol',
+        node,
+        wave: order === 0 ? 0 : 1,
+        order,
+        state: 'waiting',
+        since: 1,
+      });
+      expect(await store.rollout('acme/pol')).toBeUndefined();
+      expect(await store.rolloutNodes('acme/pol')).toEqual([]);
+      await store.saveRollout(record);
+      await store.saveRolloutNodes([
+        row('acme/b', 1),
+        row('acme/a', 0),
+        { ...row('acme/c', 0), policy: 'acme/other' },
+      ]);
+      expect(await other.rollout('acme/pol')).toEqual(record);
+      expect((await other.rolloutNodes('acme/pol')).map((n) => n.node)).toEqual(['acme/a', 'acme/b']);
+      const admitted: RolloutNode = { ...row('acme/b', 1), state: 'deploying', since: 5, admittedAt: 5 };
+      await other.saveRolloutNodes([admitted]);
+      await other.saveRollout({ ...record, wave: 1 });
+      expect((await store.rolloutNodes('acme/pol'))[1]).toEqual(admitted);
+      expect((await store.rollout('acme/pol'))?.wave).toBe(1);
+      await store.dropRolloutNodes('acme/pol');
+      expect(await other.rolloutNodes('acme/pol')).toEqual([]);
+      expect(await other.rolloutNodes('acme/other')).toHaveLength(1);
     });
   });
 }

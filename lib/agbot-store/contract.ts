@@ -6,6 +6,8 @@
  * (agbot/test-support/store-contract.ts).
  */
 
+import type { RolloutNode, RolloutRecord } from '#lib/rollout/states';
+
 /** An agreement as the agbot keeps it (docs/protocol.md#agreement-rows-and-states states, docs/protocol.md#reason-codes reasons). */
 export interface AgbotAgreement {
   agreementId: string;
@@ -166,6 +168,17 @@ export interface AgbotStore {
   policyStatuses(): Promise<PolicyStatus[]>;
   /** Forgets the status of a policy no longer served. */
   dropPolicyStatus(policy: string): Promise<void>;
+
+  /** The rollout of a policy with a plan (docs/rollouts.md), if one started. */
+  rollout(policy: string): Promise<RolloutRecord | undefined>;
+  /** Replaces the rollout record (the commit point of each gate decision). */
+  saveRollout(record: RolloutRecord): Promise<void>;
+  /** Every targeted node of the policy's rollout, in the rollout's order. */
+  rolloutNodes(policy: string): Promise<RolloutNode[]>;
+  /** Creates or replaces node rows (each row is written whole: a crash leaves each row old or new). */
+  saveRolloutNodes(nodes: RolloutNode[]): Promise<void>;
+  /** Forgets the policy's node rows (a new rollout of the policy starts from scratch). */
+  dropRolloutNodes(policy: string): Promise<void>;
 
   close(): Promise<void>;
 }

@@ -42,6 +42,17 @@ export const agbotStateKeys = {
     pk: `AGBOTSTATE#${org}/${id}`,
     sk: `STATUS#${policy}`,
   }),
+  /** A policy's staged rollout (docs/rollouts.md). */
+  rollout: (org: string, id: string, policy: string) => ({
+    pk: `AGBOTSTATE#${org}/${id}`,
+    sk: `ROLLOUT#${policy}`,
+  }),
+  /** One targeted node of a policy's rollout. */
+  rolloutNode: (org: string, id: string, policy: string, node: string) => ({
+    pk: `AGBOTSTATE#${org}/${id}`,
+    sk: `RNODE#${JSON.stringify(policy)}#${node}`,
+  }),
+  rolloutNodePrefix: (policy: string) => `RNODE#${JSON.stringify(policy)}#`,
   statusPrefix: 'STATUS#',
   livePrefix: 'LIVE#',
   archivedPrefix: 'ARCHIVED#',

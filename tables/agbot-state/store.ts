@@ -6,6 +6,7 @@ import * as agreements from './agreements.ts';
 import * as cursor from './feed-cursor.ts';
 import * as messagingKey from './messaging-key.ts';
 import * as statuses from './policy-status.ts';
+import * as rollouts from './rollouts.ts';
 import * as searches from './searches.ts';
 
 /**
@@ -35,6 +36,11 @@ export function dynamoAgbotStore(agbot: AgbotRef, provider: () => KeyProvider = 
     savePolicyStatus: (status) => statuses.savePolicyStatus(agbot, status),
     policyStatuses: () => statuses.policyStatuses(agbot),
     dropPolicyStatus: (policy) => statuses.dropPolicyStatus(agbot, policy),
+    rollout: (policy) => rollouts.rollout(agbot, policy),
+    saveRollout: (record) => rollouts.saveRollout(agbot, record),
+    rolloutNodes: (policy) => rollouts.rolloutNodes(agbot, policy),
+    saveRolloutNodes: (nodes) => rollouts.saveRolloutNodes(agbot, nodes),
+    dropRolloutNodes: (policy) => rollouts.dropRolloutNodes(agbot, policy),
     // One DynamoDB client per process, shared with the rest of the stack: nothing to close.
     close: async () => undefined,
   };

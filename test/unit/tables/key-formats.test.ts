@@ -10,6 +10,7 @@ import { orgKeys } from '#tables/keys/org';
 import { userKeys } from '#tables/keys/user';
 import { managementPolicyKeys } from '#tables/management-policy/keys';
 import { patternKeys } from '#tables/pattern/keys';
+import { rolloutKeys } from '#tables/rollout/keys';
 import { secretKeys } from '#tables/secret/keys';
 import { serviceKeys } from '#tables/service/keys';
 import { signalKeys } from '#tables/signals/keys';
@@ -199,6 +200,24 @@ const CASES: [string, unknown, unknown][] = [
   ['agbotStateKeys.archivedPrefix', agbotStateKeys.archivedPrefix, 'ARCHIVED#'],
   ['agbotStateKeys.revisitPrefix', agbotStateKeys.revisitPrefix('acme/p#1'), 'REVISIT#"acme/p#1"#'],
   [
+    'agbotStateKeys.rollout',
+    agbotStateKeys.rollout('acme', 'a1', 'acme/p#1'),
+    { pk: 'AGBOTSTATE#acme/a1', sk: 'ROLLOUT#acme/p#1' },
+  ],
+  [
+    'agbotStateKeys.rolloutNode',
+    agbotStateKeys.rolloutNode('acme', 'a1', 'acme/p#1', 'acme/n1'),
+    { pk: 'AGBOTSTATE#acme/a1', sk: 'RNODE#"acme/p#1"#acme/n1' },
+  ],
+  ['agbotStateKeys.rolloutNodePrefix', agbotStateKeys.rolloutNodePrefix('acme/p#1'), 'RNODE#"acme/p#1"#'],
+  ['rolloutKeys.plan', rolloutKeys.plan('acme', 'web'), { pk: 'BUSINESSPOL#acme/web', sk: 'ROLLOUT' }],
+  [
+    'rolloutKeys.status',
+    rolloutKeys.status('acme', 'web', 'IBM/agbot'),
+    { pk: 'BUSINESSPOL#acme/web', sk: 'ROLLOUTSTATUS#IBM/agbot' },
+  ],
+  ['rolloutKeys.statusPrefix', rolloutKeys.statusPrefix, 'ROLLOUTSTATUS#'],
+  [
     'feedKeys.pending',
     feedKeys.pending('2024-01-01T00:00:00.000Z#x'),
     { pk: 'PENDINGCHANGES', sk: '2024-01-01T00:00:00.000Z#x' },
@@ -266,6 +285,7 @@ const CHARTS: Record<string, Record<string, unknown>> = {
   serviceKeys,
   patternKeys,
   deploymentPolicyKeys,
+  rolloutKeys,
   managementPolicyKeys,
   secretKeys,
   feedKeys,
