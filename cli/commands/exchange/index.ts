@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { type Base, group } from '../../command-kit.ts';
 import { agbotCommands } from './agbot.ts';
 import { deploymentCommands } from './deployment.ts';
+import { nmpCommands } from './nmp.ts';
+import { nodeManagementCommands } from './nmp-node-management.ts';
 import { exchangeNodeCommands } from './node.ts';
 import { orgCommands } from './org.ts';
 import { patternCommands } from './pattern.ts';
@@ -29,6 +31,10 @@ export function exchangeCommands(program: Command, base: Base): void {
     orgCommands,
     userCommands,
     agbotCommands,
+    nmpCommands,
   ])
     add(exchange, base);
+  // `exchange node management|mgmt …` lives beside the nmp commands (docs/hzn.md#node-management-policies).
+  const node = exchange.commands.find((c) => c.name() === 'node');
+  if (node) nodeManagementCommands(node, base);
 }
