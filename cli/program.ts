@@ -6,6 +6,7 @@ import { deploycheckCommands } from './commands/deploycheck.ts';
 import { eventlogCommands } from './commands/eventlog.ts';
 import { exchangeCommands } from './commands/exchange/index.ts';
 import { keyCommands } from './commands/key.ts';
+import { nmstatusCommands } from './commands/nmstatus.ts';
 import { nodeCommands } from './commands/node.ts';
 import { policyCommands } from './commands/policy.ts';
 import { registerCommand } from './commands/register.ts';
@@ -57,6 +58,7 @@ function buildProgram(base: Base): Command {
     secretsManagerCommands,
     deploycheckCommands,
     agbotCommands,
+    nmstatusCommands,
   ])
     add(program, base);
   return program;
