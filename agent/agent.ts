@@ -11,6 +11,7 @@ import type { ProtocolTimings } from './protocol/protocol.ts';
 import { type AgentContext, NO_SIGNALS, newRuntime } from './runtime/context.ts';
 import { detectHost, type HostFacts } from './runtime/host.ts';
 import { WorkerRegistry } from './runtime/worker-registry.ts';
+import { createStatusReporter, type StatusReporter } from './status-report/reporter.ts';
 import { Store } from './store/store.ts';
 import { startWorkers, type Workers } from './workers/workers.ts';
 
@@ -40,11 +41,12 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   const log = options.log ?? createLogger(config.logLevel);
   const now = options.now ?? Date.now;
   const store = Store.open(config.dataDir);
+  let reporter: StatusReporter | undefined;
   const ctx: AgentContext = {
     config,
     store,
     exchange: createExchangeClient({ baseUrl: config.exchangeUrl, timeoutMs: config.requestTimeoutMs }),
-    events: createEventLog(store, now),
+    events: createEventLog(store, now, (event) => reporter?.noticed(event)),
     host: { ...detectHost(store), ...options.host },
     log,
     workers: new WorkerRegistry(now),
@@ -57,6 +59,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   };
   const protocol = createNodeProtocol(ctx, options.protocolTimings);
   ctx.protocol = protocol;
+  reporter = createStatusReporter(ctx, () => protocol.parts.runner);
+  ctx.statusReport = reporter;
   const app = await buildApp(ctx);
   let workers: Workers | undefined;
   let stopped: Promise<void> | undefined;
@@ -67,6 +71,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     async start() {
       workers = startWorkers(ctx);
       protocol.start();
+      reporter?.start();
       resumeUnregistration(ctx)?.catch((err) => log.error('unregistration failed', { error: String(err) }));
       await app.listen({ host: config.host, port: config.port });
       const address = app.server.address();
@@ -81,6 +86,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     stop() {
       stopped ??= (async () => {
         await workers?.stop();
+        await reporter?.stop();
         await protocol.stop();
         await app.close();
         // An unregistration still running finishes (or fails) before the store closes.

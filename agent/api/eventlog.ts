@@ -5,7 +5,8 @@ import type { RoutesPlugin } from './plugin.ts';
 
 /**
  * GET /eventlog (current registration: events after the last unregistration) and
- * GET /eventlog/all (every stored event), both filtered by selectors in the query string.
+ * GET /eventlog/all (every stored event), both filtered by selectors in the query string;
+ * GET /eventlog/surface (the errors surfaced to the Exchange, agent/status-report).
  */
 export const eventLogRoutes: RoutesPlugin = async (app, { ctx }) => {
   const query = (url: string) => url.slice(url.indexOf('?') + 1 || url.length);
@@ -18,6 +19,9 @@ export const eventLogRoutes: RoutesPlugin = async (app, { ctx }) => {
     const after = ctx.store.get<number>(LAST_UNREGISTRATION_KEY) ?? 0;
     return reply.type(json).send(eventLogJson(ctx.store, after, filters));
   });
+
+  // anax's GET /eventlog/surface: the errors surfaced to the Exchange that are not hidden.
+  app.get('/eventlog/surface', async () => ctx.statusReport?.surfaced() ?? []);
 
   app.get('/eventlog/all', async (req, reply) =>
     reply.type(json).send(eventLogJson(ctx.store, 0, selectors(req.url))),

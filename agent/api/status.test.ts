@@ -55,6 +55,7 @@ describe('GET /status/workers', () => {
       'AgreementProtocol',
       'ExchangeChanges',
       'NodeManagement',
+      'NodeStatus',
       'PolicySync',
       'ServiceConfigStateSync',
       'UserInputSync',

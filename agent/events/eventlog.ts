@@ -21,8 +21,12 @@ export interface EventLog {
   node(severity: Severity, eventCode: string, message: string, source: NodeSource): StoredEvent;
 }
 
-/** Writes events (timestamps in Unix seconds, as upstream). */
-export function createEventLog(store: Store, now: () => number): EventLog {
+/** Writes events (timestamps in Unix seconds, as upstream); `added` hears of each (the status report). */
+export function createEventLog(
+  store: Store,
+  now: () => number,
+  added: (event: StoredEvent) => void = () => {},
+): EventLog {
   const add: EventLog['add'] = (severity, eventCode, message, sourceType, source) => {
     const event: NewEvent = {
       timestamp: Math.floor(now() / 1000),
@@ -32,7 +36,9 @@ export function createEventLog(store: Store, now: () => number): EventLog {
       source_type: sourceType,
       event_source: { ...source },
     };
-    return store.addEvent(event);
+    const stored = store.addEvent(event);
+    added(stored);
+    return stored;
   };
   return { add, node: (severity, code, message, source) => add(severity, code, message, 'node', source) };
 }

@@ -31,3 +31,22 @@ describe('the container check interval (docs/agent.md)', () => {
     );
   });
 });
+
+describe('the status report settings (docs/agent.md "Status reported to the Exchange")', () => {
+  it('report by default, look every 60 s, write 1 s after an event; each can be set', () => {
+    expect(loadConfig({})).toMatchObject({
+      statusReport: true,
+      statusCheckMs: 60_000,
+      statusCoalesceMs: 1_000,
+    });
+    const config = loadConfig({
+      HZN_AGENT_STATUS_REPORT: 'off',
+      HZN_AGENT_STATUS_CHECK_SECONDS: '5',
+      HZN_AGENT_STATUS_COALESCE_MS: '0',
+    });
+    expect(config).toMatchObject({ statusReport: false, statusCheckMs: 5_000, statusCoalesceMs: 0 });
+    expect(() => loadConfig({ HZN_AGENT_STATUS_CHECK_SECONDS: '0' })).toThrow(
+      'HZN_AGENT_STATUS_CHECK_SECONDS must be an integer from 1 to 86400',
+    );
+  });
+});

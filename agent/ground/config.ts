@@ -32,6 +32,16 @@ export interface AgentConfig {
    * ends its agreement, 103): HZN_AGENT_CONTAINER_CHECK_SECONDS, anax's fixed 60 s by default.
    */
   containerCheckMs?: number;
+  /**
+   * Reporting what runs to the Exchange (docs/agent.md, "Status reported to the Exchange"):
+   * HZN_AGENT_STATUS_REPORT=off turns it off (anax's ReportDeviceStatus). The containers are
+   * looked at locally every `statusCheckMs` (HZN_AGENT_STATUS_CHECK_SECONDS, anax's 60 s), and a
+   * workload event is reported `statusCoalesceMs` after it (HZN_AGENT_STATUS_COALESCE_MS, 1000), so
+   * the events of a burst make one write. Nothing is written while nothing changed.
+   */
+  statusReport?: boolean;
+  statusCheckMs?: number;
+  statusCoalesceMs?: number;
   /** Retry delays after a failure grow from min to max (doubling, with jitter). */
   retryMinMs: number;
   retryMaxMs: number;
@@ -66,6 +76,10 @@ export function loadConfig(env: Env = process.env): AgentConfig {
     signalledPollMs: integer(env, 'HZN_AGENT_SIGNALLED_POLL_SECONDS', 3_600, 1, 86_400) * 1000,
     containerCheckMs:
       integer(env, 'HZN_AGENT_CONTAINER_CHECK_SECONDS', CONTAINER_CHECK_INTERVAL_S, 1, 86_400) * 1000,
+    statusReport: onOff(env, 'HZN_AGENT_STATUS_REPORT', true),
+    statusCheckMs:
+      integer(env, 'HZN_AGENT_STATUS_CHECK_SECONDS', CONTAINER_CHECK_INTERVAL_S, 1, 86_400) * 1000,
+    statusCoalesceMs: integer(env, 'HZN_AGENT_STATUS_COALESCE_MS', 1_000, 0, 600_000),
     retryMinMs: 500,
     retryMaxMs: seconds(env, 'HZN_AGENT_RETRY_MAX_SECONDS', 60),
     requestTimeoutMs: seconds(env, 'HZN_AGENT_EXCHANGE_TIMEOUT_SECONDS', 5),

@@ -27,7 +27,14 @@ import {
 } from './dependencies.ts';
 import type { DeclaredInput } from './exchange-calls.ts';
 import type { Protocol } from './protocol.ts';
-import { findAgreement, nowSeconds, type ProtocolAgreement, termsOf, updateAgreement } from './records.ts';
+import {
+  agreementSource,
+  findAgreement,
+  nowSeconds,
+  type ProtocolAgreement,
+  termsOf,
+  updateAgreement,
+} from './records.ts';
 import { startTermination } from './terminate.ts';
 
 /** Starts the workload unless it is starting already; resolves when the attempt ended. */
@@ -51,7 +58,8 @@ async function start(p: Protocol, agreementId: string): Promise<void> {
       'error_in_deployment_configuration',
       `Error in deployment configuration for ${agreement.workload_to_run.url}: ${(error as Error).message}`,
       'agreement',
-      { agreement_id: agreementId },
+      // The workload is named, as anax's agreement events do: the error is surfaced for it.
+      agreementSource(agreement),
     );
     startTermination(p, agreementId, REASON.serviceTerminated);
     return;

@@ -50,6 +50,8 @@ export interface AgentContext {
   pollNow: () => void;
   /** The signal channel (agent/sync/signals.ts; inert before the workers start). */
   signals: AgentSignals;
+  /** The NodeStatus worker (agent/status-report), set by agent.ts: GET /eventlog/surface reads it. */
+  statusReport?: { surfaced(): unknown[] };
   /** The agreement protocol (agent/protocol), set by agent.ts once the context exists. */
   protocol?: {
     cancelByUser(agreementId: string): void;

@@ -66,8 +66,11 @@ export async function pollExchange(ctx: AgentContext): Promise<boolean> {
     doc.apply(round, remotes[i]);
   });
   if (full) ctx.runtime.lastFullReadAt = now;
-  return news.aboutNode.size > 0;
+  return [...news.aboutNode].some((resource) => !OWN_REPORTS.has(resource));
 }
+
+/** Rows the node's own reports leave (agent/status-report): not activity for the node. */
+const OWN_REPORTS = new Set(['nodestatus', 'nodeerrors']);
 
 /** The org's `heartbeatIntervals` (for a node that has none of its own). */
 async function readOrgIntervals(ctx: AgentContext, node: NodeRecord, creds: Credentials): Promise<void> {

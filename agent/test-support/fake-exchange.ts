@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
  * A small in-memory Exchange for agent tests: a real HTTP server on 127.0.0.1 that speaks the
  * part of the Exchange API the agent uses (version, org, node GET/PATCH/DELETE, heartbeat, the
  * change feed `POST /orgs/{org}/changes` (a heartbeat too), node policy, node management
- * statuses, pattern GET, the node's mailbox paged as the Exchange pages it), checks node
+ * statuses, pattern GET, the node's mailbox paged as the Exchange pages it, the node's status and
+ * errors as it reports them), checks node
  * credentials, and can be stopped and restarted on the same port to play "unreachable".
  */
 
@@ -42,6 +43,9 @@ export interface FakeExchange {
   services: Map<string, Record<string, unknown>>;
   /** Node management statuses: node key → `<org>/<policy>` → status (with `lastUpdated`). */
   managementStatuses: Map<string, Map<string, { agentUpgradePolicyStatus: Record<string, unknown> }>>;
+  /** What the node reported: its status and its surfaced errors, by node key (as last PUT). */
+  statuses: Map<string, unknown>;
+  nodeErrors: Map<string, unknown>;
   /** Every request seen, as "METHOD /path". */
   requests: string[];
   /** Node mailboxes by node key, oldest first; the query of every list read. */
@@ -79,6 +83,8 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
     patterns: new Set<string>(),
     services: new Map<string, Record<string, unknown>>(),
     managementStatuses: new Map<string, Map<string, { agentUpgradePolicyStatus: Record<string, unknown> }>>(),
+    statuses: new Map<string, unknown>(),
+    nodeErrors: new Map<string, unknown>(),
     requests: [] as string[],
     nodeMessages: new Map<string, FakeNodeMessage[]>(),
     mailboxReads: [] as { maxmsgs: string | null; after: string | null }[],
@@ -139,6 +145,16 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
     if (sub === 'policy') return policyRoute(req.method, key, node, body, send);
     if (sub === 'managementStatus') return managementRoute(req.method, key, parts[5], body, send);
     if (sub === 'msgs') return messagesRoute(req.method, key, url, parts[5], send);
+    if ((sub === 'status' || sub === 'errors') && parts.length === 5) {
+      const kept = sub === 'status' ? fake.statuses : fake.nodeErrors;
+      if (req.method === 'GET')
+        return kept.has(key) ? send(200, kept.get(key)) : send(404, { code: 'not-found', msg: 'not found' });
+      if (req.method === 'PUT') {
+        kept.set(key, body);
+        recordChange(key, sub === 'status' ? 'nodestatus' : 'nodeerrors');
+        return send(201, { code: 'ok', msg: 'status added or updated' });
+      }
+    }
     return send(404, { code: 'not-found', msg: 'no such route' });
   };
 

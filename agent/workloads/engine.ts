@@ -132,9 +132,13 @@ export async function containersOf(docker: Docker, key: string): Promise<Docker.
   return docker.listContainers({ all: true, filters: { label: [`${LABELS.agreementId}=${key}`] } });
 }
 
+/** Every container of every instance key on the engine (running or not), in one listing. */
+export const allWorkloadContainers = (docker: Docker): Promise<Docker.ContainerInfo[]> =>
+  docker.listContainers({ all: true, filters: { label: [LABELS.agreementId] } });
+
 /** Every agreement key that has containers on the engine (adoption after an agent restart). */
 export async function workloadKeys(docker: Docker): Promise<string[]> {
-  const containers = await docker.listContainers({ all: true, filters: { label: [LABELS.agreementId] } });
+  const containers = await allWorkloadContainers(docker);
   return [
     ...new Set(containers.map((c) => c.Labels[LABELS.agreementId]).filter((k): k is string => Boolean(k))),
   ];

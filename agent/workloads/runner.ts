@@ -3,6 +3,7 @@ import { type Deployment, DeploymentError } from '#lib/protocol/deployment';
 import { describeHostAccess, type HostAccessOptions, hostAccessOf } from '#lib/protocol/privileged';
 import { type ContainerPlan, containerName } from './container-spec.ts';
 import {
+  allWorkloadContainers,
   connectToNetwork,
   containersOf,
   type EngineNotice,
@@ -101,6 +102,11 @@ export class WorkloadRunner {
   /** The engine's list entries of an agreement's containers (GET /service's instances). */
   containers(agreementId: string): Promise<Docker.ContainerInfo[]> {
     return containersOf(this.docker, agreementId);
+  }
+
+  /** Every workload and dependency container on the engine, in one listing (the node status). */
+  allContainers(): Promise<Docker.ContainerInfo[]> {
+    return allWorkloadContainers(this.docker);
   }
 
   /** Agreement ids that have containers on the engine (to adopt them after a restart). */

@@ -1,0 +1,172 @@
+/**
+ * The NodeStatus worker (docs/agent.md "Status reported to the Exchange"): writes the node status
+ * and the surfaced errors to the Exchange when they changed, never otherwise. A workload event
+ * (anything the event log records about an agreement or a service: started, stopped, failed)
+ * schedules a look `statusCoalesceMs` later, so a burst of events makes one write; the containers
+ * are also looked at every `statusCheckMs` (a container that exits or restarts on its own tells
+ * nobody). A look costs one container listing on the local engine and, only when something
+ * changed, one PUT per document. What the Exchange took last is kept in the store, so a restarted
+ * agent writes nothing it wrote already; a PUT that fails is tried again with backoff.
+ */
+import { LAST_UNREGISTRATION_KEY } from '../events/eventlog.ts';
+import { loadRegisteredServices } from '../node/local.ts';
+import { credentials, isActive, loadNode, type NodeRecord } from '../node/record.ts';
+import { activeAgreements, findAgreement, nowSeconds } from '../protocol/records.ts';
+import type { AgentContext } from '../runtime/context.ts';
+import { type Loop, startLoop } from '../runtime/worker-loop.ts';
+import { loadInstances } from '../services/dependency-store.ts';
+import type { StoredEvent } from '../store/store.ts';
+import type { WorkloadRunner } from '../workloads/runner.ts';
+import { buildNodeStatus, type NodeStatusReport, sameNodeStatus } from './node-status.ts';
+import { dropResolved, foldEvents, type SurfacedError } from './surfaced-errors.ts';
+
+export const STATUS_WORKER = 'NodeStatus';
+
+/** Store keys: what the Exchange holds (per node), the surfaced errors, the last event folded in. */
+const KEYS = {
+  written: 'statusReport.written',
+  errorsWritten: 'statusReport.errorsWritten',
+  surfaced: 'statusReport.surfaced',
+  eventCursor: 'statusReport.eventCursor',
+};
+
+interface Written<T> {
+  node: string;
+  value: T;
+}
+
+export interface StatusReporter {
+  /** An event was logged: workload events schedule a look. */
+  noticed(event: StoredEvent): void;
+  /** The errors surfaced now (GET /eventlog/surface shows those not hidden). */
+  surfaced(): SurfacedError[];
+  start(): void;
+  stop(): Promise<void>;
+  /** Whether a look is scheduled or under way (tests wait for the quiet before counting). */
+  busy(): boolean;
+  /** Counts, for tests and the benchmark: looks taken, PUTs of status and of errors. */
+  readonly counts: { looks: number; statusWrites: number; errorWrites: number };
+}
+
+const WORKLOAD_SOURCES = new Set(['agreement', 'service']);
+
+export function createStatusReporter(
+  ctx: AgentContext,
+  runner: () => Pick<WorkloadRunner, 'allContainers'>,
+): StatusReporter {
+  const counts = { looks: 0, statusWrites: 0, errorWrites: 0 };
+  const enabled = ctx.config.statusReport !== false;
+  let loop: Loop | undefined;
+  let pending: NodeJS.Timeout | undefined;
+  /** A look was asked for (the coalescing delay ended) and has not begun; one is under way. */
+  let asked = false;
+  let looking = false;
+
+  /**
+   * Folds the events logged since the last look (of this registration) into the node's surfaced
+   * errors and drops the resolved ones.
+   */
+  function surfacedNow(who: string): SurfacedError[] {
+    const cursor = Math.max(
+      ctx.store.get<number>(KEYS.eventCursor) ?? 0,
+      ctx.store.get<number>(LAST_UNREGISTRATION_KEY) ?? 0,
+    );
+    const events = ctx.store.events(cursor);
+    const kept = ctx.store.get<Written<SurfacedError[]>>(KEYS.surfaced);
+    const before = kept?.node === who ? kept.value : [];
+    const workloadOf = (id: string) => findAgreement(ctx.store, id)?.workload_to_run;
+    const folded = dropResolved(
+      foldEvents(before, events, workloadOf),
+      activeAgreements(ctx.store),
+      nowSeconds(ctx.now),
+    );
+    const last = events.at(-1);
+    if (last) ctx.store.set(KEYS.eventCursor, Number(last.record_id));
+    if (kept?.node !== who || JSON.stringify(folded) !== JSON.stringify(before))
+      ctx.store.set(KEYS.surfaced, { node: who, value: folded });
+    return folded;
+  }
+
+  const configured = (node: NodeRecord | undefined): node is NodeRecord =>
+    node !== undefined && isActive(node) && node.configstate.state === 'configured';
+
+  async function look(): Promise<void> {
+    const node = loadNode(ctx.store);
+    if (!configured(node)) return;
+    counts.looks++;
+    const who = `${node.organization}/${node.id}`;
+    const creds = credentials(node);
+    const path = `/orgs/${encodeURIComponent(node.organization)}/nodes/${encodeURIComponent(node.id)}`;
+    const status = buildNodeStatus({
+      agreements: activeAgreements(ctx.store),
+      instances: loadInstances(ctx.store),
+      containers: await runner().allContainers(),
+      registered: loadRegisteredServices(ctx.store),
+    });
+    const written = ctx.store.get<Written<NodeStatusReport>>(KEYS.written);
+    if (written?.node !== who || !sameNodeStatus(written.value, status)) {
+      await ctx.exchange.request('PUT', `${path}/status`, creds, status);
+      counts.statusWrites++;
+      ctx.store.set(KEYS.written, { node: who, value: status });
+    }
+    const errors = surfacedNow(who);
+    const errorsWritten = ctx.store.get<Written<SurfacedError[]>>(KEYS.errorsWritten);
+    // Nothing surfaced and nothing written before: nothing to say (anax writes only on a change too).
+    const unchanged =
+      errorsWritten?.node === who
+        ? JSON.stringify(errorsWritten.value) === JSON.stringify(errors)
+        : errors.length === 0;
+    if (!unchanged) {
+      await ctx.exchange.request('PUT', `${path}/errors`, creds, { errors });
+      counts.errorWrites++;
+      ctx.store.set(KEYS.errorsWritten, { node: who, value: errors });
+    }
+  }
+
+  return {
+    counts,
+    noticed(event) {
+      if (!loop || !WORKLOAD_SOURCES.has(event.source_type)) return;
+      if (pending) return;
+      pending = setTimeout(() => {
+        pending = undefined;
+        asked = true;
+        loop?.wake();
+      }, ctx.config.statusCoalesceMs ?? 1_000);
+    },
+    busy: () => pending !== undefined || asked || looking,
+    surfaced() {
+      const node = loadNode(ctx.store);
+      if (!configured(node)) return [];
+      return surfacedNow(`${node.organization}/${node.id}`).filter((e) => !e.hidden);
+    },
+    start() {
+      if (!enabled) return;
+      ctx.workers.set(STATUS_WORKER, 'added');
+      loop = startLoop({
+        name: STATUS_WORKER,
+        registry: ctx.workers,
+        log: ctx.log,
+        intervalMs: ctx.config.statusCheckMs ?? 60_000,
+        retryMinMs: ctx.config.retryMinMs,
+        retryMaxMs: ctx.config.retryMaxMs,
+        tick: async () => {
+          asked = false;
+          looking = true;
+          try {
+            await look();
+          } finally {
+            looking = false;
+          }
+        },
+      });
+    },
+    async stop() {
+      clearTimeout(pending);
+      pending = undefined;
+      const stopping = loop?.stop();
+      loop = undefined;
+      await stopping;
+    },
+  };
+}
