@@ -1,5 +1,4 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentString, signDeployment } from '#lib/protocol/deployment-signature';
@@ -198,7 +197,13 @@ describe.skipIf(!docker)('the whole system: npm start, dist/agent.mjs, podman', 
     const before = await engine().getContainer(firstContainer.Id).inspect();
     await stopAgent();
     await startAgent();
-    await sleep(5_000);
+    // The protocol worker is `initialized` after its first whole round: the one that would start
+    // the workload again if the running container were not adopted.
+    await eventually(
+      'the first protocol round',
+      async () =>
+        (await agent('GET', '/status/workers')).body.workers?.AgreementProtocol?.status === 'initialized',
+    );
     const containers = await allWorkloadContainers();
     expect(containers.map((c) => c.Id)).toEqual([firstContainer.Id]);
     const after = await engine().getContainer(firstContainer.Id).inspect();
