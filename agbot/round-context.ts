@@ -3,6 +3,7 @@ import type { Logger } from '#lib/json-logger';
 import type { AgbotConfig } from './config.ts';
 import type { AgbotExchange } from './exchange.ts';
 import { messagingKeys } from './keys.ts';
+import { createRolloutHooks } from './rollouts/hooks.ts';
 import { DEFAULT_SETTINGS, type RoundContext, type RoundSettings } from './rounds/context.ts';
 
 /** The round's settings: the defaults, then what the config sets, then the caller's overrides. */
@@ -41,6 +42,7 @@ export async function openRoundContext(options: {
     log: options.log,
     now: options.now ?? Date.now,
     settings: options.settings,
+    rollouts: createRolloutHooks(),
     memory: {
       servedOrgs: new Set(),
       servedOrgsLoaded: false,

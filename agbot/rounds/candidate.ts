@@ -87,7 +87,10 @@ export async function versionsToOffer(
   nodeId: string,
 ): Promise<string[]> {
   const entries = service.serviceVersions;
-  if (!hasRetrySettings(entries)) return versionsByPriority(service);
+  // Staged rollouts keep a new version from nodes not admitted to it yet (docs/rollouts.md).
+  const pinned = (offered: string[]) =>
+    ctx.rollouts ? ctx.rollouts.pin(policyName, `${nodeOrg}/${nodeId}`, offered, versionsByPriority(service)) : offered;
+  if (!hasRetrySettings(entries)) return pinned(versionsByPriority(service));
   const ended = await ctx.store.endedAgreements(nodeOrg, nodeId, policyName);
   const preference = preferVersions(entries, ended, ctx.now());
   for (const abandoned of preference.abandoned)
@@ -98,7 +101,7 @@ export async function versionsToOffer(
       why: `its workload failed ${abandoned.failures} time(s) within ${abandoned.withinS} s (retries ${abandoned.retries})`,
       offering: preference.versions[0],
     });
-  return preference.versions;
+  return pinned(preference.versions);
 }
 
 async function checkVersion(

@@ -4,6 +4,8 @@ import { FULL_RESCAN_S } from '#lib/protocol/timeouts';
 import type { AgbotConfig } from '../config.ts';
 import type { AgbotExchange } from '../exchange.ts';
 import type { AgbotKeys } from '../keys.ts';
+import type { FeedSummary } from './feed.ts';
+import type { LiveAgreements } from './live-agreements.ts';
 
 /** Clocks and limits of the round; tests shorten them, production takes the defaults. */
 export interface RoundSettings {
@@ -51,6 +53,19 @@ export interface RoundMemory {
   statusesPrunedAt?: number;
 }
 
+/**
+ * Staged rollouts (docs/rollouts.md), given to the round by whoever opens its context
+ * (agbot/round-context.ts gives agbot/rollouts/), so both agbots run the same code.
+ */
+export interface RolloutHooks {
+  /** Before governance: the plans and rollouts pinning reads this round. */
+  prepare(ctx: RoundContext, feed: FeedSummary, served: Map<string, string[]>): Promise<void>;
+  /** The versions to offer a node (`org/id`) under a policy: `offered` less a target it may not have yet. */
+  pin(policy: string, node: string, offered: string[], ranked: string[]): string[];
+  /** After governance, before the searches: verdicts, the gate, admissions, rollbacks, the status. */
+  advance(ctx: RoundContext, live: LiveAgreements, feed: FeedSummary): Promise<void>;
+}
+
 /** What one round can use; the round itself is a function so its steps can grow on their own. */
 export interface RoundContext {
   config: AgbotConfig;
@@ -67,6 +82,8 @@ export interface RoundContext {
    * round. The standalone program has none.
    */
   deadline?: number;
+  /** Staged rollouts; without them every node moves to a better version at once. */
+  rollouts?: RolloutHooks;
 }
 
 /** Whether the round is past its deadline (never, without one). */

@@ -22,6 +22,8 @@ export interface FeedSummary {
   mailbox: boolean;
   /** `org/name` of deployment policies changed or deleted. */
   policies: Set<string>;
+  /** `org/name` of deployment policies whose rollout plan or operator actions changed (docs/rollouts.md). */
+  rollouts: Set<string>;
   /** `org/name` of deployment patterns changed or deleted. */
   patterns: Set<string>;
   /** `org/id` of nodes whose record or policy changed. */
@@ -54,6 +56,7 @@ export async function readFeed(ctx: RoundContext): Promise<FeedSummary> {
   const summary: FeedSummary = {
     mailbox: false,
     policies: new Set(),
+    rollouts: new Set(),
     patterns: new Set(),
     nodes: new Set(),
     nodesDeleted: new Set(),
@@ -95,6 +98,9 @@ function note(ctx: RoundContext, summary: FeedSummary, change: FeedChange): void
       break;
     case 'pattern':
       summary.patterns.add(key);
+      break;
+    case 'rollout':
+      summary.rollouts.add(key);
       break;
     case 'node':
     case 'nodepolicies':

@@ -55,11 +55,14 @@ export async function protocolRound(ctx: RoundContext): Promise<RoundOutcome> {
   if (feed.mailbox || ctx.now() - ctx.memory.lastMailboxAt >= ctx.settings.mailboxFallbackMs)
     await readMailbox(ctx);
   const live = await LiveAgreements.read(ctx.store);
+  await ctx.rollouts?.prepare(ctx, feed, served);
   await resumeProposals(ctx, live, startedAt);
   await cancelTimedOut(ctx, live);
   await governChanges(ctx, live, feed, served, patterns);
   await governNodeHealth(ctx, live);
   await sendSecretUpdates(ctx, live, feed);
+  // Before the searches: a node admitted (or rolled back) here is proposed its version in this round.
+  if (!outOfTime(ctx)) await ctx.rollouts?.advance(ctx, live, feed);
   await searchAndPropose(ctx, feed, served);
   if (outOfTime(ctx)) return 'unfinished';
   await searchAndProposePatterns(ctx, feed, patterns);
