@@ -22,6 +22,8 @@ export const AGBOT_INPUTS_ANY_ORG = [
   'service',
   'servicepolicies',
   'secret',
+  // A rollout plan or an operator's action on it (docs/rollouts.md); not the agbots' own status rows.
+  'rollout',
 ];
 
 /** The agbot's own rows it acts on: its mailbox and what it serves. */
