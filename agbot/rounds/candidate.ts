@@ -89,7 +89,9 @@ export async function versionsToOffer(
   const entries = service.serviceVersions;
   // Staged rollouts keep a new version from nodes not admitted to it yet (docs/rollouts.md).
   const pinned = (offered: string[]) =>
-    ctx.rollouts ? ctx.rollouts.pin(policyName, `${nodeOrg}/${nodeId}`, offered, versionsByPriority(service)) : offered;
+    ctx.rollouts
+      ? ctx.rollouts.pin(policyName, `${nodeOrg}/${nodeId}`, offered, versionsByPriority(service))
+      : offered;
   if (!hasRetrySettings(entries)) return pinned(versionsByPriority(service));
   const ended = await ctx.store.endedAgreements(nodeOrg, nodeId, policyName);
   const preference = preferVersions(entries, ended, ctx.now());
