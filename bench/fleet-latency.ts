@@ -5,6 +5,7 @@
  * reachable (DOCKER_HOST), to its container running. One run per idle node, each with a policy of
  * its own; the org's agbot (in this process, default settings, signals on) serves them.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,6 @@ import { createAgbot as createAgbotRecord } from '#test/support/identities';
 import { createAgbot } from '../agbot/agbot.ts';
 import { loadAgbotConfig } from '../agbot/config.ts';
 import { LABELS } from '../agent/workloads/container-spec.ts';
-import { testSigner } from '../test/e2e/support/agbot-org.ts';
 import type { Credentials, Http } from '../test/support/http.ts';
 import { createUser, expectStatus } from '../test/support/world.ts';
 import { median } from './stats.ts';
@@ -59,7 +59,7 @@ export async function measureProposalLatency(o: {
     201,
     'serve',
   );
-  const signer = testSigner();
+  const signer = signingKeys();
   const deployment = deploymentString({
     services: { 'fleet-hello': { image: o.image, command: ['sh', '-c', 'while true; do sleep 5; done'] } },
   });
@@ -158,3 +158,14 @@ export async function measureProposalLatency(o: {
 }
 
 export const medianMs = (values: number[]) => (values.length > 0 ? Math.round(median(values)) : undefined);
+
+/**
+ * The key the service is signed with (pkcs1 PEM, as `hzn` signs). Made here: the e2e helper that
+ * makes it imports vitest, which a benchmark run outside vitest cannot load.
+ */
+const signingKeys = () =>
+  generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  });

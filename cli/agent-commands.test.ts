@@ -361,3 +361,51 @@ describe('unregister', () => {
     });
   });
 });
+
+describe('eventlog surface', () => {
+  const surfaced = {
+    record_id: '7',
+    message: 'Error starting containers: <x> & y',
+    event_code: 'error_start_container',
+    hidden: false,
+    workload: { url: 'svc', org: 'org1', version: '1.0.0', arch: 'amd64' },
+    timestamp: '2024-03-05 10:00:00 +0000 UTC',
+  };
+
+  it('prints the agent`s surfaced errors as anax does (no HTML escaping, a blank line after); -l the whole events', async () => {
+    server.on({ 'GET /eventlog/surface': { status: 200, body: [surfaced] } });
+    const short = await hzn(['eventlog', 'surface'], { env: env() });
+    expect(short).toEqual({ code: 0, stdout: `${JSON.stringify([surfaced], null, 2)}\n\n`, stderr: '' });
+    server.on({
+      'GET /eventlog/all': {
+        status: 200,
+        body: [
+          {
+            record_id: '7',
+            timestamp: 1709632800,
+            severity: 'error',
+            message: surfaced.message,
+            event_code: 'error_start_container',
+            source_type: 'agreement',
+            event_source: { agreement_id: 'a1' },
+          },
+        ],
+      },
+    });
+    const long = await hzn(['ev', 'sf', '-l'], { env: env() });
+    expect(server.calls()).toContain('GET /eventlog/all?record_id=7');
+    expect(JSON.parse(long.stdout)).toEqual([
+      {
+        record_id: '7',
+        timestamp: '2024-03-05 10:00:00 +0000 UTC',
+        severity: 'error',
+        message: surfaced.message,
+        event_code: 'error_start_container',
+        source_type: 'agreement',
+        event_source: { agreement_id: 'a1' },
+      },
+    ]);
+    server.on({ 'GET /eventlog/surface': { status: 200, body: [] } });
+    expect((await hzn(['eventlog', 'surface'], { env: env() })).stdout).toBe('[]\n\n');
+  });
+});

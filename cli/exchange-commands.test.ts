@@ -371,6 +371,83 @@ describe('exchange pattern', () => {
 });
 
 describe('exchange node, org, user, agbot, status, version', () => {
+  it('node liststatus prints the status in anax`s field order; none → exit 8', async () => {
+    const service = {
+      configState: 'active',
+      containerStatus: [{ name: '/a1-web', image: 'img:1', created: 5, state: 'running' }],
+      arch: 'amd64',
+      version: '1.0.0',
+      orgid: 'org1',
+      serviceUrl: 'web',
+      agreementId: 'a1',
+    };
+    on({
+      'GET /v1/orgs/org1/nodes/n1/status': {
+        status: 200,
+        body: {
+          lastUpdated: 't',
+          runningServices: '|org1/web_1.0.0_amd64|',
+          services: [service],
+          connectivity: {},
+        },
+      },
+      'GET /v1/orgs/org1/nodes/n2/status': { status: 404, body: { code: 'not-found', msg: 'not found' } },
+    });
+    const result = await hzn(['ex', 'node', 'lst', 'n1'], { env: env() });
+    expect(result.stdout).toBe(
+      `${JSON.stringify(
+        {
+          services: [
+            {
+              agreementId: 'a1',
+              serviceUrl: 'web',
+              orgid: 'org1',
+              version: '1.0.0',
+              arch: 'amd64',
+              containerStatus: service.containerStatus,
+              configState: 'active',
+            },
+          ],
+          runningServices: '|org1/web_1.0.0_amd64|',
+          lastUpdated: 't',
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    expect(await hzn(['ex', 'node', 'liststatus', 'n2'], { env: env() })).toMatchObject({
+      code: 8,
+      stderr: "Error: node status not found for node 'org1/n2'.\n",
+    });
+  });
+
+  it('node listerrors prints the surfaced errors ([] when none); a missing node → exit 8', async () => {
+    const error = {
+      record_id: '3',
+      message: 'Error <a>',
+      event_code: 'error_image_load',
+      hidden: false,
+      workload: { url: 'web', org: 'org1', version: '1.0.0', arch: 'amd64' },
+      timestamp: '2024-03-05 10:00:00 +0000 UTC',
+    };
+    on({
+      'GET /v1/orgs/org1/nodes/n1': { status: 200, body: { nodes: {} } },
+      'GET /v1/orgs/org1/nodes/n1/errors': { status: 200, body: { errors: [error], lastUpdated: 't' } },
+      'GET /v1/orgs/org1/nodes/n3': { status: 200, body: { nodes: {} } },
+      'GET /v1/orgs/org1/nodes/n3/errors': { status: 404, body: {} },
+      'GET /v1/orgs/org1/nodes/n2': { status: 404, body: {} },
+    });
+    const listed = await hzn(['ex', 'node', 'lse', 'n1'], { env: env() });
+    // json.MarshalIndent escapes <, > and & as \u003c...
+    expect(listed.stdout).toContain('"message": "Error \\u003ca\\u003e"');
+    expect(JSON.parse(listed.stdout)).toEqual([error]);
+    expect((await hzn(['ex', 'node', 'listerrors', 'n3'], { env: env() })).stdout).toBe('[]\n');
+    expect(await hzn(['ex', 'node', 'listerrors', 'n2'], { env: env() })).toMatchObject({
+      code: 8,
+      stderr: "Error: node 'org1/n2' not found.\n",
+    });
+  });
+
   it('node: list, create (PUT ?noheartbeat=true), listpolicy of a node without one, addpolicy (v2), remove', async () => {
     on({
       'GET /v1/orgs/org1/nodes': {

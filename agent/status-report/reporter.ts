@@ -104,7 +104,10 @@ export function createStatusReporter(
       registered: loadRegisteredServices(ctx.store),
     });
     const written = ctx.store.get<Written<NodeStatusReport>>(KEYS.written);
-    if (written?.node !== who || !sameNodeStatus(written.value, status)) {
+    // A node that ran nothing yet has nothing to say (anax compares with an empty saved status too).
+    const unchangedStatus =
+      written?.node === who ? sameNodeStatus(written.value, status) : status.services.length === 0;
+    if (!unchangedStatus) {
       await ctx.exchange.request('PUT', `${path}/status`, creds, status);
       counts.statusWrites++;
       ctx.store.set(KEYS.written, { node: who, value: status });

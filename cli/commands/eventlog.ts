@@ -30,7 +30,7 @@ function selectorQuery(selector: string): string {
   return `${encodeURIComponent(attribute)}=${encodeURIComponent(`${OPERATORS[op]}${value}`)}`;
 }
 
-/** `hzn eventlog list` (docs/hzn-behaviour.md#hzn-eventlog-list). */
+/** `hzn eventlog list|surface` (docs/hzn-behaviour.md#hzn-eventlog-list). */
 export function eventlogCommands(program: Command, base: Base): void {
   const eventlog = group(
     program,
@@ -57,22 +57,54 @@ export function eventlogCommands(program: Command, base: Base): void {
       await ctx.io.sleep(1000);
     }
   });
+
+  const surface = leaf(
+    eventlog,
+    ['surface', 'sf'],
+    'List all the active errors that will be shared with the Exchange if the node is online.',
+  ).option('-l, --long', 'List the full event logs of the surface errors.');
+  act(base, surface, async (ctx, _args, opts) => {
+    const errors = await new AgentClient(ctx).getJson<SurfacedError[]>('eventlog/surface');
+    const shown = opts.long === true ? await fullEvents(ctx, errors) : errors;
+    // anax's DisplayAsJson: no HTML escaping, its encoder's newline and then Printf's.
+    ctx.io.out(`${jsonText(shown, { escapeHtml: false })}\n\n`);
+  });
 }
+
+/** An error the node surfaces (anax persistence.SurfaceError), as the agent and the Exchange hold it. */
+export interface SurfacedError {
+  record_id: string;
+  [field: string]: unknown;
+}
+
+/** `-l`: each surfaced error's whole event, read from the agent (anax reads `eventlog/all?record_id=`). */
+export async function fullEvents(ctx: Ctx, errors: SurfacedError[]): Promise<unknown[]> {
+  const agent = new AgentClient(ctx);
+  const full: unknown[] = [];
+  for (const error of errors) {
+    const [event] = await agent.getJson<EventRecord[]>(
+      `eventlog/all?${selectorQuery(`record_id=${error.record_id}`)}`,
+    );
+    if (!event) throw fatal(EXIT.JSON_PARSING_ERROR, 'Error: event record could not be found');
+    full.push(longForm(event));
+  }
+  return full;
+}
+
+const longForm = (e: EventRecord) => ({
+  record_id: e.record_id,
+  timestamp: goTime(e.timestamp),
+  severity: e.severity,
+  message: e.message,
+  event_code: e.event_code,
+  source_type: e.source_type,
+  event_source: e.event_source,
+});
 
 /** The JSON array without its first `[` line and last `]` line; nothing for an empty list. */
 function print(ctx: Ctx, events: EventRecord[], long: boolean): void {
   if (events.length === 0) return;
-  const items = long
-    ? events.map((e) => ({
-        record_id: e.record_id,
-        timestamp: goTime(e.timestamp),
-        severity: e.severity,
-        message: e.message,
-        event_code: e.event_code,
-        source_type: e.source_type,
-        event_source: e.event_source,
-      }))
-    : events.map((e) => `${shortTime(e.timestamp)}:   ${e.message}`);
+  const items = long ? events.map(longForm) : events.map((e) => `${shortTime(e.timestamp)}:   ${e.message}`);
   const text = jsonText(items, { escapeHtml: false });
   ctx.io.out(`${text.slice(2, -1)}`);
 }

@@ -6,6 +6,7 @@ import { enc, jsonBody, splitOrg } from '../../exchange-client.ts';
 import { readJsonFile, requireObject } from '../../input-file.ts';
 import { printJson, sortedMap } from '../../output.ts';
 import { confirmOrExit } from '../../prompt.ts';
+import { fullEvents, type SurfacedError } from '../eventlog.ts';
 import { constraintsOf, propertiesOf } from './policy-file.ts';
 import { exchangeSession } from './session.ts';
 
@@ -31,7 +32,10 @@ const NODE_FIELDS = [
 ];
 const OPTIONAL = new Set(['clusterNamespace', 'lastUpdated']);
 
-/** `hzn exchange node list|create|remove|listpolicy|addpolicy` (docs/hzn-behaviour.md#exchange-commands). */
+/**
+ * `hzn exchange node list|create|remove|listpolicy|addpolicy|liststatus|listerrors`
+ * (docs/hzn-behaviour.md#exchange-commands).
+ */
 export function exchangeNodeCommands(exchange: Command, base: Base): void {
   const node = group(exchange, ['node'], 'List and manage nodes in the Horizon Exchange.');
   const withCreds = (cmd: Command) =>
@@ -189,6 +193,66 @@ export function exchangeNodeCommands(exchange: Command, base: Base): void {
     await client.expect('PUT', `${path}/policy?noheartbeat=true`, [201], policy);
     ctx.io.out('Node policy updated.\n');
   });
+
+  const listStatus = withCreds(
+    leaf(node, ['liststatus', 'lst'], 'List the run-time status of the node.').argument(
+      '<node>',
+      'List status for this node',
+    ),
+  );
+  act(base, listStatus, async (ctx, [name], opts) => {
+    const { client, org } = await exchangeSession(ctx, opts, 'any');
+    const target = splitOrg(org, name as string);
+    const path = `orgs/${enc(target.org)}/nodes/${enc(target.id)}/status`;
+    const result = await client.expect('GET', path, [200, 404]);
+    if (result.status === 404)
+      throw fatal(EXIT.NOT_FOUND, `node status not found for node '${target.org}/${target.id}'.`);
+    printJson(ctx.io, statusView(jsonBody<Json>(result, client.url(path))));
+  });
+
+  const listErrors = withCreds(
+    leaf(node, ['listerrors', 'lse'], 'List the node errors currently surfaced to the Exchange.')
+      .argument('<node>', 'List surfaced errors for this node.')
+      .option(
+        '-l, --long',
+        'Show the full eventlog object of the errors currently surfaced to the Exchange.',
+      ),
+  );
+  act(base, listErrors, async (ctx, [name], opts) => {
+    const { client, org } = await exchangeSession(ctx, opts, 'any');
+    const target = splitOrg(org, name as string);
+    const path = `orgs/${enc(target.org)}/nodes/${enc(target.id)}`;
+    const exists = await client.expect('GET', path, [200, 404]);
+    if (exists.status === 404) throw fatal(EXIT.NOT_FOUND, `node '${target.org}/${target.id}' not found.`);
+    const result = await client.expect('GET', `${path}/errors`, [200, 404]);
+    const errors =
+      result.status === 404
+        ? []
+        : (jsonBody<{ errors?: SurfacedError[] | null }>(result, client.url(`${path}/errors`)).errors ?? []);
+    printJson(ctx.io, opts.long === true ? await fullEvents(ctx, errors) : errors);
+  });
+}
+
+/** anax's ExchangeNodeStatus field order (cli/exchange/node.go); `connectivity` only when not empty. */
+function statusView(status: Json): Json {
+  const connectivity = status.connectivity as Json | null | undefined;
+  const services = (status.services as Json[] | null | undefined) ?? null;
+  return {
+    ...(connectivity && Object.keys(connectivity).length > 0 ? { connectivity } : {}),
+    services:
+      services?.map((s) => ({
+        agreementId: s.agreementId ?? '',
+        serviceUrl: s.serviceUrl ?? '',
+        orgid: s.orgid ?? '',
+        version: s.version ?? '',
+        arch: s.arch ?? '',
+        containerStatus: s.containerStatus ?? null,
+        ...(s.operatorStatus != null ? { operatorStatus: s.operatorStatus } : {}),
+        configState: s.configState ?? '',
+      })) ?? null,
+    runningServices: status.runningServices ?? '',
+    ...(status.lastUpdated ? { lastUpdated: status.lastUpdated } : {}),
+  };
 }
 
 /** A node policy as the Exchange stores it, validated, with upstream's `nodePolicyVersion: "v2"`. */
