@@ -9,6 +9,7 @@ import { nodeKeys } from '#tables/keys/node';
 import { orgKeys } from '#tables/keys/org';
 import { userKeys } from '#tables/keys/user';
 import { managementPolicyKeys } from '#tables/management-policy/keys';
+import { objectKeys } from '#tables/object/keys';
 import { patternKeys } from '#tables/pattern/keys';
 import { rolloutKeys } from '#tables/rollout/keys';
 import { secretKeys } from '#tables/secret/keys';
@@ -249,6 +250,9 @@ const CASES: [string, unknown, unknown][] = [
     managementPolicyKeys.record('acme', 'nmp1'),
     { pk: 'MGMTPOL#acme/nmp1', sk: 'MGMTPOL' },
   ],
+  ['objectKeys.record', objectKeys.record('IBM', 't-1', 'f'), { pk: 'OBJECT#IBM/t-1/f', sk: 'OBJECT' }],
+  ['objectKeys.orgIndex', objectKeys.orgIndex('IBM'), 'ORG#IBM#OBJECTS'],
+  ['objectKeys.sortKey', objectKeys.sortKey('t-1', 'f'), 't-1/f'],
   ['managementPolicyKeys.orgIndex', managementPolicyKeys.orgIndex('acme'), 'ORG#acme#MGMTPOLS'],
   [
     'managementPolicyKeys.statusIndex',
@@ -287,6 +291,7 @@ const CHARTS: Record<string, Record<string, unknown>> = {
   deploymentPolicyKeys,
   rolloutKeys,
   managementPolicyKeys,
+  objectKeys,
   secretKeys,
   feedKeys,
   signalKeys,
