@@ -15,6 +15,7 @@ import { nodeAgreementsRoutes } from '#functions/node-agreements/routes';
 import { nodeManagementStatusRoutes } from '#functions/node-management-status/routes';
 import { nodeMessagesRoutes } from '#functions/node-messages/routes';
 import { nodesRoutes } from '#functions/nodes/routes';
+import { objectsRoutes } from '#functions/objects/routes';
 import { openApiRoutes } from '#functions/openapi/routes';
 import { orgsRoutes } from '#functions/orgs/routes';
 import { patternsRoutes } from '#functions/patterns/routes';
@@ -52,6 +53,7 @@ export const FAMILIES: ResourceDoc[] = [
   deploymentPoliciesRoutes,
   rolloutsRoutes,
   managementPoliciesRoutes,
+  objectsRoutes,
   changesRoutes,
   secretsRoutes,
   openApiRoutes,
