@@ -149,6 +149,8 @@ describe('the packaged CloudFormation template', () => {
       'AWS::IAM::Role',
       'AWS::KMS::Alias',
       'AWS::KMS::Key',
+      // The deployment bucket, then the object store's (docs/nmp.md#the-object-store).
+      'AWS::S3::Bucket',
       'AWS::S3::Bucket',
       'AWS::S3::BucketPolicy',
     ]);
