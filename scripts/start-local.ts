@@ -4,6 +4,7 @@ import { startLocalAgbot } from './local/agbot.ts';
 import { assertPortsFree } from './local/check-ports.ts';
 import { prepareDataDir } from './local/data-dir.ts';
 import { assertJava, LocalStackError, startDynamoDbLocal } from './local/dynamodb-local.ts';
+import { startObjectStore } from './local/object-store.ts';
 import { startOffline } from './local/offline.ts';
 import { resolveRootPassword } from './local/root-password.ts';
 import { readSettings } from './local/settings.ts';
@@ -77,6 +78,11 @@ async function main(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return;
   await prepareTable({ endpoint: dynamo.endpoint, table: settings.table, dataDir: settings.dynamoDir });
 
+  // The object store's data on local disk (docs/nmp.md#the-object-store): what S3 is on AWS.
+  const objectsDir = join(settings.dataDir, 'objects');
+  const objects = await startObjectStore({ dir: objectsDir });
+  stops.push(objects.stop);
+
   console.log('Starting the Exchange (serverless-offline; the first build takes a while)...');
   const offline = await startOffline({
     httpPort: settings.httpPort,
@@ -94,6 +100,8 @@ async function main(signal: AbortSignal): Promise<void> {
       EXCHANGE_SIGNALS_URL: `ws://127.0.0.1:${settings.signalsPort}`,
       // The in-stack agbot (docs/agbot.md, "In the stack"): the Exchange it calls.
       EXCHANGE_API_URL: `http://127.0.0.1:${settings.httpPort}/v1`,
+      EXCHANGE_OBJECTS_URL: objects.url,
+      EXCHANGE_OBJECTS_SECRET: objects.secret,
       SLS_TELEMETRY_DISABLED: '1',
       SLS_NOTIFICATIONS_MODE: 'off',
     },
@@ -137,6 +145,7 @@ async function main(signal: AbortSignal): Promise<void> {
       `  e.g. curl -u 'root/root:${rootPassword}' http://localhost:${settings.httpPort}/v1/admin/status`,
       `Device installer: http://localhost:${settings.httpPort}/v1/agent-install.sh`,
       `  e.g. curl -sSf http://localhost:${settings.httpPort}/v1/agent-install.sh | sudo sh -s -- -k agent-install.cfg (docs/agent.md)`,
+      `Object store (agent files, upgrade manifests): HZN_FSS_CSSURL=http://localhost:${settings.httpPort}/v1/css, data in ${objectsDir} (docs/nmp.md)`,
       agbotLine(agbot?.mode),
       'Press Ctrl-C to stop.',
       '',
