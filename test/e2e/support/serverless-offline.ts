@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { httpRequest } from '../../../scripts/local/http-request.ts';
+import { startObjectStore } from '../../../scripts/local/object-store.ts';
 import { freePort } from '../../../scripts/local/ports.ts';
 import { startSignalsStream } from '../../../scripts/local/signals-stream.ts';
 import type { StreamReader } from '../../../scripts/local/stream-reader.ts';
@@ -76,8 +78,13 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
   const args = ['offline', 'start', '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort)];
   args.push('--websocketPort', String(websocketPort));
   if (options.config) args.push('--config', options.config);
+  // The object store's data in a temporary folder (docs/nmp.md#the-object-store), as npm start keeps it.
+  const objectsDir = mkdtempSync(join(tmpdir(), 'offline-objects-'));
+  const objects = await startObjectStore({ dir: objectsDir });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    EXCHANGE_OBJECTS_URL: objects.url,
+    EXCHANGE_OBJECTS_SECRET: objects.secret,
     EXCHANGE_SIGNALS_URL: signalsUrl,
     // The Exchange the in-stack agbot calls (docs/agbot.md, "In the stack"). Its schedule runs
     // in every server; its rounds only where a test asks for them (EXCHANGE_AGBOT: 'in-stack').
@@ -134,6 +141,8 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
       process.removeListener('exit', killOnExit);
       await server.signalsStream?.stop();
       await stopGroup(child, exited);
+      await objects.stop();
+      rmSync(objectsDir, { recursive: true, force: true });
       if (!options.prebuiltDir) rmSync(join(projectRoot, buildDir), { recursive: true, force: true });
     },
   };
