@@ -32,9 +32,10 @@ const ORG = 'in-stack';
 const SERVICE = { url: 'hello.instack', version: '1.0.0', arch: 'amd64' };
 /**
  * How long a test waits for a proposal before it fails: under the schedule's minute, so only the
- * stream can bring it. It only bounds a failure; the time itself is npm run bench:agbot's figure.
+ * stream can bring it (20 s was too short for a machine running the suite with other work). It
+ * only bounds a failure; the time itself is npm run bench:agbot's figure.
  */
-const PROPOSAL_WITHIN_MS = 20_000;
+const PROPOSAL_WITHIN_MS = 45_000;
 
 let reader: AgbotStreamReader | undefined;
 let owner: Credentials;
