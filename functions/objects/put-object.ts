@@ -9,6 +9,7 @@ import { authorizeWrite } from './shared/access.ts';
 import { isAgentFilesType, refreshAgentFileVersions } from './shared/agent-file-versions.ts';
 import { storedSize } from './shared/data-calls.ts';
 import { dataStore } from './shared/data-store.ts';
+import { STORE_FIELDS } from './shared/schemas.ts';
 
 /**
  * PUT /v1/css/api/v1/objects/{organization}/{objectType}/{objectID} `{"meta": …}`: org admins and root
@@ -23,17 +24,20 @@ export const handler = endpoint(objectsRoutes.operations.putObject, {
     const { meta } = body;
     if (meta.objectID !== path.objectID || meta.objectType !== path.objectType)
       throw badInput("invalid input: meta.objectID and meta.objectType must be the object's in the path");
-    if (meta.destOrgID !== undefined && meta.destOrgID !== path.organization)
-      throw badInput("invalid input: meta.destOrgID must be the path's organization");
+    if (meta.destinationOrgID && meta.destinationOrgID !== path.organization)
+      throw badInput("invalid input: meta.destinationOrgID must be the path's organization");
     if (meta.public === true && path.organization !== IBM_ORG)
       throw badInput(`invalid input: only org ${IBM_ORG} publishes public objects`);
     const dataSize = meta.noData || meta.metaOnly ? undefined : await storedSize(dataStore(), path);
     const lastUpdated = isoTimestamp(deps.clock);
+    const kept = Object.fromEntries(
+      Object.entries(meta).filter(([k, v]) => v !== null && !(STORE_FIELDS as readonly string[]).includes(k)),
+    );
     await putObject({
       org: path.organization,
       type: path.objectType,
       id: path.objectID,
-      meta,
+      meta: kept,
       public: meta.public === true,
       ...(dataSize === undefined ? {} : { dataSize }),
       lastUpdated,

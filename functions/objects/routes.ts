@@ -4,7 +4,7 @@ import { routeList } from '#lib/openapi/route';
 import { listQuery, objectPath, orgPath, putObjectBody, rawData, typePath } from './shared/schemas.ts';
 
 const metadata = z.record(z.string(), z.json()).meta({ id: 'ObjectMetadata' });
-const metadataList = z.array(metadata);
+const metadataList = z.array(z.union([metadata, z.string()]));
 const readers =
   'Identities of the org, multi-tenant agbots, root; anyone for a public object (org IBM only).';
 const writers = 'Org admins and root.';
@@ -28,7 +28,7 @@ export const objectsRoutes = routeList({
       operationId: 'listObjects',
       handler: () => import('./list-objects.ts'),
       summary: "The metadata of the org's objects, filtered",
-      description: `${readers} Filters \`objectType\`, \`objectID\`, \`public\`. None: 404 with \`[]\`.`,
+      description: `${readers} Filters \`objectType\`, \`objectID\`, \`public\`; \`list_object_type=true\`: the types instead. None: 404 with \`[]\`.`,
       request: { path: orgPath, query: listQuery },
       responses: {
         200: { description: 'metadata', schema: metadataList },

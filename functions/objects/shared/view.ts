@@ -5,8 +5,9 @@ export const metaView = (r: ObjectRecord): Record<string, unknown> => ({
   ...r.meta,
   objectID: r.id,
   objectType: r.type,
-  destOrgID: r.org,
+  destinationOrgID: r.org,
   public: r.public,
-  ...(r.dataSize !== undefined ? { objectSize: r.dataSize } : {}),
+  objectSize: r.dataSize ?? 0,
+  deleted: false,
   lastUpdate: r.lastUpdated,
 });

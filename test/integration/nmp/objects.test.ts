@@ -62,7 +62,13 @@ describe('agent files: uploaded to a signed URL, published by the metadata', () 
     const put = await invoke(putObject, {
       auth: who.ibm as Auth,
       path: at('IBM', SOFTWARE, BINARY),
-      body: meta(SOFTWARE, BINARY, { public: true, version: '2.1.0', destOrgID: 'IBM' }),
+      body: meta(SOFTWARE, BINARY, {
+        public: true,
+        version: '2.1.0',
+        destinationOrgID: 'IBM',
+        instanceID: 0,
+        lastUpdate: '',
+      }),
     });
     expect(put.status, put.text).toBe(204);
     expect((await getAgentFileVersions('IBM'))?.agentSoftwareVersions).toEqual(['2.1.0']);
@@ -74,7 +80,7 @@ describe('agent files: uploaded to a signed URL, published by the metadata', () 
     expect(got.body).toMatchObject({
       objectID: BINARY,
       objectType: SOFTWARE,
-      destOrgID: 'IBM',
+      destinationOrgID: 'IBM',
       public: true,
       objectSize: 65536,
     });
