@@ -22,6 +22,9 @@ import type { PolicyRollout, RolloutMemory } from './hooks.ts';
 import { isActive } from './hooks.ts';
 import { judgeNode } from './judge.ts';
 
+/** States of a node admitted to the target that a rollback moves back. */
+const TO_REVERT: ReadonlySet<string> = new Set(['deploying', 'verifying', 'succeeded', 'offline']);
+
 const nodeOf = (a: AgbotAgreement) => `${a.nodeOrg}/${a.nodeId}`;
 
 export async function advancePolicy(
@@ -272,9 +275,13 @@ async function rollBack(
 ): Promise<void> {
   const record = view.record as RolloutRecord;
   const now = ctx.now();
-  const toRevert = [...view.nodes.values()].filter(
-    (n) => n.admittedAt !== undefined && !['reverting', 'rolledBack', 'left', 'waiting'].includes(n.state),
-  );
+  // Nodes given the target that may still run it; a failed node is already pinned to its
+  // baseline and keeps its verdict, unless it still holds the target.
+  const holdsTarget = (n: RolloutNode) =>
+    n.admittedAt !== undefined &&
+    (TO_REVERT.has(n.state) ||
+      (n.state === 'failed' && mine().get(n.node)?.service.version === record.target));
+  const toRevert = [...view.nodes.values()].filter(holdsTarget);
   // A node without an agreement now gets its baseline whenever it comes back (the target is pinned away).
   const gone = toRevert
     .filter((n) => !mine().has(n.node))
@@ -289,11 +296,7 @@ async function rollBack(
     const agreement = mine().get(row.node);
     if (agreement?.service.version === record.target) await move(ctx, live, agreement);
   }
-  const left = [...view.nodes.values()].filter(
-    (n) =>
-      n.state === 'reverting' ||
-      (n.admittedAt !== undefined && !['rolledBack', 'left', 'waiting'].includes(n.state)),
-  ).length;
+  const left = [...view.nodes.values()].filter((n) => n.state === 'reverting' || holdsTarget(n)).length;
   const why =
     left === 0
       ? `every updated node is back on ${record.baseline.join(', ')}`

@@ -21,6 +21,8 @@ export interface PolicyRollout {
   plan: ResolvedPlan;
   record?: RolloutRecord | undefined;
   nodes: Map<string, RolloutNode>;
+  /** Whether `nodes` holds the stored rows (read every round only while the rollout is active). */
+  nodesRead: boolean;
 }
 
 /** What the hooks keep between rounds (all of it can be read again after a restart). */
@@ -61,6 +63,8 @@ export function createRolloutHooks(): RolloutHooks {
       for (const [policy, read] of memory.plans) {
         if (!read) continue;
         const record = await ctx.store.rollout(policy);
+        // Pinning reads node states only while a rollout is active; a finished one's rows are
+        // read when its status is due again (advance).
         const rows = isActive(record) ? await ctx.store.rolloutNodes(policy) : [];
         memory.views.set(policy, {
           policy,
@@ -68,6 +72,7 @@ export function createRolloutHooks(): RolloutHooks {
           plan: resolvePlan(read.plan),
           record,
           nodes: new Map(rows.map((n) => [n.node, n])),
+          nodesRead: isActive(record),
         });
       }
     },
@@ -104,6 +109,10 @@ export function createRolloutHooks(): RolloutHooks {
           deploymentPolicy,
         );
         if (!policy) continue;
+        if (!view.nodesRead && view.record) {
+          for (const row of await ctx.store.rolloutNodes(view.policy)) view.nodes.set(row.node, row);
+          view.nodesRead = true;
+        }
         await advancePolicy(ctx, memory, view, versionsByPriority(policy.service), live);
         memory.targetedSeen.set(view.policy, targeted);
       }

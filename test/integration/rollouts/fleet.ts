@@ -1,0 +1,311 @@
+/**
+ * A fleet of scripted nodes and one agbot over the in-process Exchange, for the rollout tests
+ * (docs/rollouts.md): the agbot's shared round (`protocolRound`) runs on a store of either kind,
+ * its clock a test setting; between rounds every node that got mail answers as the agent would
+ * (docs/agent.md, "Status reported to the Exchange"): it accepts each proposal, records the
+ * agreement on the replyack and writes its node status; a version scripted `broken` exits at once
+ * (the status shows it exited, the node cancels with 103), a node scripted `silent` never answers.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgbotStore } from '#lib/agbot-store/contract';
+import { createLogger } from '#lib/json-logger';
+import { buildCancel, buildReply } from '#lib/protocol/build-message';
+import { signDeployment } from '#lib/protocol/deployment-signature';
+import { generateMessagingKeys } from '#lib/protocol/keys';
+import type { Proposal } from '#lib/protocol/messages';
+import { readProposal } from '#lib/protocol/parse-message';
+import { REASON } from '#lib/protocol/reason-codes';
+import { insertAgbotPolicy } from '#tables/agbot/policy-records';
+import { dynamoAgbotStore } from '#tables/agbot-state/store';
+import { bootstrap } from '#tables/bootstrap';
+import { tableName } from '#tables/client';
+import { createTableIfMissing } from '#tables/create-table';
+import { type ExchangeRequest, startExchangeHttp } from '#test/support/exchange-http';
+import { createAgbot, createOrg, createUser } from '#test/support/identities';
+import { loadAgbotConfig } from '../../../agbot/config.ts';
+import { agbotExchange } from '../../../agbot/exchange.ts';
+import { openRoundContext, roundSettings } from '../../../agbot/round-context.ts';
+import type { RoundContext } from '../../../agbot/rounds/context.ts';
+import { protocolRound } from '../../../agbot/rounds/round.ts';
+import { SqliteAgbotStore } from '../../../agbot/store/sqlite-store.ts';
+import { type Credentials, exchangeCall, ScriptedNode } from '../../../agbot/test-support/scripted-node.ts';
+
+export type StoreKind = 'sqlite' | 'dynamo';
+/** What a node does with a version: runs it, runs it and it exits at once, or never answers. */
+export type Behaviour = 'good' | 'broken' | 'silent';
+
+const SERVICE = 'web';
+const signer = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .privateKey.export({ type: 'pkcs1', format: 'pem' })
+  .toString();
+const nodeKeys = generateMessagingKeys();
+
+/** The Exchange of this file: its table and every family's handlers behind an in-process server. */
+export async function startExchange() {
+  await createTableIfMissing(tableName(), { stream: false });
+  await bootstrap();
+  const mail = new Set<string>();
+  const server = await startExchangeHttp({
+    // A message posted to a node: that node has something to read after the round.
+    fate: (request: ExchangeRequest) => {
+      const to = /^\/v1\/orgs\/([^/]+)\/nodes\/([^/]+)\/msgs$/.exec(request.path);
+      if (request.method === 'POST' && to) mail.add(`${to[1]}/${to[2]}`);
+      return 'serve';
+    },
+  });
+  return { baseUrl: server.baseUrl, mail, close: server.close };
+}
+export type TestExchange = Awaited<ReturnType<typeof startExchange>>;
+
+interface Running {
+  agreementId: string;
+  version: string;
+}
+
+export class FleetNode extends ScriptedNode {
+  /** The agreement it holds (accepted, replyack seen), and what it runs under it. */
+  running?: Running;
+  /** Every version it ever ran (the test checks that nobody outside the canary ran the target). */
+  readonly ran: string[] = [];
+  /** Overrides the fleet's behaviour for this node. */
+  behaviour?: Behaviour;
+  private created = 1;
+  private pending = new Map<string, string>();
+
+  /** Answers what it received (the agent's protocol, docs/agent.md): one pass. */
+  async act(fleet: Fleet): Promise<void> {
+    for (const received of await this.poll()) {
+      const m = received.message;
+      if (m.type === 'proposal') {
+        const version = readProposal(m as Proposal).terms.workloads?.[0]?.version ?? '';
+        if ((this.behaviour ?? fleet.behaviour(version)) === 'silent') continue;
+        this.pending.set(m.agreementId, version);
+        await this.send(received, buildReply(m.agreementId, true, this.creds.user));
+      } else if (m.type === 'replyack' && m.decision) {
+        const version = this.pending.get(m.agreementId);
+        if (version === undefined) continue;
+        this.pending.delete(m.agreementId);
+        await this.putAgreement(m.agreementId, { org: fleet.org, url: SERVICE }, 'Finalized Agreement');
+        this.running = { agreementId: m.agreementId, version };
+        this.ran.push(version);
+        const broken = (this.behaviour ?? fleet.behaviour(version)) === 'broken';
+        await this.writeStatus(broken ? 'exited' : 'running');
+        // The agent's governance sees fewer running containers than services: 103.
+        if (broken) await this.cancel(received, REASON.serviceTerminated);
+      } else if (m.type === 'cancel' && this.running?.agreementId === m.agreementId) {
+        await this.dropAgreement();
+      }
+    }
+  }
+
+  /** The node ends its agreement itself (the agent's cancel, step 9 of docs/agent.md). */
+  async cancel(to: { agbotId: string; agbotPubKey: string }, reason: number): Promise<void> {
+    const agreementId = this.running?.agreementId;
+    if (!agreementId) return;
+    await this.dropAgreement();
+    await this.send(to, buildCancel(agreementId, reason));
+  }
+
+  private async dropAgreement(): Promise<void> {
+    const agreementId = this.running?.agreementId;
+    if (!agreementId) return;
+    this.running = undefined;
+    await exchangeCall(this.baseUrl, this.creds, 'DELETE', `${this.path}/agreements/${agreementId}`);
+    await this.writeStatus();
+  }
+
+  /** The node status as the agent reports it (`PUT …/status`, upstream's shape). */
+  async writeStatus(state?: string): Promise<void> {
+    const services = this.running
+      ? [
+          {
+            agreementId: this.running.agreementId,
+            serviceUrl: SERVICE,
+            orgid: this.org,
+            version: this.running.version,
+            arch: 'amd64',
+            containerStatus: [
+              { name: `/${this.running.agreementId}-web`, image: 'busybox', created: this.created++, state },
+            ],
+          },
+        ]
+      : [];
+    const answer = await exchangeCall(this.baseUrl, this.creds, 'PUT', `${this.path}/status`, { services });
+    if (answer.status !== 201) throw new Error(`status of ${this.id}: ${answer.status}`);
+  }
+}
+
+export interface Fleet {
+  org: string;
+  admin: Credentials;
+  nodes: FleetNode[];
+  /** The scripted behaviour of each version (default good). */
+  behaviour(version: string): Behaviour;
+  versions: Map<string, Behaviour>;
+  call(method: string, path: string, body?: unknown): ReturnType<typeof exchangeCall>;
+  /** Sets the policy's versions, best first. */
+  publish(versions: string[]): Promise<void>;
+  /** Every node with mail answers it. */
+  act(): Promise<void>;
+}
+
+/** An org with an admin, an agbot serving its policies, `count` nodes and the policy `web` on `versions[0]`. */
+export async function createFleet(exchange: TestExchange, org: string, count: number): Promise<Fleet> {
+  await createOrg(org);
+  const admin = await createUser(org, 'admin', { admin: true });
+  await createAgbot(org, 'ab', `${org}/admin`, { token: 'ab-token' });
+  await insertAgbotPolicy({
+    org,
+    id: 'ab',
+    policyId: `${org}_*_${org}`,
+    businessPolOrgid: org,
+    businessPol: '*',
+    nodeOrgid: org,
+    lastUpdated: new Date().toISOString(),
+  });
+  const call = (method: string, path: string, body?: unknown) =>
+    exchangeCall(exchange.baseUrl, admin, method, path, body);
+  const versions = new Map<string, Behaviour>();
+  const deployment = JSON.stringify({ services: { web: { image: 'busybox:latest' } } });
+  const signature = signDeployment(deployment, signer);
+  const published = new Set<string>();
+  const nodes: FleetNode[] = [];
+  for (let i = 0; i < count; i++) {
+    const node = new FleetNode(exchange.baseUrl, org, `n${String(i).padStart(3, '0')}`, undefined, nodeKeys);
+    await node.register(admin, { properties: [{ name: 'fleet', value: org }] });
+    nodes.push(node);
+  }
+  const byId = new Map(nodes.map((n) => [`${org}/${n.id}`, n]));
+  const fleet: Fleet = {
+    org,
+    admin,
+    nodes,
+    versions,
+    behaviour: (version) => versions.get(version) ?? 'good',
+    call,
+    async publish(wanted) {
+      for (const version of wanted) {
+        if (published.has(version)) continue;
+        published.add(version);
+        const service = {
+          label: SERVICE,
+          url: SERVICE,
+          version,
+          arch: 'amd64',
+          sharable: 'multiple',
+          deployment,
+          deploymentSignature: signature,
+        };
+        const put = await call('POST', `/orgs/${org}/services`, service);
+        if (put.status !== 201) throw new Error(`service ${version}: ${put.status}`);
+      }
+      const policy = {
+        label: SERVICE,
+        service: {
+          name: SERVICE,
+          org,
+          arch: 'amd64',
+          serviceVersions: wanted.map((version, i) => ({ version, priority: { priority_value: i + 1 } })),
+        },
+        constraints: [`fleet == ${org}`],
+      };
+      const path = `/orgs/${org}/business/policies/${SERVICE}`;
+      const put = await call('PUT', path, policy);
+      if (put.status === 404) {
+        const post = await call('POST', path, policy);
+        if (post.status !== 201) throw new Error(`policy: ${post.status} ${JSON.stringify(post.body)}`);
+      } else if (put.status !== 201) throw new Error(`policy: ${put.status} ${JSON.stringify(put.body)}`);
+    },
+    async act() {
+      const due = [...exchange.mail].filter((n) => byId.has(n));
+      for (const n of due) exchange.mail.delete(n);
+      // A few nodes at a time, as a fleet answers side by side.
+      for (let i = 0; i < due.length; i += 8)
+        await Promise.all(due.slice(i, i + 8).map((n) => byId.get(n)?.act(fleet)));
+    },
+  };
+  return fleet;
+}
+
+/** The org's agbot (`<org>/ab`) on a store of `kind`: `restart` drops its memory, as a crash does. */
+export async function openAgbot(
+  exchange: TestExchange,
+  org: string,
+  kind: StoreKind,
+  wrapStore: (store: AgbotStore) => AgbotStore = (s) => s,
+) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rollout-agbot-'));
+  const config = loadAgbotConfig({
+    HZN_EXCHANGE_URL: `${exchange.baseUrl}/v1`,
+    HZN_AGBOT_ID: `${org}/ab`,
+    HZN_AGBOT_TOKEN: 'ab-token',
+    HZN_AGBOT_DATA_DIR: dataDir,
+    HZN_AGBOT_SIGNALS: 'off',
+  });
+  const clock = { skew: 0 };
+  const log = createLogger((process.env.ROLLOUT_TEST_LOG as 'info' | undefined) ?? 'error');
+  let ctx: RoundContext | undefined;
+  const open = async () => {
+    const raw: AgbotStore =
+      kind === 'sqlite' ? SqliteAgbotStore.open(dataDir) : dynamoAgbotStore({ org, id: 'ab' });
+    const exchangeClient = agbotExchange({
+      baseUrl: config.exchangeUrl,
+      org: config.org,
+      id: config.id,
+      token: config.token,
+      timeoutMs: config.requestTimeoutMs,
+    });
+    ctx = await openRoundContext({
+      config,
+      store: wrapStore(raw),
+      exchange: exchangeClient,
+      log,
+      // The reply timeout a setting: a silent node is given up on once the clock moves 30 s.
+      settings: roundSettings(config, { protocolTimeoutS: 30 }),
+      now: () => Date.now() + clock.skew,
+    });
+  };
+  const close = () => {
+    ctx?.exchange.close();
+    ctx?.store.close();
+    ctx = undefined;
+  };
+  await open();
+  return {
+    clock,
+    get ctx(): RoundContext {
+      if (!ctx) throw new Error('agbot closed');
+      return ctx;
+    },
+    round: () => protocolRound(ctx as RoundContext),
+    /** A crash: the memory is gone, the store is what was written. */
+    restart: async () => {
+      close();
+      await open();
+    },
+    close: () => {
+      close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+export type TestAgbot = Awaited<ReturnType<typeof openAgbot>>;
+
+/** Rounds, the fleet answering after each, until `done` (at most `max` rounds). */
+export async function runUntil(
+  agbot: TestAgbot,
+  fleet: Fleet,
+  done: () => boolean | Promise<boolean>,
+  max = 40,
+): Promise<number> {
+  for (let i = 0; i < max; i++) {
+    if (await done()) return i;
+    await agbot.round();
+    await fleet.act();
+  }
+  if (await done()) return max;
+  throw new Error(`not done after ${max} rounds`);
+}

@@ -1,0 +1,98 @@
+/**
+ * Real rollouts through the agbot's shared round (docs/rollouts.md), on both agbot stores, against
+ * four scripted nodes over the in-process Exchange: a canary of one, then the rest. A good version
+ * completes; a broken one (its container exits at once) fails the canary, the rollout aborts with
+ * rollback, every node ends on the old version and no node outside the canary ever got the new one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createFleet,
+  type Fleet,
+  openAgbot,
+  runUntil,
+  type StoreKind,
+  startExchange,
+  type TestExchange,
+} from './fleet.ts';
+
+let exchange: TestExchange;
+beforeAll(async () => {
+  exchange = await startExchange();
+});
+afterAll(async () => {
+  await exchange?.close();
+});
+
+const plan = {
+  waves: [{ name: 'canary', nodes: 1, maxFailures: 0 }, { name: 'rest' }],
+  verify: { runningSeconds: 0, heartbeatSeconds: 3600 },
+  onAbort: 'rollback',
+};
+
+async function rolloutStatus(fleet: Fleet) {
+  const answer = await fleet.call('GET', `/orgs/${fleet.org}/business/policies/web/rollout/status`);
+  return answer.body?.statuses?.[0];
+}
+
+const on = (fleet: Fleet, version: string) => fleet.nodes.filter((n) => n.running?.version === version);
+const ran = (fleet: Fleet, version: string) => fleet.nodes.filter((n) => n.ran.includes(version));
+
+describe.each(['dynamo', 'sqlite'] as StoreKind[])('a rollout to 4 nodes (%s store)', (kind) => {
+  it('moves a good version canary first, and rolls a broken one back from the canary alone', async () => {
+    const fleet = await createFleet(exchange, `small-${kind}`, 4);
+    await fleet.publish(['1.0.0']);
+    expect((await fleet.call('PUT', `/orgs/${fleet.org}/business/policies/web/rollout`, plan)).status).toBe(
+      201,
+    );
+    const agbot = await openAgbot(exchange, fleet.org, kind);
+    try {
+      await runUntil(agbot, fleet, () => on(fleet, '1.0.0').length === 4);
+
+      // A good version: the canary first, the rest once it succeeded.
+      await fleet.publish(['1.1.0', '1.0.0']);
+      const canaryFirst: number[] = [];
+      await runUntil(agbot, fleet, async () => {
+        const status = await rolloutStatus(fleet);
+        if (status?.target === '1.1.0' && status.wave?.index === 0)
+          canaryFirst.push(ran(fleet, '1.1.0').length);
+        return status?.state === 'completed' && on(fleet, '1.1.0').length === 4;
+      });
+      expect(Math.max(...canaryFirst)).toBe(1);
+      const good = await rolloutStatus(fleet);
+      expect(good).toMatchObject({
+        state: 'completed',
+        target: '1.1.0',
+        baseline: ['1.0.0'],
+        counts: { targeted: 4, succeeded: 4, failed: 0 },
+      });
+
+      // A broken version: the canary fails (103), the gate trips, the canary goes back.
+      fleet.versions.set('2.0.0', 'broken');
+      await fleet.publish(['2.0.0', '1.1.0']);
+      await runUntil(agbot, fleet, async () => {
+        const status = await rolloutStatus(fleet);
+        return (
+          status?.target === '2.0.0' && status.state === 'rolled-back' && on(fleet, '1.1.0').length === 4
+        );
+      });
+      const broken = await rolloutStatus(fleet);
+      expect(broken).toMatchObject({
+        state: 'rolled-back',
+        target: '2.0.0',
+        baseline: ['1.1.0'],
+        failures: { '103 service terminated': 1 },
+        counts: { targeted: 4, waiting: 3, failed: 1 },
+      });
+      expect(ran(fleet, '2.0.0')).toHaveLength(1);
+      // Rounds later, still nobody else got it (pinned away for good).
+      for (let i = 0; i < 3; i++) {
+        await agbot.round();
+        await fleet.act();
+      }
+      expect(ran(fleet, '2.0.0')).toHaveLength(1);
+      expect(on(fleet, '1.1.0')).toHaveLength(4);
+    } finally {
+      agbot.close();
+    }
+  }, 180_000);
+});
