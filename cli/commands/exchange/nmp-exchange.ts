@@ -1,8 +1,8 @@
 import { type NodePolicyDoc, nmpApplies } from '#lib/nmp/applies';
-import { nonEmpty } from '../../config.ts';
 import type { Ctx } from '../../context.ts';
 import { EXIT, fatal } from '../../errors.ts';
-import { ExchangeClient, enc, jsonBody, splitOrg } from '../../exchange-client.ts';
+import { type ExchangeClient, enc, jsonBody, splitOrg } from '../../exchange-client.ts';
+import { mmsClient } from '../nm-session.ts';
 
 type Json = Record<string, unknown>;
 
@@ -68,14 +68,8 @@ export async function compatibleNodes(client: ExchangeClient, org: string, polic
  * &objectType=agent_upgrade_manifests&objectID={id}`, 404 = missing.
  */
 export async function checkManifestExists(ctx: Ctx, client: ExchangeClient, org: string, manifest: string) {
-  const css = nonEmpty(ctx.env.HZN_FSS_CSSURL);
-  if (!css)
-    throw fatal(
-      EXIT.CLI_GENERAL_ERROR,
-      'Could not get the model management service url from environment variable HZN_FSS_CSSURL or the horizon agent',
-    );
   const { org: manifestOrg, id } = splitOrg(org, manifest);
-  const mms = new ExchangeClient(ctx, css.replace(/\/+$/, ''), client.creds);
+  const mms = mmsClient(ctx, client.creds);
   const path = `api/v1/objects/${enc(manifestOrg)}?filters=true&objectType=agent_upgrade_manifests&objectID=${enc(id)}`;
   const result = await mms.expect('GET', path, [200, 404]);
   if (result.status === 404)
