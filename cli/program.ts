@@ -6,6 +6,7 @@ import { deploycheckCommands } from './commands/deploycheck.ts';
 import { eventlogCommands } from './commands/eventlog.ts';
 import { exchangeCommands } from './commands/exchange/index.ts';
 import { keyCommands } from './commands/key.ts';
+import { nmCommands } from './commands/nm.ts';
 import { nmstatusCommands } from './commands/nmstatus.ts';
 import { nodeCommands } from './commands/node.ts';
 import { policyCommands } from './commands/policy.ts';
@@ -59,6 +60,7 @@ function buildProgram(base: Base): Command {
     deploycheckCommands,
     agbotCommands,
     nmstatusCommands,
+    nmCommands,
   ])
     add(program, base);
   return program;
