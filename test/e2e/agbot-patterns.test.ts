@@ -17,11 +17,11 @@ import {
   callerOf,
   exchangeAgbotAgreement,
   localAgreements,
-  roundsLater,
   setUpAgbotOrg,
   startOrgAgbot,
   testSigner,
 } from './support/agbot-org.ts';
+import { roundsLater } from './support/agbot-rounds.ts';
 import { useOffline } from './support/offline.ts';
 import { startServeAllAgbot } from './support/serve-all-agbot.ts';
 

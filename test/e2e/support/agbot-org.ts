@@ -1,5 +1,4 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { expect, vi } from 'vitest';
 import type { Logger } from '#lib/json-logger';
 import type { Credentials, HttpResult } from '#test/support/http';
 import { createAgbot as createAgbotRecord } from '#test/support/identities';
@@ -85,18 +84,6 @@ export async function startOrgAgbot(
   const agbot = createAgbot({ config, log: options.log });
   await agbot.start();
   return agbot;
-}
-
-/**
- * Resolves once the agbot has run `count` whole rounds from now (the round in flight, if any, is
- * not counted): what "nothing happened several rounds later" waits on, instead of a fixed time.
- */
-export async function roundsLater(agbot: Pick<Agbot, 'status'>, count: number): Promise<void> {
-  const target = agbot.status().rounds + count + 1;
-  await vi.waitFor(() => expect(agbot.status().rounds).toBeGreaterThanOrEqual(target), {
-    timeout: 20_000,
-    interval: 50,
-  });
 }
 
 /** The agbot's agreement row in the Exchange, as the org admin reads it, or undefined. */
