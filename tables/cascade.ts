@@ -8,6 +8,7 @@ import { forEachLimited } from './kernel/for-each-limited.ts';
 import { userKeys } from './keys/user.ts';
 import { deleteOrgManagementPolicies, deleteOwnedManagementPolicies } from './management-policy/cascade.ts';
 import { deleteOwnedNodes } from './node/cascade.ts';
+import { deleteOrgObjects } from './object/cascade.ts';
 import { deleteOrgRecord } from './org/cascade.ts';
 import { orgMembers } from './org/members.ts';
 import type { Counts } from './org/stats.ts';
@@ -32,6 +33,7 @@ export async function deleteOrgCascade(org: string): Promise<void> {
     await batchDelete(principalKeys);
     await deleteOrgDeploymentPolicies(org);
     await deleteOrgManagementPolicies(org);
+    await deleteOrgObjects(org);
     await deleteOrgPatterns(org);
     const userPartitions = partitions.filter((p) => p.record === 'USER').map((p) => p.pk);
     await deleteOrgServices(org, userPartitions);

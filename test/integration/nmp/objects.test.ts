@@ -10,6 +10,8 @@ import { handler as listObjects } from '#functions/objects/list-objects';
 import { handler as listTypeObjects } from '#functions/objects/list-type-objects';
 import { handler as putObject } from '#functions/objects/put-object';
 import { handler as putData } from '#functions/objects/put-object-data';
+import { handler as deleteOrg } from '#functions/orgs/delete-org';
+import { getObject as storedObject } from '#tables/object/records';
 import { getAgentFileVersions } from '#tables/org/agent-file-versions';
 import { createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
@@ -198,5 +200,16 @@ describe('manifests and rights', () => {
     expect(
       (await invoke(getObject, { auth: who.user as Auth, path: at('acme', MANIFEST, 'x') })).status,
     ).toBe(404);
+  });
+
+  it("deleting the org deletes its objects' metadata", async () => {
+    await createOrg('brief');
+    const boss = await createUser('brief', 'boss', { admin: true });
+    expect(
+      (await invoke(putObject, { auth: boss, path: at('brief', MANIFEST, 'm'), body: meta(MANIFEST, 'm') }))
+        .status,
+    ).toBe(204);
+    expect((await invoke(deleteOrg, { auth: ROOT, path: { organization: 'brief' } })).status).toBe(204);
+    expect(await storedObject('brief', MANIFEST, 'm')).toBeUndefined();
   });
 });
