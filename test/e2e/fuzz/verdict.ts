@@ -14,8 +14,11 @@ export const TIME_LIMIT_MS = 3000;
 /** Request heads longer than this never reach our handler locally (Node's 16 KB header limit). */
 export const LOCAL_HEAD_LIMIT = 16 * 1024;
 
-/** A field name that holds a hash (`tokenHash`, `passwordHash`, `secretHash`, `hash`...). */
-const HASH_FIELD = /"[A-Za-z_]*(?:hash|Hash|HASH)[A-Za-z_]*"\s*:/;
+/**
+ * A field name that holds a hash (`tokenHash`, `passwordHash`, `secretHash`, `hash`...); not CSS's
+ * `hashAlgorithm`, which names the algorithm of an object's public signature (docs/nmp.md#manifests).
+ */
+const HASH_FIELD = /"(?!hashAlgorithm")[A-Za-z_]*(?:hash|Hash|HASH)[A-Za-z_]*"\s*:/;
 /** What lib/auth/secrets.ts hashSecret stores. */
 const STORED_HASH = /\$scrypt\$/;
 
@@ -49,9 +52,13 @@ export function answerProblems(response: PlainResponse, elapsedMs: number, secre
   return problems;
 }
 
-/** `{"<things>": {} or [], "lastIndex": 0}`: upstream's answer when a list is empty. */
+/**
+ * `{"<things>": {} or [], "lastIndex": 0}`: upstream's answer when a list is empty; `[]`, the
+ * object store's (upstream's hzn parses a 404's body as the list it asked for).
+ */
 function isEmptyCollection(body: unknown): boolean {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  if (Array.isArray(body)) return body.length === 0;
+  if (typeof body !== 'object' || body === null) return false;
   const values = Object.entries(body).filter(([key]) => key !== 'lastIndex');
   return (
     values.length === 1 &&
