@@ -144,6 +144,8 @@ export function agbotExchange(options: {
       call('POST', `/orgs/${enc(org)}/patterns/${enc(pattern)}/nodehealth`, body, [200, 201, 404]),
     node: (org: string, node: string) => read(nodePath(org, node)),
     nodePolicy: (org: string, node: string) => read(`${nodePath(org, node)}/policy`),
+    /** The node's status report (its workloads and their containers); undefined when it has none. */
+    nodeStatus: (org: string, node: string) => read(`${nodePath(org, node)}/status`),
     services: (org: string, query: Record<string, string>) =>
       read(`/orgs/${enc(org)}/services?${new URLSearchParams(query)}`),
     servicePolicy: (org: string, serviceId: string) =>

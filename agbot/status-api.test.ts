@@ -25,11 +25,7 @@ describe('the standalone agbot status API', () => {
   let dir: string;
   let store: SqliteAgbotStore;
   const api = () =>
-    statusApi(
-      () => ({ org: 'IBM', id: 'agbot', exchangeUrl: 'http://x/v1', rounds: 1 }),
-      store,
-      () => NOW,
-    );
+    statusApi(() => ({ org: 'IBM', id: 'agbot', exchangeUrl: 'http://x/v1', rounds: 1 }), store);
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'agbot-status-'));
@@ -105,6 +101,7 @@ describe('the standalone agbot status API', () => {
       proposed: 1,
       agreed: 1,
       running: 0,
+      failing: 0,
       lastSearch: { at: new Date(NOW - 30_000).toISOString(), full: true, found: 3, matched: 2, skipped: 1 },
       skipped: [
         {

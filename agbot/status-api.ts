@@ -24,7 +24,7 @@ export interface AgbotStatus {
  *   place of upstream's internal policy document.
  * Each call reads the store once or twice (statuses, live agreements); no Exchange request.
  */
-export function statusApi(status: () => AgbotStatus, store: AgbotStore, now = Date.now): FastifyInstance {
+export function statusApi(status: () => AgbotStatus, store: AgbotStore): FastifyInstance {
   const app = Fastify({ logger: false, forceCloseConnections: true });
   app.get('/status', async () => status());
   app.get('/agreement', async () => ({
@@ -46,7 +46,7 @@ export function statusApi(status: () => AgbotStatus, store: AgbotStore, now = Da
     const stored = await store.policyStatus(policy);
     if (!stored && !live.some((a) => a.policy === policy))
       return reply.code(404).send({ error: `policy ${policy} is not served by this agbot` });
-    return policyReport(policy, stored, live, now());
+    return policyReport(policy, stored, live);
   });
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ error: `no route ${request.method} ${request.url}` }),

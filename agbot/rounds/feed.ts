@@ -29,6 +29,8 @@ export interface FeedSummary {
   /** `org/id` of nodes whose record or policy changed. */
   nodes: Set<string>;
   nodesDeleted: Set<string>;
+  /** `org/id` of nodes whose status report (what runs on them) changed. */
+  statuses: Set<string>;
   /** `org/name` of secrets written or deleted. */
   secrets: Set<string>;
   /** The agbot's served policies or patterns changed. */
@@ -60,6 +62,7 @@ export async function readFeed(ctx: RoundContext): Promise<FeedSummary> {
     patterns: new Set(),
     nodes: new Set(),
     nodesDeleted: new Set(),
+    statuses: new Set(),
     secrets: new Set(),
     served: false,
     orgs: new Set(),
@@ -106,6 +109,9 @@ function note(ctx: RoundContext, summary: FeedSummary, change: FeedChange): void
     case 'nodepolicies':
       if (change.operation === 'deleted' && change.resource === 'node') summary.nodesDeleted.add(key);
       else summary.nodes.add(key);
+      break;
+    case 'nodestatus':
+      summary.statuses.add(key);
       break;
     case 'secret':
       summary.secrets.add(key);

@@ -23,6 +23,7 @@ import { searchAndPropose } from './search-round.ts';
 import { sendSecretUpdates } from './secrets-updates.ts';
 import { servedPatterns, servedPolicies } from './served.ts';
 import { cancelTimedOut } from './timeouts.ts';
+import { recordWorkloads } from './workload-status.ts';
 
 export type RoundOutcome = 'complete' | 'unfinished';
 
@@ -60,6 +61,7 @@ export async function protocolRound(ctx: RoundContext): Promise<RoundOutcome> {
   await cancelTimedOut(ctx, live);
   await governChanges(ctx, live, feed, served, patterns);
   await governNodeHealth(ctx, live);
+  await recordWorkloads(ctx, live, feed);
   await sendSecretUpdates(ctx, live, feed);
   // Before the searches: a node admitted (or rolled back) here is proposed its version in this round.
   if (!outOfTime(ctx)) await ctx.rollouts?.advance(ctx, live, feed);

@@ -12,12 +12,12 @@ import { orgStatusView } from './shared/view.ts';
  */
 export const handler = endpoint(agbotStatusRoutes.operations.getAgbotStatusPolicy, {
   authorize: ({ caller, path }) => authorizeStatusReader(caller, path.organization),
-  async handle({ caller, path, deps }) {
+  async handle({ caller, path }) {
     const policy = `${path.organization}/${path.policy}`;
     const { statuses, live } = await orgStatusView(path.organization);
     const status = statuses.find((s) => s.policy === policy);
     if (!status && !live.some((a) => a.policy === policy))
       throw notFound(`policy '${policy}' is not served by the agbot`);
-    return json(200, policyReport(policy, status, live, deps.clock.now().getTime(), visibleNodeOrgs(caller)));
+    return json(200, policyReport(policy, status, live, visibleNodeOrgs(caller)));
   },
 });

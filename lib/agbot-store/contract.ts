@@ -41,6 +41,11 @@ export interface AgreementDetails {
   secretsAckedAt?: number;
   /** The policy's or pattern's `nodeHealth` (agbot/rounds/node-health.ts judges the agreement by it). */
   nodeHealth?: { missing_heartbeat_interval?: number; check_agreement_status?: number };
+  /**
+   * The workload's state in the node's last status report that named it, and when the round read
+   * it (agbot/rounds/workload-status.ts); absent until a report shows it running or failing.
+   */
+  workload?: { state: 'running' | 'failing'; at: number };
 }
 
 /** An ended agreement of a node under a policy, as version fallback reads it (times in ms). */

@@ -4,7 +4,6 @@
  * and live agreements into their answer. Shared by agbot/ and functions/, so it lives in lib/.
  */
 import { AGBOT_STATES } from '#lib/protocol/agreement-states';
-import { MAX_AGREEMENT_PRELAUNCH_S } from '#lib/protocol/timeouts';
 import type { AgbotAgreement, PolicyStatus, SkippedNode } from './contract.ts';
 
 /** Skipped nodes kept per policy, newest first: the record stays a few kilobytes at any fleet size. */
@@ -78,8 +77,10 @@ export interface PolicyReport {
   proposed: number;
   /** Finalized agreements. */
   agreed: number;
-  /** Finalized agreements the node has run past its start timeout without reporting a failure. */
+  /** Finalized agreements whose node's last status report shows every container running. */
   running: number;
+  /** Finalized agreements whose node's last status report shows a container exited, dead or restarting. */
+  failing: number;
   lastSearch?: { at: string; full: boolean; found: number; matched: number; skipped: number };
   skipped: { node: string; reason: string; since: string }[];
 }
@@ -95,22 +96,20 @@ const splitPolicy = (policy: string) => {
 };
 
 /**
- * The report of `policy` from its stored status (if any) and the live agreements. A workload's
- * start is not reported to the agbot: an agreement counts as running once the node's start
- * timeout (MAX_AGREEMENT_PRELAUNCH_S) has passed since it agreed without the node ending it (it
- * would have, with 104, had the workload not started; and with 103 had it stopped).
+ * The report of `policy` from its stored status (if any) and the live agreements. `running` and
+ * `failing` are what the nodes report (their status, read by agbot/rounds/workload-status.ts):
+ * an agreement whose node has not reported its workload yet is neither.
  */
 export function policyReport(
   policy: string,
   status: PolicyStatus | undefined,
   live: AgbotAgreement[],
-  now: number,
   visible: NodeOrgFilter = undefined,
 ): PolicyReport {
   const mine = live.filter((a) => a.policy === policy && !a.archived);
   const agreed = mine.filter((a) => a.state === AGBOT_STATES.finalized);
-  const startedBefore = now - MAX_AGREEMENT_PRELAUNCH_S * 1000;
-  const running = agreed.filter((a) => (a.details?.repliedAt ?? a.updatedAt) <= startedBefore);
+  const reported = (state: 'running' | 'failing') =>
+    agreed.filter((a) => a.details?.workload?.state === state).length;
   const pattern = status?.pattern ?? mine.find((a) => a.pattern)?.pattern;
   return {
     ...splitPolicy(policy),
@@ -118,7 +117,8 @@ export function policyReport(
     matched: mine.length,
     proposed: mine.length - agreed.length,
     agreed: agreed.length,
-    running: running.length,
+    running: reported('running'),
+    failing: reported('failing'),
     ...(status ? { lastSearch: { ...status.search, at: iso(status.search.at) } } : {}),
     skipped: (status?.skipped ?? [])
       .filter((s) => visible === undefined || visible(orgOf(s.node)))

@@ -42,8 +42,17 @@ const ABOUT_A_NODE = new Set([
   'services_configstate',
 ]);
 
-/** Rows agbots never see, and agreement rows they see only when deleted. */
-const HIDDEN_FROM_AGBOTS = new Set(['nodemsgs', 'nodestatus']);
+/**
+ * Rows agbots never see, and agreement rows they see only when deleted. Node status rows are
+ * shown (upstream hides them): the agbot counts what runs from them (docs/agbot.md "Status").
+ */
+const HIDDEN_FROM_AGBOTS = new Set(['nodemsgs']);
+/**
+ * Rows a reader sees but is not woken for: a node's status and errors are the node's own writes,
+ * and an agbot reads the status rows at its next round (a signal each would cost a post per agbot
+ * per workload change, for a count).
+ */
+const WAKE_NOBODY = new Set(['nodestatus', 'nodeerrors']);
 const AGREEMENT_ROWS = new Set(['nodeagreements', 'agbotagreements']);
 
 /** An agbot's own rows that its round acts on: its mailbox and what it serves. */
@@ -67,14 +76,14 @@ export function visibleTo(reader: FeedReader): (row: FeedRow) => boolean {
 
 /** The node (`org/id`) a row wakes: the one it is about (a node acts only on rows about itself). */
 export const nodeWokenBy = (row: FeedRow): string | undefined =>
-  ABOUT_A_NODE.has(row.resource) ? `${row.org}/${row.id}` : undefined;
+  ABOUT_A_NODE.has(row.resource) && !WAKE_NOBODY.has(row.resource) ? `${row.org}/${row.id}` : undefined;
 
 /**
  * Whether a row wakes `agbot`: one it may read, in an org it reads (its own; every org for a
  * multi-tenant agbot of org IBM; public catalog rows), and, among agbot rows, only its own inputs.
  */
 export function agbotWokenBy(agbot: { org: string; id: string }, row: FeedRow): boolean {
-  if (!visibleTo({ kind: 'agbot', ...agbot })(row)) return false;
+  if (WAKE_NOBODY.has(row.resource) || !visibleTo({ kind: 'agbot', ...agbot })(row)) return false;
   if (row.resource.startsWith('agbot'))
     return AGBOT_OWN_INPUTS.has(row.resource) && row.org === agbot.org && row.id === agbot.id;
   return row.org === agbot.org || agbot.org === IBM_ORG || row.public === true;

@@ -29,6 +29,7 @@ export const policyStatusResponse = z.object({
   proposed: z.number().int(),
   agreed: z.number().int(),
   running: z.number().int(),
+  failing: z.number().int(),
   lastSearch: z
     .object({
       at: z.string(),

@@ -49,7 +49,12 @@ beforeAll(async () => {
   await store.saveAgreement(
     agreement('a2', 'acme/pol', 'beta', {
       state: 'Finalized Agreement',
-      details: { protocolTimeoutS: 240, secrets: [], repliedAt: now.getTime() - 3_600_000 },
+      details: {
+        protocolTimeoutS: 240,
+        secrets: [],
+        repliedAt: now.getTime() - 3_600_000,
+        workload: { state: 'running', at: now.getTime() - 60_000 },
+      },
     }),
   );
   await store.saveAgreement(agreement('b1', 'beta/theirs', 'beta'));
@@ -111,6 +116,7 @@ describe('GET /v1/orgs/{organization}/agbotstatus/policies/{policy}', () => {
       proposed: 1,
       agreed: 1,
       running: 1,
+      failing: 0,
       lastSearch: {
         at: new Date(now.getTime() - 1000).toISOString(),
         full: true,

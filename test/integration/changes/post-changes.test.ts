@@ -116,12 +116,13 @@ describe('POST /v1/orgs/{organization}/changes', () => {
     expect(body.hitMaxRecords).toBe(false);
   });
 
-  it('shows nodes org and catalog rows and their own node rows only; hides node messages and created agreements from agbots', async () => {
+  it('shows nodes org and catalog rows and their own node rows only; hides node messages and created agreements from agbots, shows them node statuses', async () => {
     const start = (await maxChangeId()) + 1;
     await recordChanges([
       change('n1', 'nodepolicies'),
       change('n2', 'nodepolicies'),
       change('n1', 'nodemsgs'),
+      change('n2', 'nodestatus'),
       change('svc_1_amd64', 'service'),
       change('a1', 'agbotagreements', 'created/modified'),
       change('a1', 'agbotagreements', 'deleted'),
@@ -141,11 +142,12 @@ describe('POST /v1/orgs/{organization}/changes', () => {
     expect(await read(who.agbot as Auth)).toEqual([
       'nodepolicies:n1:created',
       'nodepolicies:n2:created',
+      'nodestatus:n2:created',
       'service:svc_1_amd64:created',
       'agbotagreements:a1:deleted',
       'pattern:pat:created',
     ]);
-    expect(await read(who.admin as Auth)).toHaveLength(6);
+    expect(await read(who.admin as Auth)).toHaveLength(7);
   });
 
   it('shows public rows of other orgs to every org, private ones only to their org or an org list of root', async () => {

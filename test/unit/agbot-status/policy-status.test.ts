@@ -130,17 +130,28 @@ const agreement = (id: string, over: Partial<AgbotAgreement>): AgbotAgreement =>
 
 describe('the policy report', () => {
   const now = 10_000_000;
+  const finalized = (id: string, workload?: 'running' | 'failing') =>
+    agreement(id, {
+      state: 'Finalized Agreement',
+      details: {
+        protocolTimeoutS: 1,
+        secrets: [],
+        repliedAt: now - 601_000,
+        ...(workload ? { workload: { state: workload, at: now } } : {}),
+      },
+    });
   const live = [
     agreement('p1', {}),
-    agreement('f1', {
-      state: 'Finalized Agreement',
-      details: { protocolTimeoutS: 1, secrets: [], repliedAt: now - 601_000 },
-    }),
-    agreement('f2', {
-      state: 'Finalized Agreement',
-      details: { protocolTimeoutS: 1, secrets: [], repliedAt: now - 5_000 },
-    }),
+    finalized('f1', 'running'),
+    finalized('f2', 'failing'),
+    // Agreed, its node's report not read yet (or still starting): neither running nor failing.
+    finalized('f3'),
     agreement('o1', { policy: 'acme/other' }),
+    agreement('o2', {
+      policy: 'acme/other',
+      state: 'Finalized Agreement',
+      details: { protocolTimeoutS: 1, secrets: [], workload: { state: 'running', at: now } },
+    }),
   ];
   const status = {
     policy: 'acme/pol',
@@ -151,15 +162,16 @@ describe('the policy report', () => {
     ],
   };
 
-  it('counts the live agreements: proposed, agreed, running once past the start timeout', () => {
-    const report = policyReport('acme/pol', status, live, now);
+  it("counts the live agreements: proposed, agreed, and running or failing as the nodes' reports say", () => {
+    const report = policyReport('acme/pol', status, live);
     expect(report).toMatchObject({
       org: 'acme',
       name: 'pol',
-      matched: 3,
+      matched: 4,
       proposed: 1,
-      agreed: 2,
+      agreed: 3,
       running: 1,
+      failing: 1,
     });
     expect(report.lastSearch).toEqual({
       at: new Date(0).toISOString(),
@@ -172,7 +184,7 @@ describe('the policy report', () => {
   });
 
   it('shows only the nodes of the orgs the reader may see', () => {
-    const report = policyReport('acme/pol', status, live, now, (org) => org === 'acme');
+    const report = policyReport('acme/pol', status, live, (org) => org === 'acme');
     expect(report.skipped.map((s) => s.node)).toEqual(['acme/b']);
   });
 

@@ -119,6 +119,8 @@ function describeWrite(name: string, args: unknown[]): string {
 }
 
 let exchange: Awaited<ReturnType<typeof startExchangeHttp>>;
+/** The in-process Exchange's address (its handlers behind HTTP). */
+export const exchangeBaseUrl = () => exchange.baseUrl;
 export let createRoundHandler: typeof import('../../../../agbot/lambda/round.ts').createRoundHandler;
 const signer = generateKeyPairSync('rsa', { modulusLength: 2048 })
   .privateKey.export({ type: 'pkcs1', format: 'pem' })
@@ -144,7 +146,7 @@ afterAll(async () => {
 
 let invocations = 0;
 /** One invocation of a cold instance: a new handler, so nothing is kept from the previous one. */
-async function invoke(): Promise<void> {
+export async function invoke(): Promise<void> {
   invocations += 1;
   const handler = createRoundHandler(crashingStore);
   const lambda = { awsRequestId: `crash-${invocations}`, getRemainingTimeInMillis: () => 60_000 };

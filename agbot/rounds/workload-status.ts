@@ -1,0 +1,56 @@
+/**
+ * What runs, from the nodes' own reports (docs/agbot.md "Status"): for each node whose status
+ * report changed (a `nodestatus` row in the feed) and that holds a finalized agreement of this
+ * agbot, one read of the report; each of its agreements keeps its workload's state (running,
+ * failing) in its details, written only when the state changed. The status counts `running` and
+ * `failing` from these (lib/agbot-store/policy-status.ts). No change row, no request.
+ */
+import type { AgbotAgreement } from '#lib/agbot-store/contract';
+import { AGBOT_STATES } from '#lib/protocol/agreement-states';
+import { reportedServices, workloadState } from '#lib/protocol/workload-report';
+import type { RoundContext } from './context.ts';
+import type { FeedSummary } from './feed.ts';
+import type { LiveAgreements } from './live-agreements.ts';
+
+export async function recordWorkloads(
+  ctx: RoundContext,
+  live: LiveAgreements,
+  feed: Pick<FeedSummary, 'statuses'>,
+): Promise<void> {
+  if (feed.statuses.size === 0) return;
+  const byNode = new Map<string, AgbotAgreement[]>();
+  for (const agreement of live.list()) {
+    const node = `${agreement.nodeOrg}/${agreement.nodeId}`;
+    if (agreement.state !== AGBOT_STATES.finalized || !feed.statuses.has(node)) continue;
+    byNode.set(node, [...(byNode.get(node) ?? []), agreement]);
+  }
+  for (const agreements of byNode.values()) {
+    const [first] = agreements as [AgbotAgreement];
+    let services: ReturnType<typeof reportedServices>;
+    try {
+      services = reportedServices(await ctx.exchange.nodeStatus(first.nodeOrg, first.nodeId));
+    } catch (error) {
+      // A count is not worth failing the round: the next report of the node brings it.
+      ctx.log.warn('node status not read', {
+        node: `${first.nodeOrg}/${first.nodeId}`,
+        error: String(error),
+      });
+      continue;
+    }
+    for (const agreement of agreements) await keepState(ctx, live, agreement, services);
+  }
+}
+
+async function keepState(
+  ctx: RoundContext,
+  live: LiveAgreements,
+  agreement: AgbotAgreement,
+  services: ReturnType<typeof reportedServices>,
+): Promise<void> {
+  const state = workloadState(services, agreement.agreementId);
+  if (state === agreement.details?.workload?.state) return;
+  const { workload: _, ...rest } = agreement.details ?? { protocolTimeoutS: 0, secrets: [] };
+  const details = state ? { ...rest, workload: { state, at: ctx.now() } } : rest;
+  const updated = { ...agreement, details };
+  if ((await ctx.store.saveAgreement(updated)) === 'saved') live.updated(updated);
+}
