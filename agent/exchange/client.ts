@@ -1,7 +1,13 @@
 import { createHttp, type HttpResponse } from '#lib/http-client';
 import { SIGNALS_HEADER, usableSignalsUrl } from '#lib/signals/address';
 import { own, ownTable } from '../ground/own.ts';
-import type { ExchangeManagementStatus, ExchangeNode, ExchangePolicy, NodePolicy } from './types.ts';
+import type {
+  ExchangeManagementStatus,
+  ExchangeNmp,
+  ExchangeNode,
+  ExchangePolicy,
+  NodePolicy,
+} from './types.ts';
 
 /** A node's own credentials: Basic `org/id:token`. */
 export interface Credentials {
@@ -174,6 +180,23 @@ export function createExchangeClient(options: { baseUrl: string; timeoutMs: numb
       status: ExchangeManagementStatus,
     ): Promise<void> {
       await request('PUT', `${nodePath(creds)}/managementStatus/${enc(policy)}`, creds, status);
+    },
+
+    async deleteManagementStatus(creds: Credentials, policy: string): Promise<void> {
+      await request('DELETE', `${nodePath(creds)}/managementStatus/${enc(policy)}`, creds, undefined, true);
+    },
+
+    /** The node management policies of an org keyed `<org>/<name>` (none → empty). */
+    async getManagementPolicies(creds: Credentials, org: string): Promise<Record<string, ExchangeNmp>> {
+      const path = `/orgs/${enc(org)}/managementpolicies`;
+      const body = await request<{ managementPolicy?: Record<string, ExchangeNmp> }>(
+        'GET',
+        path,
+        creds,
+        undefined,
+        true,
+      );
+      return ownTable(body?.managementPolicy);
     },
 
     async getPattern(creds: Credentials, org: string, name: string): Promise<object | undefined> {

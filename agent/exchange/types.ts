@@ -95,3 +95,19 @@ export interface ExchangeManagementStatus {
     lastUpdated?: string;
   };
 }
+
+/** A node management policy as `GET /orgs/{org}/managementpolicies` answers it (docs/nmp.md#the-exchange). */
+export interface ExchangeNmp {
+  owner?: string;
+  label?: string;
+  description?: string;
+  constraints?: string[] | null;
+  properties?: { name: string; value: unknown; type?: string }[] | null;
+  patterns?: string[] | null;
+  enabled: boolean;
+  start?: string;
+  startWindow?: number;
+  agentUpgradePolicy?: { allowDowngrade?: boolean; manifest?: string } | null;
+  created?: string;
+  lastUpdated?: string;
+}

@@ -41,6 +41,8 @@ export interface FakeExchange {
   patterns: Set<string>;
   /** Service definitions by `org/<id>`, listed by `GET /orgs/{org}/services?url=`. */
   services: Map<string, Record<string, unknown>>;
+  /** Node management policies by `<org>/<name>` (`GET /orgs/{org}/managementpolicies`). */
+  managementPolicies: Map<string, Record<string, unknown>>;
   /** Node management statuses: node key → `<org>/<policy>` → status (with `lastUpdated`). */
   managementStatuses: Map<string, Map<string, { agentUpgradePolicyStatus: Record<string, unknown> }>>;
   /** What the node reported: its status and its surfaced errors, by node key (as last PUT). */
@@ -61,6 +63,8 @@ export interface FakeExchange {
   /** Exchange-side edits (as another client would make them). */
   patchNode(key: string, attribute: keyof FakeNode, value: unknown): void;
   putPolicy(key: string, policy: Record<string, unknown>): void;
+  /** An NMP as an org admin would write it (stamps `lastUpdated`, records a `mgmtpolicy` row); undefined deletes it. */
+  putManagementPolicy(key: string, nmp: Record<string, unknown> | undefined): void;
   /** A management status as a user of the node's org would PUT it. */
   putManagementStatus(key: string, policy: string, status: Record<string, unknown>): void;
   stop(): Promise<void>;
@@ -82,6 +86,7 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
     policies: new Map<string, Record<string, unknown>>(),
     patterns: new Set<string>(),
     services: new Map<string, Record<string, unknown>>(),
+    managementPolicies: new Map<string, Record<string, unknown>>(),
     managementStatuses: new Map<string, Map<string, { agentUpgradePolicyStatus: Record<string, unknown> }>>(),
     statuses: new Map<string, unknown>(),
     nodeErrors: new Map<string, unknown>(),
@@ -123,6 +128,10 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
       return fake.patterns.has(key)
         ? send(200, { patterns: { [key]: { services: [] } } })
         : send(404, { code: 'not-found', msg: 'not found' });
+    }
+    if (kind === 'managementpolicies' && id === undefined && req.method === 'GET') {
+      const found = [...fake.managementPolicies].filter(([k]) => k.startsWith(`${org}/`));
+      return send(found.length ? 200 : 404, { managementPolicy: Object.fromEntries(found), lastIndex: 0 });
     }
     if (kind === 'services' && id === undefined && req.method === 'GET') {
       const wanted = url.searchParams.get('url');
@@ -321,6 +330,11 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
     putPolicy(key, policy) {
       fake.policies.set(key, { label: '', description: '', ...policy, lastUpdated: stamp() });
       recordChange(key, 'nodepolicies');
+    },
+    putManagementPolicy(key, nmp) {
+      if (nmp) fake.managementPolicies.set(key, { ...nmp, lastUpdated: stamp() });
+      else fake.managementPolicies.delete(key);
+      recordChange(key, 'mgmtpolicy');
     },
     putManagementStatus(key, policy, status) {
       const statuses = fake.managementStatuses.get(key) ?? new Map();
