@@ -27,7 +27,7 @@ export interface PolicyRollout {
 
 /** What the hooks keep between rounds (all of it can be read again after a restart). */
 export interface RolloutMemory {
-  /** Plans of served policies (null: none), and when they were all read last. */
+  /** Plans of served policies (null: none), and when they were all read (the first round). */
   plans: Map<string, PlanRead | null>;
   plansReadAt: number;
   /** This round's rollouts of policies with a plan. */
@@ -52,12 +52,16 @@ export function createRolloutHooks(): RolloutHooks {
   };
   return {
     async prepare(ctx: RoundContext, feed: FeedSummary, served: Map<string, string[]>) {
-      const all = ctx.now() - memory.plansReadAt >= ctx.settings.fullRescanMs;
+      // Every plan once, at the first round; then only a policy newly served or one whose plan or
+      // control the feed shows changed (every plan write has its `rollout` change row, in the same
+      // transaction, and the round reads every row from its cursor): a fleet without plans pays
+      // one read per served policy per start, nothing per hour.
+      const first = memory.plansReadAt === Number.NEGATIVE_INFINITY;
       for (const policy of served.keys()) {
-        if (!all && memory.plans.has(policy) && !feed.rollouts.has(policy)) continue;
+        if (!first && memory.plans.has(policy) && !feed.rollouts.has(policy)) continue;
         memory.plans.set(policy, (await readPlan(ctx.exchange, policy)) ?? null);
       }
-      if (all) memory.plansReadAt = ctx.now();
+      if (first) memory.plansReadAt = ctx.now();
       for (const policy of memory.plans.keys()) if (!served.has(policy)) memory.plans.delete(policy);
       memory.views.clear();
       for (const [policy, read] of memory.plans) {

@@ -43,7 +43,9 @@ export async function judgeNode(
     return undefined;
   }
   if (!live) return undefined;
-  if (row.state === 'offline' && agreement && onTarget) return to('deploying');
+  // Back with the target agreed: verified again, its deadline counted from now.
+  if (row.state === 'offline' && agreement && onTarget && agreement.state === FINALIZED)
+    return to('deploying', { admittedAt: now });
   if (row.state !== 'deploying' && row.state !== 'verifying') return undefined;
   const admittedAt = row.admittedAt ?? row.since;
 

@@ -34,8 +34,11 @@ import { SqliteAgbotStore } from '../../../agbot/store/sqlite-store.ts';
 import { type Credentials, exchangeCall, ScriptedNode } from '../../../agbot/test-support/scripted-node.ts';
 
 export type StoreKind = 'sqlite' | 'dynamo';
-/** What a node does with a version: runs it, runs it and it exits at once, or never answers. */
-export type Behaviour = 'good' | 'broken' | 'silent';
+/**
+ * What a node does with a version: runs it; runs it and it exits at once (103); never answers
+ * (offline); runs it and then its user ends the agreement (105, neutral).
+ */
+export type Behaviour = 'good' | 'broken' | 'silent' | 'neutral';
 
 const SERVICE = 'web';
 const signer = generateKeyPairSync('rsa', { modulusLength: 2048 })
@@ -48,15 +51,19 @@ export async function startExchange() {
   await createTableIfMissing(tableName(), { stream: false });
   await bootstrap();
   const mail = new Set<string>();
+  /** Requests served, by `METHOD path`. */
+  const requests = new Map<string, number>();
   const server = await startExchangeHttp({
     // A message posted to a node: that node has something to read after the round.
     fate: (request: ExchangeRequest) => {
+      const key = `${request.method} ${request.path}`;
+      requests.set(key, (requests.get(key) ?? 0) + 1);
       const to = /^\/v1\/orgs\/([^/]+)\/nodes\/([^/]+)\/msgs$/.exec(request.path);
       if (request.method === 'POST' && to) mail.add(`${to[1]}/${to[2]}`);
       return 'serve';
     },
   });
-  return { baseUrl: server.baseUrl, mail, close: server.close };
+  return { baseUrl: server.baseUrl, mail, requests, close: server.close };
 }
 export type TestExchange = Awaited<ReturnType<typeof startExchange>>;
 
@@ -70,18 +77,18 @@ export class FleetNode extends ScriptedNode {
   running?: Running;
   /** Every version it ever ran (the test checks that nobody outside the canary ran the target). */
   readonly ran: string[] = [];
-  /** Overrides the fleet's behaviour for this node. */
-  behaviour?: Behaviour;
+  /** This node's behaviour per version, over the fleet's. */
+  readonly script = new Map<string, Behaviour>();
   private created = 1;
   private pending = new Map<string, string>();
 
   /** Answers what it received (the agent's protocol, docs/agent.md): one pass. */
-  async act(fleet: Fleet): Promise<void> {
+  async act(fleet: Pick<Fleet, 'org' | 'behaviour'>): Promise<void> {
     for (const received of await this.poll()) {
       const m = received.message;
       if (m.type === 'proposal') {
         const version = readProposal(m as Proposal).terms.workloads?.[0]?.version ?? '';
-        if ((this.behaviour ?? fleet.behaviour(version)) === 'silent') continue;
+        if (this.behaviour(fleet, version) === 'silent') continue;
         this.pending.set(m.agreementId, version);
         await this.send(received, buildReply(m.agreementId, true, this.creds.user));
       } else if (m.type === 'replyack' && m.decision) {
@@ -91,14 +98,19 @@ export class FleetNode extends ScriptedNode {
         await this.putAgreement(m.agreementId, { org: fleet.org, url: SERVICE }, 'Finalized Agreement');
         this.running = { agreementId: m.agreementId, version };
         this.ran.push(version);
-        const broken = (this.behaviour ?? fleet.behaviour(version)) === 'broken';
-        await this.writeStatus(broken ? 'exited' : 'running');
+        const behaviour = this.behaviour(fleet, version);
+        await this.writeStatus(behaviour === 'broken' ? 'exited' : 'running');
         // The agent's governance sees fewer running containers than services: 103.
-        if (broken) await this.cancel(received, REASON.serviceTerminated);
+        if (behaviour === 'broken') await this.cancel(received, REASON.serviceTerminated);
+        if (behaviour === 'neutral') await this.cancel(received, REASON.userRequested);
       } else if (m.type === 'cancel' && this.running?.agreementId === m.agreementId) {
         await this.dropAgreement();
       }
     }
+  }
+
+  behaviour(fleet: Pick<Fleet, 'behaviour'>, version: string): Behaviour {
+    return this.script.get(version) ?? fleet.behaviour(version);
   }
 
   /** The node ends its agreement itself (the agent's cancel, step 9 of docs/agent.md). */
@@ -153,7 +165,13 @@ export interface Fleet {
 }
 
 /** An org with an admin, an agbot serving its policies, `count` nodes and the policy `web` on `versions[0]`. */
-export async function createFleet(exchange: TestExchange, org: string, count: number): Promise<Fleet> {
+export async function createFleet(
+  exchange: TestExchange,
+  org: string,
+  count: number,
+  /** More node policy properties of the i-th node. */
+  properties: (i: number) => { name: string; value: unknown }[] = () => [],
+): Promise<Fleet> {
   await createOrg(org);
   const admin = await createUser(org, 'admin', { admin: true });
   await createAgbot(org, 'ab', `${org}/admin`, { token: 'ab-token' });
@@ -175,7 +193,7 @@ export async function createFleet(exchange: TestExchange, org: string, count: nu
   const nodes: FleetNode[] = [];
   for (let i = 0; i < count; i++) {
     const node = new FleetNode(exchange.baseUrl, org, `n${String(i).padStart(3, '0')}`, undefined, nodeKeys);
-    await node.register(admin, { properties: [{ name: 'fleet', value: org }] });
+    await node.register(admin, { properties: [{ name: 'fleet', value: org }, ...properties(i)] });
     nodes.push(node);
   }
   const byId = new Map(nodes.map((n) => [`${org}/${n.id}`, n]));
@@ -223,8 +241,8 @@ export async function createFleet(exchange: TestExchange, org: string, count: nu
       const due = [...exchange.mail].filter((n) => byId.has(n));
       for (const n of due) exchange.mail.delete(n);
       // A few nodes at a time, as a fleet answers side by side.
-      for (let i = 0; i < due.length; i += 8)
-        await Promise.all(due.slice(i, i + 8).map((n) => byId.get(n)?.act(fleet)));
+      for (let i = 0; i < due.length; i += 16)
+        await Promise.all(due.slice(i, i + 16).map((n) => byId.get(n)?.act(fleet)));
     },
   };
   return fleet;
@@ -236,6 +254,8 @@ export async function openAgbot(
   org: string,
   kind: StoreKind,
   wrapStore: (store: AgbotStore) => AgbotStore = (s) => s,
+  /** The reply timeout: a silent node is given up on once the clock moved this far. */
+  protocolTimeoutS = 30,
 ) {
   const dataDir = mkdtempSync(join(tmpdir(), 'rollout-agbot-'));
   const config = loadAgbotConfig({
@@ -263,8 +283,7 @@ export async function openAgbot(
       store: wrapStore(raw),
       exchange: exchangeClient,
       log,
-      // The reply timeout a setting: a silent node is given up on once the clock moves 30 s.
-      settings: roundSettings(config, { protocolTimeoutS: 30 }),
+      settings: roundSettings(config, { protocolTimeoutS }),
       now: () => Date.now() + clock.skew,
     });
   };

@@ -96,3 +96,41 @@ describe.each(['dynamo', 'sqlite'] as StoreKind[])('a rollout to 4 nodes (%s sto
     }
   }, 180_000);
 });
+
+describe('a fleet without a plan', () => {
+  it('costs one plan read per served policy per start; a plan set later is read from the feed', async () => {
+    const fleet = await createFleet(exchange, 'noplan', 2);
+    await fleet.publish(['1.0.0']);
+    const agbot = await openAgbot(exchange, fleet.org, 'sqlite');
+    const planPath = `GET /v1/orgs/${fleet.org}/business/policies/web/rollout`;
+    try {
+      await runUntil(agbot, fleet, () => on(fleet, '1.0.0').length === 2);
+      expect(exchange.requests.get(planPath)).toBe(1);
+      // Past the full rescan (10 minutes): the policy is searched again, its plan not read.
+      agbot.clock.skew += 11 * 60_000;
+      for (let i = 0; i < 3; i++) await agbot.round();
+      expect(exchange.requests.get(planPath)).toBe(1);
+      expect(exchange.requests.get(`PUT /v1/orgs/${fleet.org}/business/policies/web/rollout/status`)).toBe(
+        undefined,
+      );
+
+      // A plan set now: its change row brings the agbot to read it, and the dry run is reported.
+      expect((await fleet.call('PUT', `/orgs/${fleet.org}/business/policies/web/rollout`, plan)).status).toBe(
+        201,
+      );
+      await agbot.round();
+      expect(exchange.requests.get(planPath)).toBe(2);
+      expect(await rolloutStatus(fleet)).toMatchObject({
+        state: 'completed',
+        plan: {
+          waves: [
+            { name: 'canary', count: 1 },
+            { name: 'rest', count: 1 },
+          ],
+        },
+      });
+    } finally {
+      agbot.close();
+    }
+  }, 120_000);
+});
