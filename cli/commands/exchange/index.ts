@@ -7,6 +7,7 @@ import { nodeManagementCommands } from './nmp-node-management.ts';
 import { exchangeNodeCommands } from './node.ts';
 import { orgCommands } from './org.ts';
 import { patternCommands } from './pattern.ts';
+import { rolloutCommands } from './rollout.ts';
 import { exchangeServiceCommands } from './service.ts';
 import { statusAndVersionCommands } from './status.ts';
 import { userCommands } from './user.ts';
@@ -37,4 +38,7 @@ export function exchangeCommands(program: Command, base: Base): void {
   // `exchange node management|mgmt …` lives beside the nmp commands (docs/hzn.md#node-management-policies).
   const node = exchange.commands.find((c) => c.name() === 'node');
   if (node) nodeManagementCommands(node, base);
+  // `exchange deployment rollout …`: our extension (docs/rollouts.md#operators).
+  const deployment = exchange.commands.find((c) => c.name() === 'deployment');
+  if (deployment) rolloutCommands(deployment, base);
 }
