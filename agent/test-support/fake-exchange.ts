@@ -174,7 +174,13 @@ export async function startFakeExchange(version = '2.154.0', port = 0): Promise<
       return send(403, { code: 'access-denied', msg: 'access denied' });
     node.lastHeartbeat = stamp();
     const from = Number((body as { changeId?: number } | undefined)?.changeId ?? 0);
-    const rows = fake.changes.filter((c) => c.changeId >= from && `${c.orgId}/${c.id}` === caller);
+    // Rows about the node, and the org's management policy rows (every node of the org sees those).
+    const rows = fake.changes.filter(
+      (c) =>
+        c.changeId >= from &&
+        (`${c.orgId}/${c.id}` === caller ||
+          (c.resource === 'mgmtpolicy' && caller.startsWith(`${c.orgId}/`))),
+    );
     const mostRecentChangeId = fake.changes.length;
     return send(201, {
       changes: rows.map((c) => ({
