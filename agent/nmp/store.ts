@@ -21,6 +21,10 @@ export interface NmpStatus {
     scheduledUnixTime: string;
     latestMap: { softwareLatest: boolean; configLatest: boolean; certLatest: boolean };
     downloadAttempts: number;
+    /** The policy's `lastUpdated` this status follows (a waiting status is rescheduled when it moves). */
+    nmpLastUpdated?: string;
+    /** When the current stage of an active job must have finished (ms since the epoch). */
+    stageDeadline?: number;
   };
 }
 
