@@ -21,6 +21,8 @@ interface Cursor {
 export interface FeedNews {
   /** Resources (`node`, `nodepolicies`, `nodemsgs`...) of rows about this node since the last read. */
   aboutNode: Set<string>;
+  /** Whether a node management policy of the node's org changed (`mgmtpolicy` rows name the policy, not the node). */
+  managementPolicies: boolean;
   /** The signal channel's address, when the Exchange announces one (docs/signals.md). */
   signalsUrl: string | undefined;
 }
@@ -38,5 +40,8 @@ export async function readFeed(ctx: AgentContext, node: NodeRecord, creds: Crede
   const aboutNode = new Set(
     answer.changes.filter((c) => c.orgId === node.organization && c.id === node.id).map((c) => c.resource),
   );
-  return { aboutNode, signalsUrl: answer.signalsUrl };
+  const managementPolicies = answer.changes.some(
+    (c) => c.orgId === node.organization && c.resource === 'mgmtpolicy',
+  );
+  return { aboutNode, managementPolicies, signalsUrl: answer.signalsUrl };
 }

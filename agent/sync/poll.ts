@@ -3,6 +3,7 @@ import type { ExchangeNode, HeartbeatIntervalsRecord } from '../exchange/types.t
 import { credentials, isActive, loadNode, type NodeRecord, nodeSource } from '../node/record.ts';
 import { unregister } from '../node/unregister.ts';
 import type { AgentContext } from '../runtime/context.ts';
+import { syncManagementPolicies } from '../upgrade/policies.ts';
 import type { PollRound } from './document.ts';
 import { DOCUMENTS } from './documents.ts';
 import { type FeedNews, readFeed, SAFETY_REREAD_MS } from './feed.ts';
@@ -65,6 +66,7 @@ export async function pollExchange(ctx: AgentContext): Promise<boolean> {
   documents.forEach((doc, i) => {
     doc.apply(round, remotes[i]);
   });
+  if (full || news.managementPolicies) await syncManagementPolicies(round);
   if (full) ctx.runtime.lastFullReadAt = now;
   return [...news.aboutNode].some((resource) => !OWN_REPORTS.has(resource));
 }
