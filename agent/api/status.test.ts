@@ -52,6 +52,7 @@ describe('GET /status/workers', () => {
       .toBe('initialized');
     const body = (await agent.app.inject({ method: 'GET', url: '/status/workers' })).json();
     expect(Object.keys(body.workers).sort()).toEqual([
+      'AgentUpgrade',
       'AgreementProtocol',
       'ExchangeChanges',
       'NodeManagement',

@@ -5,10 +5,13 @@ import { type Loop, startLoop } from '../runtime/worker-loop.ts';
 import { DOCUMENTS } from '../sync/documents.ts';
 import { pollExchange } from '../sync/poll.ts';
 import { agentSignals } from '../sync/signals.ts';
+import { runUpgradeJob } from '../upgrade/job.ts';
+import { startUpgradeWorker, UPGRADE_WORKER } from '../upgrade/worker.ts';
 
 /** Worker names shown by GET /status/workers. */
 export const WORKERS = {
   changes: 'ExchangeChanges',
+  upgrade: UPGRADE_WORKER,
   ...(Object.fromEntries(Object.entries(DOCUMENTS).map(([kind, doc]) => [kind, doc.worker])) as Record<
     PushKind,
     string
@@ -82,13 +85,18 @@ export function startWorkers(ctx: AgentContext): Workers {
       }),
     );
   ctx.wake = (kind) => pushers.get(kind)?.wake();
+  const upgrades = startUpgradeWorker(ctx, common, runUpgradeJob);
   return {
     async stop() {
       ctx.wake = () => {};
       ctx.pollNow = () => {};
       signals.stop();
       ctx.signals = NO_SIGNALS;
-      await Promise.all([changes.stop(), ...[...pushers.values()].map((loop) => loop.stop())]);
+      await Promise.all([
+        changes.stop(),
+        upgrades.stop(),
+        ...[...pushers.values()].map((loop) => loop.stop()),
+      ]);
     },
   };
 }
