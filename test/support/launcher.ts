@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:net';
 import { freePort, isPortFree } from '../../scripts/local/ports.ts';
 
-const require = createRequire(import.meta.url);
-const tsxCli = require.resolve('tsx/cli');
-
-/** `npm start` as a child process (tsx, like the npm script), with its output collected. */
+/**
+ * `npm start` as a child process, as the npm script runs it (`node --import tsx`: one process, so
+ * a signal reaches it directly; tsx's own CLI relays a signal to a child and kills it when the
+ * child does not answer within 30 ms, which a loaded machine misses), with its output collected.
+ */
 export interface Launched {
   child: ChildProcess;
   output(): string;
@@ -20,7 +20,7 @@ const OWN_VARIABLES = ['DYNAMODB_ENDPOINT', 'EXCHANGE_TABLE', 'EXCHANGE_ROOT_PW'
 export function launch(env: Record<string, string>): Launched {
   const base = { ...process.env };
   for (const name of OWN_VARIABLES) delete base[name];
-  const child = spawn(process.execPath, [tsxCli, 'scripts/start-local.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-local.ts'], {
     cwd: process.cwd(),
     // The agbot's status port: an ephemeral one, so launcher tests can run side by side.
     env: { ...base, HZN_AGBOT_PORT: '0', ...env },
