@@ -64,6 +64,14 @@ let plan = new CrashPlan();
 export const noCrash = () => {
   plan = new CrashPlan();
 };
+/** Starts a scenario of another file (crash-rollout.test.ts) killed after its k-th write. */
+export const crashAfter = (k?: number) => {
+  plan = new CrashPlan(k);
+};
+/** The write the scenario's crash came after (undefined: it had fewer writes); every write so far. */
+export const crashed = () => ({ after: plan.crashedAfter, writes: [...plan.writes] });
+/** The in-process Exchange's URL (without /v1) once the file's setup ran. */
+export const exchangeUrl = () => exchange.baseUrl;
 /** Calls of the agbot in flight (store and Exchange): a dead invocation is waited out. */
 let inFlight = 0;
 
@@ -86,6 +94,9 @@ const STORE_WRITES = new Set([
   'setSearch',
   'revisit',
   'revisited',
+  'saveRollout',
+  'saveRolloutNodes',
+  'dropRolloutNodes',
 ]);
 
 /** The DynamoDB store, each call failing once the invocation is dead and each write counted. */
@@ -113,6 +124,12 @@ export const crashingStore: OpenStore = (agbot) => {
 };
 
 function describeWrite(name: string, args: unknown[]): string {
+  if (name === 'saveRollout') {
+    const r = args[0] as { phase: string; lastDecision: { action: string } };
+    return `(${r.phase}, ${r.lastDecision.action})`;
+  }
+  if (name === 'saveRolloutNodes')
+    return `(${(args[0] as { node: string; state: string }[]).map((n) => `${n.node.split('/')[1]} ${n.state}`).join(', ')})`;
   if (name !== 'saveAgreement') return '';
   const a = args[0] as { state: string; archived: boolean; details?: { proposedAt?: number } };
   return `(${a.archived ? 'archived' : a.state}${a.details?.proposedAt ? ', proposed' : ''})`;
