@@ -1,17 +1,13 @@
-import { loadNode, nodeSource } from '../node/record.ts';
+import { join } from 'node:path';
+import { loadStatuses } from '../nmp/store.ts';
+import { credentials, isActive, loadNode, nodeSource } from '../node/record.ts';
 import type { AgentContext } from '../runtime/context.ts';
+import { workingDirectory } from '../sync/management.ts';
+import { type DownloadResult, downloadUpgrade } from './download.ts';
+import { StageFailure } from './failure.ts';
+import { pinnedUpgradeKeys } from './keys.ts';
 import { setJobStatus } from './status.ts';
 import type { JobRunner } from './worker.ts';
-
-/** A stage that refuses (bad manifest, hash, signature...): the job ends with this status and message. */
-export class StageFailure extends Error {
-  constructor(
-    readonly status: 'failed' | 'precheck failed' | 'download failed',
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Runs one stage under its own deadline and the agent's stop signal; the stage must honour `signal`. */
 export async function withDeadline<T>(
@@ -47,17 +43,55 @@ export async function failJob(ctx: AgentContext, key: string, err: unknown, stag
 }
 
 /**
- * One job: `download started` → (download and verify, not built yet) → the job ends `failed`
- * with a message saying so. Later layers add the download, the swap and the restart.
+ * One job: `download started` → the manifest and this architecture's executable downloaded and
+ * verified (download.ts) → `downloaded`, or `no action required` when the agent already runs that
+ * version. The swap and the restart are not built yet: a downloaded job then ends `failed` saying so.
  */
 export const runUpgradeJob: JobRunner = async (ctx, key, limits, stop) => {
   await setJobStatus(ctx, key, { status: 'download started', stageMs: limits.downloadMs });
+  const node = loadNode(ctx.store);
+  const status = loadStatuses(ctx.store)[key];
+  if (!isActive(node) || !status) return;
+  let result: DownloadResult;
   try {
-    await withDeadline(limits.downloadMs, stop, async () => {
-      throw new StageFailure('failed', 'this agent cannot download agent files yet');
-    });
+    result = await withDeadline(limits.downloadMs, stop, (signal) =>
+      downloadUpgrade({
+        cssUrl: process.env.HZN_FSS_CSSURL || `${ctx.config.exchangeUrl}/css`,
+        creds: credentials(node),
+        status,
+        dir: join(workingDirectory(ctx), ...key.split('/')),
+        keys: pinnedUpgradeKeys(ctx.config.dataDir),
+        signal,
+      }),
+    );
   } catch (err) {
     if (stop.aborted) return; // the agent stops: the stage's deadline ends the job if it does not come back
     await failJob(ctx, key, err, 'download');
+    return;
   }
+  if (result.kind === 'none') {
+    await setJobStatus(ctx, key, {
+      status: 'no action required',
+      errorMessage: result.reason,
+      upgradedVersions: { softwareVersion: result.version },
+    });
+    return;
+  }
+  await setJobStatus(ctx, key, {
+    status: 'downloaded',
+    upgradedVersions: { softwareVersion: result.version },
+    stageMs: limits.installMs,
+  });
+  ctx.events.node(
+    'info',
+    'node_management_upgrade_downloaded',
+    `${key}: agent ${result.version} downloaded (${result.bytes} bytes, SHA-256 ${result.sha256} as the signed manifest says).`,
+    nodeSource(node),
+  );
+  await failJob(
+    ctx,
+    key,
+    new StageFailure('failed', 'this agent cannot swap in a new executable yet'),
+    'install',
+  );
 };

@@ -100,9 +100,10 @@ describe('jobs become due at their time, and none blocks the next', () => {
     fake.putManagementPolicy(`${NODE.org}/future`, nmp({ start: '2099-01-01T00:00:00Z' }));
     await pollExchange(agent.ctx);
     startWorker();
-    await expect.poll(() => statusOf('second')).toBe('failed');
-    expect(statusOf('first')).toBe('failed');
-    expect(inExchange('first')?.errorMessage).toMatch(/download failed/);
+    // No upgrade key is pinned here: each job is refused before any download.
+    await expect.poll(() => statusOf('second')).toBe('precheck failed');
+    expect(statusOf('first')).toBe('precheck failed');
+    expect(inExchange('first')?.errorMessage).toMatch(/no upgrade signing key is pinned/);
     expect(statusOf('future')).toBe('waiting');
   });
 
