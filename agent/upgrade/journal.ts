@@ -1,0 +1,39 @@
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * What an upgrade under way must remember across the restart it causes: written (and synced to
+ * disk) before the swap, read by the agent that starts next, removed once the job has ended.
+ */
+export interface UpgradeJournal {
+  key: string;
+  executable: string;
+  fromVersion: string;
+  toVersion: string;
+  /** When the new agent must have proved itself (ms since the epoch); past it, the previous one comes back. */
+  deadline: number;
+}
+
+export const journalPath = (workingDirectory: string) => join(workingDirectory, 'upgrade-journal.json');
+
+export async function writeJournal(path: string, journal: UpgradeJournal): Promise<void> {
+  const part = `${path}.part`;
+  const file = await open(part, 'w', 0o600);
+  try {
+    await file.writeFile(JSON.stringify(journal));
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(part, path);
+}
+
+export async function readJournal(path: string): Promise<UpgradeJournal | undefined> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as UpgradeJournal;
+  } catch {
+    return undefined; // none, or torn before its rename (then the swap never began)
+  }
+}
+
+export const removeJournal = (path: string) => rm(path, { force: true });
