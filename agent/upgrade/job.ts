@@ -5,8 +5,10 @@ import type { AgentContext } from '../runtime/context.ts';
 import { workingDirectory } from '../sync/management.ts';
 import { type DownloadResult, downloadUpgrade } from './download.ts';
 import { StageFailure } from './failure.ts';
+import { journalPath, removeJournal, writeJournal } from './journal.ts';
 import { pinnedUpgradeKeys } from './keys.ts';
 import { setJobStatus } from './status.ts';
+import { swapIn } from './swap.ts';
 import type { JobRunner } from './worker.ts';
 
 /** Runs one stage under its own deadline and the agent's stop signal; the stage must honour `signal`. */
@@ -45,9 +47,10 @@ export async function failJob(ctx: AgentContext, key: string, err: unknown, stag
 /**
  * One job: `download started` → the manifest and this architecture's executable downloaded and
  * verified (download.ts) → `downloaded`, or `no action required` when the agent already runs that
- * version. The swap and the restart are not built yet: a downloaded job then ends `failed` saying so.
+ * version → `initiated`, the journal, the swap (swap.ts) and the restart (host.ts); the agent that
+ * starts next ends the job (settle.ts).
  */
-export const runUpgradeJob: JobRunner = async (ctx, key, limits, stop) => {
+export const runUpgradeJob: JobRunner = async (ctx, key, limits, stop, host) => {
   await setJobStatus(ctx, key, { status: 'download started', stageMs: limits.downloadMs });
   const node = loadNode(ctx.store);
   const status = loadStatuses(ctx.store)[key];
@@ -88,10 +91,28 @@ export const runUpgradeJob: JobRunner = async (ctx, key, limits, stop) => {
     `${key}: agent ${result.version} downloaded (${result.bytes} bytes, SHA-256 ${result.sha256} as the signed manifest says).`,
     nodeSource(node),
   );
-  await failJob(
-    ctx,
+  if (!host.singleExecutable) {
+    const why =
+      'the agent does not run as its single executable (node and a script): it cannot replace itself';
+    await failJob(ctx, key, new StageFailure('failed', why), 'install');
+    return;
+  }
+  // The journal first: whatever happens from here, the agent that starts next finds it (settle.ts).
+  await setJobStatus(ctx, key, { status: 'initiated', stageMs: limits.restartMs });
+  const journal = journalPath(workingDirectory(ctx));
+  await writeJournal(journal, {
     key,
-    new StageFailure('failed', 'this agent cannot swap in a new executable yet'),
-    'install',
-  );
+    executable: host.executable,
+    fromVersion: host.version,
+    toVersion: result.version,
+    deadline: ctx.now() + limits.restartMs,
+  });
+  try {
+    await swapIn(result.path, result.sha256, host.executable);
+  } catch (err) {
+    await removeJournal(journal); // the executable is as it was
+    await failJob(ctx, key, err, 'swap');
+    return;
+  }
+  host.restart(host.executable);
 };

@@ -4,8 +4,10 @@ import { isActive, loadNode, nodeSource } from '../node/record.ts';
 import type { AgentContext } from '../runtime/context.ts';
 import { type Loop, startLoop } from '../runtime/worker-loop.ts';
 import type { WorkerRegistry } from '../runtime/worker-registry.ts';
+import { processHost, type UpgradeHost } from './host.ts';
 import { ACTIVE_STATUSES, scheduledHere } from './schedule.ts';
 import { type UpgradeLimits, upgradeLimits } from './settings.ts';
+import { settleUpgrade } from './settle.ts';
 import { setJobStatus } from './status.ts';
 
 export const UPGRADE_WORKER = 'AgentUpgrade';
@@ -16,6 +18,7 @@ export type JobRunner = (
   key: string,
   limits: UpgradeLimits,
   signal: AbortSignal,
+  host: UpgradeHost,
 ) => Promise<void>;
 
 const wakers = new WeakMap<AgentContext, () => void>();
@@ -35,7 +38,12 @@ interface LoopCommon {
  * never blocks the next one. Wakes at the next scheduled time or deadline, at the latest every
  * poll interval.
  */
-export function startUpgradeWorker(ctx: AgentContext, common: LoopCommon, runJob: JobRunner): Loop {
+export function startUpgradeWorker(
+  ctx: AgentContext,
+  common: LoopCommon,
+  runJob: JobRunner,
+  host: UpgradeHost = processHost(),
+): Loop {
   const limits = upgradeLimits();
   const stopping = new AbortController();
   let running: string | undefined;
@@ -46,6 +54,7 @@ export function startUpgradeWorker(ctx: AgentContext, common: LoopCommon, runJob
     nextDelayMs: () => nextDelay(loadStatuses(ctx.store), ctx.now(), ctx.config.pollIntervalMs),
     tick: async () => {
       if (!isActive(loadNode(ctx.store))) return;
+      if (await settleUpgrade(ctx, limits, host)) return; // an upgrade that restarted the agent is still open
       await expireStuck(ctx, limits, running);
       const statuses = loadStatuses(ctx.store);
       const busy = (s: NmpStatuses[string]) =>
@@ -59,7 +68,7 @@ export function startUpgradeWorker(ctx: AgentContext, common: LoopCommon, runJob
         const total = limits.downloadMs + limits.installMs + limits.restartMs;
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
-          runJob(ctx, key, limits, stopping.signal),
+          runJob(ctx, key, limits, stopping.signal, host),
           new Promise<void>((resolve) => {
             timer = setTimeout(resolve, total);
             stopping.signal.addEventListener('abort', () => resolve(), { once: true });

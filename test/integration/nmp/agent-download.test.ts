@@ -9,6 +9,7 @@ import { type Agent, createAgent } from '../../../agent/agent.ts';
 import { pollExchange } from '../../../agent/sync/poll.ts';
 import { HOST, testConfig } from '../../../agent/test-support/harness.ts';
 import { executableName } from '../../../agent/upgrade/download.ts';
+import type { UpgradeHost } from '../../../agent/upgrade/host.ts';
 import { runUpgradeJob } from '../../../agent/upgrade/job.ts';
 import { startUpgradeWorker } from '../../../agent/upgrade/worker.ts';
 import { type ObjectStore, startObjectStore } from '../../../scripts/local/object-store.ts';
@@ -86,10 +87,21 @@ const addPolicy = async (name: string, manifest: string) =>
 const exchangeStatus = async (name: string) =>
   (await server.http('GET', `/v1/orgs/acme/nodes/n1/managementStatus/${name}`, { auth: admin })).body
     ?.managementStatus?.[`acme/${name}`]?.agentUpgradePolicyStatus;
+const executable = join(dir, 'bin', 'horizon-agent');
+const restarts: string[] = [];
+const host = (version: string): UpgradeHost => ({
+  version,
+  executable,
+  singleExecutable: true,
+  restart: (file) => {
+    restarts.push(`${version} → ${readFileSync(file).length} bytes`);
+    void stopWorker?.(); // a real restart never comes back: this agent runs no further job
+  },
+});
 const jobFile = (name: string) => join(dir, 'agent', 'nmp', 'acme', name, executableName());
 
 describe('the agent downloads and verifies an upgrade', () => {
-  it('downloads a signed manifest and a matching executable; refuses another signer and altered bytes', async () => {
+  it('downloads a signed manifest and a matching executable, swaps and restarts, counts successful after the restart; refuses another signer and altered bytes', async () => {
     expect(
       (await server.http('POST', '/v1/orgs/acme', { auth: root(), body: { label: 'a', description: 'a' } }))
         .status,
@@ -123,25 +135,47 @@ describe('the agent downloads and verifies an upgrade', () => {
       agent.ctx,
       { registry: agent.ctx.workers, log: agent.ctx.log, retryMinMs: 20, retryMaxMs: 100 },
       runUpgradeJob,
+      host('0.1.0'),
     );
     stopWorker = () => worker.stop();
+    mkdirSync(join(dir, 'bin'));
+    writeFileSync(executable, 'the running agent', { mode: 0o755 });
 
     await addPolicy('good', 'IBM/agent-upgrade-9.0.0');
     await addPolicy('stranger', 'IBM/agent-upgrade-9.1.0');
     await addPolicy('altered', 'IBM/agent-upgrade-9.2.0');
     await pollExchange(agent.ctx);
 
+    // The good one (the earliest)  was downloaded, hashed as the signed manifest says, swapped in and the agent restarted.
     await expect
-      .poll(async () => (await exchangeStatus('altered'))?.status, { timeout: 20_000 })
-      .toBe('failed');
-    await expect.poll(async () => (await exchangeStatus('good'))?.status).toBe('failed');
-    await expect.poll(async () => (await exchangeStatus('stranger'))?.status).toBe('failed');
+      .poll(async () => (await exchangeStatus('good'))?.status, { timeout: 20_000 })
+      .toBe('initiated');
+    await expect.poll(() => restarts.length).toBe(1); // initiated is written before the swap
+    expect(readFileSync(executable).equals(good)).toBe(true);
+    expect(readFileSync(`${executable}.previous`, 'utf8')).toBe('the running agent');
+    expect(restarts).toEqual(['0.1.0 → 200000 bytes']);
+    expect((await exchangeStatus('good')).upgradedVersions.softwareVersion).toBe('9.0.0');
 
-    // The good one was downloaded, hashed as the signed manifest says; only the swap is missing.
-    expect(readFileSync(jobFile('good')).equals(good)).toBe(true);
-    const goodStatus = await exchangeStatus('good');
-    expect(goodStatus.upgradedVersions.softwareVersion).toBe('9.0.0');
-    expect(goodStatus.errorMessage).toMatch(/cannot swap in a new executable yet/);
+    // The agent that starts next (9.0.0) finds the journal; once it has reached the Exchange: successful.
+    await stopWorker();
+    const next = startUpgradeWorker(
+      agent.ctx,
+      { registry: agent.ctx.workers, log: agent.ctx.log, retryMinMs: 20, retryMaxMs: 100 },
+      runUpgradeJob,
+      host('9.0.0'),
+    );
+    stopWorker = () => next.stop();
+    await pollExchange(agent.ctx);
+    next.wake();
+    await expect.poll(async () => (await exchangeStatus('good'))?.status).toBe('successful');
+    const exchangeNode = await server.http('GET', '/v1/orgs/acme/nodes/n1', { auth: admin });
+    expect(exchangeNode.body.nodes['acme/n1'].softwareVersions).toMatchObject({ horizon: '9.0.0' });
+    expect(existsSync(`${executable}.previous`)).toBe(false);
+
+    // The new agent runs the other jobs: both refused before anything is swapped.
+    await expect.poll(async () => (await exchangeStatus('altered'))?.status).toBe('failed');
+    await expect.poll(async () => (await exchangeStatus('stranger'))?.status).toBe('failed');
+    expect(readFileSync(executable).equals(good)).toBe(true);
     expect((await exchangeStatus('stranger')).errorMessage).toMatch(
       /not signed by a key pinned on this device/,
     );
@@ -154,7 +188,8 @@ describe('the agent downloads and verifies an upgrade', () => {
       event_code: string;
       message: string;
     }[];
-    expect(events.filter((e) => e.event_code === 'node_management_upgrade_failed').length).toBe(3);
-    expect(events.some((e) => e.event_code === 'node_management_upgrade_downloaded')).toBe(true);
+    expect(events.filter((e) => e.event_code === 'node_management_upgrade_failed').length).toBe(2);
+    for (const code of ['node_management_upgrade_downloaded', 'node_management_upgrade_successful'])
+      expect(events.some((e) => e.event_code === code)).toBe(true);
   });
 });
