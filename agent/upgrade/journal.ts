@@ -1,5 +1,5 @@
-import { open, readFile, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 /**
  * What an upgrade under way must remember across the restart it causes: written (and synced to
@@ -18,6 +18,7 @@ export const journalPath = (workingDirectory: string) => join(workingDirectory, 
 
 export async function writeJournal(path: string, journal: UpgradeJournal): Promise<void> {
   const part = `${path}.part`;
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const file = await open(part, 'w', 0o600);
   try {
     await file.writeFile(JSON.stringify(journal));
