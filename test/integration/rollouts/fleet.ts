@@ -227,6 +227,8 @@ export async function createFleet(
           org,
           arch: 'amd64',
           serviceVersions: wanted.map((version, i) => ({ version, priority: { priority_value: i + 1 } })),
+          // Nodes heartbeat once, at registration, and the tests move the agbot's clock: no 208.
+          nodeHealth: { missing_heartbeat_interval: 86_400, check_agreement_status: 86_400 },
         },
         constraints: [`fleet == ${org}`],
       };
