@@ -15,7 +15,7 @@
  */
 import type { EndedAgreement } from '#lib/agbot-store/contract';
 import { byPriority, type ServiceVersion } from '#lib/protocol/catalog-records';
-import { REASON } from '#lib/protocol/reason-codes';
+import { isWorkloadFailure } from '#lib/protocol/reason-codes';
 
 type VersionEntry = Pick<ServiceVersion, 'version' | 'priority'>;
 
@@ -35,23 +35,6 @@ export interface Preference {
   /** The versions passed over because they failed too often, highest priority first. */
   abandoned: Abandoned[];
 }
-
-/** The node's reasons that mean "this version's workload does not work here". */
-const WORKLOAD_FAILURES: ReadonlySet<number> = new Set([
-  REASON.serviceTerminated,
-  REASON.serviceStartTimeout,
-  REASON.dependentServiceFailed,
-  REASON.imageLoadFailed,
-  REASON.dependentImageLoadFailed,
-  REASON.imageDataError,
-  REASON.imageFetchFailed,
-  REASON.imageFetchAuthFailed,
-  REASON.imageSignatureFailed,
-  REASON.dependentImageFetchFailed,
-]);
-
-export const isWorkloadFailure = (reason: number | undefined): boolean =>
-  reason !== undefined && WORKLOAD_FAILURES.has(reason);
 
 /** The versions to offer, best first, and the ones abandoned on the way. */
 export function preferVersions(

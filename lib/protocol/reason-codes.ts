@@ -76,3 +76,20 @@ const DESCRIPTIONS: Record<number, string> = {
 
 /** Upstream's description of a code; 122, 999 and unknown codes get its fallback text. */
 export const describeReason = (code: number): string => DESCRIPTIONS[code] ?? UNKNOWN;
+
+/** The node's reasons that mean "this version's workload does not work here". */
+export const WORKLOAD_FAILURES: ReadonlySet<number> = new Set([
+  REASON.serviceTerminated,
+  REASON.serviceStartTimeout,
+  REASON.dependentServiceFailed,
+  REASON.imageLoadFailed,
+  REASON.dependentImageLoadFailed,
+  REASON.imageDataError,
+  REASON.imageFetchFailed,
+  REASON.imageFetchAuthFailed,
+  REASON.imageSignatureFailed,
+  REASON.dependentImageFetchFailed,
+]);
+
+export const isWorkloadFailure = (reason: number | undefined): boolean =>
+  reason !== undefined && WORKLOAD_FAILURES.has(reason);

@@ -4,21 +4,13 @@
  * node or the protocol went quiet (offline: not a verdict), or something unrelated to the version
  * happened (neutral: the node left the rollout). Codes: docs/protocol.md#reason-codes.
  */
-import { describeReason, REASON } from '#lib/protocol/reason-codes';
+import { describeReason, REASON, WORKLOAD_FAILURES } from '#lib/protocol/reason-codes';
 
 export type ReasonClass = 'failure' | 'offline' | 'neutral';
 
+/** The workload failures version fallback counts too, and what else says the version is refused. */
 const FAILURES: ReadonlySet<number> = new Set([
-  REASON.serviceTerminated,
-  REASON.serviceStartTimeout,
-  REASON.dependentServiceFailed,
-  REASON.imageLoadFailed,
-  REASON.dependentImageLoadFailed,
-  REASON.imageDataError,
-  REASON.imageFetchFailed,
-  REASON.imageFetchAuthFailed,
-  REASON.imageSignatureFailed,
-  REASON.dependentImageFetchFailed,
+  ...WORKLOAD_FAILURES,
   REASON.dependentDowngrade,
   REASON.agbotNegativeReply,
   REASON.agbotUpdateRejected,
