@@ -1,12 +1,12 @@
 /**
  * What runs, from the nodes' own reports (docs/agbot.md "Status"): for each node whose status
- * report changed (a `nodestatus` row in the feed) and that holds a finalized agreement of this
- * agbot, one read of the report; each of its agreements keeps its workload's state (running,
+ * report changed (a `nodestatus` row in the feed) and that holds a live agreement of this agbot
+ * (finalized or not yet: a node may report its workload before the agbot has its confirmation),
+ * one read of the report; each of its agreements keeps its workload's state (running,
  * failing) in its details, written only when the state changed. The status counts `running` and
  * `failing` from these (lib/agbot-store/policy-status.ts). No change row, no request.
  */
 import type { AgbotAgreement } from '#lib/agbot-store/contract';
-import { AGBOT_STATES } from '#lib/protocol/agreement-states';
 import { reportedServices, workloadState } from '#lib/protocol/workload-report';
 import type { RoundContext } from './context.ts';
 import type { FeedSummary } from './feed.ts';
@@ -21,7 +21,7 @@ export async function recordWorkloads(
   const byNode = new Map<string, AgbotAgreement[]>();
   for (const agreement of live.list()) {
     const node = `${agreement.nodeOrg}/${agreement.nodeId}`;
-    if (agreement.state !== AGBOT_STATES.finalized || !feed.statuses.has(node)) continue;
+    if (!feed.statuses.has(node)) continue;
     byNode.set(node, [...(byNode.get(node) ?? []), agreement]);
   }
   for (const agreements of byNode.values()) {
