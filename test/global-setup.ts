@@ -16,7 +16,10 @@ const KEY = Symbol.for('open-exchange.test.dynamodb-local');
 const shared = globalThis as { [KEY]?: SharedDynamo };
 
 export async function setup(project: TestProject): Promise<void> {
-  shared[KEY] ??= { users: 0, started: freePort().then((port) => startDynamoDbLocal({ port })) };
+  shared[KEY] ??= {
+    users: 0,
+    started: freePort().then((port) => startDynamoDbLocal({ port, heapMb: 2048 })),
+  };
   shared[KEY].users += 1;
   project.provide('dynamoEndpoint', (await shared[KEY].started).endpoint);
 }

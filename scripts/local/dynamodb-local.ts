@@ -44,6 +44,8 @@ export function assertJava(): void {
 export async function startDynamoDbLocal(options: {
   port: number;
   dataDir?: string;
+  /** The JVM's heap (MB): 512 for npm start; the test run's in-memory tables of every file need more. */
+  heapMb?: number;
 }): Promise<DynamoDbLocal> {
   assertJava();
   const { port, dataDir } = options;
@@ -53,7 +55,7 @@ export async function startDynamoDbLocal(options: {
   const dir = jarDirectory();
   const args = [
     `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
-    '-Xmx512m',
+    `-Xmx${options.heapMb ?? 512}m`,
     '-jar',
     join(dir, 'DynamoDBLocal.jar'),
     '-port',
