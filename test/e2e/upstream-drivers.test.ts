@@ -158,7 +158,7 @@ describe("upstream's Exchange load drivers", () => {
       services: [],
     });
     expect(refused).toEqual([]);
-  }, 120_000);
+  });
 
   it("agbot.go: an agbot serving its org's patterns and IBM's, messages, then one agreement check", async () => {
     const { call, refused } = await driverStart();
@@ -218,7 +218,7 @@ describe("upstream's Exchange load drivers", () => {
     await call('DELETE', `orgs/${ORG}/agbots/${AGBOT}`, user);
     await call('DELETE', `orgs/${ORG}/nodes/${NODE}`, user);
     expect(refused).toEqual([]);
-  }, 120_000);
+  });
 
   it('a served pattern or policy still to come is accepted at upstream`s /patterns and /businesspols, as 2.154.0 does', async () => {
     await deletePerfOrg();
@@ -242,5 +242,5 @@ describe("upstream's Exchange load drivers", () => {
     expect(refused).toEqual([]);
     const served = await server.http('GET', `/v1/orgs/${ORG}/agbots/${AGBOT}/patterns`, { auth: agbot });
     expect(Object.keys(served.body.patterns)).toEqual([`${ORG}_later`]);
-  }, 120_000);
+  });
 });
