@@ -2,6 +2,7 @@
  * What the rollout step asks of the Exchange (docs/rollouts.md): the plan and the operator's
  * actions, a node's status and heartbeat, and the agbot's report.
  */
+import { reportedServices, type ServiceReport } from '#lib/protocol/workload-report';
 import { type RolloutControl, rolloutControl } from '#lib/rollout/control';
 import { type RolloutPlan, rolloutPlan } from '#lib/rollout/plan';
 import type { RolloutStatus } from '#lib/rollout/status';
@@ -52,23 +53,10 @@ export async function reportStatus(
   await orNone(exchange.call('PUT', `${rolloutPath(policy)}/status`, status));
 }
 
-export interface ContainerReport {
-  name?: string;
-  created?: number | string;
-  state?: string;
-}
-export interface ServiceReport {
-  agreementId?: string;
-  version?: string;
-  containerStatus?: ContainerReport[];
-}
-
 /** The services of the node's status report (`GET …/nodes/{id}/status`), none without one. */
 export async function readNodeServices(exchange: AgbotExchange, node: string): Promise<ServiceReport[]> {
-  const answer = (await orNone(exchange.call('GET', `${nodePath(node)}/status`, undefined, [200]))) as
-    | { services?: unknown }
-    | undefined;
-  return Array.isArray(answer?.services) ? (answer.services as ServiceReport[]) : [];
+  const at = node.indexOf('/');
+  return reportedServices(await exchange.nodeStatus(node.slice(0, at), node.slice(at + 1)));
 }
 
 /** The node's last heartbeat (ms), undefined when unknown. */
