@@ -2,7 +2,7 @@
  * What the rollout step asks of the Exchange (docs/rollouts.md): the plan and the operator's
  * actions, a node's status and heartbeat, and the agbot's report.
  */
-import { reportedServices, type ServiceReport } from '#lib/protocol/workload-report';
+import { reportedServices, type ServiceReport, workloadState } from '#lib/protocol/workload-report';
 import { type RolloutControl, rolloutControl } from '#lib/rollout/control';
 import { type RolloutPlan, rolloutPlan } from '#lib/rollout/plan';
 import type { RolloutStatus } from '#lib/rollout/status';
@@ -80,8 +80,7 @@ export function runningIn(
 ): { running: boolean; containers: string } {
   const service = services.find((s) => s.agreementId === agreementId);
   const containers = service?.containerStatus ?? [];
-  const running =
-    service?.version === version && containers.length > 0 && containers.every((c) => c.state === 'running');
+  const running = service?.version === version && workloadState(services, agreementId) === 'running';
   const signature = containers
     .map((c) => `${c.name ?? ''}@${c.created ?? ''}`)
     .sort()
