@@ -170,7 +170,8 @@ describe('the agent downloads and verifies an upgrade', () => {
     await expect.poll(async () => (await exchangeStatus('good'))?.status).toBe('successful');
     const exchangeNode = await server.http('GET', '/v1/orgs/acme/nodes/n1', { auth: admin });
     expect(exchangeNode.body.nodes['acme/n1'].softwareVersions).toMatchObject({ horizon: '9.0.0' });
-    expect(existsSync(`${executable}.previous`)).toBe(false);
+    // The previous executable goes once the status is written (cleanup after the answer).
+    await expect.poll(() => existsSync(`${executable}.previous`)).toBe(false);
 
     // The new agent runs the other jobs: both refused before anything is swapped.
     await expect.poll(async () => (await exchangeStatus('altered'))?.status).toBe('failed');

@@ -147,7 +147,8 @@ const state = dynamoAgbotStore(BUILT_IN_AGBOT);
 
 beforeAll(async () => {
   useKeyProvider(localKeyProvider(Buffer.alloc(32, 9)));
-  await createTableIfMissing(tableName());
+  // No stream: the round handler is invoked directly, and DynamoDB Local keeps every stream record.
+  await createTableIfMissing(tableName(), { stream: false });
   await bootstrap();
   await ensureBuiltInAgbot();
   exchange = await startExchangeHttp({ fate });

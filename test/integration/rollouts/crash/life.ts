@@ -4,18 +4,24 @@
  * round handler per invocation on the DynamoDB store, the Exchange in-process, every write of
  * the agbot counted, its invocation dead right after the k-th). The life: two nodes on 1.0.0, a
  * plan of a canary of one then the rest, 1.1.0 published; it ends with the rollout completed and
- * both nodes on 1.1.0. Run once without a crash, then once killed after each write k: every life
- * ends as the clean one, each node was proposed 1.1.0 once (one agreement id), and the second
+ * both nodes on 1.1.0. Run once without a crash, then once killed after each chosen write k: every
+ * life ends as the clean one, each node was proposed 1.1.0 once (one agreement id), and the second
  * node got it only after the canary ran it.
+ *
+ * Which writes (`crashPoints`): every write up to the canary's success, and every write from the
+ * last wave's success to the end. Between them the last wave repeats the canary wave's writes for
+ * the other node, one for one (the same code at the same steps; the clean life's list shows it),
+ * so crashing there again would double the file's time (two lives of four seconds per write)
+ * without reaching another line.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { signDeployment } from '#lib/protocol/deployment-signature';
 import { generateMessagingKeys } from '#lib/protocol/keys';
 import { createOrg, createUser } from '#test/support/identities';
-import { exchangeCall } from '../../../agbot/test-support/scripted-node.ts';
-import { crashAfter, crashed, exchangeUrl, invoke, noCrash } from '../agbot-in-stack/crash/scenario.ts';
-import { FleetNode } from './fleet.ts';
+import { exchangeCall } from '../../../../agbot/test-support/scripted-node.ts';
+import { crashAfter, crashed, exchangeUrl, invoke, noCrash } from '../../agbot-in-stack/crash/scenario.ts';
+import { FleetNode } from '../fleet.ts';
 
 const signer = generateKeyPairSync('rsa', { modulusLength: 2048 })
   .privateKey.export({ type: 'pkcs1', format: 'pem' })
@@ -29,7 +35,7 @@ const plan = {
 /** Invocations for the rollout at most: the clean life takes about ten, a crash a few more. */
 const MAX_INVOCATIONS = 30;
 
-interface Outcome {
+export interface Outcome {
   state: string | undefined;
   counts: unknown;
   versions: (string | undefined)[];
@@ -39,7 +45,7 @@ interface Outcome {
   canaryFirst: boolean;
 }
 
-async function lifeOfARollout(
+export async function lifeOfARollout(
   tag: string,
   crashAt?: number,
 ): Promise<{ outcome: Outcome; crash: ReturnType<typeof crashed> }> {
@@ -128,35 +134,49 @@ async function lifeOfARollout(
   return { outcome, crash };
 }
 
-describe('a rollout in the in-stack agbot killed after each of its writes', () => {
-  it('ends as without a crash: completed, both nodes on 1.1.0, one proposal each, the canary first', async () => {
-    const { outcome: clean, crash } = await lifeOfARollout('clean');
-    expect(clean).toEqual({
-      state: 'completed',
-      counts: expect.objectContaining({ targeted: 2, succeeded: 2 }),
-      versions: ['1.1.0', '1.1.0'],
-      targetProposals: [1, 1],
-      canaryFirst: true,
-    });
-    const writes = crash.writes;
-    const failures: string[] = [];
-    let lives = 0;
-    // ROLLOUT_CRASH_LAST: only the first writes (while working on it).
-    const last = Number(process.env.ROLLOUT_CRASH_LAST ?? writes.length + 5);
-    for (let k = 1; k <= last; k++) {
-      const { outcome, crash: killed } = await lifeOfARollout(`k${k}`, k);
-      const after = killed.after;
-      if (after === undefined) break;
-      lives += 1;
-      if (JSON.stringify(outcome) !== JSON.stringify(clean))
-        failures.push(`killed after write ${k} (${after}): ${JSON.stringify(outcome)}`);
-    }
-    // Every write of the clean life was crashed after (a crashed life may have more writes).
-    expect(writes.length).toBeGreaterThan(20);
-    expect(lives).toBeGreaterThanOrEqual(Math.min(last, writes.length));
-    expect(
-      failures,
-      `the clean life's writes:\n${writes.map((w, i) => `${i + 1}. ${w}`).join('\n')}`,
-    ).toEqual([]);
-  }, 1_500_000);
-});
+/** Which of the clean life's writes (1-based) are crashed after: see the file's comment. */
+export function crashPoints(writes: string[]): number[] {
+  const succeeded = writes.flatMap((w, i) =>
+    /^store\.saveRolloutNodes\(\S+ succeeded\)$/.test(w) ? [i + 1] : [],
+  );
+  const canaryDone = succeeded[0];
+  const lastDone = succeeded.at(-1);
+  if (canaryDone === undefined || lastDone === undefined || succeeded.length !== 2)
+    throw new Error(`expected two waves' successes in:\n${writes.join('\n')}`);
+  const all = writes.map((_, i) => i + 1);
+  return all.filter((k) => k <= canaryDone || k >= lastDone);
+}
+
+/** The clean life's outcome: the rollout completed as planned. */
+export const CLEAN = {
+  state: 'completed',
+  counts: expect.objectContaining({ targeted: 2, succeeded: 2 }),
+  versions: ['1.1.0', '1.1.0'],
+  targetProposals: [1, 1],
+  canaryFirst: true,
+};
+
+/**
+ * Runs the clean life, then one life killed after each write of the `part`-th of `parts` equal
+ * slices of `crashPoints`: every crashed life must end as the clean one. Answers how many lives
+ * were crashed.
+ */
+export async function crashEachRolloutWrite(part: number, parts: number): Promise<number> {
+  const { outcome: clean, crash } = await lifeOfARollout('clean');
+  expect(clean).toEqual(CLEAN);
+  const points = crashPoints(crash.writes);
+  const size = Math.ceil(points.length / parts);
+  const chosen = points.slice((part - 1) * size, part * size);
+  const failures: string[] = [];
+  for (const k of chosen) {
+    const { outcome, crash: killed } = await lifeOfARollout(`k${k}`, k);
+    if (killed.after === undefined) failures.push(`write ${k}: the life had fewer writes`);
+    else if (JSON.stringify(outcome) !== JSON.stringify(clean))
+      failures.push(`killed after write ${k} (${killed.after}): ${JSON.stringify(outcome)}`);
+  }
+  expect(
+    failures,
+    `the clean life's writes:\n${crash.writes.map((w, i) => `${i + 1}. ${w}`).join('\n')}`,
+  ).toEqual([]);
+  return chosen.length;
+}
