@@ -5,7 +5,7 @@
  * when it stays; acts (`move`) only to finish what an earlier round decided and a crash cut short.
  */
 import type { AgbotAgreement } from '#lib/agbot-store/contract';
-import type { RolloutNode, RolloutRecord } from '#lib/rollout/states';
+import { IN_FLIGHT, type RolloutNode, type RolloutRecord } from '#lib/rollout/states';
 import { classifyReason, FAILURE, failureLabel } from '#lib/rollout/verdict';
 import type { RoundContext } from '../rounds/context.ts';
 import { readHeartbeat, readNodeServices, runningIn } from './exchange.ts';
@@ -43,9 +43,12 @@ export async function judgeNode(
     return undefined;
   }
   if (!live) return undefined;
-  // Back with the target agreed: verified again, its deadline counted from now.
-  if (row.state === 'offline' && agreement && onTarget && agreement.state === FINALIZED)
-    return to('deploying', { admittedAt: now });
+  // Back with the target agreed: verified again, its deadline counted from now, once a slot of
+  // maxInFlight is free (until then it stays offline: nodes coming back never exceed the cap).
+  if (row.state === 'offline' && agreement && onTarget && agreement.state === FINALIZED) {
+    const inFlight = [...view.nodes.values()].filter((n) => IN_FLIGHT.has(n.state)).length;
+    return inFlight < view.plan.maxInFlight ? to('deploying', { admittedAt: now }) : undefined;
+  }
   if (row.state !== 'deploying' && row.state !== 'verifying') return undefined;
   const admittedAt = row.admittedAt ?? row.since;
 

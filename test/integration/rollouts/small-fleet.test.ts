@@ -5,6 +5,8 @@
  * rollback, every node ends on the old version and no node outside the canary ever got the new one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IN_FLIGHT } from '#lib/rollout/states';
+import { rolloutOrder } from '#lib/rollout/waves';
 import {
   createFleet,
   type Fleet,
@@ -95,6 +97,73 @@ describe.each(['dynamo', 'sqlite'] as StoreKind[])('a rollout to 4 nodes (%s sto
       agbot.close();
     }
   }, 180_000);
+});
+
+describe('a node that comes back', () => {
+  it('waits for a free slot: nodes in flight never exceed maxInFlight', async () => {
+    const fleet = await createFleet(exchange, 'back', 3);
+    const policy = `${fleet.org}/web`;
+    await fleet.publish(['1.0.0']);
+    const oneAtATime = {
+      ...plan,
+      waves: [{ name: 'all' }],
+      maxInFlight: 1,
+      verify: { runningSeconds: 3000, deadlineSeconds: 9000, heartbeatSeconds: 86_400 },
+    };
+    expect(
+      (await fleet.call('PUT', `/orgs/${fleet.org}/business/policies/web/rollout`, oneAtATime)).status,
+    ).toBe(201);
+    // Replies are read a round later: the reply timeout (120 s) above the clock's steps (60 s).
+    const agbot = await openAgbot(exchange, fleet.org, 'sqlite', undefined, 120);
+    const rows = async () => new Map((await agbot.ctx.store.rolloutNodes(policy)).map((r) => [r.node, r]));
+    const inFlight = async () => [...(await rows()).values()].filter((r) => IN_FLIGHT.has(r.state)).length;
+    try {
+      await runUntil(agbot, fleet, () => on(fleet, '1.0.0').length === 3);
+      // The first admitted never answers: once the protocol gives up on it (120 s), it is offline.
+      const order = rolloutOrder(
+        policy,
+        fleet.nodes.map((n) => ({ node: `${fleet.org}/${n.id}`, canary: false })),
+      );
+      const first = fleet.nodes.find((n) => `${fleet.org}/${n.id}` === order[0]);
+      if (!first) throw new Error('no first node');
+      const firstName = `${fleet.org}/${first.id}`;
+      first.script.set('1.1.0', 'silent');
+      await fleet.publish(['1.1.0', '1.0.0']);
+      await runUntil(agbot, fleet, async () => {
+        agbot.clock.skew += 31_000;
+        return (await rows()).get(firstName)?.state === 'offline';
+      });
+      // The second is admitted and verifies (for 3,000 s); the first comes back meanwhile (the
+      // agbot proposes to it again at its next search of the policy, within minutes).
+      await runUntil(agbot, fleet, async () => (await inFlight()) === 1);
+      first.script.clear();
+      await runUntil(agbot, fleet, async () => {
+        expect(await inFlight()).toBeLessThanOrEqual(1);
+        agbot.clock.skew += 60_000;
+        return first.running?.version === '1.1.0';
+      });
+      for (let i = 0; i < 3; i++) {
+        await agbot.round();
+        await fleet.act();
+        expect(await inFlight()).toBe(1);
+        expect((await rows()).get(firstName)?.state).toBe('offline');
+      }
+      // Time passes: each is verified in turn, one at a time, and the rollout completes.
+      await runUntil(
+        agbot,
+        fleet,
+        async () => {
+          expect(await inFlight()).toBeLessThanOrEqual(1);
+          agbot.clock.skew += 60_000;
+          return (await rolloutStatus(fleet))?.state === 'completed';
+        },
+        200,
+      );
+      expect(on(fleet, '1.1.0')).toHaveLength(3);
+    } finally {
+      agbot.close();
+    }
+  }, 120_000);
 });
 
 describe('a fleet without a plan', () => {
