@@ -7,6 +7,7 @@ import type { Credentials } from '#test/support/http';
 import { busyboxTestImage, reachableEngine } from '../../agent/test-support/engine.ts';
 import { HOST } from '../../agent/test-support/harness.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
+import { prebuiltFunctions } from './support/prebuilt.ts';
 import { eventually, must, registerNode, type System, startSystem } from './support/system.ts';
 
 /**
@@ -86,7 +87,7 @@ describe.skipIf(!docker)('agreement lifecycle: version fallback, upgrade, node h
 
   beforeAll(async () => {
     image = await busyboxTestImage();
-    system = await startSystem('agreement-lifecycle', 'lifecycle-root-pw');
+    system = await startSystem('agreement-lifecycle', 'lifecycle-root-pw', prebuiltFunctions());
     const { exchange, root } = system;
     await must(exchange, 'POST', `/v1/orgs/${ORG}`, root, { label: ORG, description: 'lifecycle' });
     await must(exchange, 'POST', `/v1/orgs/${ORG}/users/admin`, root, {

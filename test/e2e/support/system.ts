@@ -7,7 +7,6 @@ import { type Credentials, type Http, httpClient } from '#test/support/http';
 import { freePorts, type Launched, launch } from '#test/support/launcher';
 import { HOST } from '../../../agent/test-support/harness.ts';
 import { freePort } from '../../../scripts/local/ports.ts';
-import { prebuiltFunctions } from './prebuilt.ts';
 
 /**
  * The whole system for an end-to-end test: `npm start` (DynamoDB Local, the Exchange, its agbot)
@@ -20,6 +19,8 @@ export interface System {
   root: Credentials;
   startAgent(): Promise<void>;
   stopAgent(): Promise<void>;
+  /** Another `dist/agent.mjs` (its own data directory and port), for tests of several nodes. */
+  startNodeAgent(name: string): Promise<NodeAgent>;
   /**
    * Runs the in-stack agbot's round now, as its schedule (every minute) would: a test that waits
    * on what only a scheduled round does (node health, timeouts) drives the schedule instead.
@@ -28,12 +29,25 @@ export interface System {
   stop(): Promise<void>;
 }
 
-export async function startSystem(name: string, rootPassword: string): Promise<System> {
+export interface NodeAgent {
+  http: Http;
+  stop(): Promise<void>;
+}
+
+/**
+ * `launchEnv`: more environment for `npm start`; e2e tests pass `prebuiltFunctions()` (the run's
+ * build), a benchmark nothing (npm start builds the functions, as for a user).
+ */
+export async function startSystem(
+  name: string,
+  rootPassword: string,
+  launchEnv: Record<string, string> = {},
+): Promise<System> {
   const dataDir = mkdtempSync(join(tmpdir(), `${name}-`));
   const ports = await freePorts();
   const agentPort = await freePort();
   const launched: Launched = launch({
-    ...prebuiltFunctions(),
+    ...launchEnv,
     EXCHANGE_DATA_DIR: join(dataDir, 'stack'),
     EXCHANGE_PORT: String(ports.http),
     EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
@@ -44,15 +58,13 @@ export async function startSystem(name: string, rootPassword: string): Promise<S
   await launched.waitFor(/Press Ctrl-C to stop/, 240_000);
   const exchangeUrl = `http://127.0.0.1:${ports.http}/v1`;
   const agent = httpClient(`http://127.0.0.1:${agentPort}`);
-  let agentProcess: ChildProcess | undefined;
-
-  const startAgent = async () => {
-    agentProcess = spawn(process.execPath, ['dist/agent.mjs'], {
+  const spawnAgent = async (dir: string, port: number): Promise<NodeAgent> => {
+    const child: ChildProcess = spawn(process.execPath, ['dist/agent.mjs'], {
       env: {
         PATH: process.env.PATH,
         DOCKER_HOST: process.env.DOCKER_HOST,
-        HZN_AGENT_PORT: String(agentPort),
-        HZN_AGENT_DATA_DIR: join(dataDir, 'agent'),
+        HZN_AGENT_PORT: String(port),
+        HZN_AGENT_DATA_DIR: dir,
         HZN_EXCHANGE_URL: exchangeUrl,
         HZN_AGENT_POLL_SECONDS: '1',
         // A workload that fails is noticed in seconds (anax checks containers every minute).
@@ -60,16 +72,26 @@ export async function startSystem(name: string, rootPassword: string): Promise<S
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    await eventually('the agent', async () => (await agent('GET', '/status')).status === 200, 30_000);
+    const http = httpClient(`http://127.0.0.1:${port}`);
+    await eventually('the agent', async () => (await http('GET', '/status')).status === 200, 30_000);
+    const stop = async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    };
+    return { http, stop };
+  };
+  let mainAgent: NodeAgent | undefined;
+  const startAgent = async () => {
+    mainAgent = await spawnAgent(join(dataDir, 'agent'), agentPort);
   };
   const stopAgent = async () => {
-    const child = agentProcess;
-    agentProcess = undefined;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    const running = mainAgent;
+    mainAgent = undefined;
+    await running?.stop();
   };
+  const others: NodeAgent[] = [];
   return {
     exchange: httpClient(`http://127.0.0.1:${ports.http}`),
     agent,
@@ -77,6 +99,11 @@ export async function startSystem(name: string, rootPassword: string): Promise<S
     root: { user: 'root/root', secret: rootPassword },
     startAgent,
     stopAgent,
+    async startNodeAgent(name) {
+      const started = await spawnAgent(join(dataDir, `agent-${name}`), await freePort());
+      others.push(started);
+      return started;
+    },
     async agbotRound() {
       // npm start's Lambda API is on the port after the Exchange's (scripts/local/settings.ts).
       const url = `http://127.0.0.1:${ports.http + 1}/2015-03-31/functions/open-exchange-dev-agbotRound/invocations`;
@@ -86,6 +113,7 @@ export async function startSystem(name: string, rootPassword: string): Promise<S
     },
     async stop() {
       await stopAgent();
+      await Promise.all(others.map((other) => other.stop()));
       if (launched.child.exitCode === null) {
         launched.child.kill('SIGINT');
         await launched.exited;
@@ -132,9 +160,20 @@ export async function must(
  */
 export async function registerNode(
   system: System,
-  node: { org: string; id: string; token: string; admin: Credentials; purpose: string; signerPem: string },
+  node: {
+    org: string;
+    id: string;
+    token: string;
+    admin: Credentials;
+    purpose: string;
+    signerPem: string;
+    /** The node's agent (the system's own by default) and more policy properties. */
+    agent?: Http;
+    properties?: { name: string; value: string }[];
+  },
 ): Promise<void> {
   const { org, id, token } = node;
+  const agent = node.agent ?? system.agent;
   await must(system.exchange, 'PUT', `/v1/orgs/${org}/nodes/${id}`, node.admin, {
     name: id,
     token,
@@ -142,15 +181,15 @@ export async function registerNode(
     publicKey: '',
     arch: HOST.arch,
   });
-  await must(system.agent, 'POST', '/node', undefined, { id, organization: org, token, name: id });
-  await must(system.agent, 'POST', '/node/policy', undefined, {
-    properties: [{ name: 'purpose', value: node.purpose }],
+  await must(agent, 'POST', '/node', undefined, { id, organization: org, token, name: id });
+  await must(agent, 'POST', '/node/policy', undefined, {
+    properties: [{ name: 'purpose', value: node.purpose }, ...(node.properties ?? [])],
     constraints: [],
   });
-  const trusted = await system.agent('PUT', '/trust/signer.pem', {
+  const trusted = await agent('PUT', '/trust/signer.pem', {
     body: node.signerPem,
     headers: { 'content-type': 'text/plain' },
   });
   if (trusted.status !== 200) throw new Error(`PUT /trust: ${trusted.status} ${trusted.text}`);
-  await must(system.agent, 'PUT', '/node/configstate', undefined, { state: 'configured' });
+  await must(agent, 'PUT', '/node/configstate', undefined, { state: 'configured' });
 }
