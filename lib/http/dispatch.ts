@@ -39,7 +39,13 @@ export const dispatcherWith = (fallbacks: Fallbacks) => (routes: ResourceDoc) =>
  * handler module of the list is loaded when the Lambda starts, as static imports would be.
  */
 function dispatcher(routes: ResourceDoc, { unrecognizedRoute, malformedPath }: Fallbacks) {
-  const handlers = routes.routes.map((route) => loadHandler(route));
+  // A load that fails at start is not fatal yet (nobody may ask for that route, and a process
+  // stopping during the loads sees empty modules): the route's first request loads it again.
+  const handlers = routes.routes.map((route) => {
+    const loading = loadHandler(route);
+    loading.catch(() => undefined);
+    return loading;
+  });
   const table = compileRoutes(
     routes.routes.map((route, index) => ({ method: route.method, path: route.path, value: index })),
   );
@@ -53,7 +59,11 @@ function dispatcher(routes: ResourceDoc, { unrecognizedRoute, malformedPath }: F
     );
     if (match === MALFORMED_PATH) return malformedPath(event, context);
     if (!match) return unrecognizedRoute(event, context);
-    const handler = await (handlers[match.value] as Promise<LambdaHandler>);
+    const handler = await (handlers[match.value] as Promise<LambdaHandler>).catch(() => {
+      const route = routes.routes[match.value] as RouteDoc;
+      handlers[match.value] = loadHandler(route);
+      return handlers[match.value] as Promise<LambdaHandler>;
+    });
     return handler({ ...event, pathParameters: match.pathParameters }, context);
   };
   return dispatch;
