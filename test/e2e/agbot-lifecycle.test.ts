@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credentials } from '#test/support/http';
 import { createOrg, createUser, expectStatus } from '#test/support/world';
 import { freePort, waitForPort } from '../../scripts/local/ports.ts';
+import { run } from './support/device-kit.ts';
 import { useOffline } from './support/offline.ts';
 
 /**
@@ -73,8 +74,8 @@ const status = async (agbot: RunningAgbot, path: string): Promise<{ status: numb
   return { status: response.status, body: await response.json() };
 };
 
-beforeAll(() => {
-  const build = spawnSync('npm', ['run', '--silent', 'build:agbot'], { encoding: 'utf8' });
+beforeAll(async () => {
+  const build = await run('npm', ['run', '--silent', 'build:agbot']);
   if (build.status !== 0) throw new Error(`npm run build:agbot failed: ${build.stderr}`);
   dataDir = mkdtempSync(join(tmpdir(), 'agbot-e2e-'));
   root = { user: 'root/root', secret: server.rootPassword };

@@ -112,7 +112,7 @@ beforeAll(async () => {
     admin: true,
     email: 'admin@example.com',
   });
-  const built = spawnSync('examples/hello-secret/build-image.sh', { encoding: 'utf8' });
+  const built = await run('examples/hello-secret/build-image.sh', []);
   if (built.status !== 0) throw new Error(built.stderr);
   const keys = join(work, 'keys');
   await hzn([

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { freePorts, type Launched, launch } from '#test/support/launcher';
 import { reachableEngine } from '../../agent/test-support/engine.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
 import { freePort } from '../../scripts/local/ports.ts';
+import { run } from './support/device-kit.ts';
 import { prebuiltFunctions } from './support/prebuilt.ts';
 
 /**
@@ -47,9 +47,10 @@ describe.skipIf(!docker)('examples/hello-secret/run.sh against npm start', () =>
   }, 120_000);
 
   it('deploys the service, shows the secret, changes it, and leaves nothing running', async () => {
-    const run = spawnSync('examples/hello-secret/run.sh', [], {
-      encoding: 'utf8',
-      timeout: 400_000,
+    // Run without blocking this worker's event loop (a minute and more: vitest's worker must
+    // keep answering its runner, and fails the run after 60 s without an answer).
+    const ran = await run('examples/hello-secret/run.sh', [], {
+      timeoutMs: 400_000,
       env: {
         ...process.env,
         HZN_EXCHANGE_URL: `http://127.0.0.1:${exchangePort}/v1`,
@@ -59,8 +60,8 @@ describe.skipIf(!docker)('examples/hello-secret/run.sh against npm start', () =>
         HZN_ORG_ID: 'hello',
       },
     });
-    const output = `${run.stdout}\n${run.stderr}`;
-    expect(run.status, output).toBe(0);
+    const output = ran.output;
+    expect(ran.status, output).toBe(0);
     expect(output).toContain('"value":"hello from the secrets manager"');
     expect(output).toContain('"value":"a new greeting"');
     expect(output).toMatch(/"current_agreement_id": "[0-9a-f]{64}"/);
