@@ -38,13 +38,15 @@ beforeAll(async () => {
     'service',
   );
   // A node's management status needs its policy (docs/nmp.md#statuses-hang-on-their-policy).
-  const nmp = `/v1/orgs/${ORG}/managementpolicies/upgrade1`;
   const admin = await createUser(fixtures, ORG, 'admin', { admin: true });
-  expectStatus(
-    await server.http('POST', nmp, { auth: admin, body: { label: 'upgrade1', enabled: false } }),
-    201,
-    nmp,
-  );
+  for (const name of ['upgrade1', 'marker']) {
+    const nmp = `/v1/orgs/${ORG}/managementpolicies/${name}`;
+    expectStatus(
+      await server.http('POST', nmp, { auth: admin, body: { label: name, enabled: false } }),
+      201,
+      nmp,
+    );
+  }
   const body = { name: 'e2e node', token: TOKEN, pattern: '', publicKey: '' };
   expectStatus(await server.http('PUT', nodePath, { auth: user, body }), 201, `PUT ${nodePath}`);
   dataDir = mkdtempSync(join(tmpdir(), 'agent-nmp-e2e-'));
@@ -157,9 +159,20 @@ describe('agent services and node management against the real Exchange', { timeo
     const reset = await agent('PUT', '/nodemanagement/reset/upgrade1');
     expect(reset.status).toBe(201);
     expect(await exchangeStatus()).toMatchObject({ status: 'waiting', startTime: '', endTime: '' });
-    // The agent's own writes coming back on the poll change nothing.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // The agent's own writes coming back on the poll change nothing: a status written after them
+    // reaches the agent on a later poll than theirs (changes are read in order); once it has, the
+    // agent's own writes were read too.
+    const marker = { agentUpgradePolicyStatus: { scheduledTime: '2031-01-01T00:00:00Z', status: 'waiting' } };
+    const markerPath = `${nodePath}/managementStatus/marker`;
+    expect((await server.http('PUT', markerPath, { auth: user, body: marker })).status).toBe(201);
+    await expect
+      .poll(async () => (await agent('GET', '/nodemanagement/status')).body[`${ORG}/marker`])
+      .toBeDefined();
     expect(await localStatus()).toMatchObject({ status: 'waiting' });
+    expect((await server.http('DELETE', markerPath, { auth: user })).status).toBe(204);
+    await expect
+      .poll(async () => (await agent('GET', '/nodemanagement/status')).body[`${ORG}/marker`])
+      .toBeUndefined();
     const events = await agent('GET', '/eventlog', {
       query: { event_code: 'node_management_status_update_complete' },
     });
