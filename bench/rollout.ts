@@ -37,14 +37,17 @@ const threeWaves = (soakSeconds: number, runningSeconds: number) => ({
 
 async function realAgents(): Promise<void> {
   console.log('## Four real agents, three waves\n');
-  if (!(await reachableEngine())) {
+  const engine = await reachableEngine();
+  if (!engine) {
     console.log('No container engine (DOCKER_HOST): skipped.\n');
     return;
   }
   buildAgent();
   await busyboxTestImage();
   const { startSystem } = await import('../test/e2e/support/system.ts');
-  const { RUNS, startRolloutAgents } = await import('../test/e2e/support/rollout-agents.ts');
+  const { RUNS, removeRolloutContainers, startRolloutAgents } = await import(
+    '../test/e2e/support/rollout-agents.ts'
+  );
   const system = await startSystem('bench-rollout', 'bench-rollout-root-pw');
   try {
     const nodes = ['canary', 'n1', 'n2', 'n3'];
@@ -73,6 +76,7 @@ async function realAgents(): Promise<void> {
     );
   } finally {
     await system.stop();
+    await removeRolloutContainers(engine);
   }
 }
 

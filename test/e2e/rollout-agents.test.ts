@@ -1,13 +1,12 @@
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reachableEngine } from '../../agent/test-support/engine.ts';
-import { LABELS } from '../../agent/workloads/container-spec.ts';
 import { prebuiltFunctions } from './support/prebuilt.ts';
 import {
   EXITS_AT_ONCE,
-  ROLLOUT_SERVICE,
   type RolloutAgents,
   RUNS,
+  removeRolloutContainers,
   startRolloutAgents,
 } from './support/rollout-agents.ts';
 import { type System, startSystem } from './support/system.ts';
@@ -50,14 +49,7 @@ describe.skipIf(!docker)('a staged rollout across four real agents', () => {
 
   afterAll(async () => {
     await system?.stop();
-    const containers = await engine()
-      .listContainers({ all: true, filters: { label: [LABELS.agreementId] } })
-      .catch(() => []);
-    for (const container of containers.filter((c) => c.Labels[LABELS.serviceName] === ROLLOUT_SERVICE))
-      await engine()
-        .getContainer(container.Id)
-        .remove({ force: true })
-        .catch(() => undefined);
+    await removeRolloutContainers(engine());
   }, 120_000);
 
   it('rolls a good version out canary first, then to the rest, and completes', async () => {

@@ -1,8 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
+import type Docker from 'dockerode';
 import { deploymentString, signDeployment } from '#lib/protocol/deployment-signature';
 import type { Credentials } from '#test/support/http';
 import { busyboxTestImage } from '../../../agent/test-support/engine.ts';
 import { HOST } from '../../../agent/test-support/harness.ts';
+import { LABELS } from '../../../agent/workloads/container-spec.ts';
 import { eventually, must, type NodeAgent, registerNode, type System } from './system.ts';
 
 /**
@@ -164,4 +166,16 @@ export async function startRolloutAgents(
       return [...active, ...archived].map((a) => a.workload_to_run.version);
     },
   };
+}
+
+/** Removes the rollout service's containers from the engine (agents leave workloads running when they stop). */
+export async function removeRolloutContainers(engine: Docker): Promise<void> {
+  const containers = await engine
+    .listContainers({ all: true, filters: { label: [`${LABELS.serviceName}=${ROLLOUT_SERVICE}`] } })
+    .catch(() => []);
+  for (const container of containers)
+    await engine
+      .getContainer(container.Id)
+      .remove({ force: true })
+      .catch(() => undefined);
 }
