@@ -5,11 +5,13 @@
  * rollback, every node ends on the old version and no node outside the canary ever got the new one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REASON } from '#lib/protocol/reason-codes';
 import { IN_FLIGHT } from '#lib/rollout/states';
 import { rolloutOrder } from '#lib/rollout/waves';
 import {
   createFleet,
   type Fleet,
+  type FleetNode,
   openAgbot,
   runUntil,
   type StoreKind,
@@ -160,6 +162,59 @@ describe('a node that comes back', () => {
         200,
       );
       expect(on(fleet, '1.1.0')).toHaveLength(3);
+    } finally {
+      agbot.close();
+    }
+  }, 120_000);
+});
+
+describe('nodes that renegotiate or leave during a rollout', () => {
+  it('a waiting node whose agreement ends gets its baseline back; an unregistered admitted node is no failure', async () => {
+    const fleet = await createFleet(exchange, 'leave', 4, (i) =>
+      i === 0 ? [{ name: 'ring', value: 'canary' }] : [],
+    );
+    await fleet.publish(['1.0.0']);
+    const canaryPlan = {
+      ...plan,
+      canary: 'ring == canary',
+      // The canary stays verifying while the clock stands still: the others keep waiting.
+      verify: { runningSeconds: 3000, heartbeatSeconds: 86_400 },
+    };
+    expect(
+      (await fleet.call('PUT', `/orgs/${fleet.org}/business/policies/web/rollout`, canaryPlan)).status,
+    ).toBe(201);
+    const agbot = await openAgbot(exchange, fleet.org, 'sqlite');
+    const [canary, waiting] = fleet.nodes as [FleetNode, FleetNode];
+    try {
+      await runUntil(agbot, fleet, () => on(fleet, '1.0.0').length === 4);
+      await fleet.publish(['1.1.0', '1.0.0']);
+      await runUntil(agbot, fleet, () => canary.running?.version === '1.1.0');
+
+      // Its user ends a waiting node's agreement: the agbot proposes again, the baseline.
+      const from = waiting.received.at(-1);
+      if (!from) throw new Error('the waiting node got nothing');
+      const ended = waiting.running?.agreementId;
+      await waiting.cancel(from, REASON.userRequested);
+      await runUntil(
+        agbot,
+        fleet,
+        () => waiting.running !== undefined && waiting.running.agreementId !== ended,
+      );
+      expect(waiting.running?.version).toBe('1.0.0');
+      expect(waiting.ran).not.toContain('1.1.0');
+
+      // The canary is unregistered mid-verification: it leaves the rollout, it did not fail it.
+      expect((await fleet.call('DELETE', `/orgs/${fleet.org}/nodes/${canary.id}`)).status).toBe(204);
+      const policy = `${fleet.org}/web`;
+      const canaryRow = async () =>
+        (await agbot.ctx.store.rolloutNodes(policy)).find((r) => r.node === `${fleet.org}/${canary.id}`);
+      await runUntil(agbot, fleet, async () => {
+        agbot.clock.skew += 60_000;
+        const state = (await canaryRow())?.state;
+        return state !== 'deploying' && state !== 'verifying';
+      });
+      expect(['offline', 'left']).toContain((await canaryRow())?.state);
+      expect((await rolloutStatus(fleet))?.counts).toMatchObject({ failed: 0 });
     } finally {
       agbot.close();
     }
