@@ -41,7 +41,9 @@ describe('upgrading a table from before gsi2', () => {
     } finally {
       await dynamoClient.send(new DeleteTableCommand({ TableName: name }));
     }
-  });
+    // The deadline only bounds a failure: DynamoDB Local builds an index in a background job that
+    // waits for its one SQLite lock, behind every other file's calls (over 30 s under the suite).
+  }, 180_000);
 
   it('gives old nodes their index keys and agreement summary, once', async () => {
     await createOrg('upg');
