@@ -1,5 +1,6 @@
 import { isSea } from 'node:sea';
 import { AGENT_VERSION } from '../ground/version.ts';
+import { startWatchdog } from './watchdog.ts';
 
 /** What the upgrade needs of the process it runs in (tests give their own). */
 export interface UpgradeHost {
@@ -9,21 +10,27 @@ export interface UpgradeHost {
   executable: string;
   /** Only the single executable can replace itself (`node dist/agent.mjs` is not one file). */
   singleExecutable: boolean;
-  /** Runs `executable` in place of this agent (never returns when it works). */
-  restart(executable: string): void;
+  /**
+   * Runs `executable` in place of this agent (never returns when it works); `journal`, when the
+   * new executable is an upgrade: a watchdog rolls it back if it dies before settling it.
+   */
+  restart(executable: string, journal?: string): void;
 }
 
 /**
  * Under systemd (INVOCATION_ID set) the agent exits non-zero and the unit's `Restart=on-failure`
- * starts the new file; otherwise it replaces itself with it (same pid, arguments and environment).
+ * starts the new file; otherwise it replaces itself with it (same pid, arguments and environment),
+ * watched from outside for an upgrade (watchdog.ts).
  */
 export const processHost = (): UpgradeHost => ({
   version: AGENT_VERSION,
   executable: process.execPath,
   singleExecutable: isSea(),
-  restart(executable) {
+  restart(executable, journal) {
     if (process.env.INVOCATION_ID) process.exit(75);
-    process.execve?.(executable, [executable, ...process.argv.slice(2)], process.env);
+    const args = process.argv.slice(2);
+    if (journal) startWatchdog({ pid: process.pid, journal, executable, args, env: process.env });
+    process.execve?.(executable, [executable, ...args], process.env);
     process.exit(75);
   },
 });

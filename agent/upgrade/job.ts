@@ -114,5 +114,5 @@ export const runUpgradeJob: JobRunner = async (ctx, key, limits, stop, host) => 
     await failJob(ctx, key, err, 'swap');
     return;
   }
-  host.restart(host.executable);
+  host.restart(host.executable, journal);
 };
