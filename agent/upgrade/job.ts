@@ -10,6 +10,7 @@ import { pinnedUpgradeKeys } from './keys.ts';
 import { setJobStatus } from './status.ts';
 import { swapIn } from './swap.ts';
 import type { JobRunner } from './worker.ts';
+import { runningAgreements } from './workloads.ts';
 
 /** Runs one stage under its own deadline and the agent's stop signal; the stage must honour `signal`. */
 export async function withDeadline<T>(
@@ -106,6 +107,7 @@ export const runUpgradeJob: JobRunner = async (ctx, key, limits, stop, host) => 
     fromVersion: host.version,
     toVersion: result.version,
     deadline: ctx.now() + limits.restartMs,
+    running: await runningAgreements(ctx),
   });
   try {
     await swapIn(result.path, result.sha256, host.executable);

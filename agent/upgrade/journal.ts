@@ -12,6 +12,8 @@ export interface UpgradeJournal {
   toVersion: string;
   /** When the new agent must have proved itself (ms since the epoch); past it, the previous one comes back. */
   deadline: number;
+  /** The agreements whose containers all ran at the swap: they must run again (workloads.ts). */
+  running?: string[];
 }
 
 export const journalPath = (workingDirectory: string) => join(workingDirectory, 'upgrade-journal.json');

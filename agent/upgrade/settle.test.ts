@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.ts';
+import { newAgreement, saveAgreement } from '../agreements/store.ts';
 import { workingDirectory } from '../sync/management.ts';
 import { pollExchange } from '../sync/poll.ts';
 import type { FakeExchange } from '../test-support/fake-exchange.ts';
@@ -51,14 +53,35 @@ beforeEach(async () => {
 });
 afterEach(() => stopAgentUnderTest({ fake, dir, agent }));
 
-const journal = (deadline: number) =>
+const journal = (deadline: number, running?: string[]) =>
   writeJournal(journalPath(workingDirectory(agent.ctx)), {
     key: KEY,
     executable,
     fromVersion: '1.0.0',
     toVersion: '2.0.0',
     deadline,
+    ...(running ? { running } : {}),
   });
+
+/** An accepted agreement in the agent's store (its container is on no engine: it does not run). */
+function activeAgreement(): string {
+  const id = randomBytes(32).toString('hex');
+  const deployment = JSON.stringify({ services: { web: { image: 'busybox', command: ['sleep', '3600'] } } });
+  saveAgreement(
+    agent.ctx.store,
+    newAgreement(id, {
+      name: `up-${id.slice(0, 8)}`,
+      agreement_creation_time: 1,
+      agreement_accepted_time: 1,
+      agreement_finalized_time: 1,
+      proposal: JSON.stringify({
+        tsandcs: JSON.stringify({ header: { name: id, version: '2.0' }, workloads: [{ deployment }] }),
+      }),
+      workload_to_run: { url: 'web', org: NODE.org, version: '1.0.0', arch: 'amd64' },
+    }),
+  );
+  return id;
+}
 const journalLeft = () => readJournal(journalPath(workingDirectory(agent.ctx)));
 
 describe('the agent that starts after an upgrade', () => {
@@ -101,5 +124,27 @@ describe('the agent that starts after an upgrade', () => {
     expect(statusOf()?.status).toBe('successful');
     expect(fake.nodes.get(nodeKey)?.softwareVersions).toMatchObject({ horizon: '2.0.0' });
     expect(existsSync(`${executable}.previous`)).toBe(false);
+  });
+
+  it('waits for the agreements that ran at the swap to run again; past the deadline, rolls back naming them', async () => {
+    const id = activeAgreement();
+    agent.ctx.runtime.exchangeReachable = true;
+    await journal(Date.now() + 60_000, [id]);
+    expect(await settleUpgrade(agent.ctx, upgradeLimits(), host('2.0.0'))).toBe(true);
+    expect(statusOf()?.status).toBe('initiated');
+    await journal(Date.now() - 1, [id]);
+    expect(await settleUpgrade(agent.ctx, upgradeLimits(), host('2.0.0'))).toBe(true);
+    expect(statusOf()).toMatchObject({
+      status: 'rollback started',
+      errorMessage: `Upgrade error: agent 2.0.0 did not run agreement(s) ${id} again in time.`,
+    });
+    expect(restarts).toEqual(['old']);
+  });
+
+  it('is not held back by an agreement that ended meanwhile', async () => {
+    agent.ctx.runtime.exchangeReachable = true;
+    await journal(Date.now() + 60_000, [randomBytes(32).toString('hex')]);
+    expect(await settleUpgrade(agent.ctx, upgradeLimits(), host('2.0.0'))).toBe(false);
+    expect(statusOf()?.status).toBe('successful');
   });
 });

@@ -7,11 +7,13 @@ import { journalPath, readJournal, removeJournal } from './journal.ts';
 import type { UpgradeLimits } from './settings.ts';
 import { setJobStatus } from './status.ts';
 import { restorePrevious, swapPaths } from './swap.ts';
+import { notRunningAgain } from './workloads.ts';
 
 /**
  * The end of an upgrade that restarted the agent, read from the journal it left (answers whether
  * it is still open: then no other job runs). The new version counts `successful` once it has
- * reached the Exchange (softwareVersions follow); past the journal's deadline the previous
+ * reached the Exchange and every agreement that ran at the swap (and is still active) runs again
+ * (softwareVersions follow); past the journal's deadline the previous
  * executable is put back and started (`rollback started`); the previous version running with the
  * journal still there means the new one was rolled back (`rollback successful`).
  */
@@ -35,7 +37,9 @@ export async function settleUpgrade(
     await removeJournal(path);
     return false;
   }
-  if (ctx.runtime.exchangeReachable === true) {
+  const reached = ctx.runtime.exchangeReachable === true;
+  const notBack = reached ? await notRunningAgain(ctx, journal.running ?? []) : [];
+  if (reached && notBack.length === 0) {
     await setJobStatus(ctx, key, {
       status: 'successful',
       upgradedVersions: { softwareVersion: journal.toVersion },
@@ -46,12 +50,14 @@ export async function settleUpgrade(
     event(
       'info',
       'node_management_upgrade_successful',
-      `agent ${journal.toVersion} started and reached the Exchange.`,
+      `agent ${journal.toVersion} started, reached the Exchange and runs its agreements again.`,
     );
     return false;
   }
   if (ctx.now() < journal.deadline) return true;
-  const message = `Upgrade error: agent ${journal.toVersion} did not reach the Exchange in time.`;
+  const message = reached
+    ? `Upgrade error: agent ${journal.toVersion} did not run agreement(s) ${notBack.join(', ')} again in time.`
+    : `Upgrade error: agent ${journal.toVersion} did not reach the Exchange in time.`;
   await setJobStatus(ctx, key, {
     status: 'rollback started',
     errorMessage: message,
