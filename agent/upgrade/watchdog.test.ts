@@ -39,17 +39,14 @@ function agentProcess(): ChildProcess {
   });
 }
 const die = () => writeFileSync(join(dir, 'stop'), '');
+/** The watchdog over `agent`, as the agent starts it before its execve. */
+const watch = (agent: ChildProcess, args: string[] = []) =>
+  startWatchdog({ pid: agent.pid as number, journal, executable, args, env: process.env });
 
 describe('the upgrade watchdog', () => {
   it('puts the previous executable back and starts it with the same arguments when the agent dies with its journal open', async () => {
     const agent = agentProcess();
-    const watchdog = startWatchdog({
-      pid: agent.pid as number,
-      journal,
-      executable,
-      args: ['--config', 'x'],
-      env: process.env,
-    });
+    const watchdog = watch(agent, ['--config', 'x']);
     die();
     await exited(agent);
     expect(await exited(watchdog)).toBe(0);
@@ -60,13 +57,7 @@ describe('the upgrade watchdog', () => {
 
   it('leaves once the journal is settled, and does nothing when the agent stops later', async () => {
     const agent = agentProcess();
-    const watchdog = startWatchdog({
-      pid: agent.pid as number,
-      journal,
-      executable,
-      args: [],
-      env: process.env,
-    });
+    const watchdog = watch(agent);
     rmSync(journal);
     expect(await exited(watchdog)).toBe(0);
     die();
@@ -78,13 +69,7 @@ describe('the upgrade watchdog', () => {
   it('does nothing when there is no previous executable to go back to', async () => {
     rmSync(`${executable}.previous`);
     const agent = agentProcess();
-    const watchdog = startWatchdog({
-      pid: agent.pid as number,
-      journal,
-      executable,
-      args: [],
-      env: process.env,
-    });
+    const watchdog = watch(agent);
     die();
     await exited(agent);
     expect(await exited(watchdog)).toBe(0);
