@@ -59,11 +59,15 @@ describe.skipIf(!docker)('a staged rollout across four real agents', () => {
       return versions.canary === '1.1.0' ? versions : undefined;
     });
     // The canary ran it before any other node was admitted.
+    const canaryRunningAt = Math.floor(Date.now() / 1000);
     expect(Object.values(canaryFirst).filter((v) => v === '1.1.0')).toHaveLength(1);
     await fleet.rounds(
       '1.1.0 running everywhere, the rollout completed',
       async () => (await fleet.everyNodeOn('1.1.0')) && (await fleet.rollout())?.state === 'completed',
     );
+    // The others accepted it only after the canary ran it (their agents' own records say when).
+    for (const id of NODES.filter((n) => n !== 'canary'))
+      expect(await fleet.acceptedAt(id, '1.1.0')).toBeGreaterThanOrEqual(canaryRunningAt - 1);
     expect(await fleet.rollout()).toMatchObject({
       target: '1.1.0',
       state: 'completed',

@@ -34,6 +34,8 @@ export interface RolloutAgents {
   rounds<T>(what: string, done: () => Promise<T | undefined | false>): Promise<T>;
   /** Every version a node ever accepted, from its agent's own record (active and archived). */
   accepted(node: string): Promise<string[]>;
+  /** When a node first accepted `version` (its agent's agreement_creation_time, seconds). */
+  acceptedAt(node: string, version: string): Promise<number | undefined>;
 }
 
 export interface RolloutStatus {
@@ -104,6 +106,17 @@ export async function startRolloutAgents(
       | RolloutStatus
       | undefined;
 
+  const agreementsOf = async (node: string) => {
+    const agent = agents.get(node);
+    if (!agent) throw new Error(`no agent ${node}`);
+    const { active, archived } = (await must(agent.http, 'GET', '/agreement', undefined)).body
+      .agreements as Record<
+      'active' | 'archived',
+      { agreement_creation_time: number; workload_to_run: { version: string } }[]
+    >;
+    return [...active, ...archived];
+  };
+
   return {
     org,
     admin,
@@ -159,11 +172,13 @@ export async function startRolloutAgents(
       );
     },
     async accepted(node) {
-      const agent = agents.get(node);
-      if (!agent) throw new Error(`no agent ${node}`);
-      const { active, archived } = (await must(agent.http, 'GET', '/agreement', undefined)).body
-        .agreements as Record<'active' | 'archived', { workload_to_run: { version: string } }[]>;
-      return [...active, ...archived].map((a) => a.workload_to_run.version);
+      return (await agreementsOf(node)).map((a) => a.workload_to_run.version);
+    },
+    async acceptedAt(node, version) {
+      const times = (await agreementsOf(node))
+        .filter((a) => a.workload_to_run.version === version)
+        .map((a) => a.agreement_creation_time);
+      return times.length > 0 ? Math.min(...times) : undefined;
     },
   };
 }
