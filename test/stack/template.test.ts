@@ -25,6 +25,9 @@ const execFileAsync = promisify(execFile);
 interface Resource {
   Type: string;
   Properties?: Record<string, unknown>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+  DependsOn?: string | string[];
 }
 let out = '';
 let resources: Record<string, Resource> = {};
@@ -265,5 +268,17 @@ describe('the packaged CloudFormation template', () => {
     expect(shared).toContain(
       '"Action":["dynamodb:GetRecords","dynamodb:GetShardIterator","dynamodb:DescribeStream","dynamodb:ListStreams"],"Resource":[{"Fn::GetAtt":["ExchangeTable","StreamArn"]}]',
     );
+  });
+});
+
+describe('the stack as an operator runs it (docs/operations.md)', () => {
+  it('keeps the data: the table and the secrets key (and the object store) survive deletion and replacement', () => {
+    for (const id of ['ExchangeTable', 'SecretsKey', 'ObjectsBucket']) {
+      expect(resources[id]?.DeletionPolicy, id).toBe('Retain');
+      expect(resources[id]?.UpdateReplacePolicy, id).toBe('Retain');
+    }
+    const table = resources.ExchangeTable?.Properties ?? {};
+    expect(table.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(table.DeletionProtectionEnabled).toBe(true);
   });
 });
