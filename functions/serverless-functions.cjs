@@ -6,6 +6,7 @@ const { existsSync } = require('node:fs');
 const { build } = require('esbuild');
 const Module = require('node:module');
 const path = require('node:path');
+const { concurrency } = require('../stack/serverless-params.cjs');
 
 const entry = path.join(__dirname, 'families.ts');
 
@@ -83,9 +84,13 @@ const exchangeApiUrl = () =>
     ],
   };
 
-module.exports.functions = async () => {
+module.exports.functions = async ({ resolveVariable }) => {
   const functions = (await loadFamilies()).stackFunctions();
   functions.agbotRound.environment = { EXCHANGE_API_URL: exchangeApiUrl() };
+  // The functions that could starve the others get a reserved concurrency (stage parameters,
+  // docs/operations.md "Limits"); the agbot's round has exactly one (functions/agbot-round/function.ts).
+  functions.signals.reservedConcurrency = await concurrency(resolveVariable, 'signalsConcurrency');
+  functions.unrecognizedRoute.reservedConcurrency = await concurrency(resolveVariable, 'fallbackConcurrency');
   if (!prebuilt()) return functions;
   return Object.fromEntries(
     Object.entries(functions).map(([name, fn]) => [name, { ...fn, skipEsbuild: true }]),

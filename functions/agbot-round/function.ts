@@ -22,6 +22,10 @@ export const AGBOT_ROUND_FUNCTION = {
   handler: 'stack/agbot-round.handler',
   memorySize: 512,
   timeout: 60,
+  // One instance at most: the lease already lets one round run at a time, and a second instance
+  // would only wait on it. The stream's batches and the schedule's events wait their turn (Lambda
+  // retries them), and the agbot can never take concurrency from the Exchange's functions.
+  reservedConcurrency: 1,
   role: 'AgbotRoundRole',
   events: [
     {

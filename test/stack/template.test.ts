@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { STREAM_BATCH_WINDOW_S } from '#functions/agbot-round/function';
 import { FALLBACK, FAMILIES } from '#functions/families';
 import { DISPATCH_RETRY } from '#functions/signals/function';
@@ -272,6 +273,10 @@ describe('the packaged CloudFormation template', () => {
 });
 
 describe('the stack as an operator runs it (docs/operations.md)', () => {
+  /** serverless.yml's stage parameters and their defaults (the template is packaged with them). */
+  const params = parseYaml(readFileSync(join(root, 'serverless.yml'), 'utf8'), { logLevel: 'error' }).params
+    .default as Record<string, string | number | boolean>;
+
   it('keeps the data: the table and the secrets key (and the object store) survive deletion and replacement', () => {
     for (const id of ['ExchangeTable', 'SecretsKey', 'ObjectsBucket']) {
       expect(resources[id]?.DeletionPolicy, id).toBe('Retain');
@@ -280,5 +285,31 @@ describe('the stack as an operator runs it (docs/operations.md)', () => {
     const table = resources.ExchangeTable?.Properties ?? {};
     expect(table.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
     expect(table.DeletionProtectionEnabled).toBe(true);
+  });
+
+  it('throttles both API stages (rate and burst) with the stage parameters', () => {
+    expect(resources.HttpApiStage?.Properties?.DefaultRouteSettings).toEqual({
+      ThrottlingRateLimit: params.httpThrottleRate,
+      ThrottlingBurstLimit: params.httpThrottleBurst,
+    });
+    expect(resources.WebsocketsDeploymentStage?.Properties?.DefaultRouteSettings).toEqual({
+      ThrottlingRateLimit: params.websocketThrottleRate,
+      ThrottlingBurstLimit: params.websocketThrottleBurst,
+    });
+    expect(params.httpThrottleRate).toBe(500);
+    expect(params.websocketThrottleRate).toBe(200);
+  });
+
+  it('reserves concurrency for the functions that could starve the others, and exactly one for the agbot', () => {
+    const reserved = Object.fromEntries(
+      ofType('AWS::Lambda::Function')
+        .filter(([, fn]) => fn.Properties?.ReservedConcurrentExecutions !== undefined)
+        .map(([id, fn]) => [id, fn.Properties?.ReservedConcurrentExecutions]),
+    );
+    expect(reserved).toEqual({
+      AgbotRoundLambdaFunction: 1,
+      SignalsLambdaFunction: params.signalsConcurrency,
+      UnrecognizedRouteLambdaFunction: params.fallbackConcurrency,
+    });
   });
 });
