@@ -13,6 +13,7 @@ import { BUILT_IN_AGBOT } from '#lib/agbot/built-in';
 import { agbotStreamPatterns } from '#lib/feed/agbot-stream-filter';
 import { functionName } from '#lib/openapi/serverless';
 import { signalStreamPatterns } from '#lib/signals/stream-filter';
+import { ALARM_THRESHOLDS, MAX_EXPRESSION } from '../../stack/operations.ts';
 
 /**
  * `serverless package` for real, then the CloudFormation template it wrote: far below the
@@ -101,6 +102,17 @@ function resourcesOf(name: string): string[] {
   return [...own.filter((logicalId) => resources[logicalId]), ...routes];
 }
 
+/** The alarms (stack/operations.ts) and what each watches. */
+const ALARM_IDS = {
+  HttpApi5xxAlarm: 'AWS/ApiGateway 5xx',
+  LambdaErrorsAlarm: 'Errors',
+  LambdaThrottlesAlarm: 'Throttles',
+  LambdaDurationAlarm: 'Duration',
+  TableThrottlesAlarm: 'ThrottledRequests',
+  AgbotIteratorAgeAlarm: 'IteratorAge',
+  AgbotFailingAlarm: 'Errors',
+};
+
 /** Routes of the HTTP API (the WebSocket API's are the signal channel's). */
 const httpRoutes = () =>
   ofType('AWS::ApiGatewayV2::Route').filter(
@@ -143,21 +155,28 @@ describe('the packaged CloudFormation template', () => {
   it('is the shared resources plus those of the functions, nothing per endpoint', () => {
     const perFunction = [...names.flatMap(resourcesOf), ...agbotRoundResources, ...signalsDispatchResources];
     const shared = Object.keys(resources).filter((id) => !perFunction.includes(id));
-    expect(shared.map((id) => resources[id]?.Type).sort()).toEqual([
-      'AWS::ApiGatewayV2::Api',
-      'AWS::ApiGatewayV2::Api',
-      'AWS::ApiGatewayV2::Deployment',
-      'AWS::ApiGatewayV2::Stage',
-      'AWS::ApiGatewayV2::Stage',
-      'AWS::DynamoDB::Table',
-      'AWS::IAM::Role',
-      'AWS::KMS::Alias',
-      'AWS::KMS::Key',
-      // The deployment bucket, then the object store's (docs/nmp.md#the-object-store).
-      'AWS::S3::Bucket',
-      'AWS::S3::Bucket',
-      'AWS::S3::BucketPolicy',
-    ]);
+    expect(shared.map((id) => resources[id]?.Type).sort()).toEqual(
+      [
+        // The alarms and the dashboard (stack/operations.ts).
+        ...Object.keys(ALARM_IDS).map(() => 'AWS::CloudWatch::Alarm'),
+        'AWS::CloudWatch::Dashboard',
+        'AWS::ApiGatewayV2::Api',
+        'AWS::ApiGatewayV2::Api',
+        'AWS::ApiGatewayV2::Deployment',
+        'AWS::ApiGatewayV2::Stage',
+        'AWS::ApiGatewayV2::Stage',
+        'AWS::DynamoDB::Table',
+        'AWS::IAM::Role',
+        'AWS::KMS::Alias',
+        'AWS::KMS::Key',
+        // The HTTP API's access log.
+        'AWS::Logs::LogGroup',
+        // The deployment bucket, then the object store's (docs/nmp.md#the-object-store).
+        'AWS::S3::Bucket',
+        'AWS::S3::Bucket',
+        'AWS::S3::BucketPolicy',
+      ].sort(),
+    );
   });
 
   it('routes exactly the mounts of the route lists (method ANY) to their family', () => {
@@ -311,5 +330,67 @@ describe('the stack as an operator runs it (docs/operations.md)', () => {
       SignalsLambdaFunction: params.signalsConcurrency,
       UnrecognizedRouteLambdaFunction: params.fallbackConcurrency,
     });
+  });
+
+  it('keeps every log group for the days of the stage parameter (30 by default)', () => {
+    const groups = ofType('AWS::Logs::LogGroup');
+    expect(groups.length).toBe(names.length + 3); // the functions', the agbot's, the dispatcher's, the access log
+    for (const [id, group] of groups)
+      expect(group.Properties?.RetentionInDays, id).toBe(params.logRetentionDays);
+    expect(params.logRetentionDays).toBe(30);
+  });
+
+  it("writes the HTTP API's access log as one JSON object per request, without credentials", () => {
+    const settings = resources.HttpApiStage?.Properties?.AccessLogSettings as {
+      Format: string;
+      DestinationArn: unknown;
+    };
+    expect(settings.DestinationArn).toEqual({ 'Fn::GetAtt': ['HttpApiLogGroup', 'Arn'] });
+    // API Gateway fills each $context variable in: a number unquoted, the rest quoted.
+    const line = JSON.parse(settings.Format.replace(/\$context\.[A-Za-z.]+/g, '1'));
+    expect(Object.keys(line)).toEqual(
+      expect.arrayContaining(['requestId', 'time', 'ip', 'method', 'path', 'status', 'latencyMs', 'error']),
+    );
+    expect(settings.Format).not.toMatch(/authorization|header|body/i);
+  });
+
+  it("has the alarms, made without a topic (no actions) by default, each Lambda query within CloudWatch's limit", () => {
+    const alarms = Object.fromEntries(ofType('AWS::CloudWatch::Alarm'));
+    expect(Object.keys(alarms).sort()).toEqual(Object.keys(ALARM_IDS).sort());
+    expect(params.alarmTopicArn).toBe('');
+    for (const [id, watched] of Object.entries(ALARM_IDS)) {
+      const alarm = alarms[id]?.Properties ?? {};
+      expect(alarm.AlarmActions, id).toEqual([]);
+      expect(alarm.ActionsEnabled, id).toBe(false);
+      expect(alarm.TreatMissingData, id).toBe('notBreaching');
+      expect(JSON.stringify(alarm), id).toContain(watched.split(' ').at(-1));
+    }
+    const query = (id: string) =>
+      String((alarms[id]?.Properties?.Metrics as { Expression: string }[] | undefined)?.[0]?.Expression);
+    const allFunctions = [...names, AGBOT_ROUND, SIGNALS_DISPATCH];
+    for (const id of ['LambdaErrorsAlarm', 'LambdaThrottlesAlarm']) {
+      const watched = allFunctions.filter((name) => query(id).includes(`'open-exchange-dev-${name}'`));
+      expect(watched.sort(), id).toEqual(allFunctions.filter((name) => name !== AGBOT_ROUND).sort());
+      expect(query(id).length).toBeLessThanOrEqual(MAX_EXPRESSION);
+    }
+    expect(alarms.LambdaDurationAlarm?.Properties?.Threshold).toBe(
+      29_000 * ALARM_THRESHOLDS.durationShareOfTimeout,
+    );
+    expect(query('TableThrottlesAlarm')).toContain("TableName = 'open-exchange-dev'");
+    const agbot = alarms.AgbotFailingAlarm?.Properties ?? {};
+    expect(agbot.Dimensions).toEqual([{ Name: 'FunctionName', Value: 'open-exchange-dev-agbotRound' }]);
+    expect(agbot.EvaluationPeriods).toBe(ALARM_THRESHOLDS.agbotFailingPeriods);
+  });
+
+  it('has one dashboard, which shows every alarm', () => {
+    const dashboards = ofType('AWS::CloudWatch::Dashboard');
+    expect(dashboards.length).toBe(1);
+    const join = dashboards[0]?.[1].Properties?.DashboardBody as { 'Fn::Join': [string, unknown[]] };
+    const [, parts] = join['Fn::Join'];
+    const body = JSON.parse(parts.map((part) => (typeof part === 'string' ? part : 'REF')).join(''));
+    const shown = JSON.stringify(body.widgets.find((w: { type: string }) => w.type === 'alarm'));
+    for (const alarm of ofType('AWS::CloudWatch::Alarm'))
+      expect(shown).toContain(`:alarm:${alarm[1].Properties?.AlarmName}`);
+    expect(parts.filter((part) => typeof part !== 'string')).toContainEqual({ Ref: 'HttpApi' });
   });
 });
