@@ -57,6 +57,10 @@ interface Resource {
 export const awsFunctionName = (settings: OperationsSettings, name: string) =>
   `${settings.service}-${settings.stage}-${name}`;
 
+/** The agbot stream's failure queue (serverless.yml, `AgbotStreamFailures`). */
+export const agbotFailureQueue = (settings: OperationsSettings) =>
+  `${settings.service}-${settings.stage}-agbot-stream-failures`;
+
 /** `open-exchange-dev-http-5xx`: an alarm's name. */
 export const alarmName = (settings: OperationsSettings, suffix: string) =>
   `${settings.service}-${settings.stage}-${suffix}`;
@@ -201,6 +205,19 @@ export function alarms(settings: OperationsSettings): Record<string, Resource> {
         ...lambdaMetric(settings, 'IteratorAge', 'Maximum', AGBOT_ROUND),
       },
     ),
+    AgbotStreamFailuresAlarm: alarm(
+      settings,
+      'agbot-stream-failures',
+      "The agbot's stream mapping gave up on a batch",
+      {
+        Threshold: t.agbotFailures,
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: agbotFailureQueue(settings) }],
+        Statistic: 'Maximum',
+        Period: PERIOD,
+      },
+    ),
     AgbotFailingAlarm: alarm(
       settings,
       'agbot-failing',
@@ -302,6 +319,17 @@ export function dashboardBody(settings: OperationsSettings): string {
       metrics: [agbot('Invocations', 'Sum'), agbot('Errors', 'Sum'), agbot('Throttles', 'Sum')],
     }),
     widget('Agbot: stream iterator age (ms)', { metrics: [agbot('IteratorAge', 'Maximum')] }),
+    widget("Agbot: the stream's failure queue (messages)", {
+      metrics: [
+        [
+          'AWS/SQS',
+          'ApproximateNumberOfMessagesVisible',
+          'QueueName',
+          agbotFailureQueue(settings),
+          { stat: 'Maximum' },
+        ],
+      ],
+    }),
   ];
   return JSON.stringify({ widgets });
 }

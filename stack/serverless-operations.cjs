@@ -17,6 +17,7 @@ const IDS = [
   'TableThrottlesAlarm',
   'AgbotIteratorAgeAlarm',
   'AgbotFailingAlarm',
+  'AgbotStreamFailuresAlarm',
   'Dashboard',
 ];
 

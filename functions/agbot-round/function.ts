@@ -9,6 +9,21 @@ import { agbotStreamPatterns } from '#lib/feed/agbot-stream-filter';
 export const STREAM_BATCH_WINDOW_S = 0;
 
 /**
+ * How the stream's event source mapping treats a batch whose round failed: twice more, halving the
+ * batch each time (bisect), and never for records older than ten minutes; then the batch's
+ * description (its shard and sequence numbers, not its records) goes to the failure queue
+ * (serverless.yml, `AgbotStreamFailures`) and the mapping moves on. Nothing is lost with it: a
+ * round reads the change feed from its own cursor, so the next round (the schedule's, within a
+ * minute) handles those changes; the queue and its alarm say that rounds kept failing
+ * (docs/operations.md, "Replay the agbot's stream failures").
+ */
+export const AGBOT_STREAM_RETRY = {
+  maximumRetryAttempts: 2,
+  bisectBatchOnFunctionError: true,
+  maximumRecordAgeInSeconds: 600,
+};
+
+/**
  * The in-stack agbot's function in serverless.yml (docs/agbot.md, "In the stack"): the agbot's
  * round (stack/agbot-round.ts: the standalone program's round code on the DynamoDB store), invoked by the table's
  * stream, filtered to the change rows the agbot acts on (lib/feed/agbot-stream-filter.ts), and
@@ -36,7 +51,10 @@ export const AGBOT_ROUND_FUNCTION = {
         batchSize: 100,
         batchWindow: STREAM_BATCH_WINDOW_S,
         // A failed round is redone by the next one from the same cursor: no need to retry long.
-        maximumRetryAttempts: 2,
+        ...AGBOT_STREAM_RETRY,
+        destinations: {
+          onFailure: { arn: { 'Fn::GetAtt': ['AgbotStreamFailures', 'Arn'] }, type: 'sqs' as const },
+        },
         filterPatterns: agbotStreamPatterns(BUILT_IN_AGBOT),
       },
     },

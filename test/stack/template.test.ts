@@ -6,7 +6,7 @@ import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { STREAM_BATCH_WINDOW_S } from '#functions/agbot-round/function';
+import { AGBOT_STREAM_RETRY, STREAM_BATCH_WINDOW_S } from '#functions/agbot-round/function';
 import { FALLBACK, FAMILIES } from '#functions/families';
 import { DISPATCH_RETRY } from '#functions/signals/function';
 import { BUILT_IN_AGBOT } from '#lib/agbot/built-in';
@@ -111,6 +111,7 @@ const ALARM_IDS = {
   TableThrottlesAlarm: 'ThrottledRequests',
   AgbotIteratorAgeAlarm: 'IteratorAge',
   AgbotFailingAlarm: 'Errors',
+  AgbotStreamFailuresAlarm: 'ApproximateNumberOfMessagesVisible',
 };
 
 /** Routes of the HTTP API (the WebSocket API's are the signal channel's). */
@@ -175,6 +176,8 @@ describe('the packaged CloudFormation template', () => {
         'AWS::S3::Bucket',
         'AWS::S3::Bucket',
         'AWS::S3::BucketPolicy',
+        // The agbot stream's failure queue.
+        'AWS::SQS::Queue',
       ].sort(),
     );
   });
@@ -250,6 +253,18 @@ describe('the packaged CloudFormation template', () => {
     const filters = (mapping.FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
     expect(filters.map((f) => JSON.parse(f.Pattern))).toEqual(agbotStreamPatterns(BUILT_IN_AGBOT));
     expect(resources.AgbotRoundEventsRuleSchedule1?.Properties?.ScheduleExpression).toBe('rate(1 minute)');
+    // A batch whose round keeps failing: bisected, retried twice, never past ten minutes, then
+    // described to the failure queue (docs/operations.md).
+    expect(mapping.BisectBatchOnFunctionError).toBe(true);
+    expect(mapping.MaximumRetryAttempts).toBe(AGBOT_STREAM_RETRY.maximumRetryAttempts);
+    expect(mapping.MaximumRecordAgeInSeconds).toBe(AGBOT_STREAM_RETRY.maximumRecordAgeInSeconds);
+    expect(AGBOT_STREAM_RETRY.maximumRetryAttempts).toBeLessThanOrEqual(3);
+    expect(mapping.DestinationConfig).toEqual({
+      OnFailure: { Destination: { 'Fn::GetAtt': ['AgbotStreamFailures', 'Arn'] } },
+    });
+    const queue = resources.AgbotStreamFailures?.Properties ?? {};
+    expect(queue.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    expect(queue.SqsManagedSseEnabled).toBe(true);
     const fn = resources.AgbotRoundLambdaFunction?.Properties ?? {};
     expect(fn.Role).toEqual({ 'Fn::GetAtt': ['AgbotRoundRole', 'Arn'] });
     const env = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
@@ -281,6 +296,9 @@ describe('the packaged CloudFormation template', () => {
       },
     });
     expect(byAction('kms:Decrypt')[0]?.Resource).toEqual([{ 'Fn::GetAtt': ['SecretsKey', 'Arn'] }]);
+    expect(byAction('sqs:SendMessage')[0]?.Resource).toEqual([
+      { 'Fn::GetAtt': ['AgbotStreamFailures', 'Arn'] },
+    ]);
     expect(statements.flatMap((s) => s.Action).some((a) => a.startsWith('dynamodb:Scan'))).toBe(false);
     // Serverless v3 also grants every stream event's reads to the shared role: that stream only,
     // which shows nothing the shared role cannot already read from the table itself.
