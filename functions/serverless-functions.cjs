@@ -7,6 +7,7 @@ const { build } = require('esbuild');
 const Module = require('node:module');
 const path = require('node:path');
 const { concurrency } = require('../stack/serverless-params.cjs');
+const { assignRoles } = require('../stack/serverless-roles.cjs');
 
 const entry = path.join(__dirname, 'families.ts');
 
@@ -91,6 +92,8 @@ module.exports.functions = async ({ resolveVariable }) => {
   // docs/operations.md "Limits"); the agbot's round has exactly one (functions/agbot-round/function.ts).
   functions.signals.reservedConcurrency = await concurrency(resolveVariable, 'signalsConcurrency');
   functions.unrecognizedRoute.reservedConcurrency = await concurrency(resolveVariable, 'fallbackConcurrency');
+  // The functions that need more than the table's items have a role of their own (stack/permissions.ts).
+  await assignRoles(functions);
   if (!prebuilt()) return functions;
   return Object.fromEntries(
     Object.entries(functions).map(([name, fn]) => [name, { ...fn, skipEsbuild: true }]),

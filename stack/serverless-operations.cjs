@@ -1,12 +1,7 @@
 // Hands serverless.yml the stack's alarms and dashboard (stack/operations.ts), one export per
-// logical id: esbuild bundles that module into CommonJS in memory, as functions/serverless-functions.cjs
-// does with the route lists, and it is given the stage, the service, the alarm topic and the functions.
-const { build } = require('esbuild');
-const Module = require('node:module');
-const path = require('node:path');
+// logical id, given the stage, the service, the alarm topic and the functions.
 const { functions } = require('../functions/serverless-functions.cjs');
-
-const entry = path.join(__dirname, 'operations.ts');
+const { loadTs } = require('./load-ts.cjs');
 
 /** The resources this file hands out; each must be listed under serverless.yml's `Resources`. */
 const IDS = [
@@ -21,23 +16,6 @@ const IDS = [
   'Dashboard',
 ];
 
-async function load() {
-  const { outputFiles } = await build({
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    logLevel: 'error',
-  });
-  const loaded = new Module(entry, module);
-  loaded.filename = entry;
-  loaded.paths = Module._nodeModulePaths(__dirname);
-  loaded._compile(outputFiles[0].text, entry);
-  return loaded.exports;
-}
-
 let built;
 /**
  * Every resource, built once per `serverless` run. Only a success is kept: serverless resolves in
@@ -46,7 +24,7 @@ let built;
 async function resources({ resolveVariable }) {
   if (built) return built;
   const [operations, fns, service, stage, alarmTopicArn, timeout] = await Promise.all([
-    load(),
+    loadTs('operations.ts'),
     functions({ resolveVariable }),
     resolveVariable('self:service'),
     resolveVariable('sls:stage'),

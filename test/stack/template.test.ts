@@ -14,6 +14,7 @@ import { agbotStreamPatterns } from '#lib/feed/agbot-stream-filter';
 import { functionName } from '#lib/openapi/serverless';
 import { signalStreamPatterns } from '#lib/signals/stream-filter';
 import { ALARM_THRESHOLDS, MAX_EXPRESSION } from '../../stack/operations.ts';
+import { OWN_ROLES, TABLE_ACTIONS, tableStatements } from '../../stack/permissions.ts';
 
 /**
  * `serverless package` for real, then the CloudFormation template it wrote: far below the
@@ -168,6 +169,8 @@ describe('the packaged CloudFormation template', () => {
         'AWS::ApiGatewayV2::Stage',
         'AWS::DynamoDB::Table',
         'AWS::IAM::Role',
+        // The admin's, the secrets manager's and the object store's (stack/permissions.ts).
+        ...Object.keys(OWN_ROLES).map(() => 'AWS::IAM::Role'),
         'AWS::KMS::Alias',
         'AWS::KMS::Key',
         // The HTTP API's access log.
@@ -194,7 +197,7 @@ describe('the packaged CloudFormation template', () => {
     }
   });
 
-  it('has the signal channel: a WebSocket API whose three routes reach one function, which every function may address', () => {
+  it('has the signal channel: a WebSocket API whose three routes reach one function, whose address every function knows', () => {
     const signalRoutes = resourcesOf(SIGNALS)
       .filter((id) => resources[id]?.Type === 'AWS::ApiGatewayV2::Route')
       .map((id) => String(resources[id]?.Properties?.RouteKey));
@@ -203,9 +206,9 @@ describe('the packaged CloudFormation template', () => {
       const env = fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined;
       expect(JSON.stringify(env?.Variables?.EXCHANGE_SIGNALS_URL), id).toContain('"Ref":"WebsocketsApi"');
     }
+    // Only the dispatcher posts to a connection (its own role): the shared role may not.
     const policies = JSON.stringify(resources.IamRoleLambdaExecution?.Properties?.Policies);
-    expect(policies).toContain('execute-api:ManageConnections');
-    expect(policies).toContain('/*/POST/@connections/*');
+    expect(policies).not.toContain('execute-api:');
   });
 
   it('has the signal dispatcher: its function on the table stream (new change rows, retried, bisected, bounded) with a role of its own', () => {
@@ -238,8 +241,10 @@ describe('the packaged CloudFormation template', () => {
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['NODE#*'] },
     });
     const manage = JSON.stringify(byAction('execute-api:ManageConnections')?.Resource);
-    expect(manage).toContain('/*/POST/@connections/*');
-    expect(manage).toContain('/*/DELETE/@connections/*');
+    // This stack's WebSocket API and stage only.
+    expect(manage).toContain('{"Ref":"WebsocketsApi"},"/dev/POST/@connections/*"');
+    expect(manage).toContain('{"Ref":"WebsocketsApi"},"/dev/DELETE/@connections/*"');
+    expect(manage).not.toMatch(/execute-api:\*|"\*"/);
     expect(statements.flatMap((s) => s.Action).some((a) => /PutItem|Scan|kms:/.test(a))).toBe(false);
   });
 
@@ -300,12 +305,58 @@ describe('the packaged CloudFormation template', () => {
       { 'Fn::GetAtt': ['AgbotStreamFailures', 'Arn'] },
     ]);
     expect(statements.flatMap((s) => s.Action).some((a) => a.startsWith('dynamodb:Scan'))).toBe(false);
-    // Serverless v3 also grants every stream event's reads to the shared role: that stream only,
-    // which shows nothing the shared role cannot already read from the table itself.
+    // Serverless v3 grants every stream event's reads and failure queue to the shared role too:
+    // stack/shared-role-plugin.cjs takes them off (no function on it reads the stream).
     const shared = JSON.stringify(resources.IamRoleLambdaExecution?.Properties);
-    expect(shared).toContain(
-      '"Action":["dynamodb:GetRecords","dynamodb:GetShardIterator","dynamodb:DescribeStream","dynamodb:ListStreams"],"Resource":[{"Fn::GetAtt":["ExchangeTable","StreamArn"]}]',
-    );
+    expect(shared).not.toMatch(/GetRecords|StreamArn|sqs:/);
+  });
+
+  it("gives each function only what its code calls: the table's items on the shared role, Scan, KMS and S3 on roles of their own", () => {
+    const statementsOf = (role: string) =>
+      (
+        (resources[role]?.Properties ?? { Policies: [] }) as {
+          Policies: { PolicyDocument: { Statement: { Action: string[]; Resource: unknown[] }[] } }[];
+        }
+      ).Policies.flatMap((p) => p.PolicyDocument.Statement);
+    const data = (role: string) =>
+      statementsOf(role).filter((s) => !s.Action.some((a) => a.startsWith('logs:')));
+    expect(data('IamRoleLambdaExecution')).toEqual(tableStatements());
+    expect(TABLE_ACTIONS).not.toContain('dynamodb:Scan');
+    const roleOf = (name: string) =>
+      (
+        resources[`${logicalName(name)}LambdaFunction`]?.Properties?.Role as
+          | { 'Fn::GetAtt'?: string[] }
+          | undefined
+      )?.['Fn::GetAtt']?.[0];
+    for (const [role, { function: name, extra }] of Object.entries(OWN_ROLES)) {
+      expect(roleOf(name), name).toBe(role);
+      const added = data(role).slice(tableStatements().length);
+      expect(data(role).slice(0, tableStatements().length), role).toEqual(tableStatements());
+      expect(
+        added.map((s) => (s.Action[0]?.split(':')[1] === 'Scan' ? 'scan' : s.Action[0]?.split(':')[0])),
+        role,
+      ).toEqual(extra.map((e) => (e === 'scan' ? 'scan' : e)));
+      // Its own log group only.
+      expect(JSON.stringify(statementsOf(role)[0]?.Resource), role).toContain(`-${name}:*`);
+    }
+    const everyone = [...names, AGBOT_ROUND, SIGNALS_DISPATCH];
+    const others = everyone.filter((name) => !Object.values(OWN_ROLES).some((r) => r.function === name));
+    const custom: Record<string, string> = {
+      agbotRound: 'AgbotRoundRole',
+      signalsDispatch: 'SignalsDispatchRole',
+    };
+    for (const name of others) expect(roleOf(name), name).toBe(custom[name] ?? 'IamRoleLambdaExecution');
+    // Scan: the admin's role only; KMS: the admin's, the secrets', the agbot's; S3: the objects'.
+    const holders = (pattern: RegExp) =>
+      ofType('AWS::IAM::Role')
+        .filter(([id]) => statementsOf(id).some((s) => s.Action.some((a) => pattern.test(a))))
+        .map(([id]) => id)
+        .sort();
+    expect(holders(/^dynamodb:Scan$/)).toEqual(['ExchangeAdminRole']);
+    expect(holders(/^kms:/)).toEqual(['AgbotRoundRole', 'ExchangeAdminRole', 'ExchangeSecretsRole']);
+    expect(holders(/^s3:/)).toEqual(['ExchangeObjectsRole']);
+    expect(holders(/^execute-api:/)).toEqual(['SignalsDispatchRole']);
+    expect(holders(/^sqs:/)).toEqual(['AgbotRoundRole']);
   });
 });
 
