@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { delimiter, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -33,6 +33,7 @@ interface Resource {
   DependsOn?: string | string[];
 }
 let out = '';
+let templatePath = '';
 let resources: Record<string, Resource> = {};
 
 beforeAll(async () => {
@@ -51,9 +52,8 @@ beforeAll(async () => {
   }).catch((error: { stdout?: string; stderr?: string }) => {
     throw new Error(`serverless package failed:\n${error.stdout}\n${error.stderr}`);
   });
-  const template = JSON.parse(
-    readFileSync(join(out, 'package', 'cloudformation-template-update-stack.json'), 'utf8'),
-  );
+  templatePath = join(out, 'package', 'cloudformation-template-update-stack.json');
+  const template = JSON.parse(readFileSync(templatePath, 'utf8'));
   resources = template.Resources;
   // Bundling every function takes about a minute alone and four beside a full run on two cores:
   // the deadline only bounds a failure.
@@ -461,5 +461,63 @@ describe('the stack as an operator runs it (docs/operations.md)', () => {
     for (const alarm of ofType('AWS::CloudWatch::Alarm'))
       expect(shown).toContain(`:alarm:${alarm[1].Properties?.AlarmName}`);
     expect(parts.filter((part) => typeof part !== 'string')).toContainEqual({ Ref: 'HttpApi' });
+  });
+});
+
+/**
+ * AWS's CloudFormation linter (cfn-lint, a Python program: `pipx install cfn-lint`, as .ci/run
+ * does) on the packaged template: no error, and no warning but these, each about a DependsOn that
+ * Serverless v3 writes although a Ref or GetAtt beside it already orders the two (W3005).
+ */
+const cfnLint = (process.env.PATH ?? '')
+  .split(delimiter)
+  .map((dir) => join(dir, 'cfn-lint'))
+  .find((path) => existsSync(path));
+const FRAMEWORK_WARNINGS: { why: string; resource: RegExp; dependsOn: RegExp }[] = [
+  {
+    why: 'an HTTP API route on its integration (its Target)',
+    resource: /^HttpApiRoute/,
+    dependsOn: /^HttpApiIntegration/,
+  },
+  { why: 'a function on its own role (its Role)', resource: /LambdaFunction$/, dependsOn: /Role$/ },
+  {
+    why: "the channel's invoke permission on its function",
+    resource: /^SignalsLambdaPermissionWebsockets$/,
+    dependsOn: /^SignalsLambdaFunction$/,
+  },
+  {
+    why: "the HTTP API's stage on its access log group",
+    resource: /^HttpApiStage$/,
+    dependsOn: /^HttpApiLogGroup$/,
+  },
+];
+
+describe.skipIf(!cfnLint)('cfn-lint on the packaged template', () => {
+  if (!cfnLint) console.warn('cfn-lint is not on PATH: its check is skipped (pipx install cfn-lint)');
+
+  it('finds no error, and warns only of the DependsOn the framework writes', async () => {
+    const { stdout } = await execFileAsync(cfnLint as string, ['--format', 'json', templatePath], {
+      maxBuffer: 64 * 1024 * 1024,
+    }).catch((error: { stdout?: string; code?: number }) => ({
+      stdout: error.stdout ?? '',
+      code: error.code,
+    }));
+    const findings = JSON.parse(stdout || '[]') as {
+      Level: string;
+      Rule: { Id: string };
+      Message: string;
+      Location: { Path: (string | number)[] };
+    }[];
+    expect(findings.filter((f) => f.Level === 'Error').map((f) => `${f.Rule.Id} ${f.Message}`)).toEqual([]);
+    const unexplained = findings.filter((f) => {
+      const [, resource = '', attribute] = f.Location.Path.map(String);
+      const dependsOn = /^'([^']+)' dependency already enforced/.exec(f.Message)?.[1] ?? '';
+      return !(
+        f.Rule.Id === 'W3005' &&
+        attribute === 'DependsOn' &&
+        FRAMEWORK_WARNINGS.some((w) => w.resource.test(resource) && w.dependsOn.test(dependsOn))
+      );
+    });
+    expect(unexplained.map((f) => `${f.Rule.Id} ${f.Location.Path.join('/')}: ${f.Message}`)).toEqual([]);
   });
 });
