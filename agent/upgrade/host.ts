@@ -11,11 +11,20 @@ export interface UpgradeHost {
   /** Only the single executable can replace itself (`node dist/agent.mjs` is not one file). */
   singleExecutable: boolean;
   /**
-   * Runs `executable` in place of this agent (never returns when it works); `journal`, when the
-   * new executable is an upgrade: a watchdog rolls it back if it dies before settling it.
+   * Runs `executable` in place of this agent (never returns when it works); `upgrade`, when the
+   * new executable is an upgrade: a watchdog rolls it back if it dies before settling the journal.
    */
-  restart(executable: string, journal?: string): void;
+  restart(executable: string, upgrade?: UpgradeWatch): void;
 }
+
+export interface UpgradeWatch {
+  journal: string;
+  /** The pid file agent-install.sh --no-systemd stops the agent by: the watchdog's agent takes it over. */
+  pidFile: string;
+}
+
+/** `<data dir>/agent.pid`, where lib/device/agent-install.sh records the agent it started without systemd. */
+export const PID_FILE = 'agent.pid';
 
 /**
  * Under systemd (INVOCATION_ID set) the agent exits non-zero and the unit's `Restart=on-failure`
@@ -26,10 +35,10 @@ export const processHost = (): UpgradeHost => ({
   version: AGENT_VERSION,
   executable: process.execPath,
   singleExecutable: isSea(),
-  restart(executable, journal) {
+  restart(executable, upgrade) {
     if (process.env.INVOCATION_ID) process.exit(75);
     const args = process.argv.slice(2);
-    if (journal) startWatchdog({ pid: process.pid, journal, executable, args, env: process.env });
+    if (upgrade) startWatchdog({ pid: process.pid, ...upgrade, executable, args, env: process.env });
     process.execve?.(executable, [executable, ...args], process.env);
     process.exit(75);
   },

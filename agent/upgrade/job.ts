@@ -5,6 +5,7 @@ import type { AgentContext } from '../runtime/context.ts';
 import { workingDirectory } from '../sync/management.ts';
 import { type DownloadResult, downloadUpgrade } from './download.ts';
 import { StageFailure } from './failure.ts';
+import { PID_FILE } from './host.ts';
 import { journalPath, removeJournal, writeJournal } from './journal.ts';
 import { pinnedUpgradeKeys } from './keys.ts';
 import { setJobStatus } from './status.ts';
@@ -116,5 +117,5 @@ export const runUpgradeJob: JobRunner = async (ctx, key, limits, stop, host) => 
     await failJob(ctx, key, err, 'swap');
     return;
   }
-  host.restart(host.executable, journal);
+  host.restart(host.executable, { journal, pidFile: join(ctx.config.dataDir, PID_FILE) });
 };

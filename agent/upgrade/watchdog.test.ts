@@ -40,19 +40,62 @@ function agentProcess(): ChildProcess {
 }
 const die = () => writeFileSync(join(dir, 'stop'), '');
 /** The watchdog over `agent`, as the agent starts it before its execve. */
+const pidFile = () => join(dir, 'agent.pid');
 const watch = (agent: ChildProcess, args: string[] = []) =>
-  startWatchdog({ pid: agent.pid as number, journal, executable, args, env: process.env });
+  startWatchdog({
+    pid: agent.pid as number,
+    journal,
+    executable,
+    pidFile: pidFile(),
+    args,
+    env: process.env,
+  });
 
 describe('the upgrade watchdog', () => {
   it('puts the previous executable back and starts it with the same arguments when the agent dies with its journal open', async () => {
     const agent = agentProcess();
+    writeFileSync(pidFile(), `${agent.pid}\n`);
     const watchdog = watch(agent, ['--config', 'x']);
     die();
     await exited(agent);
     expect(await exited(watchdog)).toBe(0);
     expect(readFileSync(started(), 'utf8')).toBe('previous --config x\n');
+    // The previous agent runs in the watchdog's process: the installer's pid file names it.
+    expect(readFileSync(pidFile(), 'utf8').trim()).toBe(String(watchdog.pid));
     expect(readFileSync(executable, 'utf8')).toContain('previous');
     expect(existsSync(`${executable}.previous`)).toBe(false);
+  });
+
+  it('sees an agent that died unreaped (a zombie, as under an init that reaps nothing) as dead', async () => {
+    // The agent's parent is a process that never waits for its children.
+    const agentPidFile = join(dir, 'zombie.pid');
+    const parent = spawn(
+      '/bin/sh',
+      [
+        '-c',
+        `sh -c 'echo $$ > "${agentPidFile}"; while [ ! -e "${join(dir, 'stop')}" ]; do sleep 0.1; done' & exec sleep 600`,
+      ],
+      { stdio: 'ignore' },
+    );
+    try {
+      await expect
+        .poll(() => existsSync(agentPidFile) && readFileSync(agentPidFile, 'utf8').trim())
+        .toBeTruthy();
+      const pid = Number(readFileSync(agentPidFile, 'utf8'));
+      const watchdog = startWatchdog({
+        pid,
+        journal,
+        executable,
+        pidFile: pidFile(),
+        args: [],
+        env: process.env,
+      });
+      die();
+      expect(await exited(watchdog)).toBe(0);
+      expect(readFileSync(started(), 'utf8')).toBe('previous \n');
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 
   it('leaves once the journal is settled, and does nothing when the agent stops later', async () => {
@@ -64,6 +107,17 @@ describe('the upgrade watchdog', () => {
     await exited(agent);
     expect(existsSync(started())).toBe(false);
     expect(readFileSync(executable, 'utf8')).toContain('exit 3');
+  });
+
+  it('leaves a pid file naming another process alone (an agent the installer started since)', async () => {
+    const agent = agentProcess();
+    writeFileSync(pidFile(), '1\n');
+    const watchdog = watch(agent);
+    die();
+    await exited(agent);
+    expect(await exited(watchdog)).toBe(0);
+    expect(readFileSync(started(), 'utf8')).toBe('previous \n');
+    expect(readFileSync(pidFile(), 'utf8')).toBe('1\n');
   });
 
   it('does nothing when there is no previous executable to go back to', async () => {
