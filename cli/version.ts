@@ -1,2 +1,4 @@
-/** The CLI's own version (upstream stamps it at build time; `local build` when it is not). */
-export const CLI_VERSION = '0.1.0';
+import { BUILD_VERSION } from '#lib/build-version';
+
+/** The CLI's own version: the executable's build (scripts/device/build-executables.ts), as upstream stamps it. */
+export const CLI_VERSION = BUILD_VERSION;

@@ -5,6 +5,10 @@
  *   dist/bin/horizon-agent-linux-x64    dist/bin/hzn-linux-x64 → horizon-agent-linux-x64
  *   dist/bin/horizon-agent-linux-arm64  dist/bin/hzn-linux-arm64 → horizon-agent-linux-arm64
  *   dist/bin/agent-install.sh
+ *   dist/bin/VERSION                    the agents' version (what `npm run publish-agent` publishes)
+ *
+ * `-- --version <v>` builds an agent that reports `v` (default: agent/ground/version.ts's), and
+ * `-- --out <dir>` writes the kit elsewhere (tests build a second version beside the first).
  *
  * Node's single executable applications: the bundle (CommonJS, as Node 22 runs a SEA's main) goes
  * into a blob, which postject injects into the official Node binary of each architecture
@@ -13,13 +17,26 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { BUILD_VERSION } from '../../lib/build-version.ts';
+import { isValidVersion } from '../../lib/catalog/version-range.ts';
 import { type DeviceArch, NODE_VERSION, nodeRuntime } from './node-runtime.ts';
 
 const root = resolve(import.meta.dirname, '../..');
-const out = join(root, 'dist', 'bin');
-const work = join(root, 'dist', 'bin-build');
+const { values } = parseArgs({
+  options: {
+    version: { type: 'string', default: BUILD_VERSION },
+    out: { type: 'string', default: join(root, 'dist', 'bin') },
+  },
+});
+if (!isValidVersion(values.version)) {
+  console.error(`build:bin: --version ${values.version} is not a version such as 1.2.3`);
+  process.exit(2);
+}
+const out = resolve(values.out);
+const work = `${out}-build`;
 const cache = join(root, 'node_modules', '.cache', 'device-node');
 const SENTINEL = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const ARCHES: DeviceArch[] = ['x64', 'arm64'];
@@ -48,6 +65,7 @@ await build({
   legalComments: 'none',
   // dockerode's ssh2 tries its optional native addons and falls back to JavaScript without them.
   external: ['*.node'],
+  define: { HORIZON_AGENT_BUILD_VERSION: JSON.stringify(values.version) },
   logLevel: 'warning',
 });
 
@@ -81,13 +99,15 @@ for (const arch of ARCHES) {
   const link = join(out, `hzn-linux-${arch}`);
   rmSync(link, { force: true });
   symlinkSync(`horizon-agent-linux-${arch}`, link);
-  sizes.push(`${target.slice(root.length + 1)}  ${megabytes(statSync(target).size)}`);
+  sizes.push(`${relative(process.cwd(), target)}  ${megabytes(statSync(target).size)}`);
 }
 // The installer's one copy is in lib/device/, where the Exchange's functions may bundle it (they serve it too).
 copyFileSync(join(root, 'lib', 'device', 'agent-install.sh'), join(out, 'agent-install.sh'));
 chmodSync(join(out, 'agent-install.sh'), 0o755);
+writeFileSync(join(out, 'VERSION'), `${values.version}\n`);
 rmSync(work, { recursive: true });
 
+console.log(`agent ${values.version}`);
 console.log(sizes.join('\n'));
 console.log('hzn-linux-<arch> is a link to horizon-agent-linux-<arch> (the name chooses the program)');
 
