@@ -25,6 +25,9 @@ Settings come from the flags, then the environment, then the config file (-k, de
   HZN_EXCHANGE_PATTERN        a deployment pattern instead of a policy                 (-p)
   HZN_MGMT_HUB_CERT_PATH      the CA certificate of the Exchange, if it has its own    (-c)
   AGENT_TRUSTED_KEYS          service signing public keys (.pem files) the agent trusts, space-separated
+  AGENT_UPGRADE_KEYS          public keys (.pem files) an agent upgrade manifest must be signed with,
+                              space-separated; pinned on the device (none: no upgrade is accepted)
+  HZN_FSS_CSSURL              the object store of agent upgrades (default HZN_EXCHANGE_URL/css)
   AGENT_WAIT_FOR_SERVICE      wait until this service runs on the node                 (-w)
   AGENT_WAIT_FOR_SERVICE_ORG  the org of that service (default HZN_ORG_ID)             (-o)
   AGENT_REGISTRATION_TIMEOUT  seconds to wait for it (default 300)                     (-T)
@@ -57,6 +60,7 @@ say() { printf '%s\n' "$*"; }
 # ---- options: flags win over the environment, which wins over the config file ----
 VARS="HZN_EXCHANGE_URL HZN_ORG_ID HZN_EXCHANGE_USER_AUTH HZN_EXCHANGE_NODE_AUTH HZN_NODE_ID HZN_DEVICE_ID
 HZN_NODE_POLICY HZN_EXCHANGE_PATTERN HZN_MGMT_HUB_CERT_PATH AGENT_CERT_FILE AGENT_TRUSTED_KEYS
+AGENT_UPGRADE_KEYS HZN_FSS_CSSURL
 AGENT_WAIT_FOR_SERVICE AGENT_WAIT_FOR_SERVICE_ORG AGENT_REGISTRATION_TIMEOUT AGENT_WAIT_MAX_SECONDS
 AGENT_SKIP_REGISTRATION INPUT_FILE_PATH DOCKER_HOST"
 cfg_file=""
@@ -125,6 +129,7 @@ cert_file=$etc_dir/agent-install.crt
 unit_file=$prefix/etc/systemd/system/horizon.service
 data_dir=$prefix/var/lib/horizon
 pid_file=$data_dir/agent.pid
+upgrade_keys_dir=$data_dir/upgrade-keys
 log_file=$data_dir/agent.log
 
 if [ "$(id -u)" -ne 0 ] && { [ -z "$prefix" ] || [ "$systemd" = yes ]; }; then
@@ -275,6 +280,11 @@ if [ -n "$HZN_EXCHANGE_PATTERN" ] && [ -n "$HZN_NODE_POLICY" ]; then
   fail 2 "give a node policy (-n) or a pattern (-p), not both"
 fi
 if [ -n "$HZN_NODE_POLICY" ] && [ ! -r "$HZN_NODE_POLICY" ]; then fail 2 "cannot read the node policy file $HZN_NODE_POLICY (-n)"; fi
+for key in $AGENT_UPGRADE_KEYS; do
+  [ -r "$key" ] || fail 2 "cannot read the upgrade key $key (AGENT_UPGRADE_KEYS)"
+  grep -q -e '-----BEGIN PUBLIC KEY-----' -e '-----BEGIN RSA PUBLIC KEY-----' "$key" ||
+    fail 2 "the upgrade key $key is not a PEM public key (AGENT_UPGRADE_KEYS): give the publisher's public key, never its private key"
+done
 if [ -n "$HZN_MGMT_HUB_CERT_PATH" ] && [ ! -r "$HZN_MGMT_HUB_CERT_PATH" ]; then
   fail 2 "cannot read the Exchange's certificate $HZN_MGMT_HUB_CERT_PATH (-c)"
 fi
@@ -350,6 +360,17 @@ cp "$executable" "$agent_bin.new"
 chmod 0755 "$agent_bin.new"
 mv -f "$agent_bin.new" "$agent_bin"
 ln -sf horizon-agent "$hzn_bin"
+# The keys agent upgrades must be signed with (docs/nmp.md): given, they replace the pinned set; not
+# given, an upgrade keeps the set pinned before. Only the device's administrator changes them.
+if [ -n "$AGENT_UPGRADE_KEYS" ]; then
+  rm -rf "$upgrade_keys_dir.new"
+  mkdir -p "$upgrade_keys_dir.new"
+  for key in $AGENT_UPGRADE_KEYS; do cp "$key" "$upgrade_keys_dir.new/$(basename "$key" .pem).pem"; done
+  chmod 0755 "$upgrade_keys_dir.new"
+  chmod 0644 "$upgrade_keys_dir.new"/*
+  rm -rf "$upgrade_keys_dir"
+  mv "$upgrade_keys_dir.new" "$upgrade_keys_dir"
+fi
 agent_cert=""
 if [ -n "$HZN_MGMT_HUB_CERT_PATH" ]; then
   mkdir -p "$etc_dir"
@@ -381,6 +402,7 @@ umask 077
   say "HORIZON_URL=$HORIZON_URL"
   say "HZN_AGENT_DATA_DIR=$data_dir"
   say "DOCKER_HOST=$DOCKER_HOST"
+  if [ -n "$HZN_FSS_CSSURL" ]; then say "HZN_FSS_CSSURL=$HZN_FSS_CSSURL"; fi
   if [ -n "$agent_cert" ]; then
     say "HZN_MGMT_HUB_CERT_PATH=$agent_cert"
     say "NODE_EXTRA_CA_CERTS=$agent_cert"
