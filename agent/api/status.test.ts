@@ -22,7 +22,7 @@ describe('GET /status', () => {
         exchange_version: '2.154.0',
         required_minimum_exchange_version: '2.124.0',
         preferred_exchange_version: '2.154.0',
-        mms_api: '',
+        mms_api: `${fake.url}/css`,
         architecture: 'amd64',
         horizon_version: '0.1.0',
         platform_version: '0.1.0',

@@ -14,7 +14,8 @@ export const statusRoutes: RoutesPlugin = async (app, { ctx }) => {
         exchange_version: ctx.runtime.exchangeVersion ?? '',
         required_minimum_exchange_version: REQUIRED_EXCHANGE_VERSION,
         preferred_exchange_version: PREFERRED_EXCHANGE_VERSION,
-        mms_api: '',
+        // The object store of agent upgrades: hzn nm and hzn exchange nmp ask it here.
+        mms_api: ctx.config.cssUrl,
         architecture: ctx.host.arch,
         horizon_version: AGENT_VERSION,
         platform_version: AGENT_VERSION,

@@ -10,6 +10,8 @@ export interface AgentConfig {
   port: number;
   /** Exchange base URL without a trailing slash, e.g. http://localhost:3090/v1 */
   exchangeUrl: string;
+  /** The object store of agent upgrades (docs/nmp.md): HZN_FSS_CSSURL, default `<exchangeUrl>/css`. */
+  cssUrl: string;
   dataDir: string;
   /** Trusted certificates and public keys (`/trust`); default `<dataDir>/trust`. */
   trustDir?: string;
@@ -63,11 +65,14 @@ export function loadConfig(env: Env = process.env): AgentConfig {
   }
   const exchangeUrl = (env.HZN_EXCHANGE_URL || 'http://localhost:3090/v1').replace(/\/+$/, '');
   if (!URL.canParse(exchangeUrl)) throw new ConfigError(`HZN_EXCHANGE_URL is not a URL: "${exchangeUrl}"`);
+  const cssUrl = (env.HZN_FSS_CSSURL || `${exchangeUrl}/css`).replace(/\/+$/, '');
+  if (!URL.canParse(cssUrl)) throw new ConfigError(`HZN_FSS_CSSURL is not a URL: "${cssUrl}"`);
   return {
     host: '127.0.0.1',
     allowedHosts: hostList(env, 'HZN_AGENT_ALLOWED_HOSTS'),
     port: integer(env, 'HZN_AGENT_PORT', 8510, 0, 65535),
     exchangeUrl,
+    cssUrl,
     dataDir: env.HZN_AGENT_DATA_DIR || '.data/agent',
     ...(env.HZN_AGENT_TRUST_DIR ? { trustDir: env.HZN_AGENT_TRUST_DIR } : {}),
     pollIntervalMs: seconds(env, 'HZN_AGENT_POLL_SECONDS', 10),

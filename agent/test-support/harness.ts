@@ -25,6 +25,7 @@ export function testConfig(
     host: '127.0.0.1',
     port: 0,
     exchangeUrl,
+    cssUrl: `${exchangeUrl}/css`,
     dataDir,
     pollIntervalMs: 60_000,
     signals: true,

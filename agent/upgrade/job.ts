@@ -61,7 +61,7 @@ export const runUpgradeJob: JobRunner = async (ctx, key, limits, stop, host) => 
   try {
     result = await withDeadline(limits.downloadMs, stop, (signal) =>
       downloadUpgrade({
-        cssUrl: process.env.HZN_FSS_CSSURL || `${ctx.config.exchangeUrl}/css`,
+        cssUrl: ctx.config.cssUrl,
         creds: credentials(node),
         status,
         dir: join(workingDirectory(ctx), ...key.split('/')),
