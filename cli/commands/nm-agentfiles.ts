@@ -94,7 +94,7 @@ export function agentFilesCommands(nm: Command, base: Base): void {
   act(base, list, async (ctx, _args, opts) => {
     const type = str(opts.type) ?? '';
     checkType(type);
-    const { client } = mmsSession(ctx, opts);
+    const { client } = await mmsSession(ctx, opts);
     const files = await agentFiles(client, type, str(opts.version) ?? '');
     if (files.length === 0) return ctx.io.out('[]\n');
     printJson(ctx.io, files);
@@ -115,7 +115,7 @@ export function agentFilesCommands(nm: Command, base: Base): void {
     checkType(type);
     if (opts.versionOnly === true && !type)
       throw fatal(EXIT.CLI_INPUT_ERROR, 'must specify --type with --version-only');
-    const { client } = mmsSession(ctx, opts);
+    const { client } = await mmsSession(ctx, opts);
     const path = 'api/v1/objects/IBM?list_object_type=true';
     const answer = await client.expect('GET', path, [200, 404]);
     if (answer.status === 404) return ctx.io.out('[]\n');

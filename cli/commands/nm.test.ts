@@ -67,6 +67,28 @@ describe('hzn nm agentfiles', () => {
     expect(server.calls()).toContain(`GET ${CSS}/IBM?filters=true&deleted=false`);
   });
 
+  it("without HZN_FSS_CSSURL: the local agent's object store (mms_api of its GET /status), as upstream's hzn asks", async () => {
+    on({
+      'GET /status': { status: 200, body: { configuration: { mms_api: `${server.url}/v1/css` } } },
+      [`GET ${CSS}/IBM`]: { status: 200, body: IBM_FILES },
+    });
+    const { HZN_FSS_CSSURL: _, ...withoutCss } = env();
+    const listed = await hzn(['nm', 'af', 'list'], { env: { ...withoutCss, HORIZON_URL: server.url } });
+    expect(JSON.parse(listed.stdout)).toHaveLength(4);
+    expect(server.calls()).toEqual(['GET /status', `GET ${CSS}/IBM?filters=true&deleted=false`]);
+  });
+
+  it('without HZN_FSS_CSSURL and no agent answering: says where the address comes from', async () => {
+    const { HZN_FSS_CSSURL: _, ...withoutCss } = env();
+    const failed = await hzn(['nm', 'af', 'list'], {
+      env: { ...withoutCss, HORIZON_URL: 'http://127.0.0.1:9' },
+    });
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toContain(
+      'Could not get the model management service url from environment variable HZN_FSS_CSSURL or the horizon agent',
+    );
+  });
+
   it('versions: from the list of types; -V only the versions (needs -t)', async () => {
     on({ [`GET ${CSS}/IBM`]: { status: 200, body: IBM_FILES.map((m) => m.objectType) } });
     const versions = JSON.parse(

@@ -90,7 +90,7 @@ export function nmCommands(program: Command, base: Base): void {
   act(base, list, async (ctx, _args, opts) => {
     const type = str(opts.type) ?? '';
     checkType(type);
-    const { client, org } = mmsSession(ctx, opts);
+    const { client, org } = await mmsSession(ctx, opts);
     const { org: manOrg, id: given } = splitOrg(org, str(opts.id) ?? '');
     const id = given === '*' ? '' : given;
     if (id && !type) throw fatal(EXIT.CLI_INPUT_ERROR, 'must specify --type with --id');
@@ -161,7 +161,7 @@ export function nmCommands(program: Command, base: Base): void {
         EXIT.JSON_PARSING_ERROR,
         `failed to unmarshal ${file}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`,
       );
-    const { client, org } = mmsSession(ctx, opts);
+    const { client, org } = await mmsSession(ctx, opts);
     const { org: manOrg, id } = splitOrg(org, str(opts.id) as string);
     const missing: string[] = [];
     for (const [stanza, kind] of STANZAS) {
@@ -223,7 +223,7 @@ export function nmCommands(program: Command, base: Base): void {
   act(base, remove, async (ctx, _args, opts) => {
     const type = str(opts.type) as string;
     checkType(type);
-    const { client, org } = mmsSession(ctx, opts);
+    const { client, org } = await mmsSession(ctx, opts);
     const { org: manOrg, id } = splitOrg(org, str(opts.id) as string);
     await confirmOrExit(
       ctx,

@@ -69,7 +69,7 @@ export async function compatibleNodes(client: ExchangeClient, org: string, polic
  */
 export async function checkManifestExists(ctx: Ctx, client: ExchangeClient, org: string, manifest: string) {
   const { org: manifestOrg, id } = splitOrg(org, manifest);
-  const mms = mmsClient(ctx, client.creds);
+  const mms = await mmsClient(ctx, client.creds);
   const path = `api/v1/objects/${enc(manifestOrg)}?filters=true&objectType=agent_upgrade_manifests&objectID=${enc(id)}`;
   const result = await mms.expect('GET', path, [200, 404]);
   if (result.status === 404)
