@@ -18,9 +18,16 @@ export interface UpgradeJournal {
 
 export const journalPath = (workingDirectory: string) => join(workingDirectory, 'upgrade-journal.json');
 
+/**
+ * Beside the journal, under systemd: how many times the service started while it was open, counted
+ * by the unit's upgrade guard (agent-install.sh writes it); a journal starts and ends its count.
+ */
+const startsPath = (journal: string) => `${journal}.starts`;
+
 export async function writeJournal(path: string, journal: UpgradeJournal): Promise<void> {
   const part = `${path}.part`;
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await rm(startsPath(path), { force: true });
   const file = await open(part, 'w', 0o600);
   try {
     await file.writeFile(JSON.stringify(journal));
@@ -39,4 +46,7 @@ export async function readJournal(path: string): Promise<UpgradeJournal | undefi
   }
 }
 
-export const removeJournal = (path: string) => rm(path, { force: true });
+export async function removeJournal(path: string): Promise<void> {
+  await rm(path, { force: true });
+  await rm(startsPath(path), { force: true });
+}

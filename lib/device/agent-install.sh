@@ -121,7 +121,12 @@ if [ -z "$HZN_MGMT_HUB_CERT_PATH" ] && [ -f ./agent-install.crt ]; then HZN_MGMT
 # ---- where things go ----
 prefix=${prefix%/}
 bin_dir=$prefix/usr/local/bin
-agent_bin=$bin_dir/horizon-agent
+# The executable lives where the agent may replace it when it upgrades itself (docs/nmp.md), which
+# the unit's ProtectSystem=strict leaves read-only everywhere else; bin_dir holds links to it.
+lib_dir=$prefix/usr/local/lib/horizon
+agent_bin=$lib_dir/horizon-agent
+guard_bin=$lib_dir/upgrade-guard
+agent_link=$bin_dir/horizon-agent
 hzn_bin=$bin_dir/hzn
 defaults_file=$prefix/etc/default/horizon
 etc_dir=$prefix/etc/horizon
@@ -224,7 +229,7 @@ stop_agent() {
 hzn() { "$hzn_bin" "$@"; }
 
 if [ "$action" = uninstall ]; then
-  [ -e "$agent_bin" ] || fail 2 "no agent installed under ${prefix:-/} (no $agent_bin)"
+  [ -e "$agent_link" ] || fail 2 "no agent installed under ${prefix:-/} (no $agent_link)"
   HZN_EXCHANGE_URL=${HZN_EXCHANGE_URL:-$(installed_value HZN_EXCHANGE_URL || true)}
   HZN_ORG_ID=${HZN_ORG_ID:-$(installed_value HZN_ORG_ID || true)}
   export HZN_EXCHANGE_URL HZN_ORG_ID
@@ -239,12 +244,12 @@ if [ "$action" = uninstall ]; then
   if [ "$systemd" = yes ]; then systemctl disable --quiet horizon.service 2>/dev/null || true; fi
   created_user=""
   if [ -z "$prefix" ] && grep -q '^User=horizon$' "$unit_file" 2>/dev/null; then created_user=yes; fi
-  rm -rf "$data_dir" "$etc_dir"
-  rm -f "$agent_bin" "$hzn_bin" "$defaults_file" "$unit_file"
+  rm -rf "$data_dir" "$etc_dir" "$lib_dir"
+  rm -f "$agent_link" "$hzn_bin" "$defaults_file" "$unit_file"
   if [ "$systemd" = yes ]; then systemctl daemon-reload; fi
   if [ -n "$created_user" ]; then userdel horizon 2>/dev/null || true; fi
   if [ -n "$prefix" ]; then
-    for dir in usr/local/bin usr/local usr etc/default etc/systemd/system etc/systemd etc var/lib var; do
+    for dir in usr/local/bin usr/local/lib usr/local usr etc/default etc/systemd/system etc/systemd etc var/lib var; do
       rmdir "$prefix/$dir" 2>/dev/null || true
     done
   fi
@@ -353,13 +358,38 @@ fi
 # ---- install (an upgrade replaces the files and keeps the data directory) ----
 if [ -n "$installed_before" ]; then say "upgrading the agent installed under ${prefix:-/}"; fi
 stop_agent
-mkdir -p "$bin_dir" "${defaults_file%/*}" "${unit_file%/*}"
+mkdir -p "$bin_dir" "$lib_dir" "${defaults_file%/*}" "${unit_file%/*}"
 mkdir -p "$data_dir"
 chmod 0700 "$data_dir"
 cp "$executable" "$agent_bin.new"
 chmod 0755 "$agent_bin.new"
 mv -f "$agent_bin.new" "$agent_bin"
-ln -sf horizon-agent "$hzn_bin"
+rm -f "$agent_bin.previous" # an upgrade's kept executable: this install replaces what it would restore
+ln -sf "$agent_bin" "$agent_link"
+ln -sf "$agent_bin" "$hzn_bin"
+# Before each start under systemd: a new build that keeps failing to start (systemd restarting it)
+# is replaced by the one it upgraded from at its 4th start, and that agent reports the rollback
+# (docs/nmp.md, "A build that exits at start"). The agent clears the count when it writes or
+# settles an upgrade's journal.
+cat >"$guard_bin.new" <<'GUARD'
+#!/bin/sh
+# upgrade-guard <data dir> <executable>: written by agent-install.sh, run by horizon.service.
+journal=$1/nmp/upgrade-journal.json
+starts=$journal.starts
+if [ ! -e "$journal" ]; then
+  rm -f "$starts"
+  exit 0
+fi
+count=$(($(cat "$starts" 2>/dev/null || echo 0) + 1))
+echo "$count" >"$starts"
+if [ "$count" -gt 3 ] && [ -e "$2.previous" ]; then
+  mv -f "$2.previous" "$2"
+  echo "upgrade-guard: the upgraded agent did not start 3 times: the previous one is back" >&2
+fi
+exit 0
+GUARD
+chmod 0755 "$guard_bin.new"
+mv -f "$guard_bin.new" "$guard_bin"
 # The keys agent upgrades must be signed with (docs/nmp.md): given, they replace the pinned set; not
 # given, an upgrade keeps the set pinned before. Only the device's administrator changes them.
 if [ -n "$AGENT_UPGRADE_KEYS" ]; then
@@ -388,7 +418,7 @@ if [ "$socket_group" != root ] && [ "$socket_group" != UNKNOWN ]; then
   if [ -z "$prefix" ] && [ "$systemd" = yes ] && ! id horizon >/dev/null 2>&1; then
     useradd --system --no-create-home --home-dir "$data_dir" --shell /usr/sbin/nologin horizon
   fi
-  if [ -z "$prefix" ] && [ "$systemd" = yes ]; then chown -R horizon: "$data_dir"; fi
+  if [ -z "$prefix" ] && [ "$systemd" = yes ]; then chown -R horizon: "$data_dir" && chown horizon: "$lib_dir"; fi
 fi
 
 umask_before=$(umask)
@@ -424,6 +454,7 @@ mv -f "$defaults_file.new" "$defaults_file"
   say "Type=simple"
   say "Environment=DOCKER_HOST=$DOCKER_HOST"
   say "EnvironmentFile=$defaults_file"
+  say "ExecStartPre=$guard_bin $data_dir $agent_bin"
   say "ExecStart=$agent_bin"
   say "Restart=on-failure"
   say "RestartSec=5s"
@@ -435,7 +466,7 @@ mv -f "$defaults_file.new" "$defaults_file"
   fi
   say "NoNewPrivileges=yes"
   say "ProtectSystem=strict"
-  say "ReadWritePaths=$data_dir"
+  say "ReadWritePaths=$data_dir $lib_dir"
   say "ProtectHome=yes"
   say "PrivateTmp=yes"
   say "PrivateDevices=yes"

@@ -298,12 +298,16 @@ describe.skipIf(!docker)('agent-install.sh with --prefix --no-systemd against np
     );
     expect(ran.status, ran.output).toBe(0);
     expect(ran.stdout).toContain('device/hello-secret runs on this node');
-    expect(readlinkSync(`/proc/${agentPid()}/exe`)).toBe(installed('usr/local/bin/horizon-agent'));
+    // The executable is where the agent may replace it (an upgrade); bin holds links to it.
+    expect(readlinkSync(`/proc/${agentPid()}/exe`)).toBe(installed('usr/local/lib/horizon/horizon-agent'));
     // It relaunched itself with its V8 flags, as a single executable takes them.
     expect(readFileSync(`/proc/${agentPid()}/cmdline`, 'utf8').split('\0')).toContain(
       '--node-options=--max-semi-space-size=1 --max-opt=1',
     );
-    expect(readlinkSync(installed('usr/local/bin/hzn'))).toBe('horizon-agent');
+    for (const link of ['hzn', 'horizon-agent'])
+      expect(readlinkSync(installed(`usr/local/bin/${link}`))).toBe(
+        installed('usr/local/lib/horizon/horizon-agent'),
+      );
     expect(readFileSync(installed('etc/default/horizon'), 'utf8')).toContain(`HZN_EXCHANGE_URL=${exchange}`);
     const policy = await fetch(`${exchange}/orgs/device/nodes/device-node/policy`, { headers: asAdmin });
     expect(JSON.stringify(await policy.json())).toContain('"purpose"');
@@ -323,6 +327,13 @@ describe.skipIf(!docker)('agent-install.sh with --prefix --no-systemd against np
     const text = readFileSync(unit, 'utf8');
     for (const line of ['Restart=on-failure', 'NoNewPrivileges=yes', 'ProtectSystem=strict', 'DOCKER_HOST='])
       expect(text).toContain(line);
+    // The agent may replace its executable (an upgrade), and a build that keeps failing to start
+    // goes back to the previous one (agent/upgrade/upgrade-guard.test.ts).
+    const lib = installed('usr/local/lib/horizon');
+    expect(text).toContain(`ReadWritePaths=${installed('var/lib/horizon')} ${lib}`);
+    expect(text).toContain(
+      `ExecStartPre=${lib}/upgrade-guard ${installed('var/lib/horizon')} ${lib}/horizon-agent`,
+    );
     const verify = spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8' });
     expect(verify.error, 'systemd-analyze is missing (Debian package systemd)').toBeUndefined();
     expect(verify.status, `${verify.stdout}${verify.stderr}`).toBe(0);

@@ -54,7 +54,7 @@ let prefix: string;
 let agentPort: number;
 
 const installed = (path: string) => join(prefix, path);
-const agentBin = () => installed('usr/local/bin/horizon-agent');
+const agentBin = () => installed('usr/local/lib/horizon/horizon-agent');
 const pidFile = () => installed('var/lib/horizon/agent.pid');
 const agentPid = () => Number(readFileSync(pidFile(), 'utf8'));
 
