@@ -401,6 +401,26 @@ describe('the stack as an operator runs it (docs/operations.md)', () => {
     });
   });
 
+  it('is described by the runbook: every stage parameter with its default, every alarm by its name', () => {
+    const runbook = readFileSync(join(root, 'docs', 'operations.md'), 'utf8');
+    const section = runbook.slice(runbook.indexOf('## Stage parameters'), runbook.indexOf('## Limits'));
+    const documented = Object.fromEntries(
+      [...section.matchAll(/^\| `(\w+)` +\| +`([^`]*)` +\|/gm)].map(([, name, value]) => [name, value]),
+    );
+    expect(documented).toEqual(
+      Object.fromEntries(
+        Object.entries(params).map(([name, value]) => [
+          name,
+          typeof value === 'string' ? `"${value}"` : String(value),
+        ]),
+      ),
+    );
+    for (const [, alarm] of ofType('AWS::CloudWatch::Alarm')) {
+      const suffix = String(alarm.Properties?.AlarmName).replace('open-exchange-dev-', '');
+      expect(runbook, suffix).toMatch(new RegExp(`^\\| \`${suffix}\` +\\|`, 'm'));
+    }
+  });
+
   it('keeps every log group for the days of the stage parameter (30 by default)', () => {
     const groups = ofType('AWS::Logs::LogGroup');
     expect(groups.length).toBe(names.length + 3); // the functions', the agbot's, the dispatcher's, the access log
