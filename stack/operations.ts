@@ -297,10 +297,10 @@ export function dashboardBody(settings: OperationsSettings): string {
         ],
       ],
     }),
-    widget('Functions: errors', { metrics: byFunction('SUM', 'Errors') }, 8),
-    widget('Functions: throttles', { metrics: byFunction('SUM', 'Throttles') }, 8),
-    widget('Functions: longest invocation (ms)', { metrics: byFunction('MAX', 'Duration') }, 8),
-    widget('Functions: concurrent executions', { metrics: byFunction('MAX', 'ConcurrentExecutions') }),
+    widget('Functions: errors', { metrics: [byFunction('SUM', 'Errors')] }, 8),
+    widget('Functions: throttles', { metrics: [byFunction('SUM', 'Throttles')] }, 8),
+    widget('Functions: longest invocation (ms)', { metrics: [byFunction('MAX', 'Duration')] }, 8),
+    widget('Functions: concurrent executions', { metrics: [byFunction('MAX', 'ConcurrentExecutions')] }),
     widget('Table: capacity units and throttled requests', {
       stat: 'Sum',
       metrics: [

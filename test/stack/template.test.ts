@@ -481,6 +481,12 @@ describe('the stack as an operator runs it (docs/operations.md)', () => {
     for (const alarm of ofType('AWS::CloudWatch::Alarm'))
       expect(shown).toContain(`:alarm:${alarm[1].Properties?.AlarmName}`);
     expect(parts.filter((part) => typeof part !== 'string')).toContainEqual({ Ref: 'HttpApi' });
+    // Each metric of a graph is an array: [namespace, name, dimensions…, options] or [{ expression }].
+    const graphs = body.widgets.filter((w: { type: string }) => w.type === 'metric');
+    expect(graphs.length).toBeGreaterThan(5);
+    for (const graph of graphs as { properties: { title: string; metrics: unknown[] } }[])
+      for (const metric of graph.properties.metrics)
+        expect(Array.isArray(metric), graph.properties.title).toBe(true);
   });
 });
 
