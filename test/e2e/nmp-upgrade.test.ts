@@ -1,14 +1,5 @@
-import { createHash, generateKeyPairSync } from 'node:crypto';
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +17,13 @@ import {
   run,
 } from './support/device-kit.ts';
 import { prebuiltFunctions } from './support/prebuilt.ts';
+import {
+  brokenKit,
+  buildVersion,
+  installFromExchange,
+  keyPairs,
+  publishKit,
+} from './support/upgrade-device.ts';
 
 /**
  * Issue 35, on a device: the agent installed by agent-install.sh (`--prefix --no-systemd`, the
@@ -89,15 +87,6 @@ async function asRoot(method: string, path: string, body: unknown): Promise<void
     body: JSON.stringify(body),
   });
   if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
-}
-
-/** `npm run publish-agent` of the kit in `dir`, signed with `key`, as root (IBM's agent files). */
-async function publishAgent(dir: string, key: string): Promise<void> {
-  const ran = await run('npm', ['run', '--silent', 'publish-agent', '--', '-k', key, '--dir', dir], {
-    env: { ...process.env, HZN_EXCHANGE_URL: exchange, HZN_EXCHANGE_USER_AUTH: `root/root:${ROOT_PW}` },
-    timeoutMs: 300_000,
-  });
-  if (ran.status !== 0) throw new Error(`publish-agent ${dir}:\n${ran.output}`);
 }
 
 /** An NMP for the demo nodes (hello-secret's node policy), upgrading to `manifest` now. */
@@ -168,33 +157,13 @@ beforeAll(async () => {
   // Version B: a second build of the same source that says so; version C: a build that exits at
   // start (any file the manifest names and hashes is an executable to the agent).
   const kitB = join(work, 'kit-b');
-  const built = await run(
-    'npm',
-    ['run', '--silent', 'build:bin', '--', '--version', VERSION_B, '--out', kitB],
-    {
-      timeoutMs: 600_000,
-    },
-  );
-  if (built.status !== 0) throw new Error(`build:bin --version ${VERSION_B}:\n${built.output}`);
   const kitC = join(work, 'kit-c');
-  mkdirSync(kitC);
-  for (const name of ['horizon-agent-linux-x64', 'horizon-agent-linux-arm64']) {
-    writeFileSync(join(kitC, name), '#!/bin/sh\necho "this build exits at start" >&2\nexit 3\n');
-    chmodSync(join(kitC, name), 0o755);
-  }
-  copyFileSync(INSTALLER, join(kitC, 'agent-install.sh'));
-  writeFileSync(join(kitC, 'VERSION'), `${VERSION_C}\n`);
-
+  await buildVersion(VERSION_B, kitB);
+  brokenKit(VERSION_C, kitC);
   // The publisher's key (its public half pinned on the device) and a key nobody pinned.
   const keys = join(work, 'keys');
-  mkdirSync(keys);
-  for (const name of ['publisher', 'stranger']) {
-    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    writeFileSync(join(keys, `${name}.key`), pair.privateKey.export({ type: 'pkcs1', format: 'pem' }));
-    writeFileSync(join(keys, `${name}.pem`), pair.publicKey.export({ type: 'spki', format: 'pem' }));
-  }
-  await publishAgent(kitB, join(keys, 'publisher.key'));
-  await publishAgent(kitC, join(keys, 'publisher.key'));
+  keyPairs(keys, ['publisher', 'stranger']);
+  for (const kit of [kitB, kitC]) await publishKit(exchange, ROOT_PW, kit, join(keys, 'publisher.key'));
 
   // The org, its admin, hello-secret (signed with a key the node trusts), its policy and secret.
   await asRoot('POST', `orgs/${ORG}`, { label: ORG, description: 'nmp-upgrade test' });
@@ -234,8 +203,6 @@ beforeAll(async () => {
 
   // The device: installed with the publisher's key pinned, hello-secret running.
   agentPort = await freePort();
-  const device = join(work, 'device');
-  mkdirSync(device);
   const cfg = {
     HZN_EXCHANGE_URL: exchange,
     HZN_ORG_ID: ORG,
@@ -247,22 +214,9 @@ beforeAll(async () => {
     HZN_AGENT_PORT: String(agentPort),
     HZN_AGENT_POLL_SECONDS: '1',
   };
-  writeFileSync(
-    join(device, 'agent-install.cfg'),
-    Object.entries(cfg)
-      .map(([key, value]) => `${key}=${value}\n`)
-      .join(''),
-  );
-  const ran = await run(
-    'sh',
-    [
-      '-c',
-      'curl -sSf "$0" | sh -s -- "$@"',
-      installerUrl,
-      ...['-i', KIT, '--prefix', prefix, '--no-systemd', '-w', 'hello-secret', '-T', '180'],
-    ],
-    { cwd: device, timeoutMs: 300_000 },
-  );
+  const ran = await installFromExchange(installerUrl, join(work, 'device'), cfg, [
+    ...['-i', KIT, '--prefix', prefix, '--no-systemd', '-w', 'hello-secret', '-T', '180'],
+  ]);
   if (ran.status !== 0) throw new Error(`agent-install.sh:\n${ran.output}`);
 }, 900_000);
 
