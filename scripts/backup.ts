@@ -55,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
     `${file}: ${manifest.items} items of ${target.table} (${target.where}), ${statSync(file).size} bytes, ${seconds.toFixed(1)} s`,
   );
   for (const [kind, count] of Object.entries(manifest.kinds)) console.log(`  ${kind}: ${count}`);
+  console.log(`Secrets here are sealed with the ${manifest.secretsKey}.`);
   const keys = Object.entries(manifest.secretKeys);
   if (keys.length > 0) {
     console.log('Sealed values need these keys to open (keep them with the file):');

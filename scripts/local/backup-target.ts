@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { masterKeyFile } from '#lib/secrets/provider';
 import { readSettings } from './settings.ts';
 
 /**
@@ -19,6 +21,8 @@ export interface Target {
   table: string;
   /** For messages and the manifest: `DynamoDB Local at http://localhost:8000`, `AWS us-east-1`. */
   where: string;
+  /** The key its hub seals secrets with (the manifest's `secretsKey`). */
+  secretsKey: string;
 }
 
 /** A mistake in the command line or the environment, said in one line. */
@@ -50,13 +54,19 @@ export function targetFrom(options: TargetOptions, env: NodeJS.ProcessEnv = proc
       }),
       table,
       where: `DynamoDB Local at ${endpoint}`,
+      secretsKey: `local master key file ${resolve(masterKeyFile({ ...env, EXCHANGE_DATA_DIR: settings.dataDir }))}`,
     };
   const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
   if (!region)
     throw new UsageError(
       'no AWS region: pass --region (or set AWS_REGION), or --local for the DynamoDB Local of npm start',
     );
-  return { client: new DynamoDBClient({ region, maxAttempts: 8 }), table, where: `AWS ${region}` };
+  return {
+    client: new DynamoDBClient({ region, maxAttempts: 8 }),
+    table,
+    where: `AWS ${region}`,
+    secretsKey: `KMS key ${env.EXCHANGE_SECRETS_KMS_KEY_ID || `alias/${table}-secrets`} in ${region}`,
+  };
 }
 
 /** Fails with one line when the table cannot be reached: no such table, nothing listening. */

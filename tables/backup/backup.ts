@@ -22,6 +22,8 @@ export interface BackupOptions {
   segments: number;
   /** Where the table lives, for the manifest (`DynamoDB Local at …`, `AWS us-east-1`). */
   where: string;
+  /** The key the hub seals with, for the manifest (Manifest.secretsKey). */
+  secretsKey: string;
   /** Called as items arrive (items so far). */
   progress?: (items: number) => void;
 }
@@ -91,6 +93,7 @@ export async function backupTable(options: BackupOptions): Promise<Manifest> {
       items,
       kinds: Object.fromEntries(Object.entries(kinds).sort(([a], [b]) => a.localeCompare(b))),
       secretKeys,
+      secretsKey: options.secretsKey,
     };
     // The manifest's gzip member first, then the items' (one file of two members, as gzip allows).
     const partial = `${file}.partial`;

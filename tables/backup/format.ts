@@ -30,6 +30,11 @@ export interface Manifest {
    * that key can be used, or re-seal them (npm run rotate-secrets-key) first.
    */
   secretKeys: Record<string, number>;
+  /**
+   * The key the hub seals with, as configured where it runs: the stage's KMS key alias on AWS
+   * (`alias/<table>-secrets`, serverless.yml), the local master key file locally.
+   */
+  secretsKey: string;
 }
 
 /** `NODE#acme/n1` + `AGREEMENT#a1` → `NODE AGREEMENT`: what an item is, by its key prefixes. */

@@ -103,7 +103,14 @@ beforeAll(async () => {
       },
     }),
   );
-  manifest = await backupTable({ client: dynamoClient, table: source, file, segments: 4, where: 'test' });
+  manifest = await backupTable({
+    client: dynamoClient,
+    table: source,
+    file,
+    segments: 4,
+    where: 'test',
+    secretsKey: 'the test master key',
+  });
   await createTableIfMissing(restored, { stream: false });
   await restoreTable({ client: dynamoClient, table: restored, file, force: false, concurrency: 4 });
 }, 120_000);
@@ -135,6 +142,7 @@ describe('npm run backup, then npm run restore into a fresh table', () => {
     expect(manifest.indexes.map((i) => i.name).sort()).toEqual(['gsi1', 'gsi2']);
     // One secret sealed under the local master key (its fingerprint), nothing in clear.
     expect(Object.values(manifest.secretKeys).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+    expect(manifest.secretsKey).toBe('the test master key');
     expect(gunzipSync(readFileSync(file)).toString()).not.toContain('hello from before the backup');
   });
 
