@@ -95,17 +95,20 @@ export function integerOption(name: string, min: number, max: number) {
   };
 }
 
-/** Progress on stderr, at most once a second, and once at the end. */
+/** Progress on stderr, at most once a second, and once at the end (unless just said). */
 export function progressLine(label: string): {
   update: (items: number) => void;
   done: (items: number) => void;
 } {
   const started = performance.now();
   let last = 0;
+  let said = -1;
   const line = (items: number) => {
+    said = items;
     const seconds = (performance.now() - started) / 1000;
+    const rate = Math.round(items / Math.max(seconds, 0.001)).toLocaleString('en-US');
     process.stderr.write(
-      `${label}: ${items.toLocaleString('en-US')} items, ${seconds.toFixed(1)} s (${Math.round(items / Math.max(seconds, 0.001)).toLocaleString('en-US')} items/s)\n`,
+      `${label}: ${items.toLocaleString('en-US')} items, ${seconds.toFixed(1)} s (${rate} items/s)\n`,
     );
   };
   return {
@@ -115,6 +118,8 @@ export function progressLine(label: string): {
       last = now;
       line(items);
     },
-    done: line,
+    done: (items) => {
+      if (items !== said) line(items);
+    },
   };
 }

@@ -37,10 +37,15 @@ export interface Manifest {
   secretsKey: string;
 }
 
-/** `NODE#acme/n1` + `AGREEMENT#a1` → `NODE AGREEMENT`: what an item is, by its key prefixes. */
+/**
+ * What an item is, by its keys: the partition key's prefix and the sort key's leading upper-case
+ * word (`NODE#acme/n1` + `AGREEMENT#a1` → `NODE AGREEMENT`), or the prefix alone when the sort key
+ * is data (a change row's time: `PENDINGCHANGES`).
+ */
 export function kindOf(item: Item): string {
-  const head = (value: AttributeValue | undefined) => (value?.S ?? value?.N ?? '?').split(/[#/]/)[0];
-  return `${head(item.pk)} ${head(item.sk)}`;
+  const pk = (item.pk?.S ?? '?').split(/[#/]/)[0];
+  const sk = /^[A-Z][A-Z0-9_]*/.exec(item.sk?.S ?? '')?.[0];
+  return sk ? `${pk} ${sk}` : `${pk}`;
 }
 
 /** The key ids of an item's sealed values (maps with a data key, a key id and a ciphertext). */
