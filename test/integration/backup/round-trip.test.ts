@@ -26,7 +26,7 @@ import {
   putNodePolicy,
 } from '#test/support/world';
 import { createSendingAgbot } from '../node-messages/fixtures.ts';
-import { useTempMasterKey } from '../secrets/support.ts';
+import { serveOrg, servePatterns, useTempMasterKey } from '../secrets/support.ts';
 
 /**
  * npm run backup and npm run restore (tables/backup/), end to end on DynamoDB Local: a hub seeded
@@ -77,6 +77,10 @@ beforeAll(async () => {
   await put(node, '/nodes/node1/agreements/ag1', { services: [], agreementService, state: 'negotiating' });
   await put(agbot, '/agbots/agbot1/agreements/ag1', { service: agreementService, state: 'negotiating' });
   await put(node, '/nodes/node1/status', { connectivity: {}, services: [] });
+  await put(node, '/nodes/node1/errors', {
+    errors: [{ record_id: 'e1', message: 'an error', event_code: 'x' }],
+  });
+  await Promise.all([serveOrg(org, 'agbot1', org), servePatterns(org, 'agbot1', org)]);
   const sender = await createSendingAgbot(org, 'sender', world.user.user);
   expectStatus(
     await f.http('POST', `/v1/orgs/${org}/nodes/node1/msgs`, {
@@ -85,6 +89,22 @@ beforeAll(async () => {
     }),
     201,
     'POST node msg',
+  );
+  expectStatus(
+    await f.http('PATCH', `/v1/orgs/${org}/nodes/node1`, {
+      ...as(node),
+      body: { publicKey: 'node1-public-key' },
+    }),
+    201,
+    'PATCH node publicKey',
+  );
+  expectStatus(
+    await f.http('POST', `/v1/orgs/${org}/agbots/sender/msgs`, {
+      ...as(node),
+      body: { message: 'hello', ttl: 3600 },
+    }),
+    201,
+    'POST agbot msg',
   );
   // Values of every DynamoDB type (binary ones are base64 in the file) survive the trip.
   await dynamoClient.send(
