@@ -4,11 +4,12 @@ import { credentials, isActive, loadNode, nodeSource } from '../node/record.ts';
 import type { AgentContext } from '../runtime/context.ts';
 import { workingDirectory } from '../sync/management.ts';
 import { type DownloadResult, downloadUpgrade } from './download.ts';
-import { StageFailure } from './failure.ts';
+import { isTransient, StageFailure } from './failure.ts';
 import { PID_FILE } from './host.ts';
 import { journalPath, removeJournal, writeJournal } from './journal.ts';
 import { pinnedUpgradeKeys } from './keys.ts';
-import { setJobStatus } from './status.ts';
+import type { UpgradeLimits } from './settings.ts';
+import { retryJob, setJobStatus } from './status.ts';
 import { swapIn } from './swap.ts';
 import type { JobRunner } from './worker.ts';
 import { runningAgreements } from './workloads.ts';
@@ -27,7 +28,7 @@ export async function withDeadline<T>(
         reject(
           stop.aborted
             ? stop.reason
-            : new StageFailure('failed', `the stage did not finish within ${Math.round(ms / 1000)} s`),
+            : new StageFailure('failed', `the stage did not finish within ${Math.round(ms / 1000)} s`, true),
         );
       if (signal.aborted) fail();
       else signal.addEventListener('abort', fail, { once: true });
@@ -44,6 +45,36 @@ export async function failJob(ctx: AgentContext, key: string, err: unknown, stag
   const node = loadNode(ctx.store);
   if (node)
     ctx.events.node('error', 'node_management_upgrade_failed', `${key}: ${message}`, nodeSource(node));
+}
+
+/**
+ * A download that may work later (failure.ts's isTransient): back to `waiting`, scheduled after a
+ * back-off doubling from the retry setting, as upstream's agent retries (its statuses, its count of
+ * attempts); after the last attempt, `download failed`.
+ */
+async function retryDownload(
+  ctx: AgentContext,
+  key: string,
+  err: unknown,
+  limits: UpgradeLimits,
+): Promise<void> {
+  const attempts = (loadStatuses(ctx.store)[key]?.agentUpgradeInternal.downloadAttempts ?? 0) + 1;
+  const detail = err instanceof Error ? err.message : String(err);
+  if (attempts >= limits.downloadAttempts) {
+    await failJob(
+      ctx,
+      key,
+      new StageFailure('download failed', `${detail} (attempt ${attempts} of ${limits.downloadAttempts})`),
+      'download',
+    );
+    return;
+  }
+  const at = ctx.now() + limits.retryMs * 2 ** (attempts - 1);
+  const message = `Agent upgrade download failed: ${detail} (attempt ${attempts} of ${limits.downloadAttempts}; again at ${new Date(at).toISOString()})`;
+  await retryJob(ctx, key, { errorMessage: message, at, attempts });
+  const node = loadNode(ctx.store);
+  if (node)
+    ctx.events.node('warning', 'node_management_upgrade_retry', `${key}: ${message}`, nodeSource(node));
 }
 
 /**
@@ -71,7 +102,8 @@ export const runUpgradeJob: JobRunner = async (ctx, key, limits, stop, host) => 
     );
   } catch (err) {
     if (stop.aborted) return; // the agent stops: the stage's deadline ends the job if it does not come back
-    await failJob(ctx, key, err, 'download');
+    if (isTransient(err)) await retryDownload(ctx, key, err, limits);
+    else await failJob(ctx, key, err, 'download');
     return;
   }
   if (result.kind === 'none') {

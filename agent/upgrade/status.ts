@@ -1,4 +1,4 @@
-import { applyChange, type StatusChange } from '../nmp/rules.ts';
+import { applyChange, rfc3339, type StatusChange } from '../nmp/rules.ts';
 import type { NmpStatus } from '../nmp/store.ts';
 import type { AgentContext } from '../runtime/context.ts';
 import { writeStatuses } from '../sync/management.ts';
@@ -25,6 +25,25 @@ export async function setJobStatus(ctx: AgentContext, key: string, change: JobCh
     const internal = next.agentUpgradeInternal;
     if (change.stageMs === undefined) delete internal.stageDeadline;
     else internal.stageDeadline = now + change.stageMs;
+    return { [key]: next };
+  });
+}
+
+/** A job back to `waiting` until `at` (a retry), keeping its count of download attempts. */
+export async function retryJob(
+  ctx: AgentContext,
+  key: string,
+  retry: { errorMessage: string; at: number; attempts: number },
+): Promise<void> {
+  await writeStatuses(ctx, (current) => {
+    const stored = current[key];
+    if (!stored) return {};
+    const next = applyChange(stored, { status: 'waiting', errorMessage: retry.errorMessage }, ctx.now());
+    if (!next) return {};
+    next.agentUpgradePolicyStatus.scheduledTime = rfc3339(retry.at);
+    next.agentUpgradeInternal.scheduledUnixTime = String(Math.floor(retry.at / 1000));
+    next.agentUpgradeInternal.downloadAttempts = retry.attempts;
+    delete next.agentUpgradeInternal.stageDeadline;
     return { [key]: next };
   });
 }

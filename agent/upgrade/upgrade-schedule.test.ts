@@ -1,4 +1,8 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/local/ports.ts';
 import type { Agent } from '../agent.ts';
 import type { Loop } from '../runtime/worker-loop.ts';
 import { pollExchange } from '../sync/poll.ts';
@@ -28,8 +32,8 @@ beforeEach(async () => {
 afterEach(async () => {
   await worker?.stop();
   worker = undefined;
-  for (const stage of ['DOWNLOAD', 'INSTALL', 'RESTART'])
-    delete process.env[`HZN_AGENT_UPGRADE_${stage}_SECONDS`];
+  for (const name of ['DOWNLOAD_SECONDS', 'INSTALL_SECONDS', 'RESTART_SECONDS', 'RETRY_SECONDS', 'KEYS'])
+    delete process.env[`HZN_AGENT_UPGRADE_${name}`];
   await stopAgentUnderTest({ fake, dir, agent });
 });
 
@@ -105,6 +109,26 @@ describe('jobs become due at their time, and none blocks the next', () => {
     expect(statusOf('first')).toBe('precheck failed');
     expect(inExchange('first')?.errorMessage).toMatch(/no upgrade signing key is pinned/);
     expect(statusOf('future')).toBe('waiting');
+  });
+
+  it('a download the object store fails is tried again later, back to waiting, and ends download failed after 4 attempts', async () => {
+    // A pinned key (any), and an object store that answers nothing: a network error, which may pass.
+    const key = join(dir.path, 'pinned.pem');
+    writeFileSync(
+      key,
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }),
+    );
+    process.env.HZN_AGENT_UPGRADE_KEYS = key;
+    process.env.HZN_AGENT_UPGRADE_RETRY_SECONDS = '0.05';
+    const deadPort = await freePort();
+    agent.ctx.config.cssUrl = `http://127.0.0.1:${deadPort}/css`;
+    fake.putManagementPolicy(`${NODE.org}/flaky`, nmp());
+    await pollExchange(agent.ctx);
+    startWorker();
+    await expect.poll(() => statusOf('flaky')).toBe('download failed');
+    expect(inExchange('flaky')?.errorMessage).toMatch(/attempt 4 of 4/);
+    const retries = (await eventCodes()).filter((code) => code === 'node_management_upgrade_retry');
+    expect(retries).toHaveLength(3);
   });
 
   it('a stuck job ends failed at its stage deadline and the next job runs', async () => {
