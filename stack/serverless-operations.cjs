@@ -31,10 +31,15 @@ async function resources({ resolveVariable }) {
     resolveVariable('param:alarmTopicArn'),
     resolveVariable('self:provider.timeout'),
   ]);
+  const topic = String(alarmTopicArn ?? '').trim();
+  if (topic && !/^arn:aws[\w-]*:sns:[a-z0-9-]+:\d{12}:[\w-]{1,256}$/.test(topic))
+    throw new Error(
+      `Stage parameter alarmTopicArn must be an SNS topic's ARN (arn:aws:sns:<region>:<account>:<name>) or empty, not ${JSON.stringify(topic)}`,
+    );
   const all = operations.operationsResources({
     service,
     stage,
-    alarmTopicArn: String(alarmTopicArn ?? '').trim(),
+    alarmTopicArn: topic,
     functions: Object.entries(fns).map(([name, fn]) => ({ name, timeout: fn.timeout ?? timeout })),
   });
   const made = Object.keys(all).sort().join(', ');

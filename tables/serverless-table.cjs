@@ -5,13 +5,20 @@
 const definition = require('./table-definition.json');
 
 /** A parameter given on the command line (`--param="pointInTimeRecovery=false"`) arrives as text. */
-const flag = (value) => value === true || value === 'true';
+function flag(name, value) {
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new Error(`Stage parameter ${name} must be true or false, not ${JSON.stringify(value)}`);
+}
 
 module.exports.properties = async ({ resolveVariable }) => ({
   TableName: await resolveVariable('self:custom.tableName'),
   ...definition,
   PointInTimeRecoverySpecification: {
-    PointInTimeRecoveryEnabled: flag(await resolveVariable('param:pointInTimeRecovery')),
+    PointInTimeRecoveryEnabled: flag(
+      'pointInTimeRecovery',
+      await resolveVariable('param:pointInTimeRecovery'),
+    ),
   },
-  DeletionProtectionEnabled: flag(await resolveVariable('param:deletionProtection')),
+  DeletionProtectionEnabled: flag('deletionProtection', await resolveVariable('param:deletionProtection')),
 });
