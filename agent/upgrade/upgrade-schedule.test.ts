@@ -2,7 +2,6 @@ import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../scripts/local/ports.ts';
 import type { Agent } from '../agent.ts';
 import type { Loop } from '../runtime/worker-loop.ts';
 import { pollExchange } from '../sync/poll.ts';
@@ -120,8 +119,7 @@ describe('jobs become due at their time, and none blocks the next', () => {
     );
     process.env.HZN_AGENT_UPGRADE_KEYS = key;
     process.env.HZN_AGENT_UPGRADE_RETRY_SECONDS = '0.05';
-    const deadPort = await freePort();
-    agent.ctx.config.cssUrl = `http://127.0.0.1:${deadPort}/css`;
+    agent.ctx.config.cssUrl = 'http://127.0.0.1:9/css'; // the discard port: nothing listens
     fake.putManagementPolicy(`${NODE.org}/flaky`, nmp());
     await pollExchange(agent.ctx);
     startWorker();
