@@ -33,6 +33,12 @@ export interface OfflineOptions {
   /** The signal channel's port (docs/signals.md); a free one by default. */
   websocketPort?: number;
   /**
+   * The API's and the Lambda API's ports; free ones by default. A test that stops the server and
+   * starts it again gives the same ones, so that its agents find it where it was.
+   */
+  httpPort?: number;
+  lambdaPort?: number;
+  /**
    * Where the signal dispatcher's stream reader reads DynamoDB Local's stream: `dynamoEndpoint` by
    * default. A benchmark whose `dynamoEndpoint` is a counting proxy gives DynamoDB Local itself,
    * as Lambda's reads of a stream are not billed.
@@ -64,9 +70,9 @@ const projectRoot = resolve(dirname(require.resolve('../../../package.json')));
 const serverlessBin = require.resolve('serverless/bin/serverless.js');
 
 export async function startOffline(options: OfflineOptions): Promise<OfflineServer> {
-  const httpPort = await freePort();
-  let lambdaPort = await freePort();
-  while (lambdaPort === httpPort) lambdaPort = await freePort();
+  const httpPort = options.httpPort ?? (await freePort());
+  let lambdaPort = options.lambdaPort ?? (await freePort());
+  while (!options.lambdaPort && lambdaPort === httpPort) lambdaPort = await freePort();
   let websocketPort = options.websocketPort ?? (await freePort());
   while (!options.websocketPort && (websocketPort === httpPort || websocketPort === lambdaPort))
     websocketPort = await freePort();
