@@ -265,6 +265,8 @@ export async function openAgbot(
   wrapStore: (store: AgbotStore) => AgbotStore = (s) => s,
   /** The reply timeout: a silent node is given up on once the clock moved this far. */
   protocolTimeoutS = 30,
+  /** More agbot settings (agbot/config.ts), e.g. a longer Exchange timeout for a benchmark. */
+  settings: Record<string, string> = {},
 ) {
   const dataDir = mkdtempSync(join(tmpdir(), 'rollout-agbot-'));
   const config = loadAgbotConfig({
@@ -273,6 +275,7 @@ export async function openAgbot(
     HZN_AGBOT_TOKEN: 'ab-token',
     HZN_AGBOT_DATA_DIR: dataDir,
     HZN_AGBOT_SIGNALS: 'off',
+    ...settings,
   });
   const clock = { skew: 0 };
   const log = createLogger((process.env.ROLLOUT_TEST_LOG as 'info' | undefined) ?? 'error');
