@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import {
   chmodSync,
   createReadStream,
@@ -251,6 +252,12 @@ describe.skipIf(!docker)('agent-install.sh with --prefix --no-systemd against np
       /the Exchange refused HZN_EXCHANGE_USER_AUTH for org device/,
     ],
     [
+      'a private key given as the upgrade key',
+      { upgradeKey: 'private' },
+      2,
+      /the upgrade key \S+ is not a PEM public key \(AGENT_UPGRADE_KEYS\): give the publisher's public key, never its private key/,
+    ],
+    [
       'an -i address without the executable',
       { input: '/nothing-here' },
       2,
@@ -272,11 +279,22 @@ describe.skipIf(!docker)('agent-install.sh with --prefix --no-systemd against np
         env.PATH = `${shim}:${process.env.PATH}`;
       }
       if ('DOCKER_HOST' in fault) env.DOCKER_HOST = fault.DOCKER_HOST;
-      const faulty = {
+      const faulty: Record<string, string> = {
         ...cfg,
         ...('exchange' in fault ? { HZN_EXCHANGE_URL: fault.exchange } : {}),
         ...('auth' in fault ? { HZN_EXCHANGE_USER_AUTH: fault.auth } : {}),
       };
+      if ('upgradeKey' in fault) {
+        const key = join(work, 'publisher.key');
+        writeFileSync(
+          key,
+          generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+            type: 'pkcs8',
+            format: 'pem',
+          }),
+        );
+        faulty.AGENT_UPGRADE_KEYS = key;
+      }
       // The downloaded executable's temporary file goes too.
       env.TMPDIR = join(work, 'tmp');
       mkdirSync(env.TMPDIR, { recursive: true });
