@@ -25,6 +25,9 @@ const UNAVAILABLE_NAMES = new Set([
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
   'RequestLimitExceeded',
+  // The change feed's numbering did not catch up with a backlog of writes in time
+  // (tables/feed/changes.ts): nothing was read or written, and a retry reads on.
+  'FeedNumberingTimeout',
 ]);
 
 /** How deep to follow `cause` and `errors` (an AggregateError of both address families). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { handleError } from '#lib/http/on-error';
 import { isUnavailable } from '#lib/http/unavailable';
+import { FeedNumberingTimeout } from '#tables/feed/changes';
 
 /** The errors the AWS SDK throws when DynamoDB cannot be reached, as it builds them. */
 const withCode = (message: string, code: string) =>
@@ -22,6 +23,10 @@ describe('isUnavailable: a dependency down, not a refusal', () => {
     ['a wrapped cause', new Error('query failed', { cause: withCode('x', 'ECONNRESET') })],
     ['throttled', named('ProvisionedThroughputExceededException')],
     ["DynamoDB's own failure", named('InternalServerError')],
+    [
+      "the change feed's numbering behind a backlog (seen at 1,000 nodes registering)",
+      new FeedNumberingTimeout(),
+    ],
   ])('%s', (_what, error) => {
     expect(isUnavailable(error)).toBe(true);
   });
