@@ -89,6 +89,13 @@ async function asRoot(method: string, path: string, body: unknown): Promise<void
   if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
 }
 
+/** `hzn nm manifest add` of `manifest` as `id` in the org, signed with the key pair `signer` (keys/). */
+const addManifest = (id: string, manifest: unknown, signer: string) =>
+  hzn([
+    ...['nm', 'manifest', 'add', '-t', 'agent_upgrade_manifests', '-i', id],
+    ...['-f', json(`${id}-manifest.json`, manifest), '-k', join(work, 'keys', `${signer}.key`)],
+  ]);
+
 /** An NMP for the demo nodes (hello-secret's node policy), upgrading to `manifest` now. */
 async function addNmp(name: string, manifest: string, scope: object = { constraints: ['purpose == demo'] }) {
   const nmp = {
@@ -259,19 +266,7 @@ describe.skipIf(!docker)('an installed agent upgraded over the air by node manag
     const manifest = {
       softwareUpgrade: { version: VERSION_B, files: [EXECUTABLE], sha256: { [EXECUTABLE]: '0'.repeat(64) } },
     };
-    await hzn([
-      'nm',
-      'manifest',
-      'add',
-      '-t',
-      'agent_upgrade_manifests',
-      '-i',
-      'bad-hash',
-      '-f',
-      json('bad-hash-manifest.json', manifest),
-      '-k',
-      join(work, 'keys', 'publisher.key'),
-    ]);
+    await addManifest('bad-hash', manifest, 'publisher');
     await addNmp('bad-hash', `${ORG}/bad-hash`);
     const ended = await outcome('bad-hash');
     expect(ended.status).toBe('failed');
@@ -289,19 +284,7 @@ describe.skipIf(!docker)('an installed agent upgraded over the air by node manag
     const sums = {
       softwareUpgrade: { version: VERSION_B, files: [EXECUTABLE], sha256: { [EXECUTABLE]: sha256 } },
     };
-    await hzn([
-      'nm',
-      'manifest',
-      'add',
-      '-t',
-      'agent_upgrade_manifests',
-      '-i',
-      'stranger',
-      '-f',
-      json('stranger-manifest.json', sums),
-      '-k',
-      join(work, 'keys', 'stranger.key'),
-    ]);
+    await addManifest('stranger', sums, 'stranger');
     await addNmp('stranger', `${ORG}/stranger`);
     const ended = await outcome('stranger');
     expect(ended.status).toBe('failed');
