@@ -9,6 +9,7 @@ import { agbotsRoutes } from '#functions/agbots/routes';
 import { agentFileVersionsRoutes } from '#functions/agent-file-versions/routes';
 import { catalogRoutes } from '#functions/catalog/routes';
 import { changesRoutes } from '#functions/changes/routes';
+import { consoleRoutes } from '#functions/console/routes';
 import { deploymentPoliciesRoutes } from '#functions/deployment-policies/routes';
 import { managementPoliciesRoutes } from '#functions/management-policies/routes';
 import { nodeAgreementsRoutes } from '#functions/node-agreements/routes';
@@ -56,6 +57,7 @@ export const FAMILIES: ResourceDoc[] = [
   objectsRoutes,
   changesRoutes,
   secretsRoutes,
+  consoleRoutes,
   openApiRoutes,
 ];
 
