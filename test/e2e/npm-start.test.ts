@@ -1,56 +1,20 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '#lib/auth/basic';
-import { allFree, freeBadPorts, freePorts, type Launched, launch, occupy } from '#test/support/launcher';
+import { allFree, freePorts } from '#test/support/launcher';
 import { httpRequest } from '../../scripts/local/http-request.ts';
+import { useLaunches } from './support/launches.ts';
 import { prebuiltFunctions } from './support/prebuilt.ts';
 
 /**
- * `npm start` (scripts/start-local.ts) as a user runs it. The first start builds the functions as
- * it does for a user; the later starts, whose subject is not the build (data kept across a
- * restart, a "bad" port), run the e2e project's build of the same functions (prebuilt.ts).
+ * `npm start` (scripts/start-local.ts) as a user runs it: the first start builds the functions as
+ * it does for a user; the second start, whose subject is the data kept across a restart, runs the
+ * e2e project's build of the same functions (prebuilt.ts). Its refusals and a start on a "bad"
+ * port are in npm-start-edges.test.ts (a file of their own, so the two run side by side).
  */
 const STARTUP_MS = 240_000;
-const running: Launched[] = [];
-const tempDirs: string[] = [];
-
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'exchange-launcher-'));
-  tempDirs.push(dir);
-  return dir;
-};
-
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
-
-afterEach(async () => {
-  // A failed assertion must not leave a stack running.
-  for (const launched of running.splice(0)) {
-    if (launched.child.exitCode === null) {
-      launched.child.kill('SIGINT');
-      await launched.exited;
-    }
-  }
-});
-
-function start(env: Record<string, string>): Launched {
-  const launched = launch(env);
-  running.push(launched);
-  return launched;
-}
-
-async function stop(launched: Launched): Promise<number | null> {
-  launched.child.kill('SIGINT');
-  return launched.exited;
-}
-
-const expectOneClearMessage = (output: string, ...fragments: string[]) => {
-  for (const fragment of fragments) expect(output).toContain(fragment);
-  expect(output).not.toMatch(/^\s+at /m); // no stack trace
-};
+const { start, stop, tempDir } = useLaunches();
 
 describe('npm start (scripts/start-local.ts)', () => {
   it(
@@ -132,81 +96,4 @@ describe('npm start (scripts/start-local.ts)', () => {
     },
     2 * STARTUP_MS + 60_000,
   );
-
-  it(
-    'becomes ready on a WHATWG "bad port" such as 4190 (readiness is checked with node:http, not fetch)',
-    async () => {
-      const ports = await freeBadPorts();
-      const env = {
-        EXCHANGE_DATA_DIR: tempDir(),
-        EXCHANGE_PORT: String(ports.http),
-        EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
-      };
-      const launched = start({ ...env, ...prebuiltFunctions(), EXCHANGE_AGBOT: 'off' });
-      await launched.waitFor(/Root credentials: root\/root:(\S+)/, STARTUP_MS);
-      expect(launched.output()).toContain('No agbot (EXCHANGE_AGBOT=off).');
-      const base = `http://127.0.0.1:${ports.http}/v1`;
-      const version = await httpRequest(`${base}/admin/version`);
-      expect(version.status).toBe(200);
-      expect(version.text).toBe('2.154.0\n');
-      // Why: fetch refuses this port even though the server answers.
-      await expect(fetch(`${base}/admin/version`)).rejects.toThrow();
-      expect(await stop(launched)).toBe(0);
-      expect(await allFree([ports.http, ports.http + 1, ports.dynamo])).toBe(true);
-    },
-    STARTUP_MS + 60_000,
-  );
-
-  it('refuses a port in use with one clear message (API, Lambda API or DynamoDB port)', async () => {
-    const dataDir = tempDir();
-    const ports = await freePorts();
-    const env = {
-      EXCHANGE_DATA_DIR: dataDir,
-      EXCHANGE_PORT: String(ports.http),
-      EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
-    };
-    for (const [port, setting] of [
-      [ports.http, 'EXCHANGE_PORT'],
-      [ports.http + 1, 'EXCHANGE_PORT'],
-      [ports.dynamo, 'EXCHANGE_DYNAMODB_PORT'],
-    ] as const) {
-      const blocker = await occupy(port);
-      try {
-        const launched = start(env);
-        expect(await launched.exited).toBe(1);
-        expectOneClearMessage(launched.output(), `Port ${port}`, 'already in use', `${setting}=<port>`);
-      } finally {
-        await new Promise((resolve) => blocker.close(resolve));
-      }
-    }
-  }, 60_000);
-
-  it('explains a data dir that is a file, a corrupt DynamoDB file, and a missing Java', async () => {
-    const ports = await freePorts();
-    const portsEnv = { EXCHANGE_PORT: String(ports.http), EXCHANGE_DYNAMODB_PORT: String(ports.dynamo) };
-    const parent = tempDir();
-
-    const file = join(parent, 'not-a-dir');
-    writeFileSync(file, 'x');
-    const notDir = start({ ...portsEnv, EXCHANGE_DATA_DIR: file });
-    expect(await notDir.exited).toBe(1);
-    expectOneClearMessage(notDir.output(), `${file} is not a directory`, 'EXCHANGE_DATA_DIR');
-
-    const corrupt = join(parent, 'corrupt');
-    mkdirSync(join(corrupt, 'dynamodb'), { recursive: true });
-    writeFileSync(join(corrupt, 'dynamodb', 'shared-local-instance.db'), 'garbage, not SQLite'.repeat(100));
-    const damaged = start({ ...portsEnv, EXCHANGE_DATA_DIR: corrupt });
-    expect(await damaged.exited).toBe(1);
-    expectOneClearMessage(damaged.output(), 'corrupt', 'Move it aside');
-
-    // Only the directory of node itself on PATH: no java.
-    const noJava = start({
-      ...portsEnv,
-      EXCHANGE_DATA_DIR: join(parent, 'fresh'),
-      PATH: dirname(process.execPath),
-    });
-    expect(await noJava.exited).toBe(1);
-    expectOneClearMessage(noJava.output(), 'Java was not found', 'openjdk-17-jre-headless');
-    expect(await allFree([ports.http, ports.http + 1, ports.dynamo])).toBe(true);
-  }, 60_000);
 });
