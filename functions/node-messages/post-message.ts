@@ -28,6 +28,7 @@ export const handler = endpoint(nodeMessagesRoutes.operations.postNodeMessage, {
       limits: postLimits(limits),
       state: target.state,
       share: target.share,
+      deleting: target.deleting,
       now,
     });
     if (result.outcome === 'full') throw mailboxFull(resourceId(path), max);

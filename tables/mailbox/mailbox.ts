@@ -12,10 +12,11 @@ import type { Counter } from '../org/stats.ts';
  * The two mailboxes, one implementation (tables/README.md, "Mailboxes"): an agbot's (messages from
  * nodes, `AGBOT#<org>/<id>`) and a node's (messages from agbots, `NODE#<org>/<id>`). Each holds
  * its messages `MSG#<12-digit id>` and one state item `MSGSEQ` with the last id handed out (`seq`)
- * and how many message items are stored (`storedMsgs`), both moved in the transaction that stores a
- * message: ids increase without gaps and the mailbox limit is a condition, exact under concurrency.
- * Each sender's share of the mailbox (`msgs`, `bytes`) is one more item, `MSGFROM#<sender>`, moved
- * in the same transactions, so one sender cannot fill someone else's mailbox (issue 23).
+ * and how many places are taken (`storedMsgs`), both moved by one ADD before the transaction that
+ * stores a message (tables/mailbox/post.ts): ids increase in the order they are taken and the
+ * mailbox limit is a condition of that ADD, exact under concurrency. Each sender's share of the
+ * mailbox (`msgs`, `bytes`) is one more item, `MSGFROM#<sender>`, moved in the storing
+ * transaction, so one sender cannot fill someone else's mailbox (issue 23).
  */
 type MailboxKind = 'agbot' | 'node';
 

@@ -1,7 +1,10 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PostLimits } from '#lib/mailbox';
-import { tableName } from '../client.ts';
+import { documentClient, tableName } from '../client.ts';
 import { transactWriteWithChanges } from '../feed/changes.ts';
 import { batchGet } from '../kernel/batch-get.ts';
+import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
 import { nodeKeys } from '../keys/node.ts';
@@ -30,11 +33,18 @@ interface Sender {
 }
 
 /** What a POST needs before it writes: the mailbox's owner, the sender, the mailbox state, the sender's share. */
-interface PostContext {
+export interface PostContext {
   owner: Item | undefined;
   sender: Item | undefined;
   state: MailboxState;
   share: SenderShare;
+  /** Whose deletion had started when read: a post then writes nothing. */
+  deleting: Deleting;
+}
+
+interface Deleting {
+  owner: boolean;
+  sender: boolean;
 }
 
 const senderKey = (sender: Sender) =>
@@ -50,11 +60,18 @@ export async function loadPostContext(box: Mailbox, sender: Sender): Promise<Pos
   const share = layout.share(senderFullId(sender));
   // The owner and the sender are never the same item: one is a node, the other an agbot.
   const found = await batchGet([layout.owner, senderKey(sender), layout.state, share]);
+  const owner = itemAt(found, layout.owner);
+  const senderItem = itemAt(found, senderKey(sender));
   return {
-    owner: itemAt(found, layout.owner),
-    sender: itemAt(found, senderKey(sender)),
+    owner,
+    sender: senderItem,
     state: mailboxState(itemAt(found, layout.state)),
     share: senderShare(itemAt(found, share)),
+    // An agbot's cascade removes what it sent, so it sends nothing once started; a node's does not.
+    deleting: {
+      owner: owner?.deleting !== undefined,
+      sender: sender.kind === 'agbot' && senderItem?.deleting !== undefined,
+    },
   };
 }
 
@@ -85,12 +102,10 @@ interface PostRequest {
   /** The mailbox state and share read with the authorization (loadPostContext). */
   state: MailboxState;
   share: SenderShare;
+  /** Read with them: a deletion under way is answered without a write. */
+  deleting?: Deleting;
   now: Date;
 }
-
-const MAX_ATTEMPTS = 300;
-const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(40, 3 + attempt)));
 
 /** Which of the sender's limits this message would pass, if any. */
 function shareExceeded(
@@ -103,22 +118,31 @@ function shareExceeded(
   return undefined;
 }
 
+/** A failed write is tried again this many times when a racer of the same sender moved its share. */
+const MAX_ATTEMPTS = 20;
+
 /**
- * Stores a message under the mailbox's next id, in ONE transaction with: the state item moved from
- * the `seq` read to seq + 1 with `storedMsgs + 1`, refused when `storedMsgs` has reached `max`; a check
- * that the owner is still there (and, for an agbot, not being deleted); the sender's share moved by
- * one message and its bytes, refused past the per-sender limits; for a node mailbox a check that
- * the sending agbot is not being deleted (its cascade removes what it sent); and the change row
- * (`agbotmsgs` / `nodemsgs`, id = the owner). A racer that moved `seq` first makes the transaction
- * fail: the state is read again and the write retried, so ids are given in commit order without
- * gaps. A full mailbox or share is recounted first (`reconcileMailbox`, which drops expired
- * messages, at most once a minute unless a message expired since). Then the org's counter moves.
- * Warm and uncontended: this transaction and that counter update.
+ * Stores a message. First its id and its place: ONE UpdateItem on the mailbox's state that adds 1
+ * to `seq` (the id, read back) and to `storedMsgs`, refused when `storedMsgs` has reached `max`.
+ * A counter moved by ADD takes concurrent senders one after another without failing any of them,
+ * where a transaction conditioned on the `seq` it read made all but one of a burst fail and retry
+ * (an agbot's mailbox when a thousand nodes reply to one round: tables/README.md, "Mailboxes").
+ * Then ONE transaction: the message Put; a check that the owner is still there (and, for an agbot,
+ * not being deleted); the sender's share moved by one message and its bytes, refused past the
+ * per-sender limits; for a node mailbox a check that the sending agbot is not being deleted (its
+ * cascade removes what it sent); and the change row (`agbotmsgs` / `nodemsgs`, id = the owner).
+ * When that fails, the place is given back and the id is never used: ids grow in the order they
+ * were taken, with gaps, as upstream's serial ids. A full mailbox or share is recounted first
+ * (`reconcileMailbox`, which drops expired messages, at most once a minute unless a message
+ * expired since). Then the org's counter moves. Warm: the UpdateItem, the transaction and that
+ * counter update.
  */
 export async function postMessage(request: PostRequest): Promise<PostOutcome> {
   const { box, limits, message } = request;
   const { max } = limits;
   let { state, share } = request;
+  if (request.deleting?.owner) return { outcome: 'no-owner' };
+  if (request.deleting?.sender) return { outcome: 'no-sender' };
   for (let attempt = 0; ; attempt++) {
     // Mailboxes written before `storedMsgs` existed are counted once; a full one drops expired messages.
     const full = state.stored === undefined ? state.seq > 0 : max > 0 && state.stored >= max;
@@ -131,8 +155,13 @@ export async function postMessage(request: PostRequest): Promise<PostOutcome> {
       const limit = shareExceeded(share, message.bytes, limits);
       if (limit) return { outcome: 'sender-full', limit };
     }
-    const msgId = state.seq + 1;
-    const items = postItems(request, state, msgId);
+    const msgId = await reservePlace(box, max);
+    if (msgId === undefined) {
+      // Filled by others since it was read: recounted (expired messages dropped) before an answer.
+      state = { ...state, stored: max };
+      if (attempt >= MAX_ATTEMPTS) return { outcome: 'full' };
+      continue;
+    }
     const change = {
       org: box.org,
       id: box.id,
@@ -140,36 +169,84 @@ export async function postMessage(request: PostRequest): Promise<PostOutcome> {
       operation: 'created' as const,
     };
     try {
-      await transactWriteWithChanges(items, [change], request.now);
-      await countMessages(box, 1);
-      return { outcome: 'stored', msgId };
+      await transactWriteWithChanges(postItems(request, msgId), [change], request.now);
     } catch (error) {
+      await givePlaceBack(box);
       if (!(error instanceof TransactionFailed)) throw error;
-      const [, , ownerGone, , senderGone] = error.failed;
-      if (ownerGone) return { outcome: 'no-owner' };
+      const [, ownerGone, , senderGone] = error.failed;
+      if (ownerGone) {
+        // Deleted since it was read: the state this post made in its gone partition goes too.
+        await forgetEmptyState(box);
+        return { outcome: 'no-owner' };
+      }
       if (senderGone) return { outcome: 'no-sender' };
+      // The sender's share moved by a racer of the same sender: read again, and checked again.
       if (attempt >= MAX_ATTEMPTS) throw new Error(`mailbox ${box.org}/${box.id}: too much contention`);
+      ({ state, share } = await readPostState(box, request.sender));
+      continue;
     }
-    await pause(attempt);
-    ({ state, share } = await readPostState(box, request.sender));
+    await countMessages(box, 1);
+    return { outcome: 'stored', msgId };
   }
 }
 
-/** State update, message Put, owner check, share update, [sender check]: failure reasons are read by index. */
-function postItems(
-  { box, sender, message, limits }: PostRequest,
-  state: MailboxState,
-  msgId: number,
-): TransactItem[] {
+/** The next id and a place in the mailbox, or undefined when `storedMsgs` has reached `max` (> 0). */
+async function reservePlace(box: Mailbox, max: number): Promise<number | undefined> {
+  try {
+    const { Attributes } = await retryOnConflict(() =>
+      documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: mailboxLayout(box).state,
+          UpdateExpression: 'ADD seq :one, storedMsgs :one',
+          ...(max > 0
+            ? { ConditionExpression: 'attribute_not_exists(storedMsgs) OR storedMsgs < :max' }
+            : {}),
+          ExpressionAttributeValues: { ':one': 1, ...(max > 0 ? { ':max': max } : {}) },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      ),
+    );
+    return Number(Attributes?.seq);
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/** A place taken for a message that was not stored (its id stays unused). */
+const givePlaceBack = (box: Mailbox) =>
+  retryOnConflict(() =>
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: mailboxLayout(box).state,
+        UpdateExpression: 'ADD storedMsgs :minus',
+        ExpressionAttributeValues: { ':minus': -1 },
+      }),
+    ),
+  );
+
+/** The mailbox's state item when it holds no message, left by a post whose owner went meanwhile. */
+async function forgetEmptyState(box: Mailbox): Promise<void> {
+  try {
+    await documentClient.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: mailboxLayout(box).state,
+        ConditionExpression: 'storedMsgs <= :none',
+        ExpressionAttributeValues: { ':none': 0 },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/** Message Put, owner check, share update, [sender check]: failure reasons are read by index. */
+function postItems({ box, sender, message, limits }: PostRequest, msgId: number): TransactItem[] {
   const layout = mailboxLayout(box);
   const table = tableName();
-  const values: Record<string, unknown> = { ':next': msgId, ':one': 1 };
-  let condition = state.seq === 0 ? 'attribute_not_exists(seq)' : 'seq = :seq';
-  if (state.seq !== 0) values[':seq'] = state.seq;
-  if (limits.max > 0) {
-    condition += ' AND (attribute_not_exists(storedMsgs) OR storedMsgs < :max)';
-    values[':max'] = limits.max;
-  }
   const shareValues: Record<string, unknown> = { ':one': 1, ':bytes': message.bytes };
   const shareConditions: string[] = [];
   if (limits.perSender.msgs > 0) {
@@ -181,15 +258,6 @@ function postItems(
     shareValues[':room'] = limits.perSender.bytes - message.bytes;
   }
   const items: TransactItem[] = [
-    {
-      Update: {
-        TableName: table,
-        Key: layout.state,
-        UpdateExpression: 'SET seq = :next ADD storedMsgs :one',
-        ConditionExpression: condition,
-        ExpressionAttributeValues: values,
-      },
-    },
     {
       Put: {
         TableName: table,

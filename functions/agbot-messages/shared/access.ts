@@ -12,7 +12,7 @@ import { agbotMailbox } from '#tables/agbot/message-records';
 import type { AgbotRecord } from '#tables/agbot/records';
 import { loadDeleteContext } from '#tables/mailbox/cleanup';
 import type { Mailbox, MailboxState, MessageRef, SenderShare } from '#tables/mailbox/mailbox';
-import { loadPostContext } from '#tables/mailbox/post';
+import { loadPostContext, type PostContext } from '#tables/mailbox/post';
 import type { MessagePath } from './schemas.ts';
 
 /** Reads of the mailbox: users and the agbot itself (docs/compatibility.md#agbot-messages; nodes and other agbots get 403). */
@@ -42,6 +42,7 @@ interface SenderTarget {
   box: Mailbox;
   state: MailboxState;
   share: SenderShare;
+  deleting: PostContext['deleting'];
   nodePubKey: string;
 }
 
@@ -65,7 +66,7 @@ export async function authorizeSender(caller: Caller, path: AgbotPath): Promise<
     );
   }
   const box = agbotMailbox(path.organization, path.agreementbot);
-  const { owner, sender, state, share } = await loadPostContext(box, {
+  const { owner, sender, state, share, deleting } = await loadPostContext(box, {
     kind: 'node',
     org: caller.org,
     id: caller.id,
@@ -79,5 +80,5 @@ export async function authorizeSender(caller: Caller, path: AgbotPath): Promise<
       `invalid input: node '${caller.fullId}' has no publicKey; it must set one before sending messages`,
     );
   }
-  return { box, state, share, nodePubKey };
+  return { box, state, share, deleting, nodePubKey };
 }

@@ -5,7 +5,7 @@ import { accessDenied, badInput } from '#lib/http/errors';
 import { mayExchangeMessages } from '#lib/mailbox';
 import { loadDeleteContext } from '#tables/mailbox/cleanup';
 import type { Mailbox, MailboxState, MessageRef, SenderShare } from '#tables/mailbox/mailbox';
-import { loadPostContext } from '#tables/mailbox/post';
+import { loadPostContext, type PostContext } from '#tables/mailbox/post';
 import { nodeMailbox } from '#tables/node/message-records';
 import type { NodeRecord } from '#tables/node/records';
 import type { NodeMessagePath, NodeMessagesPath } from './schemas.ts';
@@ -45,6 +45,7 @@ interface NodeSenderTarget {
   box: Mailbox;
   state: MailboxState;
   share: SenderShare;
+  deleting: PostContext['deleting'];
   agbotPubKey: string;
 }
 
@@ -68,7 +69,7 @@ export async function authorizeNodeSender(caller: Caller, path: NodeMessagesPath
     );
   }
   const box = nodeMailbox(path.organization, path.node);
-  const { owner, sender, state, share } = await loadPostContext(box, {
+  const { owner, sender, state, share, deleting } = await loadPostContext(box, {
     kind: 'agbot',
     org: caller.org,
     id: caller.id,
@@ -82,5 +83,5 @@ export async function authorizeNodeSender(caller: Caller, path: NodeMessagesPath
       `invalid input: agbot '${caller.fullId}' has no publicKey; it must set one before sending messages`,
     );
   }
-  return { box, state, share, agbotPubKey };
+  return { box, state, share, deleting, agbotPubKey };
 }
