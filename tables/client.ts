@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { withConstructorKeysAsMaps } from './constructor-keys.ts';
@@ -13,6 +14,8 @@ const endpoint = process.env.DYNAMODB_ENDPOINT || undefined;
  * (lib/http/unavailable.ts) instead of hanging until the function's timeout (29 s): a connection
  * within 1 s, an answer within 4 s (the SDK only warns past it unless told to throw), and the SDK's
  * 5 attempts with its backoff: at most about 22 s in all, and about 1 s when the connection is refused.
+ * DYNAMODB_REQUEST_TIMEOUT_MS changes the answer's bound: the test suite's DynamoDB Local, shared by
+ * every file on two loaded cores, takes longer than 4 s for a call at times (test/setup-env.ts).
  */
 export const DYNAMODB_TIMEOUTS = {
   connectionTimeout: 1000,
@@ -29,19 +32,34 @@ export const dynamoClient = new DynamoDBClient({
       }
     : {}),
   maxAttempts: 5,
-  requestHandler: DYNAMODB_TIMEOUTS,
+  requestHandler: {
+    ...DYNAMODB_TIMEOUTS,
+    requestTimeout: Number(process.env.DYNAMODB_REQUEST_TIMEOUT_MS) || DYNAMODB_TIMEOUTS.requestTimeout,
+  },
 });
 
 let calls = 0;
+/** What the calls made inside `withCallLabel` are counted under (benchmarks: calls by route). */
+const callLabel = new AsyncLocalStorage<string>();
+const callsByLabel = new Map<string, number>();
 /** Counts every request sent to DynamoDB: the benchmark reports calls per HTTP request. */
 dynamoClient.middlewareStack.add(
-  (next) => (args) => {
+  (next, context) => (args) => {
     calls += 1;
+    const label = callLabel.getStore();
+    if (label !== undefined) {
+      const key = `${label} ${context.commandName ?? ''}`;
+      callsByLabel.set(key, (callsByLabel.get(key) ?? 0) + 1);
+    }
     return next(args);
   },
   { step: 'initialize', name: 'countDynamoCalls' },
 );
 export const dynamoCallCount = (): number => calls;
+/** Runs `work` with its DynamoDB calls counted under `label` too (`dynamoCallsByLabel`). */
+export const withCallLabel = <T>(label: string, work: () => T): T => callLabel.run(label, work);
+/** Calls made under each label so far, by `<label> <command>`. */
+export const dynamoCallsByLabel = (): Map<string, number> => new Map(callsByLabel);
 
 /**
  * Before the document client marshals an item (initialize runs before its DocumentMarshall). Raw
