@@ -421,6 +421,28 @@ describe('exchange node, org, user, agbot, status, version', () => {
     });
   });
 
+  it('node list follows `next` (our Exchange answers a large org in parts) and stops without it', async () => {
+    const node = (name: string) => ({ name, owner: 'org1/u', arch: 'amd64', nodeType: 'device' });
+    on({
+      'GET /v1/orgs/org1/nodes': {
+        status: 200,
+        body: { nodes: { 'org1/a': node('a') }, lastIndex: 0, next: 'a' },
+      },
+      'GET /v1/orgs/org1/nodes?after=a': {
+        status: 200,
+        body: { nodes: { 'org1/b': node('b') }, lastIndex: 0, next: 'b' },
+      },
+      'GET /v1/orgs/org1/nodes?after=b': { status: 200, body: { nodes: {}, lastIndex: 0 } },
+    });
+    const listed = await hzn(['ex', 'node', 'list'], { env: env() });
+    expect(JSON.parse(listed.stdout)).toEqual(['org1/a', 'org1/b']);
+    expect(server.requests.map((r) => r.url).filter((url) => url.includes('/nodes'))).toEqual([
+      '/v1/orgs/org1/nodes',
+      '/v1/orgs/org1/nodes?after=a',
+      '/v1/orgs/org1/nodes?after=b',
+    ]);
+  });
+
   it('node listerrors prints the surfaced errors ([] when none); a missing node → exit 8', async () => {
     const error = {
       record_id: '3',

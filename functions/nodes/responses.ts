@@ -45,7 +45,12 @@ export const node = z.object({
 });
 
 /** Keyed by `org/id`; lastIndex is always 0. */
-export const getNodesResponse = z.object({ nodes: z.record(z.string(), node), lastIndex: int });
+export const getNodesResponse = z.object({
+  nodes: z.record(z.string(), node),
+  lastIndex: int,
+  /** Our extension: present when more nodes follow; pass it as `after` (docs/exchange.md#node-list). */
+  next: z.string().optional(),
+});
 
 export const oneProperty = z.object({ name: z.string(), type: z.string().optional(), value: z.json() });
 

@@ -90,7 +90,19 @@ export const noHeartbeatQuery = z.object({ noheartbeat: booleanParam.optional() 
 
 export const NODE_TYPES = ['device', 'cluster'] as const;
 
+/** The most nodes one page of GET /orgs/{org}/nodes reads (`limit`, our extension). */
+export const NODE_PAGE_MAX = 1000;
+
 export const listNodesQuery = z.object({
+  /** Our extension (docs/exchange.md#node-list): a page of this many node records, in id order. */
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, `must be a whole number from 1 to ${NODE_PAGE_MAX}`)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= NODE_PAGE_MAX, `must be a whole number from 1 to ${NODE_PAGE_MAX}`)
+    .optional(),
+  /** Our extension: the nodes after this node id (the previous answer's `next`). */
+  after: idSegment.optional(),
   idfilter: filterParam.optional(),
   name: filterParam.optional(),
   owner: filterParam.optional(),

@@ -53,12 +53,18 @@ export function exchangeNodeCommands(exchange: Command, base: Base): void {
     const { client, org } = await exchangeSession(ctx, opts, 'any');
     const target = name ? splitOrg(org, name) : { org, id: '' };
     const path = `orgs/${enc(target.org)}/nodes${name ? `/${enc(target.id)}` : ''}`;
-    const result = await client.expect('GET', path, [200, 404]);
-    if (result.status === 404 && name)
-      throw fatal(EXIT.NOT_FOUND, `node '${target.id}' not found in org ${target.org}`);
-    const nodes = (
-      result.status === 404 ? {} : (jsonBody<{ nodes?: Json }>(result, client.url(path)).nodes ?? {})
-    ) as Record<string, Json>;
+    const nodes: Record<string, Json> = {};
+    // A large org's list comes in parts: our Exchange says where the rest starts (`next`).
+    for (let after: string | undefined, first = true; first || after !== undefined; first = false) {
+      const part = after === undefined ? path : `${path}?after=${enc(after)}`;
+      const result = await client.expect('GET', part, [200, 404]);
+      if (result.status === 404 && name)
+        throw fatal(EXIT.NOT_FOUND, `node '${target.id}' not found in org ${target.org}`);
+      if (result.status === 404) break;
+      const body = jsonBody<{ nodes?: Record<string, Json>; next?: unknown }>(result, client.url(part));
+      Object.assign(nodes, body.nodes ?? {});
+      after = !name && typeof body.next === 'string' && body.next !== after ? body.next : undefined;
+    }
     if (!name && opts.long !== true) {
       printJson(ctx.io, Object.keys(nodes));
       return;
