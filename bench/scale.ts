@@ -29,7 +29,7 @@ const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
 const dynamo = await startBenchDynamo();
 try {
-  const { dynamoCallCount } = await import('#tables/client');
+  const { dynamoCallCount, dynamoCallsByLabel, withCallLabel } = await import('#tables/client');
   const { createFleet, openAgbot, startExchange } = await import('../test/integration/rollouts/fleet.ts');
   const { exchangeCall } = await import('../agbot/test-support/scripted-node.ts');
   const exchange = await startExchange();
@@ -73,6 +73,7 @@ try {
 
     const started = Date.now();
     const moveCalls = dynamoCallCount();
+    const byLabelBefore = dynamoCallsByLabel();
     await fleet.publish(['1.0.0']); // the service and the deployment policy
     const reached = new Map<number, { ms: number; rounds: number }>();
     const roundMs: number[] = [];
@@ -88,7 +89,9 @@ try {
       const roundStart = performance.now();
       // A round the Exchange refuses (a 503: the feed's numbering behind) is tried again next
       // round, as the stack's next invocation does; counted below.
-      await agbot.round().catch((error: Error) => failedRounds.push(error.message.slice(0, 120)));
+      await withCallLabel('agbot round (its store)', () => agbot.round()).catch((error: Error) =>
+        failedRounds.push(error.message.slice(0, 120)),
+      );
       roundMs.push(performance.now() - roundStart);
       proposals.push(proposalsSent() - sentBefore);
       await fleet.act();
@@ -98,6 +101,10 @@ try {
           reached.set(share, { ms: Date.now() - started, rounds });
     }
     const formedCalls = dynamoCallCount() - moveCalls;
+    const byLabel = [...dynamoCallsByLabel()]
+      .map(([label, count]) => [label, count - (byLabelBefore.get(label) ?? 0)] as const)
+      .filter(([, count]) => count > 0)
+      .sort((a, b) => b[1] - a[1]);
     probing = false;
     await probe;
     agbot.close();
@@ -129,6 +136,14 @@ try {
     console.log(
       `| GET the org's node list (${NODES} nodes, one page) | p50 ${ms(latency.list, 50)} ms, p99 ${ms(latency.list, 99)} ms, max ${ms(latency.list, 100)} ms |`,
     );
+    console.log('');
+    console.log("DynamoDB calls per agreement formed, by route (or the agbot's store) and command:\n");
+    console.log('| Route | Command | Calls per agreement |');
+    console.log('| ----- | ------- | ------------------: |');
+    for (const [label, count] of byLabel.slice(0, 30)) {
+      const at = label.lastIndexOf(' ');
+      console.log(`| ${label.slice(0, at)} | ${label.slice(at + 1)} | ${round(count / NODES, 2)} |`);
+    }
     console.log('');
   }
   await exchange.close();

@@ -6,6 +6,7 @@ import { FAMILIES } from '#functions/families';
 import { handler as secretsLambda } from '#functions/secrets/lambda';
 import type { LambdaHandler } from '#lib/http/dispatch';
 import type { APIGatewayProxyEventV2 } from '#lib/http/lambda-types';
+import { withCallLabel } from '#tables/client';
 
 /**
  * What the server does with one request before its handler runs: `serve` it, or `drop` it
@@ -50,7 +51,9 @@ export async function startExchangeHttp(options: { fate?: (request: ExchangeRequ
       if (fate === 'drop') return void res.destroy();
       served += 1;
       const event = offlineEvent(request.method, url, headers, payload, served);
-      const answer = await route(url.pathname)(event, lambdaContext(served));
+      const answer = await withCallLabel(`${request.method} ${routeShape(url.pathname)}`, () =>
+        route(url.pathname)(event, lambdaContext(served)),
+      );
       if (fate === 'serve-then-drop') return void res.destroy();
       const answerHeaders = { ...answer.headers };
       // serverless-offline types an answer that names no Content-Type (a 204) as JSON.
@@ -121,6 +124,30 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
     headers[(req.rawHeaders[i] as string).toLowerCase()] = req.rawHeaders[i + 1] as string;
   return headers;
+}
+
+/** A collection's member names, replaced by `{}` in a path's shape. */
+const COLLECTIONS = new Set([
+  'orgs',
+  'nodes',
+  'agbots',
+  'agreements',
+  'msgs',
+  'services',
+  'patterns',
+  'policies',
+  'users',
+  'secrets',
+  'managementpolicies',
+  'rollouts',
+]);
+
+/** The path with its ids as `{}`: the route a request's DynamoDB calls are counted under. */
+export function routeShape(path: string): string {
+  const segments = path.split('/');
+  return segments
+    .map((segment, i) => (i > 0 && COLLECTIONS.has(segments[i - 1] ?? '') ? '{}' : segment))
+    .join('/');
 }
 
 function callerOf(headers: Record<string, string>): string {
