@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { loadOrCreateMasterKey } from '#lib/secrets/local-key-provider';
+import { buildConsole } from './build-console.ts';
 import { startLocalAgbot } from './local/agbot.ts';
 import { assertPortsFree } from './local/check-ports.ts';
 import { prepareDataDir } from './local/data-dir.ts';
@@ -83,6 +84,9 @@ async function main(signal: AbortSignal): Promise<void> {
   const objects = await startObjectStore({ dir: objectsDir });
   stops.push(objects.stop);
 
+  // The web console is served by the stack from console/dist (functions/console, docs/console.md).
+  const built = await buildConsole();
+  console.log(`Built the web console (${(built.gzipTotal / 1024).toFixed(1)} KB gzip).`);
   console.log('Starting the Exchange (serverless-offline; the first build takes a while)...');
   const offline = await startOffline({
     httpPort: settings.httpPort,
@@ -143,6 +147,7 @@ async function main(signal: AbortSignal): Promise<void> {
       `The Exchange is listening on http://localhost:${settings.httpPort}/v1`,
       `Root credentials: root/root:${rootPassword}`,
       `  e.g. curl -u 'root/root:${rootPassword}' http://localhost:${settings.httpPort}/v1/admin/status`,
+      `Web console: http://localhost:${settings.httpPort}/v1/console/index.html (sign in as root/root or any user; docs/console.md)`,
       `Device installer: http://localhost:${settings.httpPort}/v1/agent-install.sh`,
       `  e.g. curl -sSf http://localhost:${settings.httpPort}/v1/agent-install.sh | sudo sh -s -- -k agent-install.cfg (docs/agent.md)`,
       `Object store (agent files, upgrade manifests): HZN_FSS_CSSURL=http://localhost:${settings.httpPort}/v1/css, data in ${objectsDir} (docs/nmp.md)`,
