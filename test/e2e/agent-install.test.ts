@@ -15,7 +15,7 @@ import {
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePorts, type Launched, launch } from '#test/support/launcher';
 import { reachableEngine } from '../../agent/test-support/engine.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
@@ -94,7 +94,10 @@ beforeAll(async () => {
     HZN_AGBOT_POLL_SECONDS: '1',
     HZN_AGBOT_PORT: String(await freePort()),
   });
-  await Promise.all([buildKit(), launched.waitFor(/Press Ctrl-C to stop/, 240_000)]);
+  await Promise.all([
+    buildKit(inject('exchangeBuildDir')),
+    launched.waitFor(/Press Ctrl-C to stop/, 240_000),
+  ]);
   installerUrl = (await launched.waitFor(/Device installer: (\S+)/, 1000))[1] ?? '';
   kitServer = createServer((request, response) => {
     const name = /^\/kit\/(horizon-agent-linux-(?:x64|arm64))$/.exec(request.url ?? '')?.[1];

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePorts, type Launched, launch } from '#test/support/launcher';
 import { reachableEngine } from '../../agent/test-support/engine.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
@@ -158,14 +158,17 @@ beforeAll(async () => {
     HZN_AGBOT_POLL_SECONDS: '1',
     HZN_AGBOT_PORT: String(await freePort()),
   });
-  await Promise.all([buildKit(), launched.waitFor(/Press Ctrl-C to stop/, 240_000)]);
-  installerUrl = (await launched.waitFor(/Device installer: (\S+)/, 1000))[1] ?? '';
-
-  // Version B: a second build of the same source that says so; version C: a build that exits at
-  // start (any file the manifest names and hashes is an executable to the agent).
+  // Version B: a second build of the same source that says so, made while the stack starts (after
+  // the run's kit: the first build of a fresh clone fetches the Node binaries both use); version
+  // C: a build that exits at start (any file the manifest names and hashes is an executable to
+  // the agent).
   const kitB = join(work, 'kit-b');
   const kitC = join(work, 'kit-c');
-  await buildVersion(VERSION_B, kitB);
+  await Promise.all([
+    buildKit(inject('exchangeBuildDir')).then(() => buildVersion(VERSION_B, kitB)),
+    launched.waitFor(/Press Ctrl-C to stop/, 240_000),
+  ]);
+  installerUrl = (await launched.waitFor(/Device installer: (\S+)/, 1000))[1] ?? '';
   brokenKit(VERSION_C, kitC);
   // The publisher's key (its public half pinned on the device) and a key nobody pinned.
   const keys = join(work, 'keys');

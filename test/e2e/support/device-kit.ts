@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * What the device tests share: the kit `npm run build:bin` leaves in dist/bin (executables and
@@ -48,9 +49,73 @@ export function run(
   });
 }
 
-/** Builds the kit (`KEEP_BIN=1` reuses one already in dist/bin, when iterating on a test). */
-export async function buildKit(): Promise<void> {
+/**
+ * Builds the kit (`KEEP_BIN=1` reuses one already in dist/bin, when iterating on a test). With
+ * `run` (a token of this test run: the e2e project's `exchangeBuildDir`), the kit is built once
+ * per run: the files of a run that need it take a lock, the first builds, the others find the
+ * build stamped with the same token and reuse it (two builds at once would also write the same
+ * files and work folder).
+ */
+export async function buildKit(run?: string): Promise<void> {
   if (process.env.KEEP_BIN === '1' && existsSync(AGENT_EXECUTABLE) && existsSync(INSTALLER)) return;
+  if (run === undefined) return build();
+  const stamp = join(KIT, '.built-for-run');
+  const release = await lockKit();
+  try {
+    if (existsSync(stamp) && readFileSync(stamp, 'utf8') === run && existsSync(AGENT_EXECUTABLE)) return;
+    rmSync(stamp, { force: true });
+    await build();
+    writeFileSync(stamp, run);
+  } finally {
+    release();
+  }
+}
+
+async function build(): Promise<void> {
   const built = await run('npm', ['run', '--silent', 'build:bin'], { timeoutMs: 600_000 });
   if (built.status !== 0) throw new Error(`npm run build:bin failed:\n${built.output}`);
+}
+
+/**
+ * Takes dist/bin's build lock: a folder naming its holder's pid, made whole elsewhere and renamed
+ * into place (so it never lacks the pid). A holder that died leaves it to the next. Waits while
+ * another file builds; the deadline only bounds a failure.
+ */
+async function lockKit(): Promise<() => void> {
+  const lock = `${KIT}.lock`;
+  const deadline = Date.now() + 900_000;
+  mkdirSync(join(KIT, '..'), { recursive: true });
+  for (;;) {
+    const mine = `${lock}.${process.pid}`;
+    mkdirSync(mine, { recursive: true });
+    writeFileSync(join(mine, 'pid'), String(process.pid));
+    try {
+      renameSync(mine, lock);
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch (error) {
+      rmSync(mine, { recursive: true, force: true });
+      if (!['EEXIST', 'ENOTEMPTY'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    }
+    const holder = Number(readIfThere(join(lock, 'pid')));
+    if (holder && !alive(holder)) rmSync(lock, { recursive: true, force: true });
+    else if (Date.now() > deadline) throw new Error(`${lock}: held by pid ${holder} too long`);
+    else await sleep(250);
+  }
+}
+
+const readIfThere = (path: string): string => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
