@@ -42,7 +42,8 @@ say "the node agent, dist/agent.mjs (log: $work/agent.log)"
 # A fresh node each run: what an interrupted earlier run left behind goes first.
 curl -s -o /dev/null -u "$HZN_ORG_ID/$HZN_EXCHANGE_USER_AUTH" -X DELETE "$HZN_EXCHANGE_URL/orgs/$HZN_ORG_ID/nodes/hello-node"
 rm -rf "$work/agent"
-npm run --silent build:agent >/dev/null 2>&1
+# HELLO_SECRET_AGENT_BUILT=1: dist/agent.mjs is already built (the e2e test's run builds it once).
+[ "${HELLO_SECRET_AGENT_BUILT:-}" = 1 ] || npm run --silent build:agent >/dev/null 2>&1
 HZN_AGENT_PORT=$agent_port HZN_AGENT_DATA_DIR="$work/agent" HZN_AGENT_POLL_SECONDS=1 \
   node_modules/.bin/node dist/agent.mjs >"$work/agent.log" 2>&1 &
 agent_pid=$!
@@ -81,7 +82,11 @@ for _ in $(seq 1 60); do
   sleep 1
 done
 podman exec "$container" cat /platform-secrets/app_secret; echo
-sleep 6
+# The service prints the secret every 5 seconds: wait for a line with the new one.
+for _ in $(seq 1 60); do
+  podman logs --tail 1 "$container" 2>&1 | grep -q 'a new greeting' && break
+  sleep 1
+done
 podman logs --tail 2 "$container"
 
 say "the event log"

@@ -58,6 +58,9 @@ describe.skipIf(!docker)('examples/hello-secret/run.sh against npm start', () =>
         HORIZON_URL: `http://127.0.0.1:${await freePort()}`,
         HELLO_SECRET_DIR: join(dataDir, 'example'),
         HZN_ORG_ID: 'hello',
+        // The e2e run built dist/agent.mjs once (functions-build.ts); rebuilding it here could
+        // rewrite it while another file's agent starts from it.
+        HELLO_SECRET_AGENT_BUILT: '1',
       },
     });
     const output = ran.output;
