@@ -2,14 +2,15 @@ import { endpoint } from '#functions/endpoint';
 import { json } from '#lib/http/responses';
 import { consoleRoutes } from './routes.ts';
 import { authorizeNodeSummaries } from './shared/access.ts';
-import { fleetSummary } from './shared/summaries.ts';
+import { recentFleetSummary } from './shared/summaries.ts';
 
 /**
  * GET /v1/console/orgs/{organization}/fleet: the org's nodes in numbers. One GetItem (the org),
- * ⌈N/1000⌉ Queries (gsi1) and ⌈N/50⌉ BatchGetItem for N nodes; tables/README.md, access pattern 115.
+ * ⌈N/1000⌉ Queries (gsi1) and ⌈N/50⌉ BatchGetItem for N nodes, at most once per 30 s per org and
+ * owner on an instance (then from memory); tables/README.md, access pattern 115.
  */
 export const handler = endpoint(consoleRoutes.operations.getFleetSummary, {
   authorize: ({ caller, path }) => authorizeNodeSummaries(caller, path.organization),
   handle: async ({ path, target: ownOnly, deps }) =>
-    json(200, await fleetSummary(path.organization, ownOnly, deps.clock.now().getTime())),
+    json(200, await recentFleetSummary(path.organization, ownOnly, deps.clock.now().getTime())),
 });

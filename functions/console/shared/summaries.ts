@@ -109,6 +109,29 @@ export async function summaryPage(
   }
 }
 
+/** How long an instance answers a fleet summary it computed (the console refreshes every 30 s). */
+export const FLEET_SUMMARY_TTL_MS = 30_000;
+const computed = new Map<string, FleetSummary>();
+
+/**
+ * The fleet summary, computed at most once per FLEET_SUMMARY_TTL_MS per org and owner by this
+ * instance: however many consoles are open on an org, its nodes are read at most every 30 s
+ * (tables/README.md, access pattern 115). `at` says when it was computed.
+ */
+export async function recentFleetSummary(
+  org: string,
+  ownOnly: string | undefined,
+  now: number,
+): Promise<FleetSummary> {
+  const key = `${org}\n${ownOnly ?? ''}`;
+  const kept = computed.get(key);
+  if (kept && now - Date.parse(kept.at) < FLEET_SUMMARY_TTL_MS && now >= Date.parse(kept.at)) return kept;
+  const fresh = await fleetSummary(org, ownOnly, now);
+  if (computed.size > 1000) computed.clear();
+  computed.set(key, fresh);
+  return fresh;
+}
+
 /** Node records one fleet summary reads at most (past them `truncated`). */
 export const FLEET_SUMMARY_MAX_NODES = 50_000;
 const PAGE = 1000;
@@ -131,7 +154,7 @@ export async function fleetSummary(
     const page = await pageOrgNodes(org, { limit: PAGE, after, ...(ownOnly ? { owner: ownOnly } : {}) });
     read += page.nodes.length;
     summaries.push(
-      nodeExtras(page.nodes, now).then((extras) =>
+      nodeExtras(page.nodes, now, 16).then((extras) =>
         page.nodes.map((item) => summarize(item, extras.get(`${item.org}/${item.id}`), intervals, now)),
       ),
     );

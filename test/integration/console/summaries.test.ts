@@ -311,6 +311,14 @@ describe('GET /v1/console/orgs/{organization}/fleet', () => {
     expect(JSON.stringify(result.body)).not.toContain('b-late');
   });
 
+  it('is computed at most once per 30 s per org and owner by an instance', async () => {
+    await numbers(admin);
+    expect(await dynamoUsageOf(() => numbers(admin))).toEqual([]);
+    const later = fleet.withDeps({ clock: { now: () => new Date(NOW + 30_000) } });
+    const calls = await dynamoUsageOf(() => invoke(later, { auth: admin, path: { organization: 'acme' } }));
+    expect(calls.map((call) => call.command)).toEqual(['GetItem', 'Query', 'BatchGetItem']);
+  });
+
   it("counts only a plain user's own nodes", async () => {
     expect((await numbers(alice)).body).toMatchObject({
       total: 3,
