@@ -69,7 +69,7 @@ export async function signIn(user: string, password: string): Promise<WhoAmI> {
 
 export function signOut(): void {
   authorization = undefined;
-  sessionStorage.removeItem(STORE);
+  sessionStorage.clear();
   onSignedOut();
 }
 

@@ -1,12 +1,12 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, signedIn, signIn, signOut, type WhoAmI, whenSignedOut } from './api.ts';
+import { ApiError, api, type Orgs, signedIn, signIn, signOut, type WhoAmI, whenSignedOut } from './api.ts';
 import { SecretsPage, ServicesPage, UsersPage } from './pages/catalog.tsx';
 import { Deployments } from './pages/deployments.tsx';
 import { Fleet } from './pages/fleet.tsx';
 import { Node } from './pages/node.tsx';
 import { Nodes } from './pages/nodes.tsx';
-import { href, type PageProps, useRefresh, useRoute } from './state.ts';
+import { href, type PageProps, useData, useRefresh, useRoute } from './state.ts';
 import './style.css';
 
 const PAGES: {
@@ -70,6 +70,31 @@ function SignIn({ onSignedIn }: { onSignedIn: (me: WhoAmI) => void }) {
   );
 }
 
+const ORG_STORE = 'oe-console-org';
+
+/** Root and hub admins look at any org: the one picked is kept in the tab. */
+function OrgPicker({ org, onPick }: { org: string; onPick: () => void }) {
+  const { data } = useData(() => api<Orgs>('GET', '/v1/orgs'), []);
+  return (
+    <label class="org-picker">
+      Organization{' '}
+      <select
+        value={org}
+        onChange={(event) => {
+          sessionStorage.setItem(ORG_STORE, (event.currentTarget as HTMLSelectElement).value);
+          onPick();
+        }}
+      >
+        {Object.keys(data?.orgs ?? { [org]: null }).map((id) => (
+          <option key={id} value={id}>
+            {id}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function App() {
   const [me, setMe] = useState<WhoAmI | undefined>(undefined);
   const [checking, setChecking] = useState(signedIn());
@@ -86,7 +111,7 @@ function App() {
   if (!me) return <SignIn onSignedIn={setMe} />;
   const visible = PAGES.filter((page) => page.show(me));
   const page = visible.find((p) => p.id === route.page) ?? visible[0];
-  const org = me.org;
+  const org = (me.can.listOrgs && sessionStorage.getItem(ORG_STORE)) || me.org;
   return (
     <>
       <header>
@@ -103,6 +128,7 @@ function App() {
               ))}
           </ul>
         </nav>
+        {me.can.listOrgs ? <OrgPicker org={org} onPick={() => setMe({ ...me })} /> : null}
         <span class="who" data-testid="who">
           {me.id} ({me.role})
         </span>

@@ -307,6 +307,14 @@ describe('the console, signed in as an org admin', () => {
   });
 });
 
+describe('the console, signed in as root', () => {
+  it('picks the org to look at', async () => {
+    await open({ user: 'root/root', secret: exchange.rootPassword });
+    await page.getByLabel('Organization').selectOption('acme');
+    await expect.poll(() => page.getByTestId('tile-total').locator('strong').textContent()).toBe('16');
+  });
+});
+
 describe('the console, signed in as a plain user', () => {
   it('shows their own nodes and no admin action', async () => {
     await open(plain);
