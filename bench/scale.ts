@@ -10,18 +10,26 @@
  *
  * - registration: nodes per second, DynamoDB calls per node, this process's heap per node;
  * - policy added → 50%, 99% and 100% of the nodes finalized (wall time and rounds);
- * - DynamoDB calls of the whole hub (Exchange and agbot) per agreement formed;
+ * - DynamoDB calls of the whole hub (Exchange and agbot) per agreement formed, in all and by route
+ *   (the probes below are served apart and not counted);
  * - the agbot's rounds: duration (p50, max) and proposals per round;
  * - latency (p50, p99, max) of `GET /orgs/{org}/nodes/{id}` and of the org's node list while the
  *   agreements form, one of each every SCALE_PROBE_MS (250).
  *
+ * - the settled fleet idle: after the rollout's tail, SCALE_IDLE_ROUNDS (3) rounds with the agbot's
+ *   clock a minute on for each (the in-stack schedule's cadence), their DynamoDB calls and capacity
+ *   units, by route, and the governance's monthly cost per 1,000 nodes at list prices.
+ *
  * What it does not do yet (docs/benchmarks.md says): the signal channel, nodes idling at the
- * agent's intervals, the stack's own stream-driven invocation of the round.
+ * agent's intervals (their side of the idle cost is bench:fleet's, with real agents), the stack's
+ * own stream-driven invocation of the round.
  */
 import { startBenchDynamo } from './env.ts';
 import { percentile, round } from './stats.ts';
 
 const env = (name: string, fallback: number) => Number(process.env[name] || fallback);
+/** Rounds of the settled fleet measured for the idle cost (the in-stack agbot runs one a minute). */
+const IDLE_ROUNDS = env('SCALE_IDLE_ROUNDS', 3);
 const NODES = env('SCALE_NODES', 1000);
 const PROBE_MS = env('SCALE_PROBE_MS', 250);
 const KINDS = (process.env.SCALE_AGBOTS ?? 'dynamo,sqlite').split(',') as ('dynamo' | 'sqlite')[];
@@ -29,10 +37,15 @@ const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
 const dynamo = await startBenchDynamo();
 try {
-  const { dynamoCallCount, dynamoCallsByLabel, withCallLabel } = await import('#tables/client');
+  const { dynamoCallCount, dynamoCallsByLabel, withCallLabel, dynamoClient } = await import('#tables/client');
+  const { PRICES, PRICES_AS_OF, MINUTES_PER_MONTH } = await import('./fleet-prices.ts');
+  const units = countCapacity(dynamoClient);
   const { createFleet, openAgbot, startExchange } = await import('../test/integration/rollouts/fleet.ts');
   const { exchangeCall } = await import('../agbot/test-support/scripted-node.ts');
   const exchange = await startExchange();
+  // The probes' own server, so that their DynamoDB calls are counted apart from the hub's work.
+  const { startExchangeHttp } = await import('#test/support/exchange-http');
+  const probes = await startExchangeHttp({ labelPrefix: 'probe ' });
   console.log(`# ${NODES} simulated nodes (bench/scale.ts)\n`);
   for (const kind of KINDS) {
     const org = `scale-${kind}`;
@@ -63,7 +76,7 @@ try {
           ['list', `/orgs/${org}/nodes`],
         ] as const) {
           const started = performance.now();
-          const answer = await exchangeCall(exchange.baseUrl, fleet.admin, 'GET', path);
+          const answer = await exchangeCall(probes.baseUrl, fleet.admin, 'GET', path);
           if (answer.status !== 200) throw new Error(`GET ${path}: ${answer.status}`);
           latency[key].push(performance.now() - started);
         }
@@ -100,13 +113,64 @@ try {
         if (!reached.has(share) && finalized * 100 >= share * NODES)
           reached.set(share, { ms: Date.now() - started, rounds });
     }
-    const formedCalls = dynamoCallCount() - moveCalls;
     const byLabel = [...dynamoCallsByLabel()]
       .map(([label, count]) => [label, count - (byLabelBefore.get(label) ?? 0)] as const)
       .filter(([, count]) => count > 0)
       .sort((a, b) => b[1] - a[1]);
+    const probeCalls = byLabel.filter(([label]) => label.startsWith('probe ')).reduce((n, [, c]) => n + c, 0);
+    const formedCalls = dynamoCallCount() - moveCalls - probeCalls;
     probing = false;
     await probe;
+
+    // The settled fleet, idle: rounds back to back (each node answering whatever they send), their
+    // DynamoDB calls and capacity units. Time-gated governance (node health, rescans, the mailbox
+    // fallback) runs in a round only when due, so these rounds are its floor (docs/benchmarks.md).
+    // First the rollout's tail (statuses and feed rows still to read), uncounted; then the
+    // counted rounds, the agbot's clock a minute on for each, so that what it does when due
+    // (node health, the mailbox fallback) runs as at the in-stack schedule's one round a minute.
+    // The nodes heartbeat once first (their feed read, as the agent's poll), so none looks gone.
+    for (let i = 0; i < 2; i++) {
+      await agbot.round();
+      await fleet.act();
+    }
+    for (let i = 0; i < NODES; i += 16)
+      await Promise.all(
+        fleet.nodes.slice(i, i + 16).map((node) =>
+          exchangeCall(exchange.baseUrl, node.creds, 'POST', `/orgs/${org}/changes`, {
+            changeId: 0,
+            maxRecords: 1,
+          }),
+        ),
+      );
+    const idleCallsBefore = dynamoCallCount();
+    const idleByLabelBefore = dynamoCallsByLabel();
+    units.reset(true);
+    const idleMs: number[] = [];
+    for (let i = 0; i < IDLE_ROUNDS; i++) {
+      agbot.clock.skew += 60_000;
+      const idleStart = performance.now();
+      await agbot.round();
+      idleMs.push(performance.now() - idleStart);
+      await fleet.act();
+    }
+    units.reset(false);
+    const idleByLabel = [...dynamoCallsByLabel()]
+      .map(([label, count]) => [label, count - (idleByLabelBefore.get(label) ?? 0)] as const)
+      .filter(([label, count]) => count > 0 && !label.startsWith('probe '))
+      .sort((a, b) => b[1] - a[1]);
+    const idle = {
+      calls: (dynamoCallCount() - idleCallsBefore) / IDLE_ROUNDS,
+      reads: units.reads / IDLE_ROUNDS,
+      writes: units.writes / IDLE_ROUNDS,
+    };
+    // One round a minute (the in-stack schedule), per 1,000 nodes, a month, at list prices.
+    const perThousandMonth = (perRound: number, price: number) =>
+      ((perRound * MINUTES_PER_MONTH * 1000) / NODES) * price;
+    const governance =
+      perThousandMonth(idle.reads, PRICES.readUnit) +
+      perThousandMonth(idle.writes, PRICES.writeUnit) +
+      perThousandMonth(1, PRICES.lambdaRequest) +
+      perThousandMonth((percentile(idleMs, 50) / 1000) * 0.5, PRICES.lambdaGbSecond);
     agbot.close();
 
     const ms = (values: number[], p: number) => round(percentile(values, p), 0);
@@ -131,6 +195,12 @@ try {
       `| Rounds that failed (tried again next round) | ${failedRounds.length} ${failedRounds.join('; ')} |`,
     );
     console.log(
+      `| Idle round of the settled fleet (${IDLE_ROUNDS}) | p50 ${ms(idleMs, 50)} ms; ${round(idle.calls, 1)} DynamoDB calls, ${round(idle.reads, 1)} read and ${round(idle.writes, 1)} write units (${round((idle.reads * 1000) / NODES, 2)} and ${round((idle.writes * 1000) / NODES, 2)} per 1,000 nodes) |`,
+    );
+    console.log(
+      `| The agbot's governance at one round a minute, per 1,000 node-months (prices of ${PRICES_AS_OF}; 512 MB function) | $${round(governance, 2)} |`,
+    );
+    console.log(
       `| GET node during the rollout | p50 ${ms(latency.node, 50)} ms, p99 ${ms(latency.node, 99)} ms, max ${ms(latency.node, 100)} ms (${latency.node.length}) |`,
     );
     console.log(
@@ -140,14 +210,73 @@ try {
     console.log("DynamoDB calls per agreement formed, by route (or the agbot's store) and command:\n");
     console.log('| Route | Command | Calls per agreement |');
     console.log('| ----- | ------- | ------------------: |');
-    for (const [label, count] of byLabel.slice(0, 30)) {
+    for (const [label, count] of byLabel.filter(([l]) => !l.startsWith('probe ')).slice(0, 30)) {
       const at = label.lastIndexOf(' ');
       console.log(`| ${label.slice(0, at)} | ${label.slice(at + 1)} | ${round(count / NODES, 2)} |`);
     }
     console.log('');
+    console.log(
+      'DynamoDB calls of an idle round (the agbot and what the nodes answer), by route and command:\n',
+    );
+    console.log('| Route | Command | Calls per round |');
+    console.log('| ----- | ------- | --------------: |');
+    for (const [label, count] of idleByLabel.slice(0, 15)) {
+      const at = label.lastIndexOf(' ');
+      console.log(`| ${label.slice(0, at)} | ${label.slice(at + 1)} | ${round(count / IDLE_ROUNDS, 2)} |`);
+    }
+    console.log('');
   }
   await exchange.close();
+  await probes.close();
 } finally {
   await dynamo.stop();
 }
 process.exit(0);
+
+/**
+ * Adds ReturnConsumedCapacity to every call while counting and sums the units it reports (reads:
+ * GetItem, Query, BatchGetItem, TransactGetItems; the rest writes), tables and indexes together.
+ */
+function countCapacity(client: {
+  middlewareStack: { add: (m: never, o: { step: 'initialize'; name: string }) => void };
+}) {
+  const READS = new Set([
+    'GetItemCommand',
+    'QueryCommand',
+    'BatchGetItemCommand',
+    'TransactGetItemsCommand',
+    'ScanCommand',
+  ]);
+  const state = { counting: false, reads: 0, writes: 0 };
+  type Capacity = { CapacityUnits?: number };
+  const middleware =
+    (
+      next: (args: {
+        input: Record<string, unknown>;
+      }) => Promise<{ output: { ConsumedCapacity?: Capacity | Capacity[] } }>,
+      context: { commandName?: string },
+    ) =>
+    async (args: { input: Record<string, unknown> }) => {
+      if (!state.counting) return next(args);
+      const result = await next({ ...args, input: { ...args.input, ReturnConsumedCapacity: 'TOTAL' } });
+      const used = [result.output.ConsumedCapacity ?? []]
+        .flat()
+        .reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+      if (READS.has(context.commandName ?? '')) state.reads += used;
+      else state.writes += used;
+      return result;
+    };
+  client.middlewareStack.add(middleware as never, { step: 'initialize', name: 'benchCapacity' });
+  return {
+    get reads() {
+      return state.reads;
+    },
+    get writes() {
+      return state.writes;
+    },
+    reset(counting: boolean) {
+      if (counting) Object.assign(state, { reads: 0, writes: 0 });
+      state.counting = counting;
+    },
+  };
+}

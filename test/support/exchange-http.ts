@@ -34,7 +34,13 @@ export interface ExchangeRequest {
  * (test/support/in-process-exchange.ts) and tests of HTTP clients (the agbot, scripted nodes) that
  * need the real Exchange but not the stack; `fate` lets a test cut a client off at a chosen request.
  */
-export async function startExchangeHttp(options: { fate?: (request: ExchangeRequest) => RequestFate } = {}) {
+export async function startExchangeHttp(
+  options: {
+    fate?: (request: ExchangeRequest) => RequestFate;
+    /** Put before each request's label (`withCallLabel`): a benchmark's probes counted apart. */
+    labelPrefix?: string;
+  } = {},
+) {
   process.env.IS_OFFLINE = 'true';
   const routes = FAMILIES.flatMap((family) => family.routes);
   const everyRoute = dispatcher({ ...(FAMILIES[0] as (typeof FAMILIES)[number]), routes });
@@ -51,9 +57,8 @@ export async function startExchangeHttp(options: { fate?: (request: ExchangeRequ
       if (fate === 'drop') return void res.destroy();
       served += 1;
       const event = offlineEvent(request.method, url, headers, payload, served);
-      const answer = await withCallLabel(`${request.method} ${routeShape(url.pathname)}`, () =>
-        route(url.pathname)(event, lambdaContext(served)),
-      );
+      const label = `${options.labelPrefix ?? ''}${request.method} ${routeShape(url.pathname)}`;
+      const answer = await withCallLabel(label, () => route(url.pathname)(event, lambdaContext(served)));
       if (fate === 'serve-then-drop') return void res.destroy();
       const answerHeaders = { ...answer.headers };
       // serverless-offline types an answer that names no Content-Type (a 204) as JSON.
