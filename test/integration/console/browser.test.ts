@@ -205,6 +205,30 @@ describe('the console, signed in as an org admin', () => {
     await shot('fleet');
   });
 
+  it('is usable from the keyboard: Tab reaches the navigation, Enter follows it', async () => {
+    await open(admin);
+    await page.getByTestId('tile-total').waitFor();
+    let focused = '';
+    for (let presses = 0; presses < 10 && focused !== 'Nodes'; presses++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate('document.activeElement?.textContent ?? ""');
+    }
+    expect(focused).toBe('Nodes');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.url()).toMatch(/#\/nodes$/);
+    await page.getByTestId('nodes-table').waitFor();
+    for (const name of [
+      'State',
+      'Architecture',
+      'Agent version',
+      'Pattern',
+      'Owner',
+      'Id starts with',
+      'Errors',
+    ])
+      expect(await page.getByLabel(name).count(), name).toBe(1);
+  });
+
   it('filters nodes (kept in the URL), pages them and opens one; hostile names stay text', {
     timeout: 120_000,
   }, async () => {
