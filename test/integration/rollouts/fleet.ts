@@ -7,7 +7,7 @@
  * (the status shows it exited, the node cancels with 103), a node scripted `silent` never answers.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgbotStore } from '#lib/agbot-store/contract';
@@ -45,6 +45,26 @@ const signer = generateKeyPairSync('rsa', { modulusLength: 2048 })
   .privateKey.export({ type: 'pkcs1', format: 'pem' })
   .toString();
 const nodeKeys = generateMessagingKeys();
+
+/**
+ * The in-process Exchange's settings for this file: config/exchange.json with `settings` over it,
+ * as EXCHANGE_CONFIG_FILE (lib/config.ts). Call before `startExchange`; the answer puts the
+ * previous file back. For a fleet whose rounds outlast `authCacheSeconds` (60 s), a longer one
+ * keeps each node's token verified once instead of re-hashed (scrypt) at every round it answers.
+ */
+export function exchangeSettings(settings: Record<string, unknown>): () => void {
+  const previous = process.env.EXCHANGE_CONFIG_FILE;
+  const dir = mkdtempSync(join(tmpdir(), 'rollout-exchange-'));
+  const file = join(dir, 'exchange.json');
+  const base = JSON.parse(readFileSync(previous ?? join(process.cwd(), 'config', 'exchange.json'), 'utf8'));
+  writeFileSync(file, JSON.stringify({ ...base, ...settings }));
+  process.env.EXCHANGE_CONFIG_FILE = file;
+  return () => {
+    if (previous === undefined) delete process.env.EXCHANGE_CONFIG_FILE;
+    else process.env.EXCHANGE_CONFIG_FILE = previous;
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
 
 /** The Exchange of this file: its table and every family's handlers behind an in-process server. */
 export async function startExchange() {

@@ -14,6 +14,7 @@ import { IN_FLIGHT } from '#lib/rollout/states';
 import { rolloutOrder } from '#lib/rollout/waves';
 import {
   createFleet,
+  exchangeSettings,
   type Fleet,
   type FleetNode,
   openAgbot,
@@ -43,6 +44,7 @@ const plan = {
 let exchange: TestExchange;
 let fleet: Fleet;
 let agbot: TestAgbot;
+let settingsBack: (() => void) | undefined;
 /** The agbot dies right after its `at`-th revisit write once armed (then starts again). */
 const crash = { armed: false, revisits: 0, at: 3, crashed: 0 };
 const crashing = (store: AgbotStore): AgbotStore => ({
@@ -58,16 +60,26 @@ const crashing = (store: AgbotStore): AgbotStore => ({
 });
 
 beforeAll(async () => {
+  // The Exchange re-verifies a token (scrypt) once its 60 s verification cache entry expired, so
+  // over this file's minutes each of the 210 nodes was hashed again at most rounds it answered
+  // (a round of 210 proposals alone outlasts 60 s beside a loaded machine). Authentication is not
+  // this file's subject (test/integration/security/identity-cache.test.ts).
+  settingsBack = exchangeSettings({ authCacheSeconds: 3600 });
   exchange = await startExchange();
   fleet = await createFleet(exchange, ORG, COUNT, (i) =>
     i < CANARIES ? [{ name: 'ring', value: 'canary' }] : [],
   );
   // The reply timeout above a round's real time at this size (a round of 210 proposals takes ~30 s).
-  agbot = await openAgbot(exchange, ORG, 'dynamo', crashing, 300);
+  // The agbot's Exchange is this process, busy with 210 nodes: its 10 s bound on a request failed
+  // a round beside a loaded machine, and only bounds a failure here.
+  agbot = await openAgbot(exchange, ORG, 'dynamo', crashing, 300, {
+    HZN_AGBOT_EXCHANGE_TIMEOUT_SECONDS: '120',
+  });
 }, 240_000);
 afterAll(async () => {
   agbot?.close();
   await exchange?.close();
+  settingsBack?.();
 });
 
 async function status() {
