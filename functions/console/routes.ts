@@ -3,6 +3,7 @@ import { routeList } from '#lib/openapi/route';
 import {
   assetPath,
   consoleOrgPath,
+  fleetSummaryQuery,
   fleetSummaryResponse,
   nodeSummariesQuery,
   nodeSummariesResponse,
@@ -58,9 +59,12 @@ export const consoleRoutes = routeList({
       operationId: 'getFleetSummary',
       handler: () => import('./get-fleet-summary.ts'),
       summary: 'The fleet in numbers: nodes by state, arch, version, pattern; last seen; errors',
-      description: `${nodeReaders} Counts only (and the first 20 nodes with errors), never the node list.`,
-      request: { path: consoleOrgPath },
-      responses: { 200: { description: 'the summary', schema: fleetSummaryResponse }, ...errors(401, 403) },
+      description: `${nodeReaders} Counts only (and the first 20 nodes with errors), never the node list. Computed at most every 30 s per org and owner and kept (in memory and in the table); \`maxAge\` (seconds, default 30, at most 86400) accepts an older one, whose \`at\` says when it was computed.`,
+      request: { path: consoleOrgPath, query: fleetSummaryQuery },
+      responses: {
+        200: { description: 'the summary', schema: fleetSummaryResponse },
+        ...errors(400, 401, 403),
+      },
     },
     {
       method: 'GET',

@@ -42,6 +42,17 @@ export const nodeSummariesQuery = z.strictObject({
 });
 export type NodeSummariesQuery = z.infer<typeof nodeSummariesQuery>;
 
+/** GET /v1/console/orgs/{organization}/fleet. */
+export const fleetSummaryQuery = z.strictObject({
+  /** Seconds: an answer computed at most this long ago will do (default 30, at most a day). */
+  maxAge: z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a whole number of seconds from 0 to 86400')
+    .transform(Number)
+    .refine((n) => n <= 86_400, 'must be a whole number of seconds from 0 to 86400')
+    .optional(),
+});
+
 export const nodeSummary = z.object({
   id: z.string().describe('`org/id`'),
   name: z.string(),

@@ -1,6 +1,7 @@
 import { instantOf, LAST_SEEN_BUCKETS, lastSeenBucket, nodeState } from '#lib/fleet/node-state';
 import { resolveHeartbeatIntervals } from '#lib/protocol/heartbeat-intervals';
 import { type NodeExtras, type NodeSummaryItem, nodeExtras, pageOrgNodes } from '#tables/node/page';
+import { getFleetSnapshot, putFleetSnapshot } from '#tables/org/fleet-snapshot';
 import { getOrg } from '#tables/org/records';
 import type { FleetSummary, NodeSummariesQuery, NodeSummary } from './schemas.ts';
 
@@ -109,26 +110,39 @@ export async function summaryPage(
   }
 }
 
-/** How long an instance answers a fleet summary it computed (the console refreshes every 30 s). */
+/** How long a fleet summary is answered as it was computed (the console refreshes every 30 s). */
 export const FLEET_SUMMARY_TTL_MS = 30_000;
 const computed = new Map<string, FleetSummary>();
 
+/** Forgets what this instance computed (as a new instance would start). */
+export const forgetFleetSummaries = (): void => computed.clear();
+
 /**
- * The fleet summary, computed at most once per FLEET_SUMMARY_TTL_MS per org and owner by this
- * instance: however many consoles are open on an org, its nodes are read at most every 30 s
- * (tables/README.md, access pattern 115). `at` says when it was computed.
+ * The fleet summary, computed at most once per FLEET_SUMMARY_TTL_MS per org and owner: from this
+ * instance's memory, else from the last one kept in the table (one GetItem) when it is younger than
+ * `maxAgeMs` (default the TTL; the console's first render accepts an older one, labelled with its
+ * `at`, and asks again for a fresh one), else computed from every node and kept in both.
  */
 export async function recentFleetSummary(
   org: string,
   ownOnly: string | undefined,
   now: number,
+  maxAgeMs = FLEET_SUMMARY_TTL_MS,
 ): Promise<FleetSummary> {
   const key = `${org}\n${ownOnly ?? ''}`;
+  const young = (summary: FleetSummary | undefined, age: number): summary is FleetSummary =>
+    summary !== undefined && now >= Date.parse(summary.at) && now - Date.parse(summary.at) < age;
   const kept = computed.get(key);
-  if (kept && now - Date.parse(kept.at) < FLEET_SUMMARY_TTL_MS && now >= Date.parse(kept.at)) return kept;
+  if (young(kept, Math.max(maxAgeMs, FLEET_SUMMARY_TTL_MS))) return kept;
+  const stored = (await getFleetSnapshot(org, ownOnly))?.summary as FleetSummary | undefined;
+  if (young(stored, Math.max(maxAgeMs, FLEET_SUMMARY_TTL_MS))) {
+    if (young(stored, FLEET_SUMMARY_TTL_MS)) computed.set(key, stored);
+    return stored;
+  }
   const fresh = await fleetSummary(org, ownOnly, now);
   if (computed.size > 1000) computed.clear();
   computed.set(key, fresh);
+  await putFleetSnapshot(org, ownOnly, { at: fresh.at, summary: fresh });
   return fresh;
 }
 

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as fleet } from '#functions/console/get-fleet-summary';
 import { handler as whoami } from '#functions/console/get-whoami';
 import { handler as summaries } from '#functions/console/list-node-summaries';
+import { forgetFleetSummaries } from '#functions/console/shared/summaries';
 import { recordConnected } from '#tables/node/liveness';
 import { seedConsoleNodes } from '#test/support/console-fleet';
 import { dynamoUsageOf } from '#test/support/dynamo-usage';
@@ -281,7 +282,14 @@ describe('GET /v1/console/orgs/{organization}/nodes', () => {
     // 16 keys, 7 of them there (liveness and errors items): 0.5 RCU each, absent keys free.
     expect(calls.map((call) => call.readUnits + call.indexUnits)).toEqual([0.5, 0.5, 3.5]);
     const fleetCalls = await dynamoUsageOf(() => numbers(admin));
-    expect(fleetCalls.map((call) => call.command)).toEqual(['GetItem', 'Query', 'BatchGetItem']);
+    // The kept summary (none yet), the org, the nodes, their items, the summary kept.
+    expect(fleetCalls.map((call) => call.command)).toEqual([
+      'GetItem',
+      'GetItem',
+      'Query',
+      'BatchGetItem',
+      'PutItem',
+    ]);
   });
 });
 
@@ -314,9 +322,34 @@ describe('GET /v1/console/orgs/{organization}/fleet', () => {
   it('is computed at most once per 30 s per org and owner by an instance', async () => {
     await numbers(admin);
     expect(await dynamoUsageOf(() => numbers(admin))).toEqual([]);
+    // A new instance reads the summary kept in the table while it is younger than 30 s.
+    forgetFleetSummaries();
+    expect((await dynamoUsageOf(() => numbers(admin))).map((call) => call.command)).toEqual(['GetItem']);
     const later = fleet.withDeps({ clock: { now: () => new Date(NOW + 30_000) } });
-    const calls = await dynamoUsageOf(() => invoke(later, { auth: admin, path: { organization: 'acme' } }));
-    expect(calls.map((call) => call.command)).toEqual(['GetItem', 'Query', 'BatchGetItem']);
+    const at = (query: Record<string, string> = {}) =>
+      invoke(later, { auth: admin, path: { organization: 'acme' }, query });
+    // 30 s on, a console that accepts an hour-old summary for its first render gets the kept one…
+    forgetFleetSummaries();
+    const old = await dynamoUsageOf(async () =>
+      expect((await at({ maxAge: '3600' })).body.at).toBe(new Date(NOW).toISOString()),
+    );
+    expect(old.map((call) => call.command)).toEqual(['GetItem']);
+    // …and the usual request computes it again.
+    const calls = await dynamoUsageOf(async () =>
+      expect((await at()).body.at).toBe(new Date(NOW + 30_000).toISOString()),
+    );
+    expect(calls.map((call) => call.command)).toEqual([
+      'GetItem',
+      'GetItem',
+      'Query',
+      'BatchGetItem',
+      'PutItem',
+    ]);
+    for (const maxAge of ['-1', '86401', 'soon']) {
+      const refused = await at({ maxAge });
+      expect(refused.status, maxAge).toBe(400);
+      expect(refused.body.msg).toContain("'maxAge'");
+    }
   });
 
   it("counts only a plain user's own nodes", async () => {
