@@ -87,6 +87,19 @@ try {
     if (summary.total !== NODES) throw new Error(`the summary counts ${summary.total} nodes, not ${NODES}`);
     api.push(performance.now() - started);
   }
+  // A new instance (nothing in memory): the page's first request takes the summary kept in the
+  // table, then asks for a fresh one.
+  const { forgetFleetSummaries } = await import('../functions/console/shared/summaries.ts');
+  const restarts: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    forgetFleetSummaries();
+    const fresh = await (await browser.newContext()).newPage();
+    const started = performance.now();
+    await signInThroughPage(fresh, server.baseUrl, admin.user, admin.secret);
+    await fresh.getByTestId('tile-total').waitFor({ timeout: 120_000 });
+    restarts.push(performance.now() - started);
+    await fresh.context().close();
+  }
   if (watched.problems.length > 0) throw new Error(`the page reported: ${watched.problems.join('; ')}`);
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   const ms = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
@@ -97,7 +110,10 @@ try {
     `  Fleet, reload → numbers on screen (summary kept 30 s): median ${median(renders).toFixed(0)} ms (${ms(renders)})`,
   );
   console.log(
-    `  target ≤ 1000 ms: reload ${median(renders) <= 1000 ? 'met' : 'missed'}, first ${cold <= 1000 ? 'met' : 'missed'}`,
+    `  Fleet on a new instance, sign-in included (the summary kept in the table): median ${median(restarts).toFixed(0)} ms (${ms(restarts)})`,
+  );
+  console.log(
+    `  target ≤ 1000 ms: reload ${median(renders) <= 1000 ? 'met' : 'missed'}, new instance ${median(restarts) <= 1000 ? 'met' : 'missed'}, first ever ${cold <= 1000 ? 'met' : 'missed'}`,
   );
 } finally {
   await closeBrowser?.();

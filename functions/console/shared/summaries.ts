@@ -167,11 +167,13 @@ export async function fleetSummary(
   do {
     const page = await pageOrgNodes(org, { limit: PAGE, after, ...(ownOnly ? { owner: ownOnly } : {}) });
     read += page.nodes.length;
-    summaries.push(
-      nodeExtras(page.nodes, now, 16).then((extras) =>
-        page.nodes.map((item) => summarize(item, extras.get(`${item.org}/${item.id}`), intervals, now)),
-      ),
+    const pageSummaries = nodeExtras(page.nodes, now, 16).then((extras) =>
+      page.nodes.map((item) => summarize(item, extras.get(`${item.org}/${item.id}`), intervals, now)),
     );
+    // Handled now: a later Query that throws must not leave this one's failure unhandled (it is
+    // rethrown by the Promise.all below when it is the first).
+    pageSummaries.catch(() => undefined);
+    summaries.push(pageSummaries);
     after = page.next;
   } while (after !== undefined && read < FLEET_SUMMARY_MAX_NODES);
   const nodes = (await Promise.all(summaries)).flat();
