@@ -15,7 +15,7 @@ export interface ImportEdge {
   line: number;
 }
 
-const SOURCE = /\.(ts|mts|mjs|js)$/;
+const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'coverage']);
 
 /** The source files under `root`, as repository paths (dot folders and build output skipped). */
