@@ -41,8 +41,7 @@ export async function readNodeList(
       const entry = viewEntry(node);
       const size = JSON.stringify(entry).length;
       // The rest starts after the last node answered (those filtered out since are read again).
-      if (bytes + size > maxBytes || views.length >= LIST_MAX_RECORDS)
-        return { views, next: after };
+      if (bytes + size > maxBytes || views.length >= LIST_MAX_RECORDS) return { views, next: after };
       views.push(entry);
       bytes += size;
       after = node.id;
