@@ -57,6 +57,8 @@ try {
     const callsBefore = dynamoCallCount();
     const registering = Date.now();
     const fleet = await createFleet(exchange, org, NODES);
+    // Each simulated node makes the agent's requests (the feed read, both agreement rows).
+    for (const node of fleet.nodes) node.asTheAgent = true;
     const registerMs = Date.now() - registering;
     const registerCalls = dynamoCallCount() - callsBefore;
     gc?.();

@@ -101,9 +101,17 @@ export class FleetNode extends ScriptedNode {
   readonly script = new Map<string, Behaviour>();
   private created = 1;
   private pending = new Map<string, string>();
+  /**
+   * Every request the agent makes (bench:scale): woken, it reads the change feed before its
+   * mailbox, and it writes the agreement row "Agree to proposal" before "Finalized Agreement"
+   * (agent/protocol/finalize.ts). The rollout tests leave both out: they prove the agbot's steps.
+   */
+  asTheAgent = false;
+  private changeId = 0;
 
   /** Answers what it received (the agent's protocol, docs/agent.md): one pass. */
   async act(fleet: Pick<Fleet, 'org' | 'behaviour'>): Promise<void> {
+    if (this.asTheAgent) await this.readFeed();
     for (const received of await this.poll()) {
       const m = received.message;
       if (m.type === 'proposal') {
@@ -115,6 +123,7 @@ export class FleetNode extends ScriptedNode {
         const version = this.pending.get(m.agreementId);
         if (version === undefined) continue;
         this.pending.delete(m.agreementId);
+        if (this.asTheAgent) await this.putAgreement(m.agreementId, { org: fleet.org, url: SERVICE });
         await this.putAgreement(m.agreementId, { org: fleet.org, url: SERVICE }, 'Finalized Agreement');
         this.running = { agreementId: m.agreementId, version };
         this.ran.push(version);
@@ -127,6 +136,16 @@ export class FleetNode extends ScriptedNode {
         await this.dropAgreement();
       }
     }
+  }
+
+  /** The agent's `POST /orgs/{org}/changes`: its heartbeat and what changed since its last read. */
+  async readFeed(): Promise<void> {
+    const answer = await exchangeCall(this.baseUrl, this.creds, 'POST', `/orgs/${this.org}/changes`, {
+      changeId: this.changeId,
+      maxRecords: 1000,
+    });
+    const newest = Number(answer.body?.mostRecentChangeId);
+    if (answer.status === 200 && Number.isInteger(newest)) this.changeId = newest + 1;
   }
 
   behaviour(fleet: Pick<Fleet, 'behaviour'>, version: string): Behaviour {
