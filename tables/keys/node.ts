@@ -29,6 +29,13 @@ export const nodeKeys = {
   childPrefix: { managementStatus: 'MGMTSTATUS#', agreement: 'AGREEMENT#' } as const,
   /** gsi1: an org's nodes. */
   orgIndex: (org: string) => `ORG#${org}#NODES`,
+  /** Where a page of gsi1 resumes: right after the node `id` (its table key and its index key). */
+  orgIndexAfter: (org: string, id: string) => ({
+    pk: `NODE#${org}/${id}`,
+    sk: 'NODE',
+    gsi1pk: `ORG#${org}#NODES`,
+    gsi1sk: id,
+  }),
   /**
    * gsi2: the nodes of an org that name `pattern` ("" for policy nodes), sorted by `searchSort`
    * (tables/node/search.ts).

@@ -25,10 +25,7 @@ export async function pageOrgNodeRecords(
 ): Promise<NodeRecordPage> {
   // DynamoDB refuses a key longer than an id may be (a 500): no node comes after such an id.
   if (options.after !== undefined && !idFits(options.after)) return { nodes: [], next: undefined };
-  const start =
-    options.after === undefined
-      ? undefined
-      : { ...nodeKeys.record(org, options.after), gsi1pk: nodeKeys.orgIndex(org), gsi1sk: options.after };
+  const start = options.after === undefined ? undefined : nodeKeys.orgIndexAfter(org, options.after);
   const filters =
     options.owner === undefined ? {} : { filters: { node: { attr: 'owner' as const, eq: options.owner } } };
   const { Items = [], LastEvaluatedKey } = await ExchangeTable.build(QueryCommand)

@@ -113,10 +113,7 @@ export async function pageOrgNodes(org: string, options: NodePageOptions): Promi
     values[`:f_${attribute}`] = value;
     filters.push(`#f_${attribute} = :f_${attribute}`);
   }
-  const start =
-    options.after === undefined
-      ? undefined
-      : { ...nodeKeys.record(org, options.after), gsi1pk: nodeKeys.orgIndex(org), gsi1sk: options.after };
+  const start = options.after === undefined ? undefined : nodeKeys.orgIndexAfter(org, options.after);
   const { Items = [], LastEvaluatedKey } = await documentClient.send(
     new QueryCommand({
       TableName: tableName(),

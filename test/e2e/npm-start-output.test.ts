@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { freePorts, type Launched, launch } from '#test/support/launcher';
+import { describe, expect, it } from 'vitest';
+import { freePorts, type Launched } from '#test/support/launcher';
 import { httpRequest } from '../../scripts/local/http-request.ts';
 import { isRequestLine } from '../../scripts/local/request-lines.ts';
+import { useLaunches } from './support/launches.ts';
 import { prebuiltFunctions } from './support/prebuilt.ts';
 
 /**
@@ -14,34 +12,19 @@ import { prebuiltFunctions } from './support/prebuilt.ts';
  * build).
  */
 const STARTUP_MS = 240_000;
-const running: Launched[] = [];
-const dirs: string[] = [];
-
-afterEach(async () => {
-  for (const launched of running.splice(0)) {
-    if (launched.child.exitCode === null) {
-      launched.child.kill('SIGINT');
-      await launched.exited;
-    }
-  }
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const launches = useLaunches();
 
 /** Starts the stack (agbot included: its rounds are what an idle stack requests) and waits for the banner. */
 async function startStack(extra: Record<string, string>): Promise<{ launched: Launched; base: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'exchange-request-lines-'));
-  dirs.push(dir);
+  const dir = launches.tempDir();
   const ports = await freePorts();
-  const launched = launch({
+  const launched = launches.start({
     ...prebuiltFunctions(),
     EXCHANGE_DATA_DIR: dir,
     EXCHANGE_PORT: String(ports.http),
     EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
     ...extra,
   });
-  running.push(launched);
   await launched.waitFor(/Press Ctrl-C to stop\./, STARTUP_MS);
   return { launched, base: `http://127.0.0.1:${ports.http}/v1` };
 }

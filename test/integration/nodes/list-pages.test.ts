@@ -85,6 +85,8 @@ describe('GET /v1/orgs/{organization}/nodes in pages', () => {
   });
 
   it('a bad limit or after is a 400 naming the parameter, and nothing is read', async () => {
+    await list(admin, { limit: '1' }); // the identity verified and kept
+    const before = dynamoCallCount();
     for (const limit of ['0', '1001', 'ten', '', '-1', '2.5']) {
       const result = await list(admin, { limit });
       expect(result.status, limit).toBe(400);
@@ -93,6 +95,7 @@ describe('GET /v1/orgs/{organization}/nodes in pages', () => {
     const tooLong = await list(admin, { after: 'x'.repeat(400) });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.msg).toContain('after');
+    expect(dynamoCallCount() - before).toBe(0);
   });
 
   it('a page costs one Query and one BatchGetItem (the liveness items), warm', async () => {

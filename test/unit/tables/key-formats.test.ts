@@ -235,6 +235,11 @@ const CASES: [string, unknown, unknown][] = [
   ['orgKeys.allStatsIndex', orgKeys.allStatsIndex, 'STATS'],
   ['userKeys.orgIndex', userKeys.orgIndex('acme'), 'ORG#acme#USERS'],
   ['nodeKeys.orgIndex', nodeKeys.orgIndex('acme'), 'ORG#acme#NODES'],
+  [
+    'nodeKeys.orgIndexAfter',
+    nodeKeys.orgIndexAfter('acme', 'n1'),
+    { pk: 'NODE#acme/n1', sk: 'NODE', gsi1pk: 'ORG#acme#NODES', gsi1sk: 'n1' },
+  ],
   ['agbotKeys.orgIndex', agbotKeys.orgIndex('acme'), 'ORG#acme#AGBOTS'],
   ['serviceKeys.orgIndex', serviceKeys.orgIndex('acme'), 'ORG#acme#SERVICES'],
   ['patternKeys.orgIndex', patternKeys.orgIndex('acme'), 'ORG#acme#PATTERNS'],
