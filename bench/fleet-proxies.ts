@@ -106,7 +106,14 @@ const REPORTS_CAPACITY = new Set([
 ]);
 const READS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem', 'TransactGetItems']);
 
+/** Whether a DynamoDB operation (`GetItem`, …) spends read units; the others spend write units. */
+export const isReadOperation = (operation: string): boolean => READS.has(operation);
+
 type Capacity = { CapacityUnits?: number };
+
+/** The units a call reports (`ConsumedCapacity`: one entry, or one per table of a batch). */
+export const consumedUnits = (consumed: Capacity | Capacity[] | undefined): number =>
+  [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
 
 /** In front of DynamoDB Local: counts operations and their consumed capacity (table and indexes). */
 export async function dynamoProxy(target: string, counts: Counts): Promise<{ url: string; close(): void }> {
@@ -137,10 +144,8 @@ export async function dynamoProxy(target: string, counts: Counts): Promise<{ url
         const output = JSON.parse(answer.body.toString() || '{}') as {
           ConsumedCapacity?: Capacity | Capacity[];
         };
-        const units = [output.ConsumedCapacity ?? []]
-          .flat()
-          .reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
-        add(READS.has(operation) ? counts.readUnits : counts.writeUnits, operation, units);
+        const units = consumedUnits(output.ConsumedCapacity);
+        add(isReadOperation(operation) ? counts.readUnits : counts.writeUnits, operation, units);
       } catch {
         // not JSON: nothing to add
       }

@@ -25,6 +25,7 @@
  * own stream-driven invocation of the round.
  */
 import { startBenchDynamo } from './env.ts';
+import { consumedUnits, isReadOperation } from './fleet-proxies.ts';
 import { percentile, round } from './stats.ts';
 
 const env = (name: string, fallback: number) => Number(process.env[name] || fallback);
@@ -238,35 +239,24 @@ try {
 process.exit(0);
 
 /**
- * Adds ReturnConsumedCapacity to every call while counting and sums the units it reports (reads:
- * GetItem, Query, BatchGetItem, TransactGetItems; the rest writes), tables and indexes together.
+ * Adds ReturnConsumedCapacity to every call while counting and sums the units it reports, reads
+ * and writes as bench/fleet-proxies.ts tells them, tables and indexes together.
  */
 function countCapacity(client: {
   middlewareStack: { add: (m: never, o: { step: 'initialize'; name: string }) => void };
 }) {
-  const READS = new Set([
-    'GetItemCommand',
-    'QueryCommand',
-    'BatchGetItemCommand',
-    'TransactGetItemsCommand',
-    'ScanCommand',
-  ]);
   const state = { counting: false, reads: 0, writes: 0 };
-  type Capacity = { CapacityUnits?: number };
+  type Output = { output: { ConsumedCapacity?: Parameters<typeof consumedUnits>[0] } };
   const middleware =
     (
-      next: (args: {
-        input: Record<string, unknown>;
-      }) => Promise<{ output: { ConsumedCapacity?: Capacity | Capacity[] } }>,
+      next: (args: { input: Record<string, unknown> }) => Promise<Output>,
       context: { commandName?: string },
     ) =>
     async (args: { input: Record<string, unknown> }) => {
       if (!state.counting) return next(args);
       const result = await next({ ...args, input: { ...args.input, ReturnConsumedCapacity: 'TOTAL' } });
-      const used = [result.output.ConsumedCapacity ?? []]
-        .flat()
-        .reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
-      if (READS.has(context.commandName ?? '')) state.reads += used;
+      const used = consumedUnits(result.output.ConsumedCapacity);
+      if (isReadOperation((context.commandName ?? '').replace(/Command$/, ''))) state.reads += used;
       else state.writes += used;
       return result;
     };
