@@ -17,6 +17,13 @@ export interface HttpResponse {
  * lazy `http.WebSocket` export and so loads undici after all (+10 MB). node:https (TLS, +4 MB)
  * is loaded only when the Exchange URL is https.
  */
+/** A kept-alive connection the server closed before it took the request. */
+class StaleConnection extends Error {
+  constructor(override readonly cause: Error) {
+    super(cause.message);
+  }
+}
+
 export function createHttp(timeoutMs: number) {
   const http = process.getBuiltinModule('node:http') as typeof Http;
   let https: { module: typeof Https; agent: Https.Agent } | undefined;
@@ -28,7 +35,29 @@ export function createHttp(timeoutMs: number) {
     }
     return https;
   };
-  function send(
+  /**
+   * Sends once more when the first try went out on a kept-alive connection that the server had
+   * just closed as idle (its keep-alive timeout, 5 s in Node's server): the request never reached
+   * it, so sending again is safe whatever the method (Node's http docs, `request.reusedSocket`).
+   * Without this, a request that follows a pause of about the server's timeout failed with
+   * "socket hang up" on a loaded machine.
+   */
+  async function send(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<HttpResponse> {
+    try {
+      return await sendOnce(method, url, headers, body);
+    } catch (error) {
+      if (!(error instanceof StaleConnection)) throw error;
+      return sendOnce(method, url, headers, body).catch((again: Error) => {
+        throw again instanceof StaleConnection ? again.cause : again;
+      });
+    }
+  }
+  function sendOnce(
     method: string,
     url: URL,
     headers: Record<string, string>,
@@ -59,7 +88,11 @@ export function createHttp(timeoutMs: number) {
           res.on('error', reject);
         },
       );
-      req.on('error', (err) => reject(err.name === 'AbortError' ? new Error('timed out') : err));
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.name === 'AbortError') reject(new Error('timed out'));
+        else if (req.reusedSocket && err.code === 'ECONNRESET') reject(new StaleConnection(err));
+        else reject(err);
+      });
       req.end(body);
     });
   }
