@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
+import { useHashCostForTests } from '#lib/auth/secrets';
 
 /**
  * Runs in each integration and e2e test file's process before its imports: points the data layer
@@ -13,3 +14,6 @@ process.env.EXCHANGE_ROOT_PW ??= 'root-test-password';
 // DynamoDB Local under the whole suite's load answers some calls after more than the 4 s that
 // bounds a call on AWS (tables/client.ts); the faults tests set their own bound.
 process.env.DYNAMODB_REQUEST_TIMEOUT_MS ??= '60000';
+// Fixtures hash thousands of passwords and tokens in-process: at a lower scrypt cost here
+// (lib/auth/secrets.ts says why); each serverless-offline started by an e2e file keeps the full cost.
+useHashCostForTests(10);

@@ -12,21 +12,36 @@ const scrypt = promisify(scryptCallback) as (
   options: { N: number; r: number; p: number; maxmem: number },
 ) => Promise<Buffer>;
 
-const LOG_N = 14;
+/** scrypt's cost, log2(N): 2^14 blocks of 1 KiB, 16 MiB and ~60 ms a hash on a small core. */
+const PRODUCTION_LOG_N = 14;
 const BLOCK_SIZE = 8;
 const PARALLELISM = 1;
 const KEY_LENGTH = 32;
-const maxmem = 128 * BLOCK_SIZE * 2 ** LOG_N * 2;
+let logN = PRODUCTION_LOG_N;
+
+/**
+ * Lowers the cost of new hashes, for test processes only (test/setup-env.ts): fixtures create
+ * thousands of users, nodes and agbots in-process, and scrypt at full cost was a third of some
+ * integration files' time. A verification reads the cost from the stored hash, so both costs
+ * verify. No program calls this and no setting or variable reaches it, so no deployment can lower
+ * the cost; `undefined` restores it.
+ */
+export function useHashCostForTests(log2N: number | undefined): void {
+  if (log2N !== undefined && !(Number.isInteger(log2N) && log2N >= 4 && log2N <= PRODUCTION_LOG_N))
+    throw new Error(`scrypt cost must be an integer from 4 to ${PRODUCTION_LOG_N}, not ${log2N}`);
+  logN = log2N ?? PRODUCTION_LOG_N;
+}
 
 export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(16);
+  const N = 2 ** logN;
   const hash = await scrypt(secret, salt, KEY_LENGTH, {
-    N: 2 ** LOG_N,
+    N,
     r: BLOCK_SIZE,
     p: PARALLELISM,
-    maxmem,
+    maxmem: 128 * BLOCK_SIZE * N * 2,
   });
-  return `$scrypt$ln=${LOG_N},r=${BLOCK_SIZE},p=${PARALLELISM}$${salt.toString('base64')}$${hash.toString('base64')}`;
+  return `$scrypt$ln=${logN},r=${BLOCK_SIZE},p=${PARALLELISM}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
 const FORMAT = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/;

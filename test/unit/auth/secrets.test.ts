@@ -1,7 +1,39 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hashSecret, MASKED, safeEqual, VerificationCache } from '#lib/auth/secrets';
+import { hashSecret, MASKED, safeEqual, useHashCostForTests, VerificationCache } from '#lib/auth/secrets';
 
 describe('secret hashing', () => {
+  it('hashes at a lower cost only while a test asks, and verifies either cost', async () => {
+    useHashCostForTests(10);
+    try {
+      const cheap = await hashSecret('s3cret');
+      expect(cheap).toMatch(/^\$scrypt\$ln=10,r=8,p=1\$/);
+      expect(await new VerificationCache(() => 0).verify(cheap, 's3cret')).toBe(true);
+      expect(() => useHashCostForTests(3)).toThrow(/from 4 to 14/);
+      expect(() => useHashCostForTests(15)).toThrow(/from 4 to 14/);
+    } finally {
+      useHashCostForTests(undefined);
+    }
+    expect(await hashSecret('s3cret')).toMatch(/^\$scrypt\$ln=14,/);
+  });
+
+  it('is lowered by nothing but the test set-up', () => {
+    const callers: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (!['node_modules', 'dist', '.git', 'test'].includes(entry.name)) walk(path);
+        } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+          if (readFileSync(path, 'utf8').includes('useHashCostForTests(')) callers.push(path);
+        }
+      }
+    };
+    walk('.');
+    expect(callers).toEqual(['lib/auth/secrets.ts']);
+  });
+
   it('stores a salted scrypt hash that verifies only the original secret', async () => {
     const first = await hashSecret('s3cret');
     const second = await hashSecret('s3cret');
