@@ -1,17 +1,19 @@
 import type { z } from 'zod';
-import type { policyStatusResponse } from '#functions/agbot-status/shared/schemas';
+import type { DeploymentRow, Deployments } from '#functions/console/shared/deployment-schemas';
 import type {
   FleetSummary,
+  NodeChanges,
   NodeSummariesResponse,
   NodeSummary,
   WhoAmI,
 } from '#functions/console/shared/schemas';
 import type { deploymentPoliciesResponse } from '#functions/deployment-policies/shared/responses';
 import type { getNodeAgreementsResponse } from '#functions/node-agreements/shared/responses';
+import type { getManagementStatusResponse } from '#functions/node-management-status/shared/responses';
 import type { nodeErrors, nodeStatus } from '#functions/nodes/report-responses';
 import type { getNodesResponse, nodePolicy } from '#functions/nodes/responses';
 import type { getOrgsResponse } from '#functions/orgs/shared/responses';
-import type { rolloutResponse, statusesResponse } from '#functions/rollouts/shared/schemas';
+import type { patternsResponse } from '#functions/patterns/shared/responses';
 import type { getServicesResponse } from '#functions/services/shared/responses';
 import type { getUsersResponse } from '#functions/users/shared/responses';
 
@@ -20,17 +22,24 @@ import type { getUsersResponse } from '#functions/users/shared/responses';
  * credentials, JSON both ways. The answers' types are the server's own schemas' (imported as
  * types only: nothing of the server is bundled).
  */
-export type { FleetSummary, NodeSummariesResponse, NodeSummary, WhoAmI };
-export type PolicyStatus = z.infer<typeof policyStatusResponse>;
+export type {
+  DeploymentRow,
+  Deployments,
+  FleetSummary,
+  NodeChanges,
+  NodeSummariesResponse,
+  NodeSummary,
+  WhoAmI,
+};
+export type ManagementStatuses = z.infer<typeof getManagementStatusResponse>;
 export type Policies = z.infer<typeof deploymentPoliciesResponse>;
+export type Patterns = z.infer<typeof patternsResponse>;
 export type NodeAgreements = z.infer<typeof getNodeAgreementsResponse>;
 export type NodeStatus = z.infer<typeof nodeStatus>;
 export type NodeErrors = z.infer<typeof nodeErrors>;
 export type Nodes = z.infer<typeof getNodesResponse>;
 export type NodePolicy = z.infer<typeof nodePolicy>;
 export type Orgs = z.infer<typeof getOrgsResponse>;
-export type Rollout = z.infer<typeof rolloutResponse>;
-export type RolloutStatuses = z.infer<typeof statusesResponse>;
 export type Services = z.infer<typeof getServicesResponse>;
 export type Users = z.infer<typeof getUsersResponse>;
 

@@ -1,10 +1,14 @@
 import { errors } from '#lib/openapi/common';
 import { routeList } from '#lib/openapi/route';
+import { deploymentsQuery, deploymentsResponse } from './shared/deployment-schemas.ts';
 import {
   assetPath,
+  consoleNodePath,
   consoleOrgPath,
   fleetSummaryQuery,
   fleetSummaryResponse,
+  nodeChangesQuery,
+  nodeChangesResponse,
   nodeSummariesQuery,
   nodeSummariesResponse,
   whoAmIResponse,
@@ -28,6 +32,8 @@ export const consoleRoutes = routeList({
     WhoAmI: whoAmIResponse,
     NodeSummaries: nodeSummariesResponse,
     FleetSummary: fleetSummaryResponse,
+    NodeChanges: nodeChangesResponse,
+    Deployments: deploymentsResponse,
   },
   routes: [
     {
@@ -63,6 +69,34 @@ export const consoleRoutes = routeList({
       request: { path: consoleOrgPath, query: fleetSummaryQuery },
       responses: {
         200: { description: 'the summary', schema: fleetSummaryResponse },
+        ...errors(400, 401, 403),
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/console/orgs/{organization}/nodes/{node}/changes',
+      operationId: 'listNodeChanges',
+      handler: () => import('./list-node-changes.ts'),
+      summary: "A node's recent changes: its own rows of the change feed, newest first",
+      description:
+        "Whoever may read the node (GET /v1/orgs/{organization}/nodes/{node}): its owner, org admins, root, the node itself, agbots of the org; others 403, an absent node 404. `limit` (default 20, at most 100) rows: one Query of the node's own index partition, whatever the size of the org's feed.",
+      request: { path: consoleNodePath, query: nodeChangesQuery },
+      responses: {
+        200: { description: 'the changes (possibly none)', schema: nodeChangesResponse },
+        ...errors(400, 401, 403, 404),
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/console/orgs/{organization}/deployments',
+      operationId: 'listDeployments',
+      handler: () => import('./list-deployments.ts'),
+      summary: 'Every deployment policy and pattern with its counts, skipped nodes and rollout, paged',
+      description:
+        "Users of the org, hub admins, root (nodes, agbots, other orgs' users: 403), as the agbot status. Policies by name, then patterns by name; `limit` (default 50, at most 100) rows a page, `next` the cursor for `after`. Counts from the in-stack agbot's statuses and live agreements (a pattern sums its services).",
+      request: { path: consoleOrgPath, query: deploymentsQuery },
+      responses: {
+        200: { description: 'the page (possibly empty)', schema: deploymentsResponse },
         ...errors(400, 401, 403),
       },
     },

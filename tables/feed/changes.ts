@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { aboutANode } from '#lib/feed/visibility';
 import { epochSeconds } from '#lib/time';
 import { documentClient, tableName } from '../client.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
@@ -251,7 +252,12 @@ function sequenceAdvance(from: number, to: number): TransactItem {
 function numberedRowWrites(pending: PendingRow, changeId: number): TransactItem[] {
   const { pk, sk, ...change } = pending;
   const row: ChangeRow = { ...change, changeId };
-  const placements = [feedKeys.ofOrg(change.org, changeId), feedKeys.ofAll(changeId)];
+  // A node's rows are also indexed by node in the org's copy (the console's recent changes).
+  const orgRow = {
+    ...feedKeys.ofOrg(change.org, changeId),
+    ...(aboutANode(change) ? feedKeys.nodeIndex(change.org, change.id, changeId) : {}),
+  };
+  const placements: Record<string, string>[] = [orgRow, feedKeys.ofAll(changeId)];
   if (change.public) placements.push(feedKeys.ofPublic(changeId));
   return [
     { Delete: { TableName: tableName(), Key: { pk, sk }, ConditionExpression: 'attribute_exists(pk)' } },

@@ -22,6 +22,15 @@ export const feedKeys = {
   ofPublic: (changeId: number) => ({ pk: 'PUBLICCHANGES', sk: paddedChangeId(changeId) }),
   /** The sort key from which a Query reads ids ≥ `changeId`. */
   sortKeyFrom: (changeId: number) => paddedChangeId(Math.max(0, changeId)),
+  /**
+   * gsi1 of a numbered org row about one node (lib/feed/visibility.ts `aboutANode`), so the console
+   * reads a node's last changes with one Query of its own index partition, never the org's feed.
+   */
+  nodeIndex: (org: string, id: string, changeId: number) => ({
+    gsi1pk: `NODECHANGES#${org}/${id}`,
+    gsi1sk: paddedChangeId(changeId),
+  }),
+  nodeIndexPartition: (org: string, id: string) => `NODECHANGES#${org}/${id}`,
   pendingPartition: 'PENDINGCHANGES',
   orgPartition: (org: string) => `CHANGES#${org}`,
   allPartition: 'ALLCHANGES',

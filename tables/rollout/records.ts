@@ -179,3 +179,24 @@ export async function listRolloutStatuses(org: string, policy: string): Promise<
   });
   return items.map((item) => item.status as StoredStatus);
 }
+
+/**
+ * The plan and every agbot's status together (the console's Deployments): one Query of the
+ * policy's partition from `ROLLOUT`, which holds only these items past the policy's own.
+ */
+export async function rolloutWithStatuses(
+  org: string,
+  policy: string,
+): Promise<{ rollout?: RolloutItem; statuses: StoredStatus[] }> {
+  const items = await queryPartition({
+    partition: deploymentPolicyKeys.record(org, policy).pk,
+    prefix: rolloutKeys.plan(org, policy).sk,
+  });
+  const plan = items.find((item) => item.sk === rolloutKeys.plan(org, policy).sk);
+  const statuses = items
+    .filter((item) => String(item.sk).startsWith(rolloutKeys.statusPrefix))
+    .map((item) => item.status as StoredStatus);
+  if (!plan) return { statuses };
+  const rollout = { plan: plan.plan, control: plan.control, lastUpdated: plan.lastUpdated } as RolloutItem;
+  return { rollout, statuses };
+}

@@ -1,15 +1,31 @@
 import { useState } from 'preact/hooks';
-import { ApiError, api, maybe, type Orgs, type Policies, type Services, seg, type Users } from '../api.ts';
+import {
+  ApiError,
+  api,
+  maybe,
+  type Orgs,
+  type Patterns,
+  type Policies,
+  type Services,
+  seg,
+  type Users,
+} from '../api.ts';
 import { type PageProps, useData } from '../state.ts';
+import { deployersOf } from './deployers.ts';
 
-/** Services: service × version × architecture, and the deployment policies that deploy each. */
+/** Services: service × version × architecture, and the deployment policies and patterns that deploy each. */
 export function ServicesPage({ org, tick }: PageProps) {
   const { data, error } = useData(async () => {
-    const [services, policies] = await Promise.all([
+    const [services, policies, patterns] = await Promise.all([
       maybe<Services>(`/v1/orgs/${seg(org)}/services`),
       maybe<Policies>(`/v1/orgs/${seg(org)}/business/policies`),
+      maybe<Patterns>(`/v1/orgs/${seg(org)}/patterns`),
     ]);
-    return { services: Object.values(services?.services ?? {}), policies: policies?.businessPolicy ?? {} };
+    return {
+      services: Object.values(services?.services ?? {}),
+      policies: policies?.businessPolicy ?? {},
+      patterns: patterns?.patterns ?? {},
+    };
   }, [org, tick]);
   if (error) return <p role="alert">{error}</p>;
   if (!data) return <p aria-busy="true">Loading…</p>;
@@ -26,9 +42,7 @@ export function ServicesPage({ org, tick }: PageProps) {
       <h1 id="services-title">Services</h1>
       {byUrl.size === 0 ? <p>No services published in {org}.</p> : null}
       {[...byUrl].map(([url, entry]) => {
-        const deployers = Object.entries(data.policies)
-          .filter(([, policy]) => policy.service.name === url)
-          .map(([id]) => id);
+        const deployers = deployersOf(org, url, data.policies, data.patterns);
         const arches = [...entry.arches].sort();
         return (
           <article key={url} aria-labelledby={`svc-${url}`}>
@@ -55,7 +69,7 @@ export function ServicesPage({ org, tick }: PageProps) {
                 ))}
               </tbody>
             </table>
-            <p>Deployed by: {deployers.length ? deployers.join(', ') : 'no deployment policy'}</p>
+            <p>Deployed by: {deployers.length ? deployers.join(', ') : 'no deployment policy or pattern'}</p>
           </article>
         );
       })}

@@ -1,26 +1,10 @@
 import { useState } from 'preact/hooks';
-import {
-  ApiError,
-  api,
-  maybe,
-  type Policies,
-  type PolicyStatus,
-  type Rollout,
-  type RolloutStatuses,
-  seg,
-} from '../api.ts';
+import { ApiError, api, type DeploymentRow, type Deployments as DeploymentsPage, seg } from '../api.ts';
 import { Funnel } from '../charts.tsx';
 import { ago, href, type PageProps, useData } from '../state.ts';
 
-interface Row {
-  name: string;
-  status: PolicyStatus | undefined;
-  rollout: Rollout | undefined;
-  rolloutStatus: RolloutStatuses | undefined;
-}
-
 /** Which control action the operator took last (the agbot applies them in sequence order). */
-function lastAction(rollout: Rollout): string | undefined {
+function lastAction(rollout: NonNullable<DeploymentRow['rollout']>): string | undefined {
   const control = rollout.control;
   const actions = (['pause', 'resume', 'promote', 'abort'] as const)
     .map((name) => ({ name, seq: control[name]?.seq ?? 0 }))
@@ -29,35 +13,25 @@ function lastAction(rollout: Rollout): string | undefined {
   return actions[0]?.name;
 }
 
+/** A row's element ids: a policy and a pattern may share a name. */
+const keyOf = (row: DeploymentRow) => (row.kind === 'policy' ? row.name : `pattern-${row.name}`);
+
 /**
- * Deployments: per deployment policy and pattern service the agbot serves, matched → proposed →
- * agreed → running (and failing), why skipped nodes get nothing, and the rollout's waves with the
- * operator's actions where a rollout exists.
+ * Deployments: per deployment policy and pattern, matched → proposed → agreed → running (and
+ * failing), why skipped nodes get nothing, and the rollout's waves with the operator's actions
+ * where a rollout exists. One request a page (GET /v1/console/orgs/{org}/deployments).
  */
-export function Deployments({ me, org, tick }: PageProps) {
+export function Deployments({ me, org, route, tick }: PageProps) {
   const [notice, setNotice] = useState('');
-  const { data, error, reload } = useData(async (): Promise<Row[]> => {
-    const [served, policies] = await Promise.all([
-      maybe<Record<string, string[]>>(`/v1/orgs/${seg(org)}/agbotstatus/policies`),
-      maybe<Policies>(`/v1/orgs/${seg(org)}/business/policies`),
-    ]);
-    const names = new Set<string>([
-      ...(served?.[org] ?? []),
-      ...Object.keys(policies?.businessPolicy ?? {}).map((id) => id.slice(org.length + 1)),
-    ]);
-    return Promise.all(
-      [...names].sort().map(async (name) => {
-        const isPolicy = Boolean(policies?.businessPolicy[`${org}/${name}`]);
-        const rolloutBase = `/v1/orgs/${seg(org)}/business/policies/${seg(name)}/rollout`;
-        const [status, rollout, rolloutStatus] = await Promise.all([
-          maybe<PolicyStatus>(`/v1/orgs/${seg(org)}/agbotstatus/policies/${seg(name)}`),
-          isPolicy ? maybe<Rollout>(rolloutBase) : undefined,
-          isPolicy ? maybe<RolloutStatuses>(`${rolloutBase}/status`) : undefined,
-        ]);
-        return { name, status, rollout, rolloutStatus };
-      }),
-    );
-  }, [org, tick]);
+  const after = route.params.get('after') ?? '';
+  const { data, error, reload } = useData(
+    () =>
+      api<DeploymentsPage>(
+        'GET',
+        `/v1/console/orgs/${seg(org)}/deployments${after ? `?after=${seg(after)}` : ''}`,
+      ),
+    [org, after, tick],
+  );
 
   const act = async (policy: string, verb: 'pause' | 'resume' | 'promote' | 'abort') => {
     try {
@@ -75,35 +49,32 @@ export function Deployments({ me, org, tick }: PageProps) {
     <section aria-labelledby="deployments-title">
       <h1 id="deployments-title">Deployments</h1>
       {notice ? <p role="status">{notice}</p> : null}
-      {data.length === 0 ? <p>No deployment policies or patterns served.</p> : null}
-      {data.map(({ name, status, rollout, rolloutStatus }) => {
+      {data.deployments.length === 0 ? <p>No deployment policies or patterns.</p> : null}
+      {data.deployments.map((status) => {
+        const { name, rollout } = status;
+        const id = keyOf(status);
         const reasons = new Map<string, string[]>();
-        for (const skip of status?.skipped ?? [])
+        for (const skip of status.skipped)
           reasons.set(skip.reason, [...(reasons.get(skip.reason) ?? []), skip.node]);
         const last = rollout ? lastAction(rollout) : undefined;
         return (
-          <article
-            key={name}
-            class="deployment"
-            data-testid={`deployment-${name}`}
-            aria-labelledby={`dep-${name}`}
-          >
-            <h2 id={`dep-${name}`}>
+          <article key={id} class="deployment" data-testid={`deployment-${id}`} aria-labelledby={`dep-${id}`}>
+            <h2 id={`dep-${id}`}>
               {name}
-              {status?.pattern ? <span class="muted"> (pattern {status.pattern})</span> : null}
+              {status.kind === 'pattern' ? <span class="muted"> (pattern)</span> : null}
             </h2>
-            {status ? (
+            {status.served.length > 0 ? (
               <>
                 <dl class="counts">
                   {(['matched', 'proposed', 'agreed', 'running', 'failing'] as const).map((key) => (
                     <div key={key}>
                       <dt>{key}</dt>
-                      <dd data-testid={`${key}-${name}`}>{status[key]}</dd>
+                      <dd data-testid={`${key}-${id}`}>{status[key]}</dd>
                     </div>
                   ))}
                   <div>
                     <dt>skipped</dt>
-                    <dd data-testid={`skipped-${name}`}>{status.skipped.length}</dd>
+                    <dd data-testid={`skipped-${id}`}>{status.skipped.length}</dd>
                   </div>
                 </dl>
                 <Funnel
@@ -124,7 +95,7 @@ export function Deployments({ me, org, tick }: PageProps) {
                 {reasons.size > 0 ? (
                   <>
                     <h3>Why do these nodes get nothing?</h3>
-                    <ul data-testid={`skips-${name}`}>
+                    <ul data-testid={`skips-${id}`}>
                       {[...reasons].map(([reason, nodes]) => (
                         <li key={reason}>
                           <strong>{nodes.length}</strong> node{nodes.length === 1 ? '' : 's'}: {reason}{' '}
@@ -148,20 +119,20 @@ export function Deployments({ me, org, tick }: PageProps) {
               <p class="muted">The agbot has no status for it yet.</p>
             )}
             {rollout ? (
-              <div class="rollout" data-testid={`rollout-${name}`}>
+              <div class="rollout" data-testid={`rollout-${id}`}>
                 <h3>Rollout</h3>
-                {(rolloutStatus?.statuses ?? []).map((s) => (
+                {rollout.statuses.map((s) => (
                   <p key={s.agbot}>
-                    {s.agbot}: <strong data-testid={`rollout-state-${name}`}>{s.state}</strong>
+                    {s.agbot}: <strong data-testid={`rollout-state-${id}`}>{s.state}</strong>
                     {s.wave ? ` — wave ${s.wave.index + 1} of ${s.wave.of} (${s.wave.name})` : ''};{' '}
                     {s.counts.targeted} targeted
                   </p>
                 ))}
                 <p>
-                  Last action: <span data-testid={`rollout-last-${name}`}>{last ?? 'none'}</span>
+                  Last action: <span data-testid={`rollout-last-${id}`}>{last ?? 'none'}</span>
                 </p>
                 {me.can.controlRollouts ? (
-                  <div class="actions" data-testid={`rollout-actions-${name}`}>
+                  <div class="actions" data-testid={`rollout-actions-${id}`}>
                     {(['pause', 'resume', 'promote', 'abort'] as const).map((verb) => (
                       <button key={verb} type="button" onClick={() => act(name, verb)}>
                         {verb[0]?.toUpperCase()}
@@ -175,6 +146,13 @@ export function Deployments({ me, org, tick }: PageProps) {
           </article>
         );
       })}
+      {data.next ? (
+        <p>
+          <a href={href('deployments', [], { after: data.next })} data-testid="deployments-next">
+            Next page
+          </a>
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -1,7 +1,9 @@
 import {
   api,
+  type ManagementStatuses,
   maybe,
   type NodeAgreements,
+  type NodeChanges,
   type NodeErrors,
   type NodePolicy,
   type NodeStatus,
@@ -11,6 +13,7 @@ import {
 } from '../api.ts';
 import { ago, href, type PageProps, useData } from '../state.ts';
 import { StateBadge } from '../states.tsx';
+import { ManagementStatus, RecentChanges } from './node-activity.tsx';
 
 /** What to do about an error the agent surfaced, by its event code (upstream anax's codes). */
 const HINTS: Record<string, string> = {
@@ -28,7 +31,10 @@ const HINTS: Record<string, string> = {
 const hintFor = (error: Record<string, unknown>): string =>
   HINTS[String(error.event_code ?? '')] ?? 'See the node’s event log (hzn eventlog list) for details.';
 
-/** Node: its summary, properties and constraints, agreements, containers, errors with what to do. */
+/**
+ * Node: its summary, properties and constraints, agreements, containers, errors with what to do,
+ * its agent upgrade jobs and its recent changes.
+ */
 export function Node({ route, tick }: PageProps) {
   const fullId = route.rest.join('/');
   const [org = '', ...rest] = fullId.split('/');
@@ -41,18 +47,21 @@ export function Node({ route, tick }: PageProps) {
     );
     const summary = page.nodes.find((n) => n.id === fullId);
     // Agreements and errors only where the summary counts some (upstream answers none with a 404).
-    const [nodes, policy, agreements, status, errors] = await Promise.all([
+    const [nodes, policy, agreements, status, errors, management, changes] = await Promise.all([
       api<Nodes>('GET', base),
       maybe<NodePolicy>(`${base}/policy`),
       summary?.agreements ? maybe<NodeAgreements>(`${base}/agreements`) : undefined,
       maybe<NodeStatus>(`${base}/status`),
       summary?.errors ? maybe<NodeErrors>(`${base}/errors`) : undefined,
+      maybe<ManagementStatuses>(`${base}/managementStatus`),
+      maybe<NodeChanges>(`/v1/console/orgs/${seg(org)}/nodes/${seg(id)}/changes`),
     ]);
-    return { summary, node: nodes.nodes[fullId], policy, agreements, status, errors };
+    const node = nodes.nodes[fullId];
+    return { summary, node, policy, agreements, status, errors, management, changes };
   }, [fullId, tick]);
   if (error) return <p role="alert">{error}</p>;
   if (!data) return <p aria-busy="true">Loading…</p>;
-  const { summary, node, policy, agreements, status, errors } = data;
+  const { summary, node, policy, agreements, status, errors, management, changes } = data;
   return (
     <section aria-labelledby="node-title">
       <p>
@@ -172,6 +181,10 @@ export function Node({ route, tick }: PageProps) {
       ) : (
         <p>No node policy.</p>
       )}
+      <h2>Management (agent upgrades)</h2>
+      <ManagementStatus statuses={management} />
+      <h2>Recent changes</h2>
+      <RecentChanges changes={changes} />
       <h2>From the command line</h2>
       <pre>{`hzn exchange node list ${fullId} -u ${org}/<user>\nhzn deploycheck all -n ${fullId}`}</pre>
     </section>

@@ -53,6 +53,32 @@ export const fleetSummaryQuery = z.strictObject({
     .optional(),
 });
 
+/** GET /v1/console/orgs/{organization}/nodes/{node}/changes. */
+export const consoleNodePath = orgPath.extend({ node: idSegment });
+export const nodeChangesQuery = z.strictObject({
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, 'must be a whole number from 1 to 100')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 100, 'must be a whole number from 1 to 100')
+    .optional(),
+});
+
+export const nodeChangesResponse = z.object({
+  node: z.string().describe('`org/id`'),
+  changes: z
+    .array(
+      z.object({
+        changeId: z.number().int(),
+        resource: z.string().describe("upstream's resource name: node, nodepolicies, nodeagreements..."),
+        operation: z.string(),
+        lastUpdated: z.string(),
+      }),
+    )
+    .describe('newest first; the feed keeps rows 4 hours'),
+});
+export type NodeChanges = z.infer<typeof nodeChangesResponse>;
+
 export const nodeSummary = z.object({
   id: z.string().describe('`org/id`'),
   name: z.string(),

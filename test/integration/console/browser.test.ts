@@ -17,7 +17,7 @@ import { localKeyProvider } from '#lib/secrets/local-key-provider';
 import { insertAgbotPolicy } from '#tables/agbot/policy-records';
 import { dynamoAgbotStore } from '#tables/agbot-state/store';
 import { launchChromium, type PageProblems, signInThroughPage, watchPage } from '#test/support/browser';
-import { seedDeploymentPolicy, seedService } from '#test/support/catalog';
+import { seedDeploymentPolicy, seedManagementPolicy, seedPattern, seedService } from '#test/support/catalog';
 import { seedConsoleNodes } from '#test/support/console-fleet';
 import { createAgbot, createOrg, createUser } from '#test/support/identities';
 import { useInProcessExchange } from '#test/support/in-process-exchange';
@@ -86,6 +86,8 @@ beforeAll(async () => {
   await seedService('acme', { url: 'web', version: '2.0.0', arch: 'amd64' });
   await seedService('acme', { url: 'web', version: '2.0.0', arch: 'arm64' });
   await seedDeploymentPolicy('acme', 'web');
+  const web = { serviceUrl: 'web', serviceOrgid: 'acme', serviceArch: 'amd64', serviceVersions: [] };
+  await seedPattern('acme', 'edge', { services: [web] });
   const store = dynamoAgbotStore(BUILT_IN_AGBOT, () => localKeyProvider(Buffer.alloc(32, 1)));
   await store.savePolicyStatus({
     policy: 'acme/web',
@@ -139,6 +141,18 @@ beforeAll(async () => {
     plan: { lastUpdated: 'x', waves: [{ index: 0, name: 'canary', count: 1, nodes: ['acme/n01'] }] },
   };
   expect((await exchange.http('PUT', `${rollout}/status`, { auth: serving, body: status })).status).toBe(201);
+  // An agent upgrade job that failed on n92-broken: its management status and its change row.
+  await seedManagementPolicy('acme', 'upgrade-2-31');
+  const job = { status: 'failed', errorMessage: 'download of 2.31.0 failed' };
+  const upgraded = await exchange.http(
+    'PUT',
+    '/v1/orgs/acme/nodes/n92-broken/managementStatus/upgrade-2-31',
+    {
+      auth: admin,
+      body: { agentUpgradePolicyStatus: { scheduledTime: new Date(now).toISOString(), ...job } },
+    },
+  );
+  expect(upgraded.status).toBe(201);
   const secret = await exchange.http('PUT', '/v1/orgs/acme/secrets/db-password', {
     auth: admin,
     body: { key: 'db-password', value: SECRET_VALUE },
@@ -164,10 +178,10 @@ async function open(auth: Auth): Promise<void> {
 }
 
 /**
- * Upstream answers "none" with a 404 for a node's policy and status (docs/exchange.md): the
+ * Upstream answers "none" with a 404 for a node's policy, status and management status (docs/exchange.md): the
  * browser logs each as a failed load. Those, and only those, are not problems.
  */
-const NONE_404 = /\/v1\/orgs\/[^/]+\/nodes\/[^/]+\/(policy|status)$/;
+const NONE_404 = /\/v1\/orgs\/[^/]+\/nodes\/[^/]+\/(policy|status|managementStatus)$/;
 
 afterEach(async () => {
   const expected404s = (watched?.responses ?? []).filter(
@@ -261,6 +275,10 @@ describe('the console, signed in as an org admin', () => {
     expect(await page.getByTestId('node-errors').textContent()).toContain(
       'What to do: The image could not be pulled',
     );
+    expect(await page.getByTestId('node-management').textContent()).toContain('download of 2.31.0 failed');
+    expect(await page.getByTestId('node-changes').locator('li').first().textContent()).toContain(
+      'nodemgmtpolstatus',
+    );
     await shot('node');
   });
 
@@ -269,6 +287,12 @@ describe('the console, signed in as an org admin', () => {
     await go('#/deployments');
     const status = await api('/v1/orgs/acme/agbotstatus/policies/web');
     await page.getByTestId('deployment-web').waitFor();
+    await page.getByTestId('deployment-pattern-edge').waitFor();
+    // One request answers every policy and pattern (no request per policy).
+    const asked = watched.responses.map((r) => new URL(r.url).pathname);
+    expect(asked.filter((path) => /deployments|agbotstatus|rollout|business/.test(path))).toEqual([
+      '/v1/console/orgs/acme/deployments',
+    ]);
     for (const key of ['matched', 'proposed', 'agreed', 'running', 'failing'])
       expect(await page.getByTestId(`${key}-web`).textContent(), key).toBe(String(status[key]));
     expect(await page.getByTestId('skipped-web').textContent()).toBe('3');
@@ -318,7 +342,9 @@ describe('the console, signed in as an org admin', () => {
     await open(admin);
     await go('#/services');
     await page.getByRole('heading', { name: 'web' }).waitFor();
-    expect(await page.locator('main').textContent()).toContain('Deployed by: acme/web');
+    expect(await page.locator('main').textContent()).toContain(
+      'Deployed by: policy acme/web, pattern acme/edge',
+    );
     await shot('services');
     await go('#/users');
     await page.getByTestId('users-table').waitFor();

@@ -227,6 +227,12 @@ const CASES: [string, unknown, unknown][] = [
   ['feedKeys.ofAll', feedKeys.ofAll(12), { pk: 'ALLCHANGES', sk: '0000000000000012' }],
   ['feedKeys.ofPublic', feedKeys.ofPublic(12), { pk: 'PUBLICCHANGES', sk: '0000000000000012' }],
   ['feedKeys.sortKeyFrom', feedKeys.sortKeyFrom(-3), '0000000000000000'],
+  [
+    'feedKeys.nodeIndex',
+    feedKeys.nodeIndex('acme', 'n1', 12),
+    { gsi1pk: 'NODECHANGES#acme/n1', gsi1sk: '0000000000000012' },
+  ],
+  ['feedKeys.nodeIndexPartition', feedKeys.nodeIndexPartition('acme', 'n1'), 'NODECHANGES#acme/n1'],
   ['feedKeys.pendingPartition', feedKeys.pendingPartition, 'PENDINGCHANGES'],
   ['feedKeys.orgPartition', feedKeys.orgPartition('acme'), 'CHANGES#acme'],
   ['feedKeys.allPartition', feedKeys.allPartition, 'ALLCHANGES'],
