@@ -4,7 +4,6 @@ import {
   type NodeOrgFilter,
   type PolicyReport,
   policyReport,
-  reportedPolicies,
   SKIPPED_KEPT,
 } from '#lib/agbot-store/policy-status';
 import { deploymentPolicyKeys } from '#tables/deployment-policy/keys';
@@ -42,6 +41,7 @@ export async function deploymentsPage(
     orgStatusView(org),
     Promise.all(policies.names.map((name) => rolloutWithStatuses(org, name))),
   ]);
+  const byPattern = servicesByPattern(view);
   const rows: DeploymentRow[] = [
     ...policies.names.map((name, i) => {
       const { rollout, statuses } = rollouts[i] ?? { statuses: [] };
@@ -51,21 +51,26 @@ export async function deploymentsPage(
         ? { ...row, rollout: { control: rollout.control, lastUpdated: rollout.lastUpdated, statuses } }
         : row;
     }),
-    ...patterns.names.map((name) => {
-      const pattern = `${org}/${name}`;
-      const served = reportedPolicies(view.statuses, view.live, org).filter(
-        (policy) =>
-          view.statuses.some((s) => s.policy === policy && s.pattern === pattern) ||
-          view.live.some((a) => a.policy === policy && a.pattern === pattern),
-      );
-      return combine('pattern', name, served, view, visible);
-    }),
+    ...patterns.names.map((name) =>
+      combine('pattern', name, [...(byPattern.get(`${org}/${name}`) ?? [])].sort(), view, visible),
+    ),
   ];
   const lastPolicy = policies.names.at(-1) ?? after?.name;
   const lastPattern = patterns.names.at(-1);
   if (policies.more) return { rows, next: `policy/${lastPolicy}` };
   if (!patterns.more) return { rows };
   return { rows, next: lastPattern ? `pattern/${lastPattern}` : `policy/${lastPolicy}` };
+}
+
+/** Pattern (`org/name`) → the agbot's status names of its services (statuses and live agreements). */
+function servicesByPattern(view: {
+  statuses: PolicyStatus[];
+  live: AgbotAgreement[];
+}): Map<string, Set<string>> {
+  const byPattern = new Map<string, Set<string>>();
+  for (const { policy, pattern } of [...view.statuses, ...view.live])
+    if (pattern !== undefined) byPattern.set(pattern, (byPattern.get(pattern) ?? new Set()).add(policy));
+  return byPattern;
 }
 
 /** The reports of `served` summed into one row (a pattern's services; a policy's one name). */
