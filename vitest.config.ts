@@ -5,10 +5,12 @@ const withDynamoDb = { globalSetup: ['test/global-setup.ts'], setupFiles: ['test
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    // expect.poll waits on an event; its deadline only bounds a failure (vitest's default, 1 s,
-    // failed polls that a loaded machine answers in 2 s).
-    expect: { poll: { timeout: 20_000 } },
+    // Deadlines only bound a failure: a passing test never reaches them, and a loaded machine
+    // (the whole suite beside a busy core) makes a 20 s wait take a minute.
+    testTimeout: 120_000,
+    // expect.poll waits on an event (vitest's default, 1 s, failed polls that a loaded machine
+    // answers in 2 s). vi.waitFor has no setting: each call names its deadline.
+    expect: { poll: { timeout: 60_000 } },
     // A hook may start serverless-offline, which takes up to 180 s on a loaded machine.
     hookTimeout: 240_000,
     // Two cores: integration and e2e files each start work against one shared DynamoDB Local.

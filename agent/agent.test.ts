@@ -58,7 +58,7 @@ describe('agent process state', () => {
     await agent.start();
     await fake.restart();
     await expect
-      .poll(() => fake.nodes.get(nodeKey)?.userInput, { timeout: 5000 })
+      .poll(() => fake.nodes.get(nodeKey)?.userInput, { timeout: 30_000 })
       .toEqual([
         {
           serviceOrgid: 'o',
@@ -119,7 +119,9 @@ describe('workers', () => {
     expect((await get('/node')).id).toBe(NODE.id); // the local API keeps answering
     await fake.restart();
     await expect
-      .poll(async () => (await get('/eventlog?event_code=node_heartbeat_restored')).length, { timeout: 5000 })
+      .poll(async () => (await get('/eventlog?event_code=node_heartbeat_restored')).length, {
+        timeout: 30_000,
+      })
       .toBe(1);
   });
 

@@ -87,17 +87,20 @@ describe('/agreement', () => {
     expect(
       now.archived.find((a: { current_agreement_id: string }) => a.current_agreement_id === 'ag-early'),
     ).toMatchObject({ agreement_terminated_time: NOW / 1000, terminated_reason: 105 });
-    await vi.waitFor(async () => {
-      const { archived } = (await inject('GET', '/agreement')).json().agreements;
-      expect(ids(archived)).toEqual(['ag-ending', 'ag-old', 'ag-early']);
-      expect(archived[2]).toMatchObject({
-        archived: true,
-        agreement_terminated_time: NOW / 1000,
-        workload_terminated_time: NOW / 1000,
-        terminated_reason: 105,
-        terminated_description: 'user requested',
-      });
-    });
+    await vi.waitFor(
+      async () => {
+        const { archived } = (await inject('GET', '/agreement')).json().agreements;
+        expect(ids(archived)).toEqual(['ag-ending', 'ag-old', 'ag-early']);
+        expect(archived[2]).toMatchObject({
+          archived: true,
+          agreement_terminated_time: NOW / 1000,
+          workload_terminated_time: NOW / 1000,
+          terminated_reason: 105,
+          terminated_description: 'user requested',
+        });
+      },
+      { timeout: 30_000, interval: 50 },
+    );
     const events = (await agent.app.inject({ method: 'GET', url: '/eventlog?source_type=agreement' })).json();
     const codes = events.map((e: { event_code: string }) => e.event_code);
     expect(codes.slice(0, 2)).toEqual(['cancel_agreement', 'agreement_canceled']);

@@ -43,7 +43,7 @@ describe('an Exchange on a port that fetch refuses', () => {
     agent = await newAgent(fake.url, dir.path, { pollIntervalMs: 100 });
     await registerNode(agent, fake);
     await agent.start();
-    await expect.poll(() => fake?.nodes.get(nodeKey)?.lastHeartbeat, { timeout: 5000 }).toBeTruthy();
+    await expect.poll(() => fake?.nodes.get(nodeKey)?.lastHeartbeat, { timeout: 30_000 }).toBeTruthy();
     const write = await agent.app.inject({
       method: 'POST',
       url: '/node/userinput',

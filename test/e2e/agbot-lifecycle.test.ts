@@ -127,7 +127,7 @@ describe('the agbot program (dist/agbot.mjs) against the Exchange', () => {
 
     const second = await startAgbot();
     await expect
-      .poll(async () => (await status(second, '/status')).body.rounds, { timeout: 10_000 })
+      .poll(async () => (await status(second, '/status')).body.rounds, { timeout: 120_000 })
       .toBeGreaterThanOrEqual(1);
     const again = (await server.http('GET', agbotPath, { auth: root })).body as typeof record;
     expect(again.agbots[`${ORG}/${AGBOT}`]?.publicKey).toBe(published?.publicKey);

@@ -153,7 +153,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
           found = res.body?.messages?.[0];
           expect(found).toBeDefined();
         },
-        { timeout: 20_000, interval: 200 },
+        { timeout: 120_000, interval: 200 },
       );
       const message = found as { msgId: number; nodePubKey: string; message: string };
       expect(message.nodePubKey).toBe(signerKey ?? (await nodeKey()));
@@ -234,7 +234,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
         [info] = await containersOf(engine(), agreementId);
         expect(info?.State).toBe('running');
       },
-      { timeout: 30_000, interval: 250 },
+      { timeout: 120_000, interval: 250 },
     );
     return info as Docker.ContainerInfo;
   };
@@ -265,7 +265,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     );
 
   it('publishes the node key (PATCH publicKey) and keeps the private key 0600 in the data dir', async () => {
-    await vi.waitFor(async () => expect(await nodeKey()).not.toBe(''), { timeout: 15_000, interval: 200 });
+    await vi.waitFor(async () => expect(await nodeKey()).not.toBe(''), { timeout: 120_000, interval: 200 });
     const { statSync } = await import('node:fs');
     expect(statSync(join(dataDir, 'privateMessagingKey.pem')).mode & 0o777).toBe(0o600);
   });
@@ -288,7 +288,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     await vi.waitFor(
       async () => expect((await nodeAgreement(agreementId))?.state).toBe('Finalized Agreement'),
       {
-        timeout: 10_000,
+        timeout: 120_000,
       },
     );
     expect((await nodeAgreement(agreementId)).agrService.url).toBe(`${ORG}/${SERVICE.url}`);
@@ -299,8 +299,10 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     );
     expect(active).toMatchObject({ consumer_id: `${ORG}/${AGBOT}`, workload_to_run: SERVICE });
     expect(active.agreement_accepted_time).toBeGreaterThan(0);
-    await vi.waitFor(async () =>
-      expect((await agreementsView()).active[0].agreement_execution_start_time).toBeGreaterThan(0),
+    await vi.waitFor(
+      async () =>
+        expect((await agreementsView()).active[0].agreement_execution_start_time).toBeGreaterThan(0),
+      { timeout: 120_000, interval: 200 },
     );
     const viewText = JSON.stringify(await agreementsView());
     expect(viewText).not.toContain(encodeSecretValue({ key: 'user', value: 'first-value' }));
@@ -364,19 +366,25 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     // The agbot cancels (204): containers, secret files and the Exchange row go; archived locally.
     await toNode(buildCancel(agreementId, 204));
     await vi.waitFor(async () => expect(await containersOf(engine(), agreementId)).toEqual([]), {
-      timeout: 20_000,
+      timeout: 120_000,
       interval: 250,
     });
-    await vi.waitFor(() => expect(existsSync(join(dataDir, 'secrets', agreementId))).toBe(false));
+    await vi.waitFor(() => expect(existsSync(join(dataDir, 'secrets', agreementId))).toBe(false), {
+      timeout: 120_000,
+      interval: 200,
+    });
     await vi.waitFor(async () => expect(await nodeAgreement(agreementId)).toBeUndefined(), {
-      timeout: 10_000,
+      timeout: 120_000,
     });
-    await vi.waitFor(async () => {
-      const archived = (await agreementsView()).archived.find(
-        (a: { current_agreement_id: string }) => a.current_agreement_id === agreementId,
-      );
-      expect(archived).toMatchObject({ archived: true, terminated_reason: 204 });
-    });
+    await vi.waitFor(
+      async () => {
+        const archived = (await agreementsView()).archived.find(
+          (a: { current_agreement_id: string }) => a.current_agreement_id === agreementId,
+        );
+        expect(archived).toMatchObject({ archived: true, terminated_reason: 204 });
+      },
+      { timeout: 120_000, interval: 200 },
+    );
     expect(await eventCodes(agreementId)).toEqual(
       expect.arrayContaining([
         'received_cancel_agreement_message',
@@ -397,7 +405,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     const running = Date.now();
     expect((await agentCall('DELETE', `/agreement/${agreementId}`)).status).toBe(200);
     await vi.waitFor(async () => expect(await containersOf(engine(), agreementId)).toEqual([]), {
-      timeout: 20_000,
+      timeout: 120_000,
       interval: 50,
     });
     console.info(
@@ -405,12 +413,15 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     );
     expect(await fromNode()).toMatchObject({ type: 'cancel', agreementId, reason: 105 });
     await vi.waitFor(async () => expect(await containersOf(engine(), agreementId)).toEqual([]), {
-      timeout: 20_000,
+      timeout: 120_000,
     });
     await vi.waitFor(async () => expect(await nodeAgreement(agreementId)).toBeUndefined(), {
-      timeout: 10_000,
+      timeout: 120_000,
     });
-    await vi.waitFor(() => expect(existsSync(join(dataDir, 'secrets', agreementId))).toBe(false));
+    await vi.waitFor(() => expect(existsSync(join(dataDir, 'secrets', agreementId))).toBe(false), {
+      timeout: 120_000,
+      interval: 200,
+    });
   }, 120_000);
 
   it('a node policy change the agreement no longer matches cancels it (101): containers, node agreement gone, event', async () => {
@@ -422,7 +433,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     const container = await runningContainer(agreementId);
     await vi.waitFor(
       async () => expect((await nodeAgreement(agreementId))?.state).toBe('Finalized Agreement'),
-      { timeout: 10_000 },
+      { timeout: 120_000 },
     );
     const setPolicy = async (purpose: string, extra: { name: string; value: string }[] = []) =>
       expect(
@@ -440,23 +451,26 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
 
     await setPolicy('other');
     await vi.waitFor(async () => expect(await containersOf(engine(), agreementId)).toEqual([]), {
-      timeout: 20_000,
+      timeout: 120_000,
       interval: 100,
     });
     expect(await fromNode()).toMatchObject({ type: 'cancel', agreementId, reason: 101 });
     await vi.waitFor(async () => expect(await nodeAgreement(agreementId)).toBeUndefined(), {
-      timeout: 10_000,
+      timeout: 120_000,
     });
-    await vi.waitFor(async () => {
-      const archived = (await agreementsView()).archived.find(
-        (a: { current_agreement_id: string }) => a.current_agreement_id === agreementId,
-      );
-      expect(archived).toMatchObject({
-        archived: true,
-        terminated_reason: 101,
-        terminated_description: 'node policy changed',
-      });
-    });
+    await vi.waitFor(
+      async () => {
+        const archived = (await agreementsView()).archived.find(
+          (a: { current_agreement_id: string }) => a.current_agreement_id === agreementId,
+        );
+        expect(archived).toMatchObject({
+          archived: true,
+          terminated_reason: 101,
+          terminated_description: 'node policy changed',
+        });
+      },
+      { timeout: 120_000, interval: 200 },
+    );
     expect(await eventCodes(agreementId)).toEqual(
       expect.arrayContaining(['cancel_agreement', 'agreement_canceled', 'container_stopped']),
     );
@@ -489,13 +503,13 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     await vi.waitFor(
       async () => expect(await eventCodes(bad.agreementId)).toContain('error_processing_proposal'),
       {
-        timeout: 15_000,
+        timeout: 120_000,
       },
     );
     await noMessageFromNode();
     expect(await containersOf(engine(), bad.agreementId)).toEqual([]);
     expect((await agreementsView()).active).toEqual([]);
-  }, 60_000);
+  }, 300_000);
   it('an agent restart adopts the running workload: same container, no second one', async () => {
     const { agreementId, message } = proposal('kept', { policyName: 'restart' });
     started.push(agreementId);
@@ -503,8 +517,10 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     expect(await fromNode()).toMatchObject({ type: 'reply', decision: true });
     await toNode(buildReplyAck(agreementId, true));
     const before = await runningContainer(agreementId);
-    await vi.waitFor(async () =>
-      expect((await agreementsView()).active[0]?.agreement_execution_start_time).toBeGreaterThan(0),
+    await vi.waitFor(
+      async () =>
+        expect((await agreementsView()).active[0]?.agreement_execution_start_time).toBeGreaterThan(0),
+      { timeout: 120_000, interval: 200 },
     );
     await agent.stop();
     agent = await startAgent();
@@ -529,10 +545,10 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     await vi.waitFor(
       async () => expect((await nodeAgreement(agreementId))?.state).toBe('Finalized Agreement'),
       {
-        timeout: 10_000,
+        timeout: 120_000,
       },
     );
-  }, 60_000);
+  }, 300_000);
 
   it('DELETE /node ends the agreements with 116 (the agbot is told), clears publicKey and leaves nothing', async () => {
     const ids: string[] = (await agreementsView()).active.map(
@@ -551,5 +567,5 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
       expect(await nodeAgreement(id)).toBeUndefined();
     }
     expect(await nodeKey()).toBe('');
-  }, 60_000);
+  }, 300_000);
 });

@@ -51,10 +51,10 @@ async function listen(who: Credentials): Promise<Listener> {
 }
 
 /** Signals now travel a stream (the table's, then the dispatcher): a loaded machine takes seconds. */
-const SIGNAL_WAIT = { timeout: 20_000, interval: 50 };
+const SIGNAL_WAIT = { timeout: 120_000, interval: 50 };
 
 const connected = (listener: Listener) =>
-  vi.waitFor(() => expect(listener.channel.connected).toBe(true), { timeout: 10_000, interval: 50 });
+  vi.waitFor(() => expect(listener.channel.connected).toBe(true), { timeout: 120_000, interval: 50 });
 
 /** The upgrade's answer for these credentials (a refused one never opens). */
 async function upgradeStatus(who: Credentials | undefined): Promise<number> {
@@ -184,7 +184,7 @@ describe('the signal channel', () => {
     expect(otherAgbot.signals).toBe(0);
     expect(otherNode.signals).toBe(0);
     for (const listener of [node, node2, agbot, agbot2, otherAgbot, otherNode]) listener.channel.stop();
-  }, 60_000);
+  }, 300_000);
 
   it('an open connection is the node’s liveness: lastHeartbeat reads now, then the time it closed', async () => {
     const readBeat = async () =>
@@ -210,11 +210,11 @@ describe('the signal channel', () => {
         closedAt = again;
         expect(settled).toBe(true);
       },
-      { timeout: 15_000, interval: 100 },
+      { timeout: 120_000, interval: 100 },
     );
     expect(closedAt).toBeGreaterThanOrEqual(whileOpen);
     expect(await readBeat()).toBe(closedAt);
-  }, 30_000);
+  }, 300_000);
 
   it('a connection the Exchange closes comes back by itself, and still hears', async () => {
     const [org, id] = acme.node.user.split('/') as [string, string];
@@ -225,8 +225,11 @@ describe('the signal channel', () => {
       method: 'DELETE',
     });
     expect(closed.status).toBeLessThan(300);
-    await vi.waitFor(() => expect(listener.opened).toBe(2), { timeout: 10_000, interval: 50 });
-    await vi.waitFor(async () => expect(await nodeConnections(org, id)).toHaveLength(1));
+    await vi.waitFor(() => expect(listener.opened).toBe(2), { timeout: 120_000, interval: 50 });
+    await vi.waitFor(async () => expect(await nodeConnections(org, id)).toHaveLength(1), {
+      timeout: 120_000,
+      interval: 200,
+    });
     expect(await nodeConnections(org, id)).not.toContain(connectionId);
     const policy = { label: 'p', properties: [{ name: 'purpose', value: 'again' }] };
     expectStatus(
@@ -236,7 +239,7 @@ describe('the signal channel', () => {
     );
     await vi.waitFor(() => expect(listener.signals).toBe(1), SIGNAL_WAIT);
     expect(LOOK_NOW).toBe('{"type":"look"}');
-  }, 30_000);
+  }, 300_000);
 });
 
 describe('the agent on the signal channel', () => {
@@ -252,7 +255,7 @@ describe('the agent on the signal channel', () => {
     return (await res.json()) as { properties?: { name: string; value: unknown }[] };
   };
 
-  /** A built agent registered as `node`, idling at 60–120 s between polls. */
+  /** A built agent registered as `node`, idling at 10–20 minutes between polls. */
   async function startAgent(node: Credentials, env: Record<string, string>): Promise<number> {
     const [org, id] = node.user.split('/') as [string, string];
     const port = await freePort();
@@ -263,8 +266,8 @@ describe('the agent on the signal channel', () => {
         HZN_AGENT_PORT: String(port),
         HZN_AGENT_DATA_DIR: dir,
         HZN_EXCHANGE_URL: `${server.baseUrl}/v1`,
-        HZN_AGENT_HEARTBEAT_MIN_SECONDS: '60',
-        HZN_AGENT_HEARTBEAT_MAX_SECONDS: '120',
+        HZN_AGENT_HEARTBEAT_MIN_SECONDS: '600',
+        HZN_AGENT_HEARTBEAT_MAX_SECONDS: '1200',
         HZN_AGENT_LOG_LEVEL: 'error',
         DOCKER_HOST: 'unix:///nonexistent/docker.sock',
         ...env,
@@ -294,7 +297,7 @@ describe('the agent on the signal channel', () => {
     const polling = await startAgent(other.node2, { HZN_AGENT_SIGNALS: 'off' });
     const [org, id] = other.node.user.split('/') as [string, string];
     await vi.waitFor(async () => expect(await nodeConnections(org, id)).toHaveLength(1), {
-      timeout: 20_000,
+      timeout: 120_000,
       interval: 200,
     });
     const [, id2] = other.node2.user.split('/') as [string, string];
@@ -314,9 +317,10 @@ describe('the agent on the signal channel', () => {
           name: 'purpose',
           value: 'signalled',
         }),
-      // Under the agents' 60 s minimum poll interval: only the signal can bring it in time. How
-      // soon it comes is a benchmark's figure (npm run bench:signals), not this test's.
-      { timeout: 30_000, interval: 100 },
+      // Under the agents' 600 s minimum poll interval: only the signal can bring it in time, and
+      // the deadline leaves a loaded machine minutes. How soon it comes is a benchmark's figure
+      // (npm run bench:signals), not this test's.
+      { timeout: 300_000, interval: 100 },
     );
     console.log(`node policy changed on the Exchange → in the idle agent: ${Date.now() - changedAt} ms`);
     // The polling agent has the change only if a poll of its own brought it: every poll is its
@@ -325,5 +329,5 @@ describe('the agent on the signal channel', () => {
       (p) => p.name === 'purpose' && p.value === 'signalled',
     );
     if (polled) expect(await heartbeatOf(other.node2)).toBeGreaterThanOrEqual(changedAt - 1_000);
-  }, 90_000);
+  }, 500_000);
 });

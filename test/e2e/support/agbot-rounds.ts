@@ -8,7 +8,7 @@ import type { Agbot } from '../../../agbot/agbot.ts';
 export async function roundsLater(agbot: Pick<Agbot, 'status'>, count: number): Promise<void> {
   const target = agbot.status().rounds + count + 1;
   await vi.waitFor(() => expect(agbot.status().rounds).toBeGreaterThanOrEqual(target), {
-    timeout: 20_000,
+    timeout: 120_000,
     interval: 50,
   });
 }

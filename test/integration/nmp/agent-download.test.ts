@@ -148,7 +148,7 @@ describe('the agent downloads and verifies an upgrade', () => {
 
     // The good one (the earliest)  was downloaded, hashed as the signed manifest says, swapped in and the agent restarted.
     await expect
-      .poll(async () => (await exchangeStatus('good'))?.status, { timeout: 20_000 })
+      .poll(async () => (await exchangeStatus('good'))?.status, { timeout: 120_000 })
       .toBe('initiated');
     await expect.poll(() => restarts.length).toBe(1); // initiated is written before the swap
     expect(readFileSync(executable).equals(good)).toBe(true);

@@ -208,7 +208,7 @@ describe('the signal dispatcher on the table stream', () => {
       { timeout: 60_000, interval: 100 },
     );
     expect(reader.failures() - failuresBefore).toBe(3);
-    await vi.waitFor(() => expect(reader.dropped()).toBe(1), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(() => expect(reader.dropped()).toBe(1), { timeout: 60_000, interval: 50 });
     expect(await nodeConnections(ORG, 'stuck')).toEqual(['d-stuck']);
   }, 90_000);
 });
