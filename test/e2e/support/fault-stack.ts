@@ -181,7 +181,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
       });
       children.push(child);
       const http = httpClient(`http://127.0.0.1:${port}`);
-      await eventually('the agent', async () => (await http('GET', '/status')).status === 200, 30_000);
+      await eventually('the agent', async () => (await http('GET', '/status')).status === 200, 120_000);
       await must(http, 'POST', '/node', undefined, { id, organization: ORG, token, name: id });
       await must(http, 'POST', '/node/policy', undefined, {
         properties: [{ name: 'purpose', value: 'faults' }],

@@ -73,7 +73,7 @@ export async function startSystem(
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const http = httpClient(`http://127.0.0.1:${port}`);
-    await eventually('the agent', async () => (await http('GET', '/status')).status === 200, 30_000);
+    await eventually('the agent', async () => (await http('GET', '/status')).status === 200, 120_000);
     const stop = async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
