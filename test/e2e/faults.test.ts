@@ -30,7 +30,7 @@ const docker = await reachableEngine();
 const NODES = 2;
 const EXCHANGE_OUTAGE_MS = Number(process.env.FAULTS_EXCHANGE_OUTAGE_MS ?? 6000);
 /** Bounds a failure only. */
-const DEADLINE_MS = 60_000;
+const DEADLINE_MS = 120_000;
 
 interface Snapshot {
   agreement: string;
@@ -104,10 +104,10 @@ describe.skipIf(!docker)('faults: DynamoDB down, the Exchange down', () => {
       prebuiltDir: inject('exchangeBuildDir'),
       agentEnv: { HZN_AGENT_RETRY_MAX_SECONDS: '1' },
     });
-    before = await eventually('every agent running its agreement', snapshot, 90_000);
+    before = await eventually('every agent running its agreement', snapshot, 240_000);
     // The agbot has nothing more to do for them.
     await stack.agbotRound();
-  }, 110_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.stop();
@@ -194,24 +194,34 @@ describe.skipIf(!docker)('faults: DynamoDB down, the Exchange down', () => {
       .filter((a) => a.result?.status === 503 && a.request.startsWith('PUT'))
       .map((a) => a.request.split('/').pop() as string);
     expect(refused.length, 'writes answered 503').toBeGreaterThan(0);
-    const halves = await Promise.all(
-      refused.map(async (id) => {
-        const record = await exchange('GET', `/v1/orgs/${org}/nodes/${id}`, { auth: admin });
-        const asNode = await exchange('GET', `/v1/orgs/${org}/nodes/${id}`, {
-          auth: { user: `${org}/${id}`, secret: `${id}-token-0123456789` },
-        });
-        const whole = record.status === 404 ? [404, 401] : [200, 200];
-        return [record.status, asNode.status].join() === whole.join()
+    // One node at a time, each read again while it answers 503: DynamoDB Local, just started
+    // again beside a loaded machine, may outlast the 4 s bound of a call for a while.
+    const read = (id: string, auth: { user: string; secret: string }) =>
+      eventually(
+        `GET node ${id} answered`,
+        async () => {
+          const answer = await exchange('GET', `/v1/orgs/${org}/nodes/${id}`, { auth });
+          return answer.status === 503 ? undefined : answer.status;
+        },
+        DEADLINE_MS,
+      );
+    const halves: (string | undefined)[] = [];
+    for (const id of refused) {
+      const record = await read(id, admin);
+      const asNode = await read(id, { user: `${org}/${id}`, secret: `${id}-token-0123456789` });
+      const whole = record === 404 ? [404, 401] : [200, 200];
+      halves.push(
+        [record, asNode].join() === whole.join()
           ? undefined
-          : `${id}: record ${record.status}, its own credentials ${asNode.status}`;
-      }),
-    );
+          : `${id}: record ${record}, its own credentials ${asNode}`,
+      );
+    }
     expect(halves.filter(Boolean), 'nodes half-written').toEqual([]);
     // No agreement added by the agbot's rounds after the outage, no container restarted.
     await stack.agbotRound();
     await stack.agbotStream()?.settled();
     await expectUnchanged();
-  }, 100_000);
+  }, 400_000);
 
   it('the Exchange stopped: workloads keep running, nothing piles up, one re-sync when it is back', async () => {
     const eventsBefore = await eventTotal();
@@ -244,5 +254,5 @@ describe.skipIf(!docker)('faults: DynamoDB down, the Exchange down', () => {
     expect(await eventTotal(), "the agents' event logs").toBeLessThanOrEqual(eventsBefore + 2 * NODES);
     await stack.agbotRound();
     await expectUnchanged();
-  }, 100_000);
+  }, 400_000);
 });
