@@ -122,6 +122,12 @@ export function agbotExchange(options: {
       };
       return body?.orgs?.[org]?.heartbeatIntervals ?? undefined;
     },
+    /**
+     * Our Exchange's console summary of `org` (GET /console/orgs/{org}/fleet): asking is what keeps
+     * it, since the Exchange computes and stores one older than `maxAgeS` (default 30 s).
+     */
+    fleetSummary: (org: string, maxAgeS?: number) =>
+      read(`/console/orgs/${enc(org)}/fleet${maxAgeS === undefined ? '' : `?maxAge=${maxAgeS}`}`),
     deploymentPolicies: (org: string) => read(`/orgs/${enc(org)}/business/policies`),
     deploymentPolicy: (org: string, name: string) => read(`/orgs/${enc(org)}/business/policies/${enc(name)}`),
     /** The policy search; 404 (no nodes) and 409 (session out of sync) are answers, not errors. */

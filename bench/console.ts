@@ -2,8 +2,8 @@
  * `npm run bench:console`: the web console's first render of Fleet with CONSOLE_NODES (10,000)
  * nodes in one org, on this machine: the Exchange's handlers over HTTP in this process
  * (test/support/exchange-http.ts) on the benchmark's own DynamoDB Local, the built console, and
- * Debian's Chromium through playwright-core. Prints the first Fleet after start (sign-in and the
- * summary computed), RUNS (5) reloads (navigation → Fleet's numbers on screen, the summary kept by
+ * Debian's Chromium through playwright-core. Prints the in-stack agbot's ask for the summary (it
+ * computes and keeps it), the first Fleet ever (sign-in, the kept summary), RUNS (5) reloads (navigation → Fleet's numbers on screen, the summary kept by
  * the instance), and the summary's own computation uncached.
  * Target (issue 38): ≤ 1 s. docs/benchmarks.md, "Web console".
  */
@@ -63,7 +63,14 @@ try {
   closeBrowser = () => browser.close();
   const page = await (await browser.newContext()).newPage();
   const watched = await watchPage(page);
-  // Cold: the first Fleet after the Exchange started (no summary computed yet), sign-in included.
+  // What the in-stack agbot's round does when it sees the nodes' change rows (agbot/lambda/
+  // fleet-summaries.ts): asks the console's route, which computes the summary and keeps it.
+  const { forgetFleetSummaries } = await import('../functions/console/shared/summaries.ts');
+  const asked = await agbotAsks(server.baseUrl);
+  const { getFleetSnapshot } = await import('#tables/org/fleet-snapshot');
+  if (!(await getFleetSnapshot('fleet', undefined))) throw new Error('the agbot kept no fleet summary');
+  forgetFleetSummaries();
+  // First ever: the first Fleet on an instance that computed nothing, sign-in included.
   const coldStart = performance.now();
   await signInThroughPage(page, server.baseUrl, admin.user, admin.secret);
   await page.getByTestId('tile-total').waitFor({ timeout: 300_000 });
@@ -89,7 +96,6 @@ try {
   }
   // A new instance (nothing in memory): the page's first request takes the summary kept in the
   // table, then asks for a fresh one.
-  const { forgetFleetSummaries } = await import('../functions/console/shared/summaries.ts');
   const restarts: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     forgetFleetSummaries();
@@ -105,7 +111,8 @@ try {
   const ms = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
   console.log(`\nWeb console, ${NODES} nodes in one org (${(built.gzipTotal / 1024).toFixed(1)} KB gzip):`);
   console.log(`  fleet summary computed (every node read): median ${median(api).toFixed(0)} ms (${ms(api)})`);
-  console.log(`  Fleet, first after start (sign-in, summary computed): ${cold.toFixed(0)} ms`);
+  console.log(`  the agbot's round asking for it (summary computed and kept): ${asked.toFixed(0)} ms`);
+  console.log(`  Fleet, first ever (sign-in, the summary the agbot kept): ${cold.toFixed(0)} ms`);
   console.log(
     `  Fleet, reload → numbers on screen (summary kept 30 s): median ${median(renders).toFixed(0)} ms (${ms(renders)})`,
   );
@@ -120,4 +127,37 @@ try {
   await stopServer?.();
   await dynamo.stop();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** The built-in agbot's keeper asked once about the org's changed nodes; answers its time (ms). */
+async function agbotAsks(baseUrl: string): Promise<number> {
+  const { localKeyProvider } = await import('#lib/secrets/local-key-provider');
+  const { useKeyProvider } = await import('#lib/secrets/provider');
+  const { createLogger } = await import('#lib/json-logger');
+  const { ensureBuiltInAgbot } = await import('#tables/agbot/built-in');
+  const { agbotExchange } = await import('../agbot/exchange.ts');
+  const { fleetSummaryKeeper } = await import('../agbot/lambda/fleet-summaries.ts');
+  type Round = Parameters<ReturnType<typeof fleetSummaryKeeper>['refresh']>;
+  useKeyProvider(localKeyProvider(Buffer.alloc(32, 7)));
+  const token = await ensureBuiltInAgbot();
+  const exchange = agbotExchange({
+    baseUrl: `${baseUrl}/v1`,
+    org: 'IBM',
+    id: 'agbot',
+    token,
+    timeoutMs: 300_000,
+  });
+  // Only what the keeper reads of a round.
+  const ctx = {
+    exchange,
+    log: createLogger('info'),
+    now: Date.now,
+    memory: { servedOrgs: new Set(['fleet']) },
+  };
+  const feed = { nodes: new Set(['fleet/node-00000']), nodesDeleted: new Set<string>() };
+  const started = performance.now();
+  await fleetSummaryKeeper().refresh(ctx as unknown as Round[0], feed as unknown as Round[1]);
+  const ms = performance.now() - started;
+  exchange.close();
+  return ms;
 }

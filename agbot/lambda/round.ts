@@ -8,6 +8,7 @@ import { openRoundContext, roundSettings } from '../round-context.ts';
 import type { RoundContext } from '../rounds/context.ts';
 import { protocolRound } from '../rounds/round.ts';
 import { builtInAgbotToken } from './built-in-token.ts';
+import { type FleetSummaryKeeper, fleetSummaryKeeper } from './fleet-summaries.ts';
 import { roundLease } from './round-lease.ts';
 
 /**
@@ -41,17 +42,21 @@ export type OpenStore = (agbot: { org: string; id: string }) => AgbotStore;
  * What a warm instance keeps belongs to the handler made here: the module makes one, as Lambda
  * loads it once per instance; a test makes a new one for each cold start.
  */
-export const createRoundHandler = (openStore: OpenStore) => {
+export const createRoundHandler = (
+  openStore: OpenStore,
+  fleetSummaries: FleetSummaryKeeper = fleetSummaryKeeper(),
+) => {
   const warm: Warm = {};
   return (event: { Records?: unknown[] } | undefined, lambda?: LambdaContext) =>
-    runRounds(openStore, warm, event, lambda);
+    runRounds(openStore, warm, event, lambda, fleetSummaries);
 };
 
 async function runRounds(
   openStore: OpenStore,
   warm: Warm,
   event: { Records?: unknown[] } | undefined,
-  lambda?: LambdaContext,
+  lambda: LambdaContext | undefined,
+  fleetSummaries: FleetSummaryKeeper,
 ) {
   // npm start with EXCHANGE_AGBOT=standalone (or off): the standalone program is the agbot.
   if (['standalone', 'off'].includes(process.env.EXCHANGE_AGBOT ?? '')) return { rounds: 0 };
@@ -74,6 +79,7 @@ async function runRounds(
   try {
     const context = await roundContext(openStore, warm, exchangeUrl, token);
     context.deadline = started + budget - MARGIN_MS;
+    context.fleetSummaries = fleetSummaries;
     for (;;) {
       const outcome = await protocolRound(context);
       rounds += 1;

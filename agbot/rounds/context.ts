@@ -84,6 +84,11 @@ export interface RoundContext {
   deadline?: number;
   /** Staged rollouts; without them every node moves to a better version at once. */
   rollouts?: RolloutHooks;
+  /**
+   * After a complete round: keeps the Exchange's console fleet summaries (the in-stack agbot's,
+   * agbot/lambda/fleet-summaries.ts); the standalone program has none.
+   */
+  fleetSummaries?: { refresh(ctx: RoundContext, feed: FeedSummary): Promise<void> };
 }
 
 /** Whether the round is past its deadline (never, without one). */

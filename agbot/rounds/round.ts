@@ -72,5 +72,7 @@ export async function protocolRound(ctx: RoundContext): Promise<RoundOutcome> {
   await pruneStatuses(ctx, served, patterns);
   if ((await feed.commit()) === 'moved')
     ctx.log.warn('feed cursor moved by an overlapping round: these changes were committed there');
+  // Last: asking for a summary may wait on the Exchange computing one; nothing above waits on it.
+  await ctx.fleetSummaries?.refresh(ctx, feed);
   return 'complete';
 }
