@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type AgbotAgreement,
   type EndedAgreement,
@@ -21,6 +21,11 @@ import { agbotStateKeys } from './keys.ts';
  */
 
 const node = (a: AgbotAgreement) => `${a.nodeOrg}/${a.nodeId}`;
+/** A live agreement's index keys (keys.ts `liveOfOrgIndex`). */
+const liveIndex = (agbot: AgbotRef, a: AgbotAgreement) => ({
+  gsi1pk: agbotStateKeys.liveOfOrgIndex(agbot.org, agbot.id, a.policy.slice(0, a.policy.indexOf('/'))),
+  gsi1sk: a.agreementId,
+});
 const guardOf = (agbot: AgbotRef, a: AgbotAgreement) =>
   agbotStateKeys.liveGuard(agbot.org, agbot.id, a.policy, node(a));
 /** The guard is free, or already this agreement's. */
@@ -40,7 +45,11 @@ async function saveLive(agbot: AgbotRef, agreement: AgbotAgreement): Promise<Sav
     {
       Put: {
         TableName: table,
-        Item: { ...agbotStateKeys.liveAgreement(org, id, agreement.agreementId), agreement },
+        Item: {
+          ...agbotStateKeys.liveAgreement(org, id, agreement.agreementId),
+          ...liveIndex(agbot, agreement),
+          agreement,
+        },
       },
     },
     {
@@ -167,9 +176,36 @@ export async function listAgreements(agbot: AgbotRef, archived: boolean): Promis
     },
     ConsistentRead: true,
   });
+  if (!archived) await indexUnindexed(agbot, items);
   return items
     .map((item) => item.agreement as AgbotAgreement)
     .sort((a, b) => a.createdAt - b.createdAt || (a.agreementId < b.agreementId ? -1 : 1));
+}
+
+/**
+ * Live agreements saved before their index keys get them here, once (the round lists the live
+ * ones every round): one conditional UpdateItem each, none for an agreement saved since.
+ */
+async function indexUnindexed(agbot: AgbotRef, items: Record<string, unknown>[]): Promise<void> {
+  for (const item of items) {
+    if (item.gsi1pk !== undefined) continue;
+    const agreement = item.agreement as AgbotAgreement;
+    const keys = liveIndex(agbot, agreement);
+    try {
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: agbotStateKeys.liveAgreement(agbot.org, agbot.id, agreement.agreementId),
+          UpdateExpression: 'SET gsi1pk = :pk, gsi1sk = :sk',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(gsi1pk)',
+          ExpressionAttributeValues: { ':pk': keys.gsi1pk, ':sk': keys.gsi1sk },
+        }),
+      );
+    } catch (error) {
+      // Archived or saved meanwhile: nothing left to index.
+      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    }
+  }
 }
 
 /** One GetItem of the guard. */

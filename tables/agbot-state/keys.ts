@@ -15,6 +15,11 @@ export const agbotStateKeys = {
     pk: `AGBOTSTATE#${org}/${id}`,
     sk: `LIVE#${agreementId}`,
   }),
+  /**
+   * gsi1 keys of a live agreement: one partition per org of its policy (gsi1sk the agreement id),
+   * so the Exchange's status and console routes read one org's live agreements, not every org's.
+   */
+  liveOfOrgIndex: (org: string, id: string, policyOrg: string) => `AGBOTLIVE#${org}/${id}#${policyOrg}`,
   archivedAgreement: (org: string, id: string, agreementId: string) => ({
     pk: `AGBOTSTATE#${org}/${id}`,
     sk: `ARCHIVED#${agreementId}`,
@@ -54,6 +59,8 @@ export const agbotStateKeys = {
   }),
   rolloutNodePrefix: (policy: string) => `RNODE#${JSON.stringify(policy)}#`,
   statusPrefix: 'STATUS#',
+  /** The statuses of one org's policies and pattern services (`<org>/<name>`: the slash ends the org). */
+  statusOfOrgPrefix: (policyOrg: string) => `STATUS#${policyOrg}/`,
   livePrefix: 'LIVE#',
   archivedPrefix: 'ARCHIVED#',
   revisitPrefix: (policy: string) => `REVISIT#${JSON.stringify(policy)}#`,

@@ -57,30 +57,33 @@ export async function dropPolicyStatus(agbot: AgbotRef, policy: string): Promise
 }
 
 /**
- * The statuses and the live agreements together, for the Exchange's read-only status route: one
- * Query of the sort-key range `LIVE#` … `STATUS#` (which holds only the small revisit and search
- * items besides), eventually consistent, every page.
+ * The statuses and live agreements of one org's policies (and pattern services), for the
+ * Exchange's read-only status and console routes: one Query of the org's `STATUS#<org>/` prefix
+ * and one of its live agreements' gsi1 partition, each every page, eventually consistent. Neither
+ * reads another org's items.
  */
-export async function statusView(
+export async function orgStatusView(
   agbot: AgbotRef,
+  org: string,
 ): Promise<{ statuses: PolicyStatus[]; live: AgbotAgreement[] }> {
-  const items = await queryAll({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    // The revisit and search items in between hold neither attribute.
-    FilterExpression: 'attribute_exists(agreement) OR attribute_exists(#status)',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: {
-      ':pk': agbotStateKeys.partition(agbot.org, agbot.id),
-      ':from': agbotStateKeys.livePrefix,
-      ':to': `${agbotStateKeys.statusPrefix}\uffff`,
-    },
-  });
-  const statuses: PolicyStatus[] = [];
-  const live: AgbotAgreement[] = [];
-  for (const item of items) {
-    if (String(item.sk).startsWith(agbotStateKeys.statusPrefix)) statuses.push(item.status as PolicyStatus);
-    else live.push(item.agreement as AgbotAgreement);
-  }
-  return { statuses, live };
+  const [statuses, live] = await Promise.all([
+    queryAll({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: {
+        ':pk': agbotStateKeys.partition(agbot.org, agbot.id),
+        ':prefix': agbotStateKeys.statusOfOrgPrefix(org),
+      },
+    }),
+    queryAll({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': agbotStateKeys.liveOfOrgIndex(agbot.org, agbot.id, org) },
+    }),
+  ]);
+  return {
+    statuses: statuses.map((item) => item.status as PolicyStatus),
+    live: live.map((item) => item.agreement as AgbotAgreement),
+  };
 }

@@ -1,19 +1,10 @@
 import { BUILT_IN_AGBOT } from '#lib/agbot/built-in';
 import type { AgbotAgreement, PolicyStatus } from '#lib/agbot-store/contract';
-import { statusView } from '#tables/agbot-state/policy-status';
-
-const orgOf = (policy: string) => policy.slice(0, policy.indexOf('/'));
+import { orgStatusView as agbotOrgStatusView } from '#tables/agbot-state/policy-status';
 
 /**
  * The in-stack agbot's statuses and live agreements of `org`'s policies (and pattern services):
- * one Query of its state partition, the other orgs' items dropped here.
+ * two Queries of that org's items alone (tables/README.md, pattern 117), whatever the hub holds.
  */
-export async function orgStatusView(
-  org: string,
-): Promise<{ statuses: PolicyStatus[]; live: AgbotAgreement[] }> {
-  const { statuses, live } = await statusView(BUILT_IN_AGBOT);
-  return {
-    statuses: statuses.filter((s) => orgOf(s.policy) === org),
-    live: live.filter((a) => orgOf(a.policy) === org),
-  };
-}
+export const orgStatusView = (org: string): Promise<{ statuses: PolicyStatus[]; live: AgbotAgreement[] }> =>
+  agbotOrgStatusView(BUILT_IN_AGBOT, org);

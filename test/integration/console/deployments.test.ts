@@ -1,10 +1,13 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getPolicy } from '#functions/agbot-status/get-policy';
 import { handler as deployments } from '#functions/console/list-deployments';
 import { BUILT_IN_AGBOT } from '#lib/agbot/built-in';
 import type { AgbotAgreement } from '#lib/agbot-store/contract';
 import { localKeyProvider } from '#lib/secrets/local-key-provider';
+import { agbotStateKeys } from '#tables/agbot-state/keys';
 import { dynamoAgbotStore } from '#tables/agbot-state/store';
+import { documentClient, tableName } from '#tables/client';
 import { seedDeploymentPolicy, seedPattern, seedService } from '#test/support/catalog';
 import { dynamoUsageOf } from '#test/support/dynamo-usage';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
@@ -135,11 +138,50 @@ describe('GET /v1/console/orgs/{organization}/deployments', () => {
     expect(rowNames(await page(admin, { after: 'pattern/pat-x' }))).toEqual(['pattern/pat-y']);
   });
 
-  it('costs bounded calls: two name Queries, the agbot state, one Query per listed policy', async () => {
+  it('costs bounded calls: two name Queries, the agbot state of the org, one Query per listed policy', async () => {
     const calls = await dynamoUsageOf(() => page(admin, { limit: '2' }));
-    // p-a, p-b fill the page: the patterns are not read; 1 agbot-state Query, 2 rollout Queries.
-    expect(calls.map((call) => call.command)).toEqual(['Query', 'Query', 'Query', 'Query']);
+    // p-a, p-b fill the page: the patterns are not read; 2 agbot-state Queries, 2 rollout Queries.
+    expect(calls.map((call) => call.command)).toEqual(['Query', 'Query', 'Query', 'Query', 'Query']);
     expect(calls.every((call) => call.writeUnits === 0)).toBe(true);
+  });
+
+  it("reads the agbot's state of its org only: another org's agreements and statuses cost it nothing", async () => {
+    const units = async () =>
+      (await dynamoUsageOf(() => page(admin, { limit: '2' }))).reduce((sum, call) => sum + call.readUnits, 0);
+    const before = await units();
+    const store = dynamoAgbotStore(BUILT_IN_AGBOT, () => localKeyProvider(Buffer.alloc(32, 1)));
+    // Some 40 KB of another org's live agreements and statuses in the same agbot partition.
+    for (let i = 0; i < 60; i++) {
+      const note = 'x'.repeat(500);
+      await store.saveAgreement(
+        agreement(`beta-${i}`, `beta/p-${i}`, {
+          nodeOrg: 'beta',
+          nodeId: `n${i}`,
+          terminatedDescription: note,
+        }),
+      );
+      await store.savePolicyStatus({
+        policy: `beta/p-${i}`,
+        search: { at: now, full: true, found: 1, matched: 0, skipped: 1 },
+        skipped: [{ node: `beta/n${i}`, reason: note.slice(0, 190), since: now }],
+      });
+    }
+    expect(await units()).toBe(before);
+  });
+
+  it('counts an agreement saved before the index once the round has listed the live ones', async () => {
+    const item = { ...agbotStateKeys.liveAgreement(BUILT_IN_AGBOT.org, BUILT_IN_AGBOT.id, 'old-1') };
+    await documentClient.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...item, agreement: agreement('old-1', 'acme/p-c') },
+      }),
+    );
+    const matched = async () => (await page(admin)).body.deployments[2].matched;
+    expect(await matched()).toBe(0);
+    const store = dynamoAgbotStore(BUILT_IN_AGBOT, () => localKeyProvider(Buffer.alloc(32, 1)));
+    expect((await store.listAgreements(false)).map((a) => a.agreementId)).toContain('old-1');
+    expect(await matched()).toBe(1);
   });
 
   it('authorizes as the agbot status: users of the org, hub admins, root', async () => {

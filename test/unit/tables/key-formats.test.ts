@@ -197,6 +197,12 @@ const CASES: [string, unknown, unknown][] = [
     { pk: 'AGBOTSTATE#acme/a1', sk: 'STATUS#acme/p#1' },
   ],
   ['agbotStateKeys.statusPrefix', agbotStateKeys.statusPrefix, 'STATUS#'],
+  ['agbotStateKeys.statusOfOrgPrefix', agbotStateKeys.statusOfOrgPrefix('acme'), 'STATUS#acme/'],
+  [
+    'agbotStateKeys.liveOfOrgIndex',
+    agbotStateKeys.liveOfOrgIndex('IBM', 'agbot', 'acme'),
+    'AGBOTLIVE#IBM/agbot#acme',
+  ],
   ['agbotStateKeys.livePrefix', agbotStateKeys.livePrefix, 'LIVE#'],
   ['agbotStateKeys.archivedPrefix', agbotStateKeys.archivedPrefix, 'ARCHIVED#'],
   ['agbotStateKeys.revisitPrefix', agbotStateKeys.revisitPrefix('acme/p#1'), 'REVISIT#"acme/p#1"#'],
