@@ -57,9 +57,9 @@ try {
     const heapBefore = process.memoryUsage().heapUsed;
     const callsBefore = dynamoCallCount();
     const registering = Date.now();
-    const fleet = await createFleet(exchange, org, NODES);
-    // Each simulated node makes the agent's requests (the feed read, both agreement rows).
-    for (const node of fleet.nodes) node.asTheAgent = true;
+    // Each simulated node makes the agent's requests (its heartbeat the feed read, both agreement
+    // rows), from its registration on (test/integration/rollouts/simulator-honesty.test.ts).
+    const fleet = await createFleet(exchange, org, NODES, undefined, { asTheAgent: true });
     const registerMs = Date.now() - registering;
     const registerCalls = dynamoCallCount() - callsBefore;
     gc?.();

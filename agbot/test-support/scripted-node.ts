@@ -91,7 +91,7 @@ export class ScriptedNode {
     const record = { name: this.id, token: this.creds.secret, pattern, publicKey: '', arch };
     await this.must(owner, 'PUT', this.path, record, [201]);
     if (policy) await this.setPolicy(policy);
-    await this.must(this.creds, 'POST', `${this.path}/heartbeat`, undefined, [200, 201]);
+    await this.heartbeat();
     await this.must(
       this.creds,
       'PATCH',
@@ -101,13 +101,21 @@ export class ScriptedNode {
     );
   }
 
+  /** The heartbeat that makes a registered node findable (a subclass may send the agent's instead). */
+  protected async heartbeat(): Promise<void> {
+    await this.must(this.creds, 'POST', `${this.path}/heartbeat`, undefined, [200, 201]);
+  }
+
   async setPolicy(policy: { properties: { name: string; value: unknown }[]; constraints?: string[] }) {
     const body = { label: 'scripted', description: 'scripted node', constraints: [], ...policy };
     await this.must(this.creds, 'PUT', `${this.path}/policy`, body, [200, 201]);
   }
 
-  /** Reads, opens, parses and deletes the node's messages; appends them to `received`. */
-  async poll(): Promise<Received[]> {
+  /**
+   * Reads, opens, parses and deletes the node's messages; appends them to `received`. With
+   * `deleteNow` false the caller deletes each one (`deleteMessage`) once it has handled it.
+   */
+  async poll(deleteNow = true): Promise<Received[]> {
     const answer = await exchangeCall(this.baseUrl, this.creds, 'GET', `${this.path}/msgs`);
     const got: Received[] = [];
     for (const m of (answer.body?.messages ?? []) as {
@@ -123,10 +131,14 @@ export class ScriptedNode {
         agbotPubKey: m.agbotPubKey,
         message: parseMessage(opened.message),
       });
-      await exchangeCall(this.baseUrl, this.creds, 'DELETE', `${this.path}/msgs/${m.msgId}`);
+      if (deleteNow) await this.deleteMessage(m.msgId);
     }
     this.received.push(...got);
     return got;
+  }
+
+  async deleteMessage(msgId: number): Promise<void> {
+    await exchangeCall(this.baseUrl, this.creds, 'DELETE', `${this.path}/msgs/${msgId}`);
   }
 
   /** Polls until a received message satisfies `match` (looking at earlier ones too). */

@@ -31,7 +31,12 @@ import { openRoundContext, roundSettings } from '../../../agbot/round-context.ts
 import type { RoundContext } from '../../../agbot/rounds/context.ts';
 import { protocolRound } from '../../../agbot/rounds/round.ts';
 import { SqliteAgbotStore } from '../../../agbot/store/sqlite-store.ts';
-import { type Credentials, exchangeCall, ScriptedNode } from '../../../agbot/test-support/scripted-node.ts';
+import {
+  type Credentials,
+  exchangeCall,
+  type Received,
+  ScriptedNode,
+} from '../../../agbot/test-support/scripted-node.ts';
 
 export type StoreKind = 'sqlite' | 'dynamo';
 /**
@@ -41,9 +46,10 @@ export type StoreKind = 'sqlite' | 'dynamo';
 export type Behaviour = 'good' | 'broken' | 'silent' | 'neutral';
 
 const SERVICE = 'web';
-const signer = generateKeyPairSync('rsa', { modulusLength: 2048 })
-  .privateKey.export({ type: 'pkcs1', format: 'pem' })
-  .toString();
+const signing = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const signer = signing.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+/** The key that verifies the fleet's deployment signatures: what a real agent beside it trusts. */
+export const FLEET_SIGNER_PEM = signing.publicKey.export({ type: 'spki', format: 'pem' }).toString();
 const nodeKeys = generateMessagingKeys();
 
 /**
@@ -102,9 +108,13 @@ export class FleetNode extends ScriptedNode {
   private created = 1;
   private pending = new Map<string, string>();
   /**
-   * Every request the agent makes (bench:scale): woken, it reads the change feed before its
-   * mailbox, and it writes the agreement row "Agree to proposal" before "Finalized Agreement"
-   * (agent/protocol/finalize.ts). The rollout tests leave both out: they prove the agbot's steps.
+   * Every request the agent makes (bench:scale): its heartbeat at registration is the change feed's
+   * read (`POST /changes`, as the agent's poll), not `POST …/heartbeat`; woken, it reads the feed
+   * before its mailbox; it deletes a message after handling it, not on reading it (the agent's
+   * at-least-once handling); and it writes the agreement row "Agree to proposal" before "Finalized
+   * Agreement" (agent/protocol/finalize.ts). test/integration/rollouts/simulator-honesty.test.ts
+   * compares these requests with a real agent's. The rollout tests leave them out: they prove the
+   * agbot's steps. Set it before `register` (createFleet's `asTheAgent`).
    */
   asTheAgent = false;
   private changeId = 0;
@@ -112,40 +122,65 @@ export class FleetNode extends ScriptedNode {
   /** Answers what it received (the agent's protocol, docs/agent.md): one pass. */
   async act(fleet: Pick<Fleet, 'org' | 'behaviour'>): Promise<void> {
     if (this.asTheAgent) await this.readFeed();
-    for (const received of await this.poll()) {
-      const m = received.message;
-      if (m.type === 'proposal') {
-        const version = readProposal(m as Proposal).terms.workloads?.[0]?.version ?? '';
-        if (this.behaviour(fleet, version) === 'silent') continue;
-        this.pending.set(m.agreementId, version);
-        await this.send(received, buildReply(m.agreementId, true, this.creds.user));
-      } else if (m.type === 'replyack' && m.decision) {
-        const version = this.pending.get(m.agreementId);
-        if (version === undefined) continue;
-        this.pending.delete(m.agreementId);
-        if (this.asTheAgent) await this.putAgreement(m.agreementId, { org: fleet.org, url: SERVICE });
-        await this.putAgreement(m.agreementId, { org: fleet.org, url: SERVICE }, 'Finalized Agreement');
-        this.running = { agreementId: m.agreementId, version };
-        this.ran.push(version);
-        const behaviour = this.behaviour(fleet, version);
+    for (const received of await this.poll(!this.asTheAgent)) {
+      const after = await this.handle(fleet, received);
+      if (this.asTheAgent) await this.deleteMessage(received.msgId);
+      // What the agent reports once the workload ran (its status), after the message was handled.
+      await after?.();
+    }
+  }
+
+  /** One message's protocol step; answers what follows once the workload started, if anything. */
+  private async handle(
+    fleet: Pick<Fleet, 'org' | 'behaviour'>,
+    received: Received,
+  ): Promise<(() => Promise<void>) | undefined> {
+    const m = received.message;
+    if (m.type === 'proposal') {
+      const version = readProposal(m as Proposal).terms.workloads?.[0]?.version ?? '';
+      if (this.behaviour(fleet, version) === 'silent') return;
+      this.pending.set(m.agreementId, version);
+      await this.send(received, buildReply(m.agreementId, true, this.creds.user));
+    } else if (m.type === 'replyack' && m.decision) {
+      const version = this.pending.get(m.agreementId);
+      if (version === undefined) return;
+      this.pending.delete(m.agreementId);
+      if (this.asTheAgent) await this.putAgreement(m.agreementId, { org: fleet.org, url: SERVICE });
+      await this.putAgreement(m.agreementId, { org: fleet.org, url: SERVICE }, 'Finalized Agreement');
+      this.running = { agreementId: m.agreementId, version };
+      this.ran.push(version);
+      const behaviour = this.behaviour(fleet, version);
+      return async () => {
         await this.writeStatus(behaviour === 'broken' ? 'exited' : 'running');
         // The agent's governance sees fewer running containers than services: 103.
         if (behaviour === 'broken') await this.cancel(received, REASON.serviceTerminated);
         if (behaviour === 'neutral') await this.cancel(received, REASON.userRequested);
-      } else if (m.type === 'cancel' && this.running?.agreementId === m.agreementId) {
-        await this.dropAgreement();
-      }
+      };
+    } else if (m.type === 'cancel' && this.running?.agreementId === m.agreementId) {
+      await this.dropAgreement();
     }
   }
 
+  /** The agent's heartbeat is its feed read; the rollout tests' nodes send `POST …/heartbeat`. */
+  protected override async heartbeat(): Promise<void> {
+    if (!this.asTheAgent) return super.heartbeat();
+    // A feed still numbering a burst of registrations answers 503 (retry later), as the agent's poll retries.
+    for (let attempt = 0; attempt < 5; attempt++) if (await this.readFeed()) return;
+    throw new Error(`${this.id}: the change feed refused its first read`);
+  }
+
   /** The agent's `POST /orgs/{org}/changes`: its heartbeat and what changed since its last read. */
-  async readFeed(): Promise<void> {
+  async readFeed(): Promise<boolean> {
     const answer = await exchangeCall(this.baseUrl, this.creds, 'POST', `/orgs/${this.org}/changes`, {
       changeId: this.changeId,
       maxRecords: 1000,
     });
     const newest = Number(answer.body?.mostRecentChangeId);
-    if (answer.status === 200 && Number.isInteger(newest)) this.changeId = newest + 1;
+    // The Exchange answers 201 (upstream's status for this POST): a reader that took only 200 for
+    // an answer never moved its cursor and read the feed from its start each time.
+    const ok = answer.status === 200 || answer.status === 201;
+    if (ok && Number.isInteger(newest)) this.changeId = newest + 1;
+    return ok;
   }
 
   behaviour(fleet: Pick<Fleet, 'behaviour'>, version: string): Behaviour {
@@ -210,7 +245,14 @@ export async function createFleet(
   count: number,
   /** More node policy properties of the i-th node. */
   properties: (i: number) => { name: string; value: unknown }[] = () => [],
+  options: {
+    /** The service's container: a real agent beside the fleet runs it (`busyboxTestImage()`, a command). */
+    web?: { image: string; command?: string[] };
+    /** Every node makes the agent's requests (`FleetNode.asTheAgent`), from its registration on. */
+    asTheAgent?: boolean;
+  } = {},
 ): Promise<Fleet> {
+  const web = options.web ?? { image: 'busybox:latest' };
   await createOrg(org);
   const admin = await createUser(org, 'admin', { admin: true });
   await createAgbot(org, 'ab', `${org}/admin`, { token: 'ab-token' });
@@ -226,13 +268,14 @@ export async function createFleet(
   const call = (method: string, path: string, body?: unknown) =>
     exchangeCall(exchange.baseUrl, admin, method, path, body);
   const versions = new Map<string, Behaviour>();
-  const deployment = JSON.stringify({ services: { web: { image: 'busybox:latest' } } });
+  const deployment = JSON.stringify({ services: { web } });
   const signature = signDeployment(deployment, signer);
   const published = new Set<string>();
   const nodes = Array.from(
     { length: count },
     (_, i) => new FleetNode(exchange.baseUrl, org, `n${String(i).padStart(3, '0')}`, undefined, nodeKeys),
   );
+  for (const node of nodes) node.asTheAgent = options.asTheAgent === true;
   // A few at a time, as a fleet registers side by side.
   for (let i = 0; i < count; i += 16)
     await Promise.all(

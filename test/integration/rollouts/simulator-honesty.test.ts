@@ -1,0 +1,284 @@
+/**
+ * The fleet simulator kept honest (issue 36): one simulated node (`FleetNode`, `asTheAgent`, what
+ * bench:scale runs by the thousand) and one real agent (in-process, its workers running, podman for
+ * its container), registered in one org against one deployment policy, served by the Exchange's
+ * handlers over DynamoDB Local, and one agbot (its shared round, standalone store) forming an
+ * agreement with each. Every request each node makes, from registration until its agreement is
+ * finalized and its status written, is recorded (method and route) and compared:
+ *
+ * - every route the simulator uses is one the agent uses; the agent's other routes are exactly
+ *   those named in AGENT_ONLY, each with its reason;
+ * - registration: the simulator's requests are the agent's, in the agent's order;
+ * - the agreement: the same protocol requests in the same order (feed read, mailbox read, reply,
+ *   delete; feed read, mailbox read, both agreement rows, delete; then the status), once the
+ *   agent's polls that found nothing are set aside (named below).
+ *
+ * Skipped, saying why, when no container engine answers on DOCKER_HOST.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '#lib/json-logger';
+import { bootstrap } from '#tables/bootstrap';
+import { tableName } from '#tables/client';
+import { createTableIfMissing } from '#tables/create-table';
+import { type ExchangeRequest, routeShape, startExchangeHttp } from '#test/support/exchange-http';
+import { type Agent, createAgent } from '../../../agent/agent.ts';
+import { busyboxTestImage, reachableEngine } from '../../../agent/test-support/engine.ts';
+import { HOST, testConfig } from '../../../agent/test-support/harness.ts';
+import { removeWorkload } from '../../../agent/workloads/engine.ts';
+import {
+  createFleet,
+  FLEET_SIGNER_PEM,
+  type FleetNode,
+  openAgbot,
+  type TestAgbot,
+  type TestExchange,
+} from './fleet.ts';
+
+const docker = await reachableEngine();
+const ORG = 'honest';
+const AGENT = { id: 'agent1', token: 'agent1-token-honest' };
+
+const NODE = '/v1/orgs/{}/nodes/{}';
+const STEP = {
+  ownerPutsNode: `owner PUT ${NODE}`,
+  policy: `PUT ${NODE}/policy`,
+  feed: 'POST /v1/orgs/{}/changes',
+  publicKey: `PATCH ${NODE}`,
+  readMail: `GET ${NODE}/msgs`,
+  deleteMail: `DELETE ${NODE}/msgs/{}`,
+  reply: 'POST /v1/orgs/{}/agbots/{}/msgs',
+  agreementRow: `PUT ${NODE}/agreements/{}`,
+  status: `PUT ${NODE}/status`,
+};
+/** The requests of the agreement protocol, compared in order. */
+const PROTOCOL = new Set([
+  STEP.feed,
+  STEP.readMail,
+  STEP.deleteMail,
+  STEP.reply,
+  STEP.agreementRow,
+  STEP.status,
+]);
+
+/** Routes the agent uses and the simulator need not: outside the simulator's job. */
+const AGENT_ONLY: Record<string, string> = {
+  'GET /v1/orgs/{}': "the org's heartbeat intervals, for the agent's adaptive poll (its timing)",
+  [`GET ${NODE}`]: 'the agent keeps a local copy of its node record (read at start, when the feed names it)',
+  [`GET ${NODE}/policy`]: 'the same for its node policy; the simulator only writes its policy',
+  [`GET ${NODE}/managementStatus`]: 'node management (agent upgrades), not agreements',
+  'GET /v1/orgs/{}/managementpolicies': 'node management (agent upgrades), not agreements',
+  'GET /v1/orgs/{}/services':
+    "the proposed service's definition (inputs, dependencies) to run it: container work",
+};
+
+const seen: ExchangeRequest[] = [];
+const waiters = new Set<() => void>();
+/** Resolves once `done` holds, checked at each request the Exchange receives; the deadline bounds failure. */
+function untilSeen(done: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  if (done()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      waiters.delete(check);
+      reject(new Error(`not seen within ${timeoutMs} ms: ${what}`));
+    }, timeoutMs);
+    const check = () => {
+      if (!done()) return;
+      clearTimeout(timer);
+      waiters.delete(check);
+      resolve();
+    };
+    waiters.add(check);
+  });
+}
+
+/** A node's requests as steps: its own, and its owner's `PUT` of its record; `from` on in `seen`. */
+const stepsOf = (id: string, from = 0) =>
+  seen
+    .slice(from)
+    .filter(
+      (s) =>
+        s.caller === `${ORG}/${id}` ||
+        (s.caller === `${ORG}/admin` && s.method === 'PUT' && s.path === `/v1/orgs/${ORG}/nodes/${id}`),
+    )
+    .map((s) => `${s.caller === `${ORG}/${id}` ? '' : 'owner '}${s.method} ${routeShape(s.path)}`);
+
+/** Where in `seen` the agbot's first message to node `id` (its proposal) arrived. */
+const proposalAt = (id: string) =>
+  seen.findIndex((s) => s.method === 'POST' && s.path === `/v1/orgs/${ORG}/nodes/${id}/msgs`);
+
+/** A node's steps before its proposal (registration), and from it to its first status after both rows. */
+function phases(id: string): { registration: string[]; agreement?: string[] } {
+  const at = proposalAt(id);
+  if (at < 0) return { registration: stepsOf(id) };
+  const registration = stepsOf(id).slice(0, stepsOf(id).length - stepsOf(id, at).length);
+  const after = stepsOf(id, at);
+  const rows = after.map((s, i) => (s === STEP.agreementRow ? i : -1)).filter((i) => i >= 0);
+  const status = rows.length < 2 ? -1 : after.indexOf(STEP.status, rows[1]);
+  return { registration, ...(status < 0 ? {} : { agreement: after.slice(0, status + 1) }) };
+}
+
+/**
+ * The protocol's requests in order, the agent's idle work set aside: a mailbox read followed by no
+ * delete before the next read found nothing (the agent reads at start and whenever the feed names
+ * its mailbox, its own replies included), and a feed read not followed by a mailbox read is the
+ * agent's poll on its interval, its heartbeat. The status is compared apart: the agent writes it
+ * from its own worker once the container runs, which may come before or after the delete.
+ */
+function protocolSteps(window: string[]): { steps: string[]; status: number } {
+  let steps = window.filter((s) => PROTOCOL.has(s));
+  steps = steps.filter((s, i) => {
+    if (s !== STEP.readMail) return true;
+    const next = steps.findIndex((t, j) => j > i && (t === STEP.readMail || t === STEP.deleteMail));
+    return next >= 0 && steps[next] === STEP.deleteMail;
+  });
+  steps = steps.filter((s, i) => s !== STEP.feed || steps[i + 1] === STEP.readMail);
+  return {
+    steps: steps.filter((s) => s !== STEP.status),
+    status: steps.filter((s) => s === STEP.status).length,
+  };
+}
+
+/** Whether `part` is `whole` with some steps left out, the rest in the same order. */
+function inOrderWithin(part: string[], whole: string[]): boolean {
+  let at = 0;
+  for (const step of whole) if (step === part[at]) at += 1;
+  return at === part.length;
+}
+
+let exchange: TestExchange;
+let agbot: TestAgbot | undefined;
+let agent: Agent | undefined;
+let dataDir: string | undefined;
+
+describe.skipIf(!docker)('the simulated node beside a real agent', () => {
+  beforeAll(async () => {
+    await createTableIfMissing(tableName(), { stream: false });
+    await bootstrap();
+    const mail = new Set<string>();
+    const server = await startExchangeHttp({
+      fate: (request) => {
+        seen.push(request);
+        const to = /^\/v1\/orgs\/([^/]+)\/nodes\/([^/]+)\/msgs$/.exec(request.path);
+        if (request.method === 'POST' && to) mail.add(`${to[1]}/${to[2]}`);
+        for (const check of [...waiters]) check();
+        return 'serve';
+      },
+    });
+    exchange = { baseUrl: server.baseUrl, mail, requests: new Map(), close: server.close };
+  });
+  afterAll(async () => {
+    await agent?.stop();
+    agbot?.close();
+    await exchange?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    const agreements = seen
+      .filter(
+        (s) => s.caller === `${ORG}/${AGENT.id}` && s.method === 'PUT' && s.path.includes('/agreements/'),
+      )
+      .map((s) => s.path.split('/').pop() as string);
+    for (const id of new Set(agreements)) await removeWorkload(docker as Docker, id).catch(() => undefined);
+  });
+
+  it('makes the agent’s requests, in the agent’s order, from registration to a finalized agreement', async () => {
+    const image = await busyboxTestImage();
+    const web = { image, command: ['sleep', '600'] };
+    const fleet = await createFleet(exchange, ORG, 1, undefined, { web, asTheAgent: true });
+    const sim = fleet.nodes[0] as FleetNode;
+
+    // The real agent, registered as `hzn register` does: its owner creates the node, then the agent.
+    const record = { name: AGENT.id, token: AGENT.token, pattern: '', publicKey: '', arch: HOST.arch };
+    expect((await fleet.call('PUT', `/orgs/${ORG}/nodes/${AGENT.id}`, record)).status).toBe(201);
+    dataDir = mkdtempSync(join(tmpdir(), 'honest-agent-'));
+    agent = await createAgent({
+      config: testConfig(`${exchange.baseUrl}/v1`, dataDir, { pollIntervalMs: 300, signals: false }),
+      log: silentLogger,
+      host: HOST,
+    });
+    await agent.start();
+    const local = async (method: 'POST' | 'PUT', url: string, payload: object | string) => {
+      const text = typeof payload === 'string';
+      const res = await agent?.app.inject({
+        method,
+        url,
+        payload,
+        ...(text ? { headers: { 'content-type': 'text/plain' } } : {}),
+      });
+      expect(res?.statusCode, `${method} ${url}: ${res?.body}`).toBeLessThan(300);
+    };
+    await local('POST', '/node', { id: AGENT.id, organization: ORG, token: AGENT.token, name: AGENT.id });
+    await local('POST', '/node/policy', { properties: [{ name: 'fleet', value: ORG }], constraints: [] });
+    await local('PUT', '/trust/fleet.pem', FLEET_SIGNER_PEM);
+    await local('PUT', '/node/configstate', { state: 'configured' });
+    // Findable by the agbot: its key and its policy in the Exchange (pushed by its workers).
+    await expect
+      .poll(
+        async () => {
+          const node = (await fleet.call('GET', `/orgs/${ORG}/nodes/${AGENT.id}`)).body?.nodes?.[
+            `${ORG}/${AGENT.id}`
+          ];
+          const policy = (await fleet.call('GET', `/orgs/${ORG}/nodes/${AGENT.id}/policy`)).body;
+          return Boolean(node?.publicKey) && JSON.stringify(policy?.properties ?? []).includes(ORG);
+        },
+        { timeout: 60_000, interval: 100 },
+      )
+      .toBe(true);
+
+    agbot = await openAgbot(exchange, ORG, 'sqlite');
+    await fleet.publish(['1.0.0']);
+    const agentSteps = () => stepsOf(AGENT.id);
+    const agentFinalized = () => agentSteps().filter((s) => s === STEP.agreementRow).length >= 2;
+    // Rounds, the simulator answering after each and the agent answering on its own (waited for:
+    // every message posted to it deleted, which it does once handled), until both are finalized.
+    for (let round = 0; !(sim.running && agentFinalized()); round++) {
+      if (round === 10) throw new Error('no agreement with both nodes after 10 rounds');
+      await agbot.round();
+      await fleet.act();
+      const posted = () =>
+        seen.filter((s) => s.method === 'POST' && s.path === `/v1/orgs/${ORG}/nodes/${AGENT.id}/msgs`).length;
+      const deleted = () => agentSteps().filter((s) => s === STEP.deleteMail).length;
+      await untilSeen(() => deleted() >= posted(), 'the agent handling its mail');
+    }
+    await untilSeen(() => phases(AGENT.id).agreement !== undefined, "the agent's status after its agreement");
+
+    const report = `simulator:\n  ${stepsOf(sim.id).join('\n  ')}\nagent:\n  ${stepsOf(AGENT.id).join('\n  ')}`;
+    const routes = (steps: string[]) => new Set(steps.map((s) => s.replace(/^owner /, '')));
+    const simRoutes = routes(stepsOf(sim.id));
+    const agentRoutes = routes(stepsOf(AGENT.id));
+
+    // Every route the simulator uses is one the agent uses; the agent's others are those named.
+    expect(
+      [...simRoutes].filter((r) => !agentRoutes.has(r)),
+      report,
+    ).toEqual([]);
+    expect([...agentRoutes].filter((r) => !simRoutes.has(r)).sort(), report).toEqual(
+      Object.keys(AGENT_ONLY).sort(),
+    );
+
+    // Registration (before the proposal): the same kinds of requests, the simulator's in the
+    // agent's order. The agent writes its policy and its record more than once (POST /node, then
+    // the user's policy and configstate each push a change), polls the feed on its interval and
+    // reads its mailbox once at start (mail sent while it was down); the simulator once each.
+    const sim_ = phases(sim.id);
+    const agent_ = phases(AGENT.id);
+    const agentRegistration = agent_.registration.filter(
+      (s) => !(s.replace(/^owner /, '') in AGENT_ONLY) && s !== STEP.readMail,
+    );
+    expect(sim_.registration, report).toEqual([STEP.ownerPutsNode, STEP.policy, STEP.feed, STEP.publicKey]);
+    expect(new Set(sim_.registration), report).toEqual(new Set(agentRegistration));
+    expect(inOrderWithin(sim_.registration, agentRegistration), report).toBe(true);
+
+    // The agreement: the same protocol requests in the same order, one status write after the rows.
+    const simProtocol = protocolSteps(sim_.agreement ?? []);
+    const agentProtocol = protocolSteps(agent_.agreement ?? []);
+    expect(simProtocol.steps, report).toEqual(agentProtocol.steps);
+    expect(agentProtocol.steps, report).toEqual([
+      ...[STEP.feed, STEP.readMail, STEP.reply, STEP.deleteMail],
+      ...[STEP.feed, STEP.readMail, STEP.agreementRow, STEP.agreementRow, STEP.deleteMail],
+    ]);
+    expect([simProtocol.status, agentProtocol.status], report).toEqual([1, 1]);
+  }, 120_000);
+});
