@@ -1,3 +1,4 @@
+import { AgbotExchangeError } from '../exchange.ts';
 import { outOfTime, type RoundContext } from '../rounds/context.ts';
 import type { FeedSummary } from '../rounds/feed.ts';
 
@@ -40,7 +41,8 @@ export function fleetSummaryKeeper(now: () => number = Date.now): FleetSummaryKe
           // Changed nodes: a new one (unless one is under 30 s old); else the kept one if young enough.
           await ctx.exchange.fleetSummary(org, dirty ? undefined : REFRESH_MS / 1000);
         } catch (error) {
-          if (dirty) changed.add(org);
+          // Refused: asked again after AFTER_CHANGE_MS. Not a timeout: the Exchange goes on computing it.
+          if (dirty && error instanceof AgbotExchangeError) changed.add(org);
           ctx.log.warn('fleet summary not kept', { org, error: (error as Error).message });
         }
       }
