@@ -177,10 +177,27 @@ export async function listAgreements(agbot: AgbotRef, archived: boolean): Promis
     ConsistentRead: true,
   });
   if (!archived) await indexUnindexed(agbot, items);
-  return items
+  return oldestFirst(items);
+}
+
+/**
+ * The live agreements under `policyOrg`'s policies and pattern services, oldest first: one Query of
+ * their gsi1 partition, every page, eventually consistent (the Exchange's read-only routes).
+ */
+export async function liveAgreementsOfOrg(agbot: AgbotRef, policyOrg: string): Promise<AgbotAgreement[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': agbotStateKeys.liveOfOrgIndex(agbot.org, agbot.id, policyOrg) },
+  });
+  return oldestFirst(items);
+}
+
+const oldestFirst = (items: Record<string, unknown>[]): AgbotAgreement[] =>
+  items
     .map((item) => item.agreement as AgbotAgreement)
     .sort((a, b) => a.createdAt - b.createdAt || (a.agreementId < b.agreementId ? -1 : 1));
-}
 
 /**
  * Live agreements saved before their index keys get them here, once (the round lists the live

@@ -3,6 +3,7 @@ import type { AgbotAgreement, PolicyStatus } from '#lib/agbot-store/contract';
 import { documentClient, tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
 import type { AgbotRef } from './agbot-ref.ts';
+import { liveAgreementsOfOrg } from './agreements.ts';
 import { agbotStateKeys } from './keys.ts';
 
 /**
@@ -75,15 +76,7 @@ export async function orgStatusView(
         ':prefix': agbotStateKeys.statusOfOrgPrefix(org),
       },
     }),
-    queryAll({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': agbotStateKeys.liveOfOrgIndex(agbot.org, agbot.id, org) },
-    }),
+    liveAgreementsOfOrg(agbot, org),
   ]);
-  return {
-    statuses: statuses.map((item) => item.status as PolicyStatus),
-    live: live.map((item) => item.agreement as AgbotAgreement),
-  };
+  return { statuses: statuses.map((item) => item.status as PolicyStatus), live };
 }

@@ -6,6 +6,7 @@ import { BUILT_IN_AGBOT } from '#lib/agbot/built-in';
 import type { AgbotAgreement } from '#lib/agbot-store/contract';
 import { localKeyProvider } from '#lib/secrets/local-key-provider';
 import { dynamoAgbotStore } from '#tables/agbot-state/store';
+import { dynamoUsageOf } from '#test/support/dynamo-usage';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -166,6 +167,22 @@ describe('GET /v1/orgs/{organization}/agbotstatus/agreements', () => {
     const all = (await agreements(ROOT)).body as typeof mine;
     expect(all.agreements.active.map((a) => a.current_agreement_id).sort()).toEqual(['a1', 'a2']);
     expect(all.agreements.active[0]).toMatchObject({ device_id: 'acme/node-a1', policy_name: 'acme/pol' });
+  });
+
+  it("reads the org's live agreements only (one index Query) and writes nothing", async () => {
+    const calls = await dynamoUsageOf(() => agreements(ROOT));
+    const reads = calls.filter((call) => call.command === 'Query');
+    expect(reads).toHaveLength(1);
+    expect(calls.every((call) => call.writeUnits === 0)).toBe(true);
+    // Another org's agreements are not in the partition it reads.
+    const before = reads[0]?.readUnits;
+    const store = dynamoAgbotStore(BUILT_IN_AGBOT, () => localKeyProvider(Buffer.alloc(32, 1)));
+    for (let i = 0; i < 30; i++)
+      await store.saveAgreement(
+        agreement(`other-${i}`, `other/p${i}`, 'other', { terminatedDescription: 'x'.repeat(500) }),
+      );
+    const after = (await dynamoUsageOf(() => agreements(ROOT))).filter((call) => call.command === 'Query');
+    expect(after.map((call) => call.readUnits)).toEqual([before]);
   });
 
   it('lists the archived ones with archived=true; a bad flag is 400 naming it; other orgs 403', async () => {
