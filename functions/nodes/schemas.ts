@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { idSegment } from '#lib/ids';
 import { filterParam } from '#lib/like';
+import { pageLimit } from '#lib/page-limit';
 
 /**
  * Request schemas of the node endpoints (docs/exchange.md#nodes). Bodies are strict at every level
@@ -95,12 +96,7 @@ export const NODE_PAGE_MAX = 1000;
 
 export const listNodesQuery = z.object({
   /** Our extension (docs/exchange.md#node-list): a page of this many node records, in id order. */
-  limit: z
-    .string()
-    .regex(/^\d{1,4}$/, `must be a whole number from 1 to ${NODE_PAGE_MAX}`)
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= NODE_PAGE_MAX, `must be a whole number from 1 to ${NODE_PAGE_MAX}`)
-    .optional(),
+  limit: pageLimit(NODE_PAGE_MAX).optional(),
   /** Our extension: the nodes after this node id (the previous answer's `next`). */
   after: idSegment.optional(),
   idfilter: filterParam.optional(),

@@ -2,15 +2,11 @@ import * as z from 'zod';
 import { policyStatusResponse } from '#functions/agbot-status/shared/schemas';
 import { rolloutResponse, statusesResponse } from '#functions/rollouts/shared/schemas';
 import { MAX_ID_LENGTH } from '#lib/ids';
+import { pageLimit } from '#lib/page-limit';
 
 /** GET /v1/console/orgs/{organization}/deployments: every policy and pattern with its counts, paged. */
 export const deploymentsQuery = z.strictObject({
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, 'must be a whole number from 1 to 100')
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 100, 'must be a whole number from 1 to 100')
-    .optional(),
+  limit: pageLimit(100).optional(),
   /** The previous page's `next`: `policy/<name>` or `pattern/<name>`. */
   after: z
     .string()

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { LAST_SEEN_BUCKETS, NODE_STATES } from '#lib/fleet/node-state';
 import { idSegment, MAX_ID_LENGTH, orgPath } from '#lib/ids';
+import { pageLimit } from '#lib/page-limit';
 
 /**
  * Schemas of the console's routes (docs/console.md#routes), our extension. The console's pages
@@ -20,12 +21,7 @@ const exact = z
 
 /** GET /v1/console/orgs/{organization}/nodes: a page of node summaries, filtered on the server. */
 export const nodeSummariesQuery = z.strictObject({
-  limit: z
-    .string()
-    .regex(/^\d{1,4}$/, 'must be a whole number from 1 to 500')
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 500, 'must be a whole number from 1 to 500')
-    .optional(),
+  limit: pageLimit(500).optional(),
   /** The previous page's `next`. */
   after: idSegment.optional(),
   /** Node ids that start with this. */
@@ -56,12 +52,7 @@ export const fleetSummaryQuery = z.strictObject({
 /** GET /v1/console/orgs/{organization}/nodes/{node}/changes. */
 export const consoleNodePath = orgPath.extend({ node: idSegment });
 export const nodeChangesQuery = z.strictObject({
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, 'must be a whole number from 1 to 100')
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 100, 'must be a whole number from 1 to 100')
-    .optional(),
+  limit: pageLimit(100).optional(),
 });
 
 export const nodeChangesResponse = z.object({
