@@ -1,6 +1,13 @@
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 
+/** A kept-alive connection the server closed before it took the request. */
+class StaleConnection extends Error {
+  constructor(override readonly cause: Error) {
+    super(cause.message);
+  }
+}
+
 export interface HttpResponse {
   status: number;
   text: string;
@@ -17,13 +24,6 @@ export interface HttpResponse {
  * lazy `http.WebSocket` export and so loads undici after all (+10 MB). node:https (TLS, +4 MB)
  * is loaded only when the Exchange URL is https.
  */
-/** A kept-alive connection the server closed before it took the request. */
-class StaleConnection extends Error {
-  constructor(override readonly cause: Error) {
-    super(cause.message);
-  }
-}
-
 export function createHttp(timeoutMs: number) {
   const http = process.getBuiltinModule('node:http') as typeof Http;
   let https: { module: typeof Https; agent: Https.Agent } | undefined;
@@ -37,10 +37,11 @@ export function createHttp(timeoutMs: number) {
   };
   /**
    * Sends once more when the first try went out on a kept-alive connection that the server had
-   * just closed as idle (its keep-alive timeout, 5 s in Node's server): the request never reached
-   * it, so sending again is safe whatever the method (Node's http docs, `request.reusedSocket`).
-   * Without this, a request that follows a pause of about the server's timeout failed with
-   * "socket hang up" on a loaded machine.
+   * just closed as idle (its keep-alive timeout, 5 s in Node's server): such a request never
+   * reached it (Node's http docs, `request.reusedSocket`). A server that died mid-request resets
+   * too; sending again then risks no more than the caller's own retry of a failed request would.
+   * Without this, a request after a pause of about the server's timeout failed with "socket hang
+   * up" on a loaded machine.
    */
   async function send(
     method: string,
