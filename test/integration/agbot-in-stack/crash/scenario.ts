@@ -64,7 +64,7 @@ let plan = new CrashPlan();
 export const noCrash = () => {
   plan = new CrashPlan();
 };
-/** Starts a scenario of another file (crash-rollout.test.ts) killed after its k-th write. */
+/** Starts a scenario of another file (rollouts/crash/life.ts) killed after its k-th write. */
 export const crashAfter = (k?: number) => {
   plan = new CrashPlan(k);
 };
