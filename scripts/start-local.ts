@@ -13,7 +13,8 @@ import { startSignalsStream } from './local/signals-stream.ts';
 import { prepareTable } from './local/table.ts';
 
 /**
- * `npm start`: DynamoDB Local (data kept in the data dir), the table and bootstrap records, the
+ * `npm start`: DynamoDB Local (data kept in the data dir; or the DynamoDB at
+ * EXCHANGE_DYNAMODB_ENDPOINT, neither started nor stopped here), the table and bootstrap records, the
  * Exchange through serverless-offline with the reader of the table's stream that invokes its
  * signal dispatcher (docs/signals.md), then the agbot (unless EXCHANGE_AGBOT=off). Ctrl-C stops
  * everything it started.
@@ -44,8 +45,9 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 
 async function main(signal: AbortSignal): Promise<void> {
   const settings = readSettings();
-  prepareDataDir(settings.dataDir, settings.dynamoDir);
-  assertJava();
+  const external = settings.dynamoEndpoint;
+  prepareDataDir(settings.dataDir, external ? undefined : settings.dynamoDir);
+  if (!external) assertJava();
   await assertPortsFree([
     { port: settings.httpPort, label: 'EXCHANGE_PORT, the Exchange API', setting: 'EXCHANGE_PORT' },
     {
@@ -58,11 +60,15 @@ async function main(signal: AbortSignal): Promise<void> {
       label: 'EXCHANGE_SIGNALS_PORT (EXCHANGE_PORT + 2), the signal channel',
       setting: 'EXCHANGE_SIGNALS_PORT',
     },
-    {
-      port: settings.dynamoPort,
-      label: 'EXCHANGE_DYNAMODB_PORT, DynamoDB Local',
-      setting: 'EXCHANGE_DYNAMODB_PORT',
-    },
+    ...(external
+      ? []
+      : [
+          {
+            port: settings.dynamoPort,
+            label: 'EXCHANGE_DYNAMODB_PORT, DynamoDB Local',
+            setting: 'EXCHANGE_DYNAMODB_PORT',
+          },
+        ]),
   ]);
   const rootPassword = resolveRootPassword(settings.rootPassword, settings.passwordFile);
   // The secrets manager's local master key: generated on the first start, reused after (mode 0600;
@@ -73,11 +79,14 @@ async function main(signal: AbortSignal): Promise<void> {
   // The built-in agbot's token is sealed with it here too (scripts/local/agbot.ts).
   process.env.EXCHANGE_SECRETS_MASTER_KEY_FILE = secretsKeyFile;
 
-  console.log(`Starting DynamoDB Local on port ${settings.dynamoPort} (data in ${settings.dynamoDir})...`);
-  const dynamo = await startDynamoDbLocal({ port: settings.dynamoPort, dataDir: settings.dynamoDir });
-  stops.push(dynamo.stop);
+  if (external) console.log(`Using the DynamoDB at ${external} (EXCHANGE_DYNAMODB_ENDPOINT)...`);
+  const dynamo = external ? { endpoint: external } : await startOwnDynamoDb(settings);
   if (signal.aborted) return;
-  await prepareTable({ endpoint: dynamo.endpoint, table: settings.table, dataDir: settings.dynamoDir });
+  await prepareTable({
+    endpoint: dynamo.endpoint,
+    table: settings.table,
+    dataDir: external ? undefined : settings.dynamoDir,
+  });
 
   // The object store's data on local disk (docs/nmp.md#the-object-store): what S3 is on AWS.
   const objectsDir = join(settings.dataDir, 'objects');
@@ -156,6 +165,13 @@ async function main(signal: AbortSignal): Promise<void> {
       '',
     ].join('\n'),
   );
+}
+
+async function startOwnDynamoDb(settings: ReturnType<typeof readSettings>): Promise<{ endpoint: string }> {
+  console.log(`Starting DynamoDB Local on port ${settings.dynamoPort} (data in ${settings.dynamoDir})...`);
+  const dynamo = await startDynamoDbLocal({ port: settings.dynamoPort, dataDir: settings.dynamoDir });
+  stops.push(dynamo.stop);
+  return dynamo;
 }
 
 function agbotLine(mode: 'in-stack' | 'standalone' | undefined): string {

@@ -61,8 +61,10 @@ export function corruptData(where: string, reason: string): LocalStackError {
 }
 
 /** Creates the data directories if needed and fails early, with what to do, when they are unusable. */
-export function prepareDataDir(dataDir: string, dynamoDir: string): void {
+export function prepareDataDir(dataDir: string, dynamoDir: string | undefined): void {
   ensureDirectory(dataDir);
+  // No directory of DynamoDB Local's when another DynamoDB is used (EXCHANGE_DYNAMODB_ENDPOINT).
+  if (dynamoDir === undefined) return;
   ensureDirectory(dynamoDir);
   for (const name of readdirSync(dynamoDir)) {
     if (name.endsWith('.db')) checkDatabaseFile(join(dynamoDir, name));

@@ -11,6 +11,11 @@ interface LocalSettings {
   /** The signal channel's WebSocket port (docs/signals.md): EXCHANGE_SIGNALS_PORT, else two up. */
   signalsPort: number;
   dynamoPort: number;
+  /**
+   * EXCHANGE_DYNAMODB_ENDPOINT: a DynamoDB already running (another DynamoDB Local, a container),
+   * used instead of starting one; npm start neither starts nor stops it. Undefined: its own.
+   */
+  dynamoEndpoint: string | undefined;
   table: string;
   /** From EXCHANGE_ROOT_PW; undefined = generate or reuse the one in the data dir. */
   rootPassword: string | undefined;
@@ -24,6 +29,22 @@ function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
     throw new LocalStackError(`${name} must be a port number between 1 and 65535, not '${raw}'.`);
   }
   return value;
+}
+
+function endpoint(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/')
+    throw new LocalStackError(
+      `${name} must be an http(s) address such as http://localhost:8000, not '${raw}'.`,
+    );
+  return raw.replace(/\/$/, '');
 }
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): LocalSettings {
@@ -40,6 +61,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): LocalSetting
     lambdaPort: httpPort + 1,
     signalsPort: port(env, 'EXCHANGE_SIGNALS_PORT', httpPort + 2),
     dynamoPort: port(env, 'EXCHANGE_DYNAMODB_PORT', 8000),
+    dynamoEndpoint: endpoint(env, 'EXCHANGE_DYNAMODB_ENDPOINT'),
     table: env.EXCHANGE_TABLE || 'exchange',
     rootPassword: env.EXCHANGE_ROOT_PW || undefined,
   };

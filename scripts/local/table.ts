@@ -1,4 +1,5 @@
 import { corruptData } from './data-dir.ts';
+import { LocalStackError } from './dynamodb-local.ts';
 
 /**
  * Creates the table if missing and writes the bootstrap records (orgs root and IBM, user
@@ -9,7 +10,8 @@ import { corruptData } from './data-dir.ts';
 export async function prepareTable(options: {
   endpoint: string;
   table: string;
-  dataDir: string;
+  /** DynamoDB Local's files, when npm start runs it: named when its requests fail. */
+  dataDir: string | undefined;
 }): Promise<void> {
   process.env.DYNAMODB_ENDPOINT = options.endpoint;
   process.env.EXCHANGE_TABLE = options.table;
@@ -24,7 +26,12 @@ export async function prepareTable(options: {
     await backfillPrincipalsOnce();
     await backfillNodeSearch();
   } catch (error) {
+    const reason = (error as Error).message;
+    if (options.dataDir === undefined)
+      throw new LocalStackError(
+        `The DynamoDB at ${options.endpoint} (EXCHANGE_DYNAMODB_ENDPOINT) failed: ${reason}`,
+      );
     // DynamoDB Local answers every request with an internal failure when its files are damaged.
-    throw corruptData(options.dataDir, `DynamoDB Local: ${(error as Error).message}`);
+    throw corruptData(options.dataDir, `DynamoDB Local: ${reason}`);
   }
 }

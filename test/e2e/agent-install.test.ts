@@ -29,7 +29,7 @@ import {
   type Ran,
   run,
 } from './support/device-kit.ts';
-import { prebuiltFunctions } from './support/prebuilt.ts';
+import { prebuiltFunctions, useTheRunsDynamoDb } from './support/prebuilt.ts';
 
 /**
  * Issue 27: `agent-install.sh` as the Exchange of `npm start` serves it (GET /v1/agent-install.sh,
@@ -80,6 +80,9 @@ async function asRoot(method: string, path: string, body: unknown): Promise<void
   });
 }
 
+/** The stack's data (docs/testing.md): the run's DynamoDB Local, this file's table. */
+const theRunsDynamoDb = useTheRunsDynamoDb();
+
 beforeAll(async () => {
   if (!docker) return;
   work = mkdtempSync(join(tmpdir(), 'agent-install-'));
@@ -87,6 +90,7 @@ beforeAll(async () => {
   exchange = `http://127.0.0.1:${ports.http}/v1`;
   launched = launch({
     ...prebuiltFunctions(),
+    ...theRunsDynamoDb,
     EXCHANGE_DATA_DIR: join(work, 'stack'),
     EXCHANGE_PORT: String(ports.http),
     EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),

@@ -7,7 +7,7 @@ import type { Credentials } from '#test/support/http';
 import { busyboxTestImage, reachableEngine } from '../../agent/test-support/engine.ts';
 import { HOST } from '../../agent/test-support/harness.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
-import { prebuiltFunctions } from './support/prebuilt.ts';
+import { prebuiltFunctions, useTheRunsDynamoDb } from './support/prebuilt.ts';
 import { eventually, must, registerNode, type System, startSystem } from './support/system.ts';
 
 /**
@@ -85,9 +85,14 @@ describe.skipIf(!docker)('agreement lifecycle: version fallback, upgrade, node h
   const V2 = { version: '2.0.0', priority: { priority_value: 1, retries: 1, retry_durations: 3600 } };
   const V1 = { version: '1.0.0', priority: { priority_value: 2, retries: 1, retry_durations: 3600 } };
 
+  const theRunsDynamoDb = useTheRunsDynamoDb();
+
   beforeAll(async () => {
     image = await busyboxTestImage();
-    system = await startSystem('agreement-lifecycle', 'lifecycle-root-pw', prebuiltFunctions());
+    system = await startSystem('agreement-lifecycle', 'lifecycle-root-pw', {
+      ...prebuiltFunctions(),
+      ...theRunsDynamoDb,
+    });
     const { exchange, root } = system;
     await must(exchange, 'POST', `/v1/orgs/${ORG}`, root, { label: ORG, description: 'lifecycle' });
     await must(exchange, 'POST', `/v1/orgs/${ORG}/users/admin`, root, {

@@ -7,7 +7,7 @@ import { reachableEngine } from '../../agent/test-support/engine.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
 import { freePort } from '../../scripts/local/ports.ts';
 import { run } from './support/device-kit.ts';
-import { prebuiltFunctions } from './support/prebuilt.ts';
+import { prebuiltFunctions, useTheRunsDynamoDb } from './support/prebuilt.ts';
 
 /**
  * The README's "Deploy your first service", run as a newcomer would (issues 14 and 16): `npm start`
@@ -22,12 +22,15 @@ let dataDir: string;
 let exchangePort: number;
 
 describe.skipIf(!docker)('examples/hello-secret/run.sh against npm start', () => {
+  const theRunsDynamoDb = useTheRunsDynamoDb();
+
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'hello-example-'));
     const ports = await freePorts();
     exchangePort = ports.http;
     launched = launch({
       ...prebuiltFunctions(),
+      ...theRunsDynamoDb,
       EXCHANGE_DATA_DIR: join(dataDir, 'stack'),
       EXCHANGE_PORT: String(ports.http),
       EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),

@@ -16,7 +16,7 @@ import {
   type Ran,
   run,
 } from './support/device-kit.ts';
-import { prebuiltFunctions } from './support/prebuilt.ts';
+import { prebuiltFunctions, useTheRunsDynamoDb } from './support/prebuilt.ts';
 import {
   brokenKit,
   buildVersion,
@@ -143,6 +143,9 @@ const hello = async () =>
     filters: { label: [`${LABELS.agreementId}=${agreementId}`] },
   })) ?? [];
 
+/** The stack's data (docs/testing.md): the run's DynamoDB Local, this file's table. */
+const theRunsDynamoDb = useTheRunsDynamoDb();
+
 beforeAll(async () => {
   if (!docker) return;
   work = mkdtempSync(join(tmpdir(), 'nmp-upgrade-'));
@@ -151,6 +154,7 @@ beforeAll(async () => {
   exchange = `http://127.0.0.1:${ports.http}/v1`;
   launched = launch({
     ...prebuiltFunctions(),
+    ...theRunsDynamoDb,
     EXCHANGE_DATA_DIR: join(work, 'stack'),
     EXCHANGE_PORT: String(ports.http),
     EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),

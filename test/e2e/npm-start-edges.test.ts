@@ -9,8 +9,8 @@ import { prebuiltFunctions } from './support/prebuilt.ts';
 /**
  * `npm start` (scripts/start-local.ts) on a WHATWG "bad" port, on the e2e project's build of the
  * functions (prebuilt.ts), and its refusals, each one clear message: a port in use, a data dir that
- * is a file, a corrupt DynamoDB file, no Java. (npm-start.test.ts: the first start, its build and
- * a restart.)
+ * is a file, a corrupt DynamoDB file, no Java, an EXCHANGE_DYNAMODB_ENDPOINT that is no address.
+ * (npm-start.test.ts: the first start, its build and a restart.)
  */
 const STARTUP_MS = 240_000;
 const { start, stop, tempDir } = useLaunches();
@@ -64,7 +64,7 @@ describe('npm start (scripts/start-local.ts): a bad port, and refusals', () => {
     }
   }, 60_000);
 
-  it('explains a data dir that is a file, a corrupt DynamoDB file, and a missing Java', async () => {
+  it('explains a data dir that is a file, a corrupt DynamoDB file, a missing Java and a bad DynamoDB address', async () => {
     const ports = await freePorts();
     const portsEnv = { EXCHANGE_PORT: String(ports.http), EXCHANGE_DYNAMODB_PORT: String(ports.dynamo) };
     const parent = tempDir();
@@ -90,6 +90,18 @@ describe('npm start (scripts/start-local.ts): a bad port, and refusals', () => {
     });
     expect(await noJava.exited).toBe(1);
     expectOneClearMessage(noJava.output(), 'Java was not found', 'openjdk-17-jre-headless');
+
+    const badEndpoint = start({
+      ...portsEnv,
+      EXCHANGE_DATA_DIR: join(parent, 'endpoint'),
+      EXCHANGE_DYNAMODB_ENDPOINT: 'localhost:8000',
+    });
+    expect(await badEndpoint.exited).toBe(1);
+    expectOneClearMessage(
+      badEndpoint.output(),
+      'EXCHANGE_DYNAMODB_ENDPOINT must be an http(s) address',
+      "'localhost:8000'",
+    );
     expect(await allFree([ports.http, ports.http + 1, ports.dynamo])).toBe(true);
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reachableEngine } from '../../agent/test-support/engine.ts';
-import { prebuiltFunctions } from './support/prebuilt.ts';
+import { prebuiltFunctions, useTheRunsDynamoDb } from './support/prebuilt.ts';
 import {
   EXITS_AT_ONCE,
   type RolloutAgents,
@@ -36,8 +36,13 @@ let fleet: RolloutAgents;
 const engine = () => docker as Docker;
 
 describe.skipIf(!docker)('a staged rollout across four real agents', () => {
+  const theRunsDynamoDb = useTheRunsDynamoDb();
+
   beforeAll(async () => {
-    system = await startSystem('rollout-agents', 'rollout-agents-root-pw', prebuiltFunctions());
+    system = await startSystem('rollout-agents', 'rollout-agents-root-pw', {
+      ...prebuiltFunctions(),
+      ...theRunsDynamoDb,
+    });
     fleet = await startRolloutAgents(system, { org: 'roll', nodes: NODES, canaries: ['canary'] });
     await fleet.publishVersion('1.0.0', RUNS);
     await fleet.publishVersion('1.1.0', RUNS);

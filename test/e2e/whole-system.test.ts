@@ -6,7 +6,7 @@ import type { Credentials, Http } from '#test/support/http';
 import { busyboxTestImage, reachableEngine } from '../../agent/test-support/engine.ts';
 import { HOST } from '../../agent/test-support/harness.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
-import { prebuiltFunctions } from './support/prebuilt.ts';
+import { prebuiltFunctions, useTheRunsDynamoDb } from './support/prebuilt.ts';
 import { eventually, must, registerNode, type System, startSystem } from './support/system.ts';
 
 /**
@@ -113,9 +113,11 @@ describe.skipIf(!docker)('the whole system: npm start, dist/agent.mjs, podman', 
   let firstAgreement: string;
   let firstContainer: Docker.ContainerInfo;
 
+  const theRunsDynamoDb = useTheRunsDynamoDb();
+
   beforeAll(async () => {
     image = await busyboxTestImage();
-    system = await startSystem('whole-system', ROOT_PW, prebuiltFunctions());
+    system = await startSystem('whole-system', ROOT_PW, { ...prebuiltFunctions(), ...theRunsDynamoDb });
     ({ exchange, agent, root } = system);
     await must(exchange, 'POST', `/v1/orgs/${ORG}`, root, { label: ORG, description: 'whole system' });
     await must(exchange, 'POST', `/v1/orgs/${ORG}/users/admin`, root, {

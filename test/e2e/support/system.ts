@@ -9,8 +9,9 @@ import { HOST } from '../../../agent/test-support/harness.ts';
 import { freePort } from '../../../scripts/local/ports.ts';
 
 /**
- * The whole system for an end-to-end test: `npm start` (DynamoDB Local, the Exchange, its agbot)
- * and one built `dist/agent.mjs`, each stopped by its own pid in `stop()`.
+ * The whole system for an end-to-end test: `npm start` (DynamoDB Local, or the run's with
+ * `useTheRunsDynamoDb()` in `launchEnv`; the Exchange, its agbot) and one built `dist/agent.mjs`,
+ * each stopped by its own pid in `stop()`.
  */
 export interface System {
   exchange: Http;
