@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { JOURNEY_MS } from './test/support/deadlines.ts';
 
 /** Only the layers that call the Exchange through its table need DynamoDB Local (Java, ~2 s to start). */
 const withDynamoDb = { globalSetup: ['test/global-setup.ts'], setupFiles: ['test/setup-env.ts'] };
@@ -34,6 +35,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           ...withDynamoDb,
+          // Journeys: several events in a row, each waited on with its own bound (EVENT_MS).
+          testTimeout: JOURNEY_MS,
+          hookTimeout: JOURNEY_MS,
           // Every function built once for the run; each file's serverless-offline runs that build.
           globalSetup: [...withDynamoDb.globalSetup, 'test/e2e/support/functions-build.ts'],
         },

@@ -105,7 +105,7 @@ describe('agent local API under hostile input (fuzz)', () => {
     world = await startWorld();
     all = routes(world.agent);
     inputFree = await inputFreeWrites(all);
-  }, 120_000);
+  });
   afterAll(() => stopWorld(world));
 
   it('walks every registered route (and knows which writes take no input)', () => {

@@ -189,7 +189,7 @@ describe.skipIf(!docker)('service dependencies on the engine', () => {
     expect(await containersOf(engine, key)).toEqual([]);
     expect(await networksOf(key)).toEqual([]);
     expect(loadInstances(t.agent.ctx.store).some((i) => i.instance_key === key)).toBe(false);
-  }, 120_000);
+  });
 
   it('gives each agreement its own instance of a `multiple` service; a dead one cancels with 108', async () => {
     const b1 = agree([{ url: 'multi', versionRange: '1.0.0' }]);
@@ -215,7 +215,7 @@ describe.skipIf(!docker)('service dependencies on the engine', () => {
     await cancel(b2);
     expect(await containersOf(engine, k2)).toEqual([]);
     expect(await networksOf(k2)).toEqual([]);
-  }, 120_000);
+  });
 
   it('never starts a dependency whose signature no trusted key verifies: cancel 118, nothing left', async () => {
     const c1 = agree([{ url: 'forged', versionRange: '1.0.0' }]);

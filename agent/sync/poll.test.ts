@@ -80,5 +80,5 @@ describe('the Exchange poll', () => {
     const polls = pollTimes().length;
     await expect.poll(() => pollTimes().length).toBe(polls + 2);
     expect(gaps().at(-1)).toBe(1);
-  }, 120_000);
+  });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signDeployment } from '#lib/protocol/deployment-signature';
 import type { Proposal, ProtocolMessage } from '#lib/protocol/messages';
 import { tableName } from '#tables/client';
+import { EVENT_MS } from '#test/support/deadlines';
 import type { Credentials } from '#test/support/http';
 import { createOrg, createUser, expectStatus } from '#test/support/world';
 import { type Received, ScriptedNode } from '../../agbot/test-support/scripted-node.ts';
@@ -103,7 +104,7 @@ afterAll(async () => {
 });
 
 /** A wait on an event: the deadline only bounds a failure. */
-const WAIT = { timeout: 120_000, interval: 300 };
+const WAIT = { timeout: EVENT_MS, interval: 300 };
 
 describe('the in-stack agbot (npm start’s default)', () => {
   it('proposes to a node once its deployment policy is added (the stream brings it)', async () => {
@@ -118,14 +119,14 @@ describe('the in-stack agbot (npm start’s default)', () => {
     expect(agbotId).toBe('IBM/agbot');
     expect(message.agreementId).toMatch(/^[0-9a-f]{64}$/);
     expect(reader?.invocations()).toBeGreaterThan(0);
-  }, 300_000);
+  });
 
   it('proposes to a node registered after its policy', async () => {
     await addPolicy('p-node', 'node-later');
     await reader?.settled();
     const node = await newNode('n-later', 'node-later');
     await proposalAfterRounds(node);
-  }, 300_000);
+  });
 
   it('never proposes twice to a node for one policy, however many invocations run', async () => {
     const node = await newNode('n-once', 'once');
@@ -136,7 +137,7 @@ describe('the in-stack agbot (npm start’s default)', () => {
     await reader?.settled();
     await node.poll();
     expect(node.received.filter((r) => isProposal(r.message))).toHaveLength(1);
-  }, 300_000);
+  });
 
   it("tells the policy's owner, through `hzn agbot`, which node matched and why another was skipped", async () => {
     const matching = await newNode('n-match', 'status');
@@ -166,7 +167,7 @@ describe('the in-stack agbot (npm start’s default)', () => {
     expect(agreements).toContainEqual(
       expect.objectContaining({ edge_node_id: `${ORG}/n-match`, policy_name: `${ORG}/p-status` }),
     );
-  }, 300_000);
+  });
 });
 
 async function invoke(): Promise<void> {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_MS } from '#test/support/deadlines';
 import type { Credentials } from '#test/support/http';
 import { createOrg, createUser, expectStatus } from '#test/support/world';
 import { freePort, waitForPort } from '../../scripts/local/ports.ts';
@@ -127,7 +128,7 @@ describe('the agbot program (dist/agbot.mjs) against the Exchange', () => {
 
     const second = await startAgbot();
     await expect
-      .poll(async () => (await status(second, '/status')).body.rounds, { timeout: 120_000 })
+      .poll(async () => (await status(second, '/status')).body.rounds, { timeout: EVENT_MS })
       .toBeGreaterThanOrEqual(1);
     const again = (await server.http('GET', agbotPath, { auth: root })).body as typeof record;
     expect(again.agbots[`${ORG}/${AGBOT}`]?.publicKey).toBe(published?.publicKey);

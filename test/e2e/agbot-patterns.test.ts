@@ -9,6 +9,7 @@ import type { Proposal, ProtocolMessage, SecretUpdate } from '#lib/protocol/mess
 import { readProposal } from '#lib/protocol/parse-message';
 import { REASON } from '#lib/protocol/reason-codes';
 import { decodeSecretValue } from '#lib/protocol/secret-binding';
+import { EVENT_MS } from '#test/support/deadlines';
 import type { Credentials } from '#test/support/http';
 import { createOrg, createUser, expectStatus } from '#test/support/world';
 import type { Agbot } from '../../agbot/agbot.ts';
@@ -35,7 +36,7 @@ const ORG = 'agbot-patterns';
 const AGBOT = 'ab';
 const AGBOT_TOKEN = 'ab-patterns-token';
 /** How long the agbot may take to act on what a node sent (vitest's 1 s default is too short under load). */
-const AGBOT_SETTLES = { timeout: 120_000, interval: 200 };
+const AGBOT_SETTLES = { timeout: EVENT_MS, interval: 200 };
 const HELLO = { org: ORG, url: 'hello.pattern', version: '1.0.0', arch: 'amd64' };
 const SECOND = { org: ORG, url: 'second.pattern', version: '2.0.0', arch: 'amd64' };
 
@@ -190,7 +191,7 @@ describe('pattern agreements against the real Exchange', () => {
       pattern: `${ORG}/pat`,
       policy: `${ORG}/pat_hello.pattern_${ORG}_amd64`,
     });
-  }, 300_000);
+  });
 
   it('a secret bound by the pattern changes → basicagreementupdatesecret with the new value', async () => {
     expectStatus(
@@ -204,7 +205,7 @@ describe('pattern agreements against the real Exchange', () => {
       key: 'user',
       value: 'new-value',
     });
-  }, 300_000);
+  });
 
   it('a node with another pattern (agreement-less service) or with no pattern gets no proposal', async () => {
     const other = await newNode('n-other', `${ORG}/other`);
@@ -223,7 +224,7 @@ describe('pattern agreements against the real Exchange', () => {
     await roundsLater(agbot, 3);
     const rounds = agbot.status().rounds - before.rounds;
     expect(agbot.exchangeRequests() - before.requests).toBeLessThanOrEqual(rounds + 1);
-  }, 300_000);
+  });
 
   it('a service binding the engine socket is proposed only to a node whose policy allows privileged services; the skip names the field', async () => {
     const pattern = { label: 'engine', services: [patternService(HOSTED)] };
@@ -257,7 +258,7 @@ describe('pattern agreements against the real Exchange', () => {
     );
     await closed.poll();
     expect(closed.received).toEqual([]);
-  }, 300_000);
+  });
 
   it('the service removed from the pattern → cancel 204, row deleted, archived; the pattern’s new service is proposed', async () => {
     const patch = { services: [patternService(SECOND)] };
@@ -268,14 +269,14 @@ describe('pattern agreements against the real Exchange', () => {
         expect(await agbotRow(first)).toBeUndefined();
         expect(await archived(first)).toMatchObject({ terminatedReason: 204, pattern: `${ORG}/pat` });
       },
-      { timeout: 120_000, interval: 200 },
+      { timeout: EVENT_MS, interval: 200 },
     );
     // The node row would be removed by the agent on cancel; the scripted node does it here.
     await call(node.creds, 'DELETE', `/v1/orgs/${ORG}/nodes/n-pat/agreements/${first}`);
     const { message } = await proposalTo(node, SECOND.url);
     expect(readProposal(message).terms).toMatchObject({ patternId: `${ORG}/pat` });
     expect(readProposal(message).terms.secretDetails).toBeUndefined();
-  }, 300_000);
+  });
 
   it('version fallback as for a policy: a version whose workload failed `retries` times is passed over for the next by priority', async () => {
     const FLAKY = { org: ORG, url: 'flaky.pattern', version: '2.0.0', arch: 'amd64' };
@@ -344,11 +345,11 @@ describe('pattern agreements against the real Exchange', () => {
     await vi.waitFor(
       async () => expect(await archived(message.agreementId)).toMatchObject({ terminatedReason: 204 }),
       {
-        timeout: 120_000,
+        timeout: EVENT_MS,
         interval: 200,
       },
     );
-  }, 300_000);
+  });
 
   it('serve-all (IBM agbot of npm start): the pattern of an org created after the start finds its node', async () => {
     const root = { user: 'root/root', secret: server.rootPassword };
@@ -386,5 +387,5 @@ describe('pattern agreements against the real Exchange', () => {
     } finally {
       await mt.stop();
     }
-  }, 300_000);
+  });
 });

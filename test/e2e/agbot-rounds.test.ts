@@ -10,6 +10,7 @@ import { generateMessagingKeys, parseExchangePublicKey } from '#lib/protocol/key
 import type { Proposal, ProtocolMessage, SecretUpdate } from '#lib/protocol/messages';
 import { readProposal } from '#lib/protocol/parse-message';
 import { decodeSecretValue } from '#lib/protocol/secret-binding';
+import { EVENT_MS } from '#test/support/deadlines';
 import type { Credentials } from '#test/support/http';
 import { createOrg, createUser, expectStatus } from '#test/support/world';
 import type { Agbot } from '../../agbot/agbot.ts';
@@ -156,7 +157,7 @@ describe('agbot rounds against the real Exchange', () => {
     await node.putAgreement(proposal.agreementId, SERVICE);
     await vi.waitFor(
       async () => expect((await agbotAgreement(proposal.agreementId))?.state).toBe('Finalized Agreement'),
-      { timeout: 120_000, interval: 200 },
+      { timeout: EVENT_MS, interval: 200 },
     );
     const nodeRow = await call(
       owner,
@@ -184,7 +185,7 @@ describe('agbot rounds against the real Exchange', () => {
     await roundsLater(agbot, 3);
     await node.poll();
     expect(node.received.filter((r) => r.message.type === 'proposal')).toHaveLength(1);
-  }, 300_000);
+  });
 
   it('a secret change reaches every agreement binding it in one round: basicagreementupdatesecret with the new value', async () => {
     const changedAt = Date.now();
@@ -202,7 +203,7 @@ describe('agbot rounds against the real Exchange', () => {
     });
     console.info(`secret written → update at the node: ${Date.now() - changedAt} ms (poll 0.3 s)`);
     expect(lines.join('\n')).not.toContain('second-value');
-  }, 300_000);
+  });
 
   it('a deployment policy change that the node no longer matches → cancel 204, row deleted, archived with 204', async () => {
     const node = nodes['n-accept'] as ScriptedNode;
@@ -216,7 +217,7 @@ describe('agbot rounds against the real Exchange', () => {
     const cancel = await node.waitFor((m) => m.type === 'cancel' && m.agreementId === proposal.agreementId);
     expect(cancel.message).toMatchObject({ reason: 204 });
     await vi.waitFor(async () => expect(await agbotAgreement(proposal.agreementId)).toBeUndefined(), {
-      timeout: 120_000,
+      timeout: EVENT_MS,
       interval: 200,
     });
     // The node is told first; the row goes and the archive follows (cancel.ts).
@@ -226,9 +227,9 @@ describe('agbot rounds against the real Exchange', () => {
           terminatedReason: 204,
           terminatedDescription: 'agreement bot policy changed',
         }),
-      { timeout: 120_000, interval: 200 },
+      { timeout: EVENT_MS, interval: 200 },
     );
-  }, 300_000);
+  });
 
   it('reject → cancel 202 to the node, the agbot agreement row deleted, archived with 202', async () => {
     await createPolicy('p-reject', ['test == reject']);
@@ -242,9 +243,9 @@ describe('agbot rounds against the real Exchange', () => {
         expect(await agbotAgreement(proposal.agreementId)).toBeUndefined();
         expect(await archived(proposal.agreementId)).toMatchObject({ terminatedReason: 202 });
       },
-      { timeout: 120_000, interval: 200 },
+      { timeout: EVENT_MS, interval: 200 },
     );
-  }, 300_000);
+  });
 
   it('a node that cancels after a round already saw its change is proposed to again in the next round, not at the full rescan', async () => {
     await createPolicy('p-recancel', ['test == recancel']);
@@ -255,7 +256,7 @@ describe('agbot rounds against the real Exchange', () => {
     await node.putAgreement(proposal.agreementId, SERVICE);
     await vi.waitFor(
       async () => expect((await agbotAgreement(proposal.agreementId))?.state).toBe('Finalized Agreement'),
-      { timeout: 120_000, interval: 200 },
+      { timeout: EVENT_MS, interval: 200 },
     );
     // The node changes (as a node ending an agreement does) and rounds (0.3 s each) search it while
     // the agreement is still live; only then does its cancel arrive.
@@ -268,7 +269,7 @@ describe('agbot rounds against the real Exchange', () => {
     );
     expect(next.agbotId).toBe(`${ORG}/${AGBOT}`);
     expect(await archived(proposal.agreementId)).toMatchObject({ terminatedReason: 200 });
-  }, 300_000);
+  });
 
   it('no reply within the protocol timeout (shortened to 2 s) → cancel 201, archived with 201', async () => {
     await agbot.stop();
@@ -285,11 +286,11 @@ describe('agbot rounds against the real Exchange', () => {
           terminatedReason: 201,
           terminatedDescription: 'agreement bot never received reply to proposal',
         }),
-      { timeout: 120_000, interval: 200 },
+      { timeout: EVENT_MS, interval: 200 },
     );
     await agbot.stop();
     await startAgbot();
-  }, 300_000);
+  });
 
   it('a restart in the middle of a negotiation loses nothing and proposes nothing twice', async () => {
     await createPolicy('p-restart', ['test == restart']);
@@ -302,7 +303,7 @@ describe('agbot rounds against the real Exchange', () => {
     expect(ack.message).toMatchObject({ decision: true });
     await vi.waitFor(
       async () => expect((await agbotAgreement(proposal.agreementId))?.state).toBe('Finalized Agreement'),
-      { timeout: 120_000, interval: 200 },
+      { timeout: EVENT_MS, interval: 200 },
     );
     await node.putAgreement(proposal.agreementId, SERVICE);
     await roundsLater(agbot, 3);
@@ -310,7 +311,7 @@ describe('agbot rounds against the real Exchange', () => {
     expect(
       node.received.filter((r) => r.message.type === 'proposal').map((r) => r.message.agreementId),
     ).toEqual([proposal.agreementId]);
-  }, 300_000);
+  });
 
   it('mailbox safety: garbage and another node’s message are deleted with a warning; an unknown agreement’s message stays', async () => {
     const node = nodes['n-restart'] as ScriptedNode;
@@ -353,7 +354,7 @@ describe('agbot rounds against the real Exchange', () => {
         const left = (await call(agbotCreds, 'GET', mailbox)).body?.messages ?? [];
         expect(left).toHaveLength(1);
       },
-      { timeout: 120_000, interval: 300 },
+      { timeout: EVENT_MS, interval: 300 },
     );
     const warnings = lines.filter((l) => l.includes('"level":"warn"')).join('\n');
     expect(warnings).toContain('agbot message dropped');
@@ -361,7 +362,7 @@ describe('agbot rounds against the real Exchange', () => {
     // Nothing changed: the agreement is still finalized.
     expect((await agbotAgreement(proposal.agreementId))?.state).toBe('Finalized Agreement');
     expect((await local()).active.some((a) => a.agreementId === proposal.agreementId)).toBe(true);
-  }, 300_000);
+  });
 
   it('a node deleted from the Exchange → its agreement is cancelled (209), the agbot row deleted', async () => {
     await createPolicy('p-gone', ['test == gone']);
@@ -374,12 +375,12 @@ describe('agbot rounds against the real Exchange', () => {
     await vi.waitFor(
       async () => expect(await archived(proposal.agreementId)).toMatchObject({ terminatedReason: 209 }),
       {
-        timeout: 120_000,
+        timeout: EVENT_MS,
         interval: 200,
       },
     );
     expect(await agbotAgreement(proposal.agreementId)).toBeUndefined();
-  }, 300_000);
+  });
 
   it('a service whose dependency has no version in range for the node arch → the node is never proposed to', async () => {
     const dep = { label: 'dep', url: 'dep.rounds', arch: 'amd64', sharable: 'singleton' };
@@ -428,10 +429,10 @@ describe('agbot rounds against the real Exchange', () => {
           line.includes(`${ORG}/n-deps`) &&
           line.includes('dep.rounds'),
       );
-    await vi.waitFor(() => expect(skipped()).toBe(true), { timeout: 120_000, interval: 200 });
+    await vi.waitFor(() => expect(skipped()).toBe(true), { timeout: EVENT_MS, interval: 200 });
     await node.poll();
     expect(node.received.filter((r) => r.message.type === 'proposal')).toEqual([]);
-  }, 300_000);
+  });
 
   it('a service mapping a host device is proposed only to a node whose policy allows privileged services; the skip names the field', async () => {
     const devDeployment = JSON.stringify({
@@ -482,7 +483,7 @@ describe('agbot rounds against the real Exchange', () => {
           line.includes(`${ORG}/n-serial-closed`) &&
           line.includes(reason),
       );
-    await vi.waitFor(() => expect(skipped()).toBe(true), { timeout: 120_000, interval: 200 });
+    await vi.waitFor(() => expect(skipped()).toBe(true), { timeout: EVENT_MS, interval: 200 });
     await closed.poll();
     expect(closed.received).toEqual([]);
     // The same skip, read from the agbot's status API as an operator would (docs/agbot.md "Status").
@@ -495,9 +496,9 @@ describe('agbot rounds against the real Exchange', () => {
           expect.objectContaining({ node: `${ORG}/n-serial-closed`, reason: JSON.parse(`"${reason}"`) }),
         );
       },
-      { timeout: 120_000, interval: 200 },
+      { timeout: EVENT_MS, interval: 200 },
     );
-  }, 300_000);
+  });
 
   it('serve-all (IBM/agbot of npm start): an org created after the start is served, and its policy finds its nodes', async () => {
     const root = { user: 'root/root', secret: server.rootPassword };
@@ -546,5 +547,5 @@ describe('agbot rounds against the real Exchange', () => {
     } finally {
       await mt.stop();
     }
-  }, 120_000);
+  });
 });

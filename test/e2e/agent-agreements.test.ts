@@ -23,6 +23,7 @@ import { consumerPolicy } from '#lib/protocol/policy-compatibility';
 import { nodePolicyName } from '#lib/protocol/policy-document';
 import { encodeSecretValue } from '#lib/protocol/secret-binding';
 import { buildTerms } from '#lib/protocol/terms';
+import { EVENT_MS } from '#test/support/deadlines';
 import type { Credentials } from '#test/support/http';
 import { createAgbot } from '#test/support/identities';
 import { createOrg, createUser, expectStatus } from '#test/support/world';
@@ -153,7 +154,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
           found = res.body?.messages?.[0];
           expect(found).toBeDefined();
         },
-        { timeout: 120_000, interval: 200 },
+        { timeout: EVENT_MS, interval: 200 },
       );
       const message = found as { msgId: number; nodePubKey: string; message: string };
       expect(message.nodePubKey).toBe(signerKey ?? (await nodeKey()));
@@ -234,7 +235,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
         [info] = await containersOf(engine(), agreementId);
         expect(info?.State).toBe('running');
       },
-      { timeout: 120_000, interval: 250 },
+      { timeout: EVENT_MS, interval: 250 },
     );
     return info as Docker.ContainerInfo;
   };
@@ -265,7 +266,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     );
 
   it('publishes the node key (PATCH publicKey) and keeps the private key 0600 in the data dir', async () => {
-    await vi.waitFor(async () => expect(await nodeKey()).not.toBe(''), { timeout: 120_000, interval: 200 });
+    await vi.waitFor(async () => expect(await nodeKey()).not.toBe(''), { timeout: EVENT_MS, interval: 200 });
     const { statSync } = await import('node:fs');
     expect(statSync(join(dataDir, 'privateMessagingKey.pem')).mode & 0o777).toBe(0o600);
   });
@@ -288,7 +289,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     await vi.waitFor(
       async () => expect((await nodeAgreement(agreementId))?.state).toBe('Finalized Agreement'),
       {
-        timeout: 120_000,
+        timeout: EVENT_MS,
       },
     );
     expect((await nodeAgreement(agreementId)).agrService.url).toBe(`${ORG}/${SERVICE.url}`);
@@ -302,7 +303,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     await vi.waitFor(
       async () =>
         expect((await agreementsView()).active[0].agreement_execution_start_time).toBeGreaterThan(0),
-      { timeout: 120_000, interval: 200 },
+      { timeout: EVENT_MS, interval: 200 },
     );
     const viewText = JSON.stringify(await agreementsView());
     expect(viewText).not.toContain(encodeSecretValue({ key: 'user', value: 'first-value' }));
@@ -366,15 +367,15 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     // The agbot cancels (204): containers, secret files and the Exchange row go; archived locally.
     await toNode(buildCancel(agreementId, 204));
     await vi.waitFor(async () => expect(await containersOf(engine(), agreementId)).toEqual([]), {
-      timeout: 120_000,
+      timeout: EVENT_MS,
       interval: 250,
     });
     await vi.waitFor(() => expect(existsSync(join(dataDir, 'secrets', agreementId))).toBe(false), {
-      timeout: 120_000,
+      timeout: EVENT_MS,
       interval: 200,
     });
     await vi.waitFor(async () => expect(await nodeAgreement(agreementId)).toBeUndefined(), {
-      timeout: 120_000,
+      timeout: EVENT_MS,
     });
     await vi.waitFor(
       async () => {
@@ -383,7 +384,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
         );
         expect(archived).toMatchObject({ archived: true, terminated_reason: 204 });
       },
-      { timeout: 120_000, interval: 200 },
+      { timeout: EVENT_MS, interval: 200 },
     );
     expect(await eventCodes(agreementId)).toEqual(
       expect.arrayContaining([
@@ -392,7 +393,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
         'container_stopped',
       ]),
     );
-  }, 120_000);
+  });
 
   it('DELETE /agreement (105): the container goes and the agbot gets a cancel with reason 105', async () => {
     const { agreementId, message } = proposal('v', { policyName: 'second' });
@@ -405,7 +406,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     const running = Date.now();
     expect((await agentCall('DELETE', `/agreement/${agreementId}`)).status).toBe(200);
     await vi.waitFor(async () => expect(await containersOf(engine(), agreementId)).toEqual([]), {
-      timeout: 120_000,
+      timeout: EVENT_MS,
       interval: 50,
     });
     console.info(
@@ -413,16 +414,16 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     );
     expect(await fromNode()).toMatchObject({ type: 'cancel', agreementId, reason: 105 });
     await vi.waitFor(async () => expect(await containersOf(engine(), agreementId)).toEqual([]), {
-      timeout: 120_000,
+      timeout: EVENT_MS,
     });
     await vi.waitFor(async () => expect(await nodeAgreement(agreementId)).toBeUndefined(), {
-      timeout: 120_000,
+      timeout: EVENT_MS,
     });
     await vi.waitFor(() => expect(existsSync(join(dataDir, 'secrets', agreementId))).toBe(false), {
-      timeout: 120_000,
+      timeout: EVENT_MS,
       interval: 200,
     });
-  }, 120_000);
+  });
 
   it('a node policy change the agreement no longer matches cancels it (101): containers, node agreement gone, event', async () => {
     const { agreementId, message } = proposal('p', { policyName: 'policy-change' });
@@ -433,7 +434,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     const container = await runningContainer(agreementId);
     await vi.waitFor(
       async () => expect((await nodeAgreement(agreementId))?.state).toBe('Finalized Agreement'),
-      { timeout: 120_000 },
+      { timeout: EVENT_MS },
     );
     const setPolicy = async (purpose: string, extra: { name: string; value: string }[] = []) =>
       expect(
@@ -451,12 +452,12 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
 
     await setPolicy('other');
     await vi.waitFor(async () => expect(await containersOf(engine(), agreementId)).toEqual([]), {
-      timeout: 120_000,
+      timeout: EVENT_MS,
       interval: 100,
     });
     expect(await fromNode()).toMatchObject({ type: 'cancel', agreementId, reason: 101 });
     await vi.waitFor(async () => expect(await nodeAgreement(agreementId)).toBeUndefined(), {
-      timeout: 120_000,
+      timeout: EVENT_MS,
     });
     await vi.waitFor(
       async () => {
@@ -469,7 +470,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
           terminated_description: 'node policy changed',
         });
       },
-      { timeout: 120_000, interval: 200 },
+      { timeout: EVENT_MS, interval: 200 },
     );
     expect(await eventCodes(agreementId)).toEqual(
       expect.arrayContaining(['cancel_agreement', 'agreement_canceled', 'container_stopped']),
@@ -479,7 +480,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     );
     expect(archivedInstance).toMatchObject({ archived: true, containers: [] });
     await setPolicy('demo');
-  }, 120_000);
+  });
 
   it('an incompatible proposal is answered decision:false; a bad signature gets no reply and never runs', async () => {
     const incompatible = proposal('x', { constraints: ['purpose == other'], policyName: 'other' });
@@ -503,13 +504,13 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     await vi.waitFor(
       async () => expect(await eventCodes(bad.agreementId)).toContain('error_processing_proposal'),
       {
-        timeout: 120_000,
+        timeout: EVENT_MS,
       },
     );
     await noMessageFromNode();
     expect(await containersOf(engine(), bad.agreementId)).toEqual([]);
     expect((await agreementsView()).active).toEqual([]);
-  }, 300_000);
+  });
   it('an agent restart adopts the running workload: same container, no second one', async () => {
     const { agreementId, message } = proposal('kept', { policyName: 'restart' });
     started.push(agreementId);
@@ -520,7 +521,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     await vi.waitFor(
       async () =>
         expect((await agreementsView()).active[0]?.agreement_execution_start_time).toBeGreaterThan(0),
-      { timeout: 120_000, interval: 200 },
+      { timeout: EVENT_MS, interval: 200 },
     );
     await agent.stop();
     agent = await startAgent();
@@ -531,7 +532,7 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     expect(
       (await agreementsView()).active.map((a: { current_agreement_id: string }) => a.current_agreement_id),
     ).toEqual([agreementId]);
-  }, 120_000);
+  });
 
   it('without a replyack the node verifies with the agbot and finalizes anyway (governance pass)', async () => {
     await agent.stop();
@@ -545,10 +546,10 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     await vi.waitFor(
       async () => expect((await nodeAgreement(agreementId))?.state).toBe('Finalized Agreement'),
       {
-        timeout: 120_000,
+        timeout: EVENT_MS,
       },
     );
-  }, 300_000);
+  });
 
   it('DELETE /node ends the agreements with 116 (the agbot is told), clears publicKey and leaves nothing', async () => {
     const ids: string[] = (await agreementsView()).active.map(
@@ -567,5 +568,5 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
       expect(await nodeAgreement(id)).toBeUndefined();
     }
     expect(await nodeKey()).toBe('');
-  }, 300_000);
+  });
 });

@@ -161,7 +161,7 @@ afterAll(async () => {
     await launched.exited;
   }
   if (work) rmSync(work, { recursive: true, force: true });
-}, 120_000);
+});
 
 /**
  * The config file a user writes, and the installer as a device gets it from the Exchange: piped
@@ -345,7 +345,7 @@ describe.skipIf(!docker)('agent-install.sh with --prefix --no-systemd against np
     expect(containers.map((c) => c.State)).toEqual(['running']);
     containerId = containers[0]?.Id ?? '';
     firstPid = agentPid();
-  }, 300_000);
+  });
 
   it('writes a horizon.service that systemd-analyze verify accepts', () => {
     const unit = installed('etc/systemd/system/horizon.service');
@@ -381,7 +381,7 @@ describe.skipIf(!docker)('agent-install.sh with --prefix --no-systemd against np
     expect(agentPid()).not.toBe(firstPid);
     const containers = await ours();
     expect(containers.map((c) => [c.Id, c.State])).toEqual([[containerId, 'running']]);
-  }, 300_000);
+  });
 
   it('--uninstall unregisters and leaves no file, container, process or Exchange node', async () => {
     const pid = agentPid();
@@ -392,7 +392,7 @@ describe.skipIf(!docker)('agent-install.sh with --prefix --no-systemd against np
     expect(existsSync(`/proc/${pid}`)).toBe(false);
     const node = await fetch(`${exchange}/orgs/device/nodes/device-node`, { headers: asAdmin });
     expect(node.status).toBe(404);
-  }, 120_000);
+  });
 });
 
 const qemu =

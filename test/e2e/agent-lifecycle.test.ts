@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bootstrap } from '#tables/bootstrap';
 import { dynamoClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
+import { EVENT_MS } from '#test/support/deadlines';
 import { type Credentials, type Http, httpClient } from '#test/support/http';
 import { createOrg, createUser, expectStatus } from '#test/support/world';
 import { freePort, waitForPort } from '../../scripts/local/ports.ts';
@@ -74,7 +75,7 @@ afterAll(async () => {
   await offline?.stop();
   await dynamoClient.send(new DeleteTableCommand({ TableName: tableName() })).catch(() => undefined);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}, 300_000);
+});
 
 const exchangeNode = async () => {
   const result = await exchange('GET', nodePath, { auth: user });
@@ -142,15 +143,15 @@ describe('node agent against the real Exchange', { timeout: 180_000 }, () => {
     expect((await exchange('PUT', `${nodePath}/policy`, { auth: user, body })).status).toBe(201);
 
     await expect
-      .poll(async () => (await agent('GET', '/node/userinput')).body, { timeout: 120_000 })
+      .poll(async () => (await agent('GET', '/node/userinput')).body, { timeout: EVENT_MS })
       .toEqual([input('svc2', 'remote')]);
     await expect
-      .poll(async () => (await agent('GET', '/node/policy')).body.properties[0], { timeout: 120_000 })
+      .poll(async () => (await agent('GET', '/node/policy')).body.properties[0], { timeout: EVENT_MS })
       .toEqual({ name: 'purpose', value: 'changed-in-exchange' });
     // The agent puts its built-ins back into the Exchange copy, which lacked them.
     await expect
       .poll(async () => (await exchangePolicy()).properties.map((p: { name: string }) => p.name), {
-        timeout: 120_000,
+        timeout: EVENT_MS,
       })
       .toContain('platform.hardwareId');
   });
@@ -191,16 +192,16 @@ describe('node agent against the real Exchange', { timeout: 180_000 }, () => {
       .poll(
         async () =>
           (await agent('GET', '/eventlog', { query: { event_code: 'node_heartbeat_failed' } })).body.length,
-        { timeout: 120_000 },
+        { timeout: EVENT_MS },
       )
       .toBe(1);
 
     await startExchange();
     await expect
-      .poll(async () => (await exchangeNode())?.userInput, { timeout: 120_000 })
+      .poll(async () => (await exchangeNode())?.userInput, { timeout: EVENT_MS })
       .toEqual([input('svc3', 'offline')]);
     await expect
-      .poll(async () => (await exchangePolicy())?.constraints, { timeout: 120_000 })
+      .poll(async () => (await exchangePolicy())?.constraints, { timeout: EVENT_MS })
       .toEqual(['written == offline']);
     // Nothing written locally was lost or overwritten by the Exchange's older copy.
     expect((await agent('GET', '/node/userinput')).body).toEqual([input('svc3', 'offline')]);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_MS } from '#test/support/deadlines';
 import { type Credentials, type Http, httpClient } from '#test/support/http';
 import { createOrg, createUser, expectStatus } from '#test/support/world';
 import { freePort, waitForPort } from '../../scripts/local/ports.ts';
@@ -77,7 +78,7 @@ afterAll(async () => {
     await exited;
   }
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}, 300_000);
+});
 
 const exchangeNode = async () =>
   (await server.http('GET', nodePath, { auth: user })).body.nodes[`${ORG}/${NODE_ID}`];
@@ -92,7 +93,7 @@ const states = async () =>
 const localStatus = async () =>
   (await agent('GET', '/nodemanagement/status')).body[KEY]?.agentUpgradePolicyStatus;
 
-describe('agent services and node management against the real Exchange', { timeout: 120_000 }, () => {
+describe('agent services and node management against the real Exchange', { timeout: EVENT_MS }, () => {
   it('registers the node', async () => {
     const res = await agent('POST', '/node', { body: { id: NODE_ID, organization: ORG, token: TOKEN } });
     expect(res.status, res.text).toBe(201);
@@ -131,14 +132,14 @@ describe('agent services and node management against the real Exchange', { timeo
     const registered = (await exchangeNode()).registeredServices;
     const body = { registeredServices: [{ ...registered[0], configState: 'suspended' }] };
     expect((await server.http('PATCH', nodePath, { auth: user, body })).status).toBe(201);
-    await expect.poll(states, { timeout: 120_000 }).toEqual([`${ORG}/svc-e2e suspended`]);
+    await expect.poll(states, { timeout: EVENT_MS }).toEqual([`${ORG}/svc-e2e suspended`]);
   });
 
   it('picks up a management status a user of the org created in the Exchange', async () => {
     const body = { agentUpgradePolicyStatus: { scheduledTime: '2031-01-01T00:00:00Z', status: 'waiting' } };
     const put = await server.http('PUT', `${nodePath}/managementStatus/upgrade1`, { auth: user, body });
     expect(put.status, put.text).toBe(201);
-    await expect.poll(async () => (await localStatus())?.status, { timeout: 120_000 }).toBe('waiting');
+    await expect.poll(async () => (await localStatus())?.status, { timeout: EVENT_MS }).toBe('waiting');
     const next = await agent('GET', '/nodemanagement/nextjob', { query: { ready: 'false' } });
     expect(Object.keys(next.body)).toEqual([KEY]);
   });
@@ -184,7 +185,7 @@ describe('agent services and node management against the real Exchange', { timeo
       (await server.http('DELETE', `${nodePath}/managementStatus/upgrade1`, { auth: user })).status,
     ).toBe(204);
     await expect
-      .poll(async () => (await agent('GET', '/nodemanagement/status')).body, { timeout: 120_000 })
+      .poll(async () => (await agent('GET', '/nodemanagement/status')).body, { timeout: EVENT_MS })
       .toEqual({});
   });
 

@@ -117,7 +117,7 @@ describe.skipIf(!docker)('agreement lifecycle: version fallback, upgrade, node h
         .getContainer(container.Id)
         .remove({ force: true })
         .catch(() => undefined);
-  }, 120_000);
+  });
 
   it('a version whose workload fails is abandoned for the next by priority; the node runs 1.0.0', async () => {
     const { agent } = system;
@@ -145,7 +145,7 @@ describe.skipIf(!docker)('agreement lifecycle: version fallback, upgrade, node h
         (e) => e.event_source?.workload_to_run?.version === '2.0.0' && /error|cancel/.test(e.event_code),
       ),
     ).toBe(true);
-  }, 300_000);
+  });
 
   it('a version added at a higher priority moves the node to it', async () => {
     await publishVersion('3.0.0', WORKS);

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { EVENT_MS } from '#test/support/deadlines';
 import type { HttpResult } from '#test/support/http';
 import { busyboxTestImage, reachableEngine } from '../../agent/test-support/engine.ts';
 import { LABELS } from '../../agent/workloads/container-spec.ts';
@@ -29,8 +30,6 @@ import { eventually } from './support/system.ts';
 const docker = await reachableEngine();
 const NODES = 2;
 const EXCHANGE_OUTAGE_MS = Number(process.env.FAULTS_EXCHANGE_OUTAGE_MS ?? 6000);
-/** Bounds a failure only. */
-const DEADLINE_MS = 120_000;
 
 interface Snapshot {
   agreement: string;
@@ -86,12 +85,12 @@ describe.skipIf(!docker)('faults: DynamoDB down, the Exchange down', () => {
     eventually(
       what,
       async () => ((await events(code)).every((count) => count >= n) ? Date.now() : undefined),
-      DEADLINE_MS,
+      EVENT_MS,
     );
 
   /** Agreements and containers are those of `before`, on the agents and in the agbot. */
   async function expectUnchanged(): Promise<void> {
-    const after = await eventually('every agent running its agreement', snapshot, DEADLINE_MS);
+    const after = await eventually('every agent running its agreement', snapshot, EVENT_MS);
     expect(after, 'agreements and containers (ids, start times)').toEqual(before);
     expect(Object.keys(await agbotAgreements()).sort()).toEqual(before.map((s) => s.agreement).sort());
   }
@@ -107,7 +106,7 @@ describe.skipIf(!docker)('faults: DynamoDB down, the Exchange down', () => {
     before = await eventually('every agent running its agreement', snapshot, 240_000);
     // The agbot has nothing more to do for them.
     await stack.agbotRound();
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await stack?.stop();
@@ -163,7 +162,7 @@ describe.skipIf(!docker)('faults: DynamoDB down, the Exchange down', () => {
     await eventually(
       'both clients answered 503',
       async () => answers.slice(answersBefore).filter((a) => a.result?.status === 503).length >= 2,
-      DEADLINE_MS,
+      EVENT_MS,
     );
     // The agbot's scheduled round meets the outage too.
     await stack.agbotRound().catch(() => undefined);
@@ -203,7 +202,7 @@ describe.skipIf(!docker)('faults: DynamoDB down, the Exchange down', () => {
           const answer = await exchange('GET', `/v1/orgs/${org}/nodes/${id}`, { auth });
           return answer.status === 503 ? undefined : answer.status;
         },
-        DEADLINE_MS,
+        EVENT_MS,
       );
     const halves: (string | undefined)[] = [];
     for (const id of refused) {

@@ -39,7 +39,7 @@ describe.skipIf(!docker)('examples/hello-secret/run.sh against npm start', () =>
       HZN_AGBOT_PORT: String(await freePort()),
     });
     await launched.waitFor(/Press Ctrl-C to stop/, 240_000);
-  }, 300_000);
+  });
 
   afterAll(async () => {
     if (launched && launched.child.exitCode === null) {
@@ -47,7 +47,7 @@ describe.skipIf(!docker)('examples/hello-secret/run.sh against npm start', () =>
       await launched.exited;
     }
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  }, 120_000);
+  });
 
   it('deploys the service, shows the secret, changes it, and leaves nothing running', async () => {
     // Run without blocking this worker's event loop (a minute and more: vitest's worker must

@@ -128,5 +128,5 @@ describe('lost "look now" posts', () => {
       [...waiting].map((agent) => agent.node),
       'nodes that never received their proposal',
     ).toEqual([]);
-  }, 120_000);
+  });
 });

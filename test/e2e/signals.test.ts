@@ -13,6 +13,7 @@ import { silentLogger } from '#lib/json-logger';
 import { LOOK_NOW } from '#lib/signals/address';
 import { SignalChannel } from '#lib/signals/channel';
 import { nodeConnections } from '#tables/signals/connections';
+import { EVENT_MS } from '#test/support/deadlines';
 import type { Credentials } from '#test/support/http';
 import { createOrgWorld, expectStatus, type OrgWorld } from '#test/support/world';
 import { freePort, waitForPort } from '../../scripts/local/ports.ts';
@@ -51,10 +52,10 @@ async function listen(who: Credentials): Promise<Listener> {
 }
 
 /** Signals now travel a stream (the table's, then the dispatcher): a loaded machine takes seconds. */
-const SIGNAL_WAIT = { timeout: 120_000, interval: 50 };
+const SIGNAL_WAIT = { timeout: EVENT_MS, interval: 50 };
 
 const connected = (listener: Listener) =>
-  vi.waitFor(() => expect(listener.channel.connected).toBe(true), { timeout: 120_000, interval: 50 });
+  vi.waitFor(() => expect(listener.channel.connected).toBe(true), { timeout: EVENT_MS, interval: 50 });
 
 /** The upgrade's answer for these credentials (a refused one never opens). */
 async function upgradeStatus(who: Credentials | undefined): Promise<number> {
@@ -184,7 +185,7 @@ describe('the signal channel', () => {
     expect(otherAgbot.signals).toBe(0);
     expect(otherNode.signals).toBe(0);
     for (const listener of [node, node2, agbot, agbot2, otherAgbot, otherNode]) listener.channel.stop();
-  }, 300_000);
+  });
 
   it('an open connection is the node’s liveness: lastHeartbeat reads now, then the time it closed', async () => {
     const readBeat = async () =>
@@ -210,11 +211,11 @@ describe('the signal channel', () => {
         closedAt = again;
         expect(settled).toBe(true);
       },
-      { timeout: 120_000, interval: 100 },
+      { timeout: EVENT_MS, interval: 100 },
     );
     expect(closedAt).toBeGreaterThanOrEqual(whileOpen);
     expect(await readBeat()).toBe(closedAt);
-  }, 300_000);
+  });
 
   it('a connection the Exchange closes comes back by itself, and still hears', async () => {
     const [org, id] = acme.node.user.split('/') as [string, string];
@@ -225,9 +226,9 @@ describe('the signal channel', () => {
       method: 'DELETE',
     });
     expect(closed.status).toBeLessThan(300);
-    await vi.waitFor(() => expect(listener.opened).toBe(2), { timeout: 120_000, interval: 50 });
+    await vi.waitFor(() => expect(listener.opened).toBe(2), { timeout: EVENT_MS, interval: 50 });
     await vi.waitFor(async () => expect(await nodeConnections(org, id)).toHaveLength(1), {
-      timeout: 120_000,
+      timeout: EVENT_MS,
       interval: 200,
     });
     expect(await nodeConnections(org, id)).not.toContain(connectionId);
@@ -239,7 +240,7 @@ describe('the signal channel', () => {
     );
     await vi.waitFor(() => expect(listener.signals).toBe(1), SIGNAL_WAIT);
     expect(LOOK_NOW).toBe('{"type":"look"}');
-  }, 300_000);
+  });
 });
 
 describe('the agent on the signal channel', () => {
@@ -297,7 +298,7 @@ describe('the agent on the signal channel', () => {
     const polling = await startAgent(other.node2, { HZN_AGENT_SIGNALS: 'off' });
     const [org, id] = other.node.user.split('/') as [string, string];
     await vi.waitFor(async () => expect(await nodeConnections(org, id)).toHaveLength(1), {
-      timeout: 120_000,
+      timeout: EVENT_MS,
       interval: 200,
     });
     const [, id2] = other.node2.user.split('/') as [string, string];

@@ -142,7 +142,7 @@ describe.skipIf(!docker)('the whole system: npm start, dist/agent.mjs, podman', 
         .remove({ force: true })
         .catch(() => undefined);
     await system?.stop();
-  }, 120_000);
+  });
 
   it('registers the node; an agreement forms on both sides and the container runs with its secret', async () => {
     const registeredAt = Date.now();
@@ -194,7 +194,7 @@ describe.skipIf(!docker)('the whole system: npm start, dist/agent.mjs, podman', 
     const inspected = await engine().getContainer(firstContainer.Id).inspect();
     expect(inspected.State.Running).toBe(true);
     expect(inspected.RestartCount).toBe(0);
-  }, 120_000);
+  });
 
   it('adopts the running workload after an agent restart instead of starting another', async () => {
     const before = await engine().getContainer(firstContainer.Id).inspect();
@@ -211,7 +211,7 @@ describe.skipIf(!docker)('the whole system: npm start, dist/agent.mjs, podman', 
     expect(containers.map((c) => c.Id)).toEqual([firstContainer.Id]);
     const after = await engine().getContainer(firstContainer.Id).inspect();
     expect(after.State.StartedAt).toBe(before.State.StartedAt);
-  }, 120_000);
+  });
 
   it('never starts a badly signed service', async () => {
     await publish('badly-signed', image, { badSignature: true });
@@ -221,7 +221,7 @@ describe.skipIf(!docker)('the whole system: npm start, dist/agent.mjs, podman', 
     });
     expect((await allWorkloadContainers()).map((c) => c.Id)).toEqual([firstContainer.Id]);
     expect(await agreementFor('badly-signed')).toBeUndefined();
-  }, 120_000);
+  });
 
   it('DELETE /agreement removes the container; the agbot forms a new agreement and it comes back', async () => {
     expect((await agent('DELETE', `/agreement/${firstAgreement}`)).status).toBeLessThan(300);

@@ -1,4 +1,5 @@
 import { expect, vi } from 'vitest';
+import { EVENT_MS } from '#test/support/deadlines';
 import type { Agbot } from '../../../agbot/agbot.ts';
 
 /**
@@ -8,7 +9,7 @@ import type { Agbot } from '../../../agbot/agbot.ts';
 export async function roundsLater(agbot: Pick<Agbot, 'status'>, count: number): Promise<void> {
   const target = agbot.status().rounds + count + 1;
   await vi.waitFor(() => expect(agbot.status().rounds).toBeGreaterThanOrEqual(target), {
-    timeout: 120_000,
+    timeout: EVENT_MS,
     interval: 50,
   });
 }

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deploymentString, signDeployment } from '#lib/protocol/deployment-signature';
+import { EVENT_MS } from '#test/support/deadlines';
 import { type Credentials, type Http, httpClient } from '#test/support/http';
 import { HOST } from '../../../agent/test-support/harness.ts';
 import { type AgbotStreamReader, startAgbotStream } from '../../../scripts/local/agbot-stream.ts';
@@ -181,7 +182,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
       });
       children.push(child);
       const http = httpClient(`http://127.0.0.1:${port}`);
-      await eventually('the agent', async () => (await http('GET', '/status')).status === 200, 120_000);
+      await eventually('the agent', async () => (await http('GET', '/status')).status === 200, EVENT_MS);
       await must(http, 'POST', '/node', undefined, { id, organization: ORG, token, name: id });
       await must(http, 'POST', '/node/policy', undefined, {
         properties: [{ name: 'purpose', value: 'faults' }],

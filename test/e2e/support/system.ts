@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { EVENT_MS } from '#test/support/deadlines';
 import { type Credentials, type Http, httpClient } from '#test/support/http';
 import { freePorts, type Launched, launch } from '#test/support/launcher';
 import { HOST } from '../../../agent/test-support/harness.ts';
@@ -74,7 +75,7 @@ export async function startSystem(
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const http = httpClient(`http://127.0.0.1:${port}`);
-    await eventually('the agent', async () => (await http('GET', '/status')).status === 200, 120_000);
+    await eventually('the agent', async () => (await http('GET', '/status')).status === 200, EVENT_MS);
     const stop = async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

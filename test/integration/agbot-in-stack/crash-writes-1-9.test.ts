@@ -44,5 +44,5 @@ describe('an idle round', () => {
     console.log(`idle warm round: ${perRound} DynamoDB calls (the agbot's and the Exchange's)`);
     expect(rounds).toBe(5);
     expect(listings).toEqual({ live: rounds, archived: 0 });
-  }, 120_000);
+  });
 });

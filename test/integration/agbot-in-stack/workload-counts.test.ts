@@ -55,5 +55,5 @@ describe("the agbot's status counts what the nodes report", () => {
     expect(await counts()).toEqual({ agreed: 1, running: 0, failing: 1 });
     await report([]);
     expect(await counts()).toEqual({ agreed: 1, running: 0, failing: 0 });
-  }, 120_000);
+  });
 });

@@ -133,7 +133,7 @@ beforeAll(async () => {
   });
   await createTableIfMissing(restored, { stream: false });
   await restoreTable({ client: dynamoClient, table: restored, file, force: false, concurrency: 4 });
-}, 120_000);
+});
 
 afterAll(async () => {
   process.env.EXCHANGE_TABLE = source;

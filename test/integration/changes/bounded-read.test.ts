@@ -43,7 +43,7 @@ beforeAll(async () => {
     })),
   );
   await recordMany([{ org: 'acme', id: 'mine', resource: 'nodepolicies', operation: 'modified' }]);
-}, 120_000);
+});
 
 const post = (auth: Auth, body: Record<string, unknown>) => invoke(postChanges, { auth, path: org, body });
 

@@ -108,7 +108,7 @@ beforeAll(async () => {
   await operatorManifest('ones', { version: '[1.0.0,2.0.0)', files: ['*'] });
   await operatorManifest('threes', { version: '[3.0.0,4.0.0)', files: ['*'] });
   await operatorManifest('nonsense', { version: 'newest please', files: ['*'] });
-}, 120_000);
+});
 
 describe('a manifest naming latest or a range', () => {
   it('latest: the newest published version, with the sums of its own signed manifest', async () => {

@@ -280,5 +280,5 @@ describe.skipIf(!docker)('the simulated node beside a real agent', () => {
       ...[STEP.feed, STEP.readMail, STEP.agreementRow, STEP.agreementRow, STEP.deleteMail],
     ]);
     expect([simProtocol.status, agentProtocol.status], report).toEqual([1, 1]);
-  }, 120_000);
+  });
 });

@@ -165,7 +165,7 @@ describe('a node that comes back', () => {
     } finally {
       agbot.close();
     }
-  }, 120_000);
+  });
 });
 
 describe('nodes that renegotiate or leave during a rollout', () => {
@@ -218,7 +218,7 @@ describe('nodes that renegotiate or leave during a rollout', () => {
     } finally {
       agbot.close();
     }
-  }, 120_000);
+  });
 });
 
 describe('a fleet without a plan', () => {
@@ -256,5 +256,5 @@ describe('a fleet without a plan', () => {
     } finally {
       agbot.close();
     }
-  }, 120_000);
+  });
 });
