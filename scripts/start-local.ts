@@ -14,8 +14,8 @@ import { prepareTable } from './local/table.ts';
 
 /**
  * `npm start`: DynamoDB Local (data kept in the data dir; or the DynamoDB at
- * EXCHANGE_DYNAMODB_ENDPOINT, neither started nor stopped here), the table and bootstrap records, the
- * Exchange through serverless-offline with the reader of the table's stream that invokes its
+ * EXCHANGE_DYNAMODB_ENDPOINT, neither started nor stopped here), the table and bootstrap records,
+ * the Exchange through serverless-offline with the reader of the table's stream that invokes its
  * signal dispatcher (docs/signals.md), then the agbot (unless EXCHANGE_AGBOT=off). Ctrl-C stops
  * everything it started.
  */
@@ -122,7 +122,7 @@ async function main(signal: AbortSignal): Promise<void> {
   stops.push(offline.stop);
   void offline.exited.then(() => {
     if (stopping) return;
-    console.error('serverless-offline stopped unexpectedly; stopping DynamoDB Local too.');
+    console.error('serverless-offline stopped unexpectedly; stopping what npm start started.');
     void shutdown(1);
   });
   offline.forwardOutput();
