@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentString, signDeployment } from '#lib/protocol/deployment-signature';
+import { getOrg } from '#tables/org/records';
 import type { Credentials, Http } from '#test/support/http';
 import { busyboxTestImage, reachableEngine } from '../../agent/test-support/engine.ts';
 import { HOST } from '../../agent/test-support/harness.ts';
@@ -142,6 +143,12 @@ describe.skipIf(!docker)('the whole system: npm start, dist/agent.mjs, podman', 
         .remove({ force: true })
         .catch(() => undefined);
     await system?.stop();
+  });
+
+  it('keeps its data in the DynamoDB it was given (EXCHANGE_DYNAMODB_ENDPOINT): this file’s table', async () => {
+    // This process reads the run's DynamoDB Local and this file's table (test/setup-env.ts): the
+    // org created through npm start's Exchange is there, not in a DynamoDB Local of npm start's own.
+    expect((await getOrg(ORG))?.label).toBe(ORG);
   });
 
   it('registers the node; an agreement forms on both sides and the container runs with its secret', async () => {

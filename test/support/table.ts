@@ -14,6 +14,11 @@ export function useTestTable(): void {
     await bootstrap();
   });
   afterAll(async () => {
-    await dynamoClient.send(new DeleteTableCommand({ TableName: tableName() }));
+    await dropTestTable();
   });
+}
+
+/** Drops this file's table (named by test/setup-env.ts) from the run's DynamoDB Local. */
+export async function dropTestTable(): Promise<void> {
+  await dynamoClient.send(new DeleteTableCommand({ TableName: tableName() }));
 }

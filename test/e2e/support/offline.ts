@@ -1,10 +1,10 @@
-import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { bootstrap } from '#tables/bootstrap';
-import { dynamoClient, tableName } from '#tables/client';
+import { tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
 import { type Http, httpClient } from '#test/support/http';
 import { checkedHttp } from '#test/support/our-openapi';
+import { dropTestTable } from '#test/support/table';
 import type { StreamReader } from '../../../scripts/local/stream-reader.ts';
 import { type OfflineServer, startOffline } from './serverless-offline.ts';
 
@@ -46,7 +46,7 @@ export function useOffline(options: { env?: Record<string, string> } = {}): E2eS
   });
   afterAll(async () => {
     await server?.stop();
-    await dynamoClient.send(new DeleteTableCommand({ TableName: tableName() })).catch(() => undefined);
+    await dropTestTable().catch(() => undefined);
   });
   return {
     get baseUrl() {

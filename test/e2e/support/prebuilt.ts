@@ -1,6 +1,6 @@
-import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, inject } from 'vitest';
-import { dynamoClient, tableName } from '#tables/client';
+import { tableName } from '#tables/client';
+import { dropTestTable } from '#test/support/table';
 
 /**
  * Environment for an `npm start` launched by an e2e test: its serverless-offline runs the
@@ -24,7 +24,7 @@ export const prebuiltFunctions = (): Record<string, string> => ({
  */
 export function useTheRunsDynamoDb(): Record<string, string> {
   afterAll(async () => {
-    await dynamoClient.send(new DeleteTableCommand({ TableName: tableName() })).catch(() => undefined);
+    await dropTestTable().catch(() => undefined);
   });
   return { EXCHANGE_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), EXCHANGE_TABLE: tableName() };
 }
