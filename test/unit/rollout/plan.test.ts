@@ -20,7 +20,7 @@ describe('a rollout plan', () => {
     ]);
     expect(resolved.onAbort).toBe('pause');
     expect(resolved.verify).toEqual({
-      runningSeconds: 60,
+      runningSeconds: 120,
       deadlineSeconds: 900,
       heartbeatSeconds: 300,
       maxRestarts: 0,
