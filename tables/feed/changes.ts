@@ -10,7 +10,6 @@ import {
   type FeedHead,
   headWrite,
   leasedToAnother,
-  leaseEnd,
   pause,
   releaseLease,
   toHead,
@@ -111,8 +110,9 @@ let sequenceGuess = 0;
  * below m (tables/README.md, "The change feed"). With nothing pending this is one Query, which also
  * reads the head: an idle feed read.
  *
- * Only the reader holding the numbering lease numbers; the others watch the head until their
- * rows are numbered (tables/feed/head.ts).
+ * Only the reader holding the numbering lease numbers; the others watch the oldest pending row and
+ * the head (one small Query each time) until their rows are numbered or the lease is free
+ * (tables/feed/head.ts).
  */
 export async function sequencePendingChanges(): Promise<number> {
   const lease = { caller: randomUUID(), holding: false };
@@ -127,8 +127,11 @@ export async function sequencePendingChanges(): Promise<number> {
 async function sequenceUnderLease(lease: { caller: string; holding: boolean }): Promise<number> {
   const started = Date.now();
   let cutoff: string | undefined;
+  let watching = false;
   while (Date.now() - started < SEQUENCE_PATIENCE_MS) {
-    const { pending, head } = await pendingWithHead(SEQUENCE_BATCH);
+    // While another reader numbers, the oldest pending row is enough to tell whether this call's
+    // rows are numbered yet and whether the lease is still held.
+    const { pending, head } = await pendingWithHead(watching ? 1 : SEQUENCE_BATCH);
     cutoff ??= rowsToNumber(pending, started);
     // The head moves in the numbering transaction itself: a better guess than this instance's.
     if (head?.seq !== undefined) sequenceGuess = Math.max(sequenceGuess, head.seq);
@@ -136,8 +139,12 @@ async function sequenceUnderLease(lease: { caller: string; holding: boolean }): 
     if (oldest === undefined || oldest.sk > cutoff) return head?.seq ?? (await numberedUpTo());
     if (!lease.holding)
       lease.holding = !leasedToAnother(head, lease.caller) && (await claimLease(lease.caller));
-    if (!lease.holding) {
-      await leaseEnd(lease.caller, started + SEQUENCE_PATIENCE_MS);
+    if (!lease.holding || watching) {
+      // Another reader numbers: look again shortly, and answer as soon as this call's own rows are
+      // numbered rather than when the holder's whole run (maybe far past them) is. A new holder
+      // reads its batch first.
+      watching = !lease.holding;
+      if (watching) await pause(50, 50);
       continue;
     }
     const from = sequenceGuess;

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../client.ts';
 import { isTransactionConflict } from '../kernel/retry-on-conflict.ts';
 import { sleep } from '../kernel/sleep.ts';
@@ -12,7 +12,8 @@ import { feedKeys } from './keys.ts';
  * numbering transaction and all but one fail; each failed transaction of ~100 items costs as much
  * as one that succeeds, and on a busy feed the losers kept one call at it for 46 s. So a reader
  * first claims the lease (one small conditional write), only the holder numbers, and the others
- * watch the head (one small read each time) until the holder gives the lease up or it lapses.
+ * watch the head and the oldest pending row (one small Query each time) until their own rows are
+ * numbered, or the holder gives the lease up or it lapses.
  */
 export interface FeedHead {
   /** Absent until the first numbering transaction (a claim can create the item). */
@@ -53,19 +54,6 @@ export async function claimLease(caller: string): Promise<boolean> {
     if (isTransactionConflict(error)) return false;
     throw error;
   }
-}
-
-/** Waits, reading the head alone, until no other reader holds a live lease (or `deadline`). */
-export async function leaseEnd(caller: string, deadline: number): Promise<void> {
-  do await pause(50, 50);
-  while (Date.now() < deadline && leasedToAnother(await readHead(), caller));
-}
-
-async function readHead(): Promise<FeedHead | undefined> {
-  const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: feedKeys.head(), ConsistentRead: true }),
-  );
-  return Item ? toHead(Item) : undefined;
 }
 
 /**
