@@ -1,5 +1,5 @@
 import { endpoint } from '#functions/endpoint';
-import { hashSecret } from '#lib/auth/secrets';
+import { hashCredential } from '#lib/auth/authenticate';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { updateAgbot } from '#tables/agbot/records';
@@ -26,7 +26,8 @@ export const handler = endpoint(agbotsRoutes.operations.patchAgbot, {
     }
     if (!target) throw agbotNotFound(path);
     const value = body[attribute] as string;
-    const change = attribute === 'token' ? { tokenHash: await hashSecret(value) } : { [attribute]: value };
+    const change =
+      attribute === 'token' ? { tokenHash: await hashCredential(value) } : { [attribute]: value };
     const changes = { ...change, lastHeartbeat: heartbeatTimestamp(deps.clock) };
     if (!(await updateAgbot(path.organization, path.agreementbot, target.owner, changes)))
       throw agbotNotFound(path);

@@ -1,6 +1,6 @@
 import { endpoint } from '#functions/endpoint';
+import { hashCredential } from '#lib/auth/authenticate';
 import { isSuperUser } from '#lib/auth/caller';
-import { hashSecret } from '#lib/auth/secrets';
 import { accessDenied, badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
@@ -41,7 +41,7 @@ export const handler = endpoint(nodesRoutes.operations.patchNode, {
       (body.pattern ? await patternProblem(caller, path.organization, body.pattern) : undefined) ??
       (body.userInput ? await userInputProblem(caller, path.organization, body.userInput) : undefined);
     if (reference) throw refused(reference);
-    const tokenHash = body.token ? await hashSecret(body.token) : undefined;
+    const tokenHash = body.token ? await hashCredential(body.token) : undefined;
     const change = { ...patchChange(body, attribute, tokenHash), lastUpdated: isoTimestamp(deps.clock) };
     const saved = await saveNode({ org: path.organization, id: path.node, changes: change }, target, {
       reread: () => authorizeNode(caller, path, 'WRITE'),

@@ -1,6 +1,6 @@
+import { hashCredential } from '#lib/auth/authenticate';
 import { type Caller, isSuperUser } from '#lib/auth/caller';
 import { identityTaken } from '#lib/auth/identity-taken';
-import { hashSecret } from '#lib/auth/secrets';
 import type { ExchangeConfig } from '#lib/config';
 import { accessDenied, badInput, notFound } from '#lib/http/errors';
 import type { NodeRecord } from '#tables/node/records';
@@ -26,7 +26,7 @@ const ADDED = 'node added or updated';
 export async function saveNode(request: SaveNode, first: NodeRecord | undefined): Promise<string> {
   const { caller, path, body, noHeartbeat, now, config } = request;
   // Root may send token "" to mean "no change"; hash once, outside the retries.
-  const tokenHash = body.token ? await hashSecret(body.token) : undefined;
+  const tokenHash = body.token ? await hashCredential(body.token) : undefined;
   const changes = {
     ...putChanges(body, tokenHash),
     lastUpdated: now,

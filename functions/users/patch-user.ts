@@ -1,5 +1,5 @@
 import { endpoint } from '#functions/endpoint';
-import { hashSecret } from '#lib/auth/secrets';
+import { hashCredential } from '#lib/auth/authenticate';
 import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
@@ -23,7 +23,7 @@ export const handler = endpoint(usersRoutes.operations.patchUser, {
     if (attribute === 'email') fields.email = body.email ?? '';
     // As upstream, an empty password removes it: the user can no longer log in.
     if (attribute === 'password')
-      fields.passwordHash = body.password ? await hashSecret(body.password) : undefined;
+      fields.passwordHash = body.password ? await hashCredential(body.password) : undefined;
     const now = isoTimestamp(deps.clock);
     const result = await updateUser(
       org,

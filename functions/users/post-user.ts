@@ -1,7 +1,7 @@
 import { endpoint } from '#functions/endpoint';
 import { authorize } from '#lib/auth/access';
+import { hashCredential } from '#lib/auth/authenticate';
 import { identityTaken, isTaken } from '#lib/auth/identity-taken';
-import { hashSecret } from '#lib/auth/secrets';
 import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
@@ -21,7 +21,7 @@ export const handler = endpoint(usersRoutes.operations.postUser, {
       org,
       username,
       {
-        passwordHash: await hashSecret(body.password ?? ''),
+        passwordHash: await hashCredential(body.password ?? ''),
         admin: body.admin ?? false,
         hubAdmin: body.hubAdmin ?? false,
         email: body.email ?? '',

@@ -1,6 +1,6 @@
 import { endpoint } from '#functions/endpoint';
+import { hashCredential } from '#lib/auth/authenticate';
 import { identityTaken, isTaken } from '#lib/auth/identity-taken';
-import { hashSecret } from '#lib/auth/secrets';
 import { badInput, notFound } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
@@ -21,7 +21,7 @@ export const handler = endpoint(usersRoutes.operations.putUser, {
     const problem = userWriteProblem(caller, org, username, body, 'put');
     if (problem) throw badInput(problem);
     const fields: UserFields = {
-      passwordHash: await hashSecret(body.password ?? ''),
+      passwordHash: await hashCredential(body.password ?? ''),
       admin: body.admin ?? false,
       hubAdmin: body.hubAdmin ?? false,
       email: body.email ?? '',

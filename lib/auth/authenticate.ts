@@ -4,10 +4,17 @@ import { idFits } from '#lib/ids';
 import { parseBasicAuth } from './basic.ts';
 import { type Caller, ROOT_CALLER } from './caller.ts';
 import type { PrincipalCache } from './principal-cache.ts';
-import { safeEqual, VerificationCache } from './secrets.ts';
+import { hashSecret, safeEqual, VerificationCache } from './secrets.ts';
 
 /** Shared by every request of this process: a warm request does not re-hash a secret it just verified. */
 export const verificationCache = new VerificationCache(() => getConfig().authCacheSeconds * 1000);
+
+/** The stored form of a new password or token, remembered as verified by this process. */
+export async function hashCredential(secret: string): Promise<string> {
+  const stored = await hashSecret(secret);
+  verificationCache.remember(stored, secret);
+  return stored;
+}
 
 const INVALID = 'invalid.credentials';
 

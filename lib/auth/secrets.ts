@@ -94,14 +94,27 @@ export class VerificationCache {
     this.entries.delete(key);
     const matches = await verifyUncached(stored, secret);
     const ttl = this.ttlMs();
-    if (matches && ttl > 0) {
-      if (this.entries.size >= this.maxEntries) {
-        const oldest = this.entries.keys().next().value;
-        if (oldest !== undefined) this.entries.delete(oldest);
-      }
-      this.entries.set(key, now + ttl);
-    }
+    if (matches && ttl > 0) this.add(key, now + ttl);
     return matches;
+  }
+
+  /**
+   * Remembers that `secret` matches `stored`, a hash this process just made of it: the first
+   * request with a secret that was just set (a node's, right after its registration) is not
+   * hashed a second time. True by construction, so it can never admit a wrong secret.
+   */
+  remember(stored: string, secret: string): void {
+    const ttl = this.ttlMs();
+    if (ttl <= 0 || !stored || !secret) return;
+    this.add(this.key(stored, secret), Date.now() + ttl);
+  }
+
+  private add(key: string, expiresAt: number): void {
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(key, expiresAt);
   }
 
   get size(): number {

@@ -1,6 +1,6 @@
+import { hashCredential } from '#lib/auth/authenticate';
 import { type Caller, IBM_ORG, isUserType } from '#lib/auth/caller';
 import { identityTaken, isTaken } from '#lib/auth/identity-taken';
-import { hashSecret } from '#lib/auth/secrets';
 import { accessDenied, HttpError, notFound } from '#lib/http/errors';
 import { type AgbotRecord, createAgbot, updateAgbot } from '#tables/agbot/records';
 import { type AgbotPath, agbotId, agbotNotFound, authorizeAgbot } from './access.ts';
@@ -27,7 +27,7 @@ const ATTEMPTS = 4;
 export async function saveAgbot(request: SaveAgbot, first: AgbotRecord | undefined): Promise<void> {
   const { caller, path, body } = request;
   const changes = {
-    tokenHash: await hashSecret(body.token),
+    tokenHash: await hashCredential(body.token),
     name: body.name,
     publicKey: body.publicKey,
     msgEndPoint: body.msgEndPoint ?? '',

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { instanceAuthCaches } from '#functions/endpoint';
 import { handler as deleteNode } from '#functions/nodes/delete-node';
 import { handler as patchNode } from '#functions/nodes/patch-node';
+import { handler as putNode } from '#functions/nodes/put-node';
 import { handler as deleteUser } from '#functions/users/delete-user';
 import { handler as patchUser } from '#functions/users/patch-user';
 import { handler as postUser } from '#functions/users/post-user';
@@ -97,6 +98,22 @@ describe('remembered identities (authCacheSeconds)', () => {
     other.clock.now += 1;
     expect(await statusOf(node, other.caches)).toBe(401);
     expect(await statusOf(renewed, other.caches)).toBe(200);
+  });
+
+  it('a node registered here is remembered as verified: its first request is not hashed again', async () => {
+    const path = { organization: 'acme', node: 'fresh' };
+    const before = instanceAuthCaches.verified.size;
+    const put = await invoke(putNode, {
+      auth: alice,
+      path,
+      body: { token: 'fresh-node-token', name: 'fresh', pattern: '', publicKey: '' },
+    });
+    expect(put.status).toBe(201);
+    // The PUT made one entry (the hash it made of the token); the node's first request uses it.
+    expect(instanceAuthCaches.verified.size).toBe(before + 1);
+    expect(await statusOf({ user: 'acme/fresh', secret: 'fresh-node-token' })).toBe(200);
+    expect(instanceAuthCaches.verified.size).toBe(before + 1);
+    expect(await statusOf({ user: 'acme/fresh', secret: 'another-token' })).toBe(401);
   });
 
   it('a deleted node or user (and the nodes it owned) stop authenticating at once here, elsewhere within the bound', async () => {

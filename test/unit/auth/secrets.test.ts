@@ -67,6 +67,19 @@ describe('secret hashing', () => {
     expect(await cache.verify(await hashSecret('other'), 'pw')).toBe(false);
   });
 
+  it('remembers a hash it was handed with its secret (just made from it), for that secret only', async () => {
+    // A stored form no hash would ever verify: only the remembered entry can answer true.
+    const unverifiable = '$scrypt$ln=10,r=8,p=1$c2FsdA==$bm90LWEtaGFzaA==';
+    const cache = new VerificationCache(() => 60_000);
+    cache.remember(unverifiable, 'pw');
+    expect(await cache.verify(unverifiable, 'pw')).toBe(true);
+    expect(await cache.verify(unverifiable, 'pw2')).toBe(false);
+    const off = new VerificationCache(() => 0);
+    off.remember(unverifiable, 'pw');
+    expect(off.size).toBe(0);
+    expect(await off.verify(unverifiable, 'pw')).toBe(false);
+  });
+
   it('does not cache failures', async () => {
     const cache = new VerificationCache(() => 60_000);
     expect(await cache.verify(await hashSecret('pw'), 'wrong')).toBe(false);
