@@ -43,7 +43,7 @@ export async function authorizeExistingAgbot(
   return agbot;
 }
 
-const isTheAgbot = (caller: Caller, path: AgbotPath) =>
+export const isTheAgbot = (caller: Caller, path: AgbotPath): caller is Extract<Caller, { kind: 'agbot' }> =>
   caller.kind === 'agbot' && caller.org === path.organization && caller.id === path.agreementbot;
 
 /**

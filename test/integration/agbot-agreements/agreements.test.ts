@@ -5,7 +5,10 @@ import { handler as getAgreement } from '#functions/agbot-agreements/get-agreeme
 import { handler as listAgreements } from '#functions/agbot-agreements/list-agreements';
 import { handler as putAgreement } from '#functions/agbot-agreements/put-agreement';
 import { getConfig } from '#lib/config';
-import { getAgreement as readAgreement } from '#tables/agbot/agreement-records';
+import {
+  putAgreement as putAgreementRecord,
+  getAgreement as readAgreement,
+} from '#tables/agbot/agreement-records';
 import { getAgbot } from '#tables/agbot/records';
 import { getOrgCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
@@ -95,6 +98,15 @@ describe('PUT /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreemen
     });
     expect((await getOrgCounts('acme')).agbotAgreements).toBe(org.agbotAgreements);
     expect((await getAgbot('acme', 'bot'))?.agreementCount).toBe(2);
+  });
+
+  it('takes the owner of the agbot`s own write from its credentials; an agbot gone since writes nothing', async () => {
+    expect((await send(bot, 'own', { service, state: 'Finalized Agreement' })).status).toBe(201);
+    expect((await readAgreement('acme', 'bot', 'own'))?.owner).toBe('acme/alice');
+    // An agbot gone since its credentials were checked fails the write's condition: a 404 there.
+    const ghost = { ...body, org: 'acme', agbot: 'ghost', agreementId: 'g', owner: 'acme/alice', now: '' };
+    expect(await putAgreementRecord(ghost, 0)).toBe('no-agbot');
+    expect(await readAgreement('acme', 'ghost', 'g')).toBeUndefined();
   });
 
   it('stores every one of 50 agreements PUT at once, counted once each', async () => {
