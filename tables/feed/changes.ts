@@ -49,6 +49,8 @@ const SEQUENCE_BATCH = 24;
  * began is always covered.
  */
 const CLOCK_MARGIN_MS = 1_000;
+/** The longest a watcher waits between two looks at the oldest pending row (plus as much jitter). */
+const WATCH_MAX_MS = 200;
 /**
  * How long a call waits for its rows to be numbered before it fails (inside the functions' 29 s).
  * It never answers without them: a node woken by a signal polls once, and a read that left out
@@ -128,6 +130,13 @@ async function sequenceUnderLease(lease: { caller: string; holding: boolean }): 
   const started = Date.now();
   let cutoff: string | undefined;
   let watching = false;
+  // A watcher looks every 50-100 ms at first, then less often the longer it has waited (a thousand
+  // readers woken together wait seconds, and each look is a Query): at most every WATCH_MAX_MS.
+  let watchMs = 50;
+  const watchPause = async () => {
+    await pause(watchMs, watchMs);
+    watchMs = Math.min(watchMs * 1.5, WATCH_MAX_MS);
+  };
   while (Date.now() - started < SEQUENCE_PATIENCE_MS) {
     // While another reader numbers, the oldest pending row is enough to tell whether this call's
     // rows are numbered yet and whether the lease is still held.
@@ -144,7 +153,7 @@ async function sequenceUnderLease(lease: { caller: string; holding: boolean }): 
       // numbered rather than when the holder's whole run (maybe far past them) is. A new holder
       // reads its batch first.
       watching = !lease.holding;
-      if (watching) await pause(50, 50);
+      if (watching) await watchPause();
       continue;
     }
     const from = sequenceGuess;
