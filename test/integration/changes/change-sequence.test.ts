@@ -1,6 +1,6 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
-import { documentClient, tableName } from '#tables/client';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it, vi } from 'vitest';
+import { documentClient, dynamoCallCount, tableName } from '#tables/client';
 import {
   type Change,
   forgetChangeSequence,
@@ -48,6 +48,20 @@ const pendingCount = async () =>
       }),
     )
   ).Count;
+
+/** The pending rows' keys, oldest first (the head left out). */
+const pendingRows = async () =>
+  (
+    await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk > :head',
+        ExpressionAttributeValues: { ':pk': feedKeys.pendingPartition, ':head': feedKeys.head().sk },
+        ConsistentRead: true,
+        ProjectionExpression: 'pk, sk',
+      }),
+    )
+  ).Items ?? [];
 
 describe('the change feed’s numbering (tables/feed/changes.ts)', () => {
   it('numbers 60 concurrent writes once each, in commit order, while 3 readers sequence and read meanwhile', async () => {
@@ -159,6 +173,35 @@ describe('the change feed’s numbering (tables/feed/changes.ts)', () => {
     }
     // Every call gave the numbering lease up on its way out.
     expect((await feedHead())?.numberer).toBeUndefined();
+  });
+
+  it('answers once its own rows are numbered, while another reader still holds the lease', async () => {
+    const ghost = 'a reader numbering a long backlog';
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: feedKeys.head(),
+        UpdateExpression: 'SET numberer = :ghost, leasedUntil = :until',
+        ExpressionAttributeValues: { ':ghost': ghost, ':until': Date.now() + 10 * 60_000 },
+      }),
+    );
+    await recordChanges([change('watched', 'x')]);
+    const [pending] = (await pendingRows()) as [{ pk: string; sk: string }];
+    const calls = dynamoCallCount();
+    const answer = sequencePendingChanges();
+    // Once the reader has found its row pending and looked again, the holder takes the row.
+    await vi.waitFor(() => expect(dynamoCallCount() - calls).toBeGreaterThanOrEqual(2), { interval: 5 });
+    await documentClient.send(new DeleteCommand({ TableName: tableName(), Key: pending }));
+    // Answered with the lease still held: waiting for it to be given up would end in a timeout.
+    await expect(answer).resolves.toBeGreaterThanOrEqual(0);
+    expect((await feedHead())?.numberer).toBe(ghost);
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: feedKeys.head(),
+        UpdateExpression: 'REMOVE numberer, leasedUntil',
+      }),
+    );
   });
 
   it('waits out a lease whose holder stopped answering, then numbers the rows itself', async () => {
