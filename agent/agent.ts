@@ -14,6 +14,7 @@ import { WorkerRegistry } from './runtime/worker-registry.ts';
 import { createStatusReporter, type StatusReporter } from './status-report/reporter.ts';
 import { Store } from './store/store.ts';
 import { startWorkers, type Workers } from './workers/workers.ts';
+import type { ExitWatch } from './workloads/exit-watch.ts';
 
 interface AgentOptions {
   config: AgentConfig;
@@ -63,6 +64,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   ctx.statusReport = reporter;
   const app = await buildApp(ctx);
   let workers: Workers | undefined;
+  let exits: ExitWatch | undefined;
   let stopped: Promise<void> | undefined;
 
   return {
@@ -72,6 +74,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       workers = startWorkers(ctx);
       protocol.start();
       reporter?.start();
+      if (config.statusReport !== false)
+        exits = protocol.watchExits((containerId) => reporter?.containerExited(containerId));
       resumeUnregistration(ctx)?.catch((err) => log.error('unregistration failed', { error: String(err) }));
       await app.listen({ host: config.host, port: config.port });
       const address = app.server.address();
@@ -86,6 +90,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     stop() {
       stopped ??= (async () => {
         await workers?.stop();
+        exits?.stop();
         await reporter?.stop();
         await protocol.stop();
         await app.close();

@@ -15,6 +15,7 @@ import { findInstance } from '../services/dependency-store.ts';
 import { SAFETY_REREAD_MS } from '../sync/feed.ts';
 import { TrustStore } from '../trust/store.ts';
 import { engineAt } from '../workloads/engine.ts';
+import { type ExitWatch, watchExits } from '../workloads/exit-watch.ts';
 import { agentHostAccess } from '../workloads/host-guard.ts';
 import { type WorkloadEvent, WorkloadRunner } from '../workloads/runner.ts';
 import { SecretFiles } from '../workloads/secret-files.ts';
@@ -34,6 +35,8 @@ export interface NodeProtocol {
   negotiating(): boolean;
   /** Starts the worker (agent start). */
   start(): void;
+  /** Watches the engine for workload containers that exit (the node status worker's cue). */
+  watchExits(onExit: (containerId?: string) => void): ExitWatch;
   /** Stops the worker, then waits for the work it started. */
   stop(): Promise<void>;
   /**
@@ -57,7 +60,12 @@ export function createNodeProtocol(ctx: AgentContext, timings: Partial<ProtocolT
   let keys: Promise<MessagingKeys> | undefined;
   const p: Protocol = {
     ctx,
-    runner: new WorkloadRunner(engine(ctx), secretFiles, (e) => report(p, e), agentHostAccess(ctx.config)),
+    runner: new WorkloadRunner(
+      engine(ctx, 60_000),
+      secretFiles,
+      (e) => report(p, e),
+      agentHostAccess(ctx.config),
+    ),
     secretFiles,
     trust: new TrustStore(ctx.config.trustDir ?? join(ctx.config.dataDir, 'trust'), ctx.now),
     keys: () => {
@@ -105,6 +113,14 @@ export function createNodeProtocol(ctx: AgentContext, timings: Partial<ProtocolT
         tick: () => protocolRound(p, clock),
       });
     },
+    watchExits(onExit) {
+      // No request timeout: the events stream is idle while nothing exits.
+      return watchExits(engine(ctx), onExit, {
+        log: ctx.log,
+        retryMinMs: ctx.config.retryMinMs,
+        retryMaxMs: ctx.config.retryMaxMs,
+      });
+    },
     async endAll() {
       const ending = activeAgreements(ctx.store).map((a) => {
         startTermination(p, a.current_agreement_id, REASON.nodeUnconfigured);
@@ -120,12 +136,12 @@ export function createNodeProtocol(ctx: AgentContext, timings: Partial<ProtocolT
 }
 
 /** The engine of DOCKER_HOST; a DOCKER_HOST that is no unix socket is logged and Docker's default used. */
-function engine(ctx: AgentContext) {
+function engine(ctx: AgentContext, timeoutMs?: number) {
   try {
-    return engineAt(process.env.DOCKER_HOST, 60_000);
+    return engineAt(process.env.DOCKER_HOST, timeoutMs);
   } catch (error) {
     ctx.log.error('container engine not usable', { reason: (error as Error).message });
-    return engineAt('unix:///var/run/docker.sock', 60_000);
+    return engineAt('unix:///var/run/docker.sock', timeoutMs);
   }
 }
 

@@ -242,3 +242,40 @@ describe.skipIf(!docker)('a burst of workload events, and surfaced errors', () =
     expect(surface.json()).toEqual(errors);
   });
 });
+
+describe.skipIf(!docker)('a workload container that exits, told by the engine', () => {
+  const engine = docker as Docker;
+  let run: Running;
+  let image: string;
+  let stopWatching = () => {};
+
+  beforeAll(async () => {
+    image = await busyboxTestImage();
+    // No periodic look within the test: only the engine's exit event can lead to one.
+    run = await startReporting({ statusCheckMs: 3_600_000, statusCoalesceMs: 50 });
+    // As agent.ts wires it when the agent starts.
+    const protocol = run.agent.ctx.protocol as NodeProtocol;
+    const watch = protocol.watchExits((containerId) => run.reporter.containerExited(containerId));
+    stopWatching = () => watch.stop();
+    await watch.opened;
+  }, 240_000);
+  afterAll(async () => {
+    stopWatching();
+    if (run) await stopReporting(run);
+  });
+
+  it('is reported at once, without a workload event or a periodic look', { timeout: 120_000 }, async () => {
+    const p = (run.agent.ctx.protocol as NodeProtocol).parts;
+    const id = agree(run, image, 'exits');
+    await startWorkload(p, id);
+    await expect.poll(() => reported(run.fake)[0]?.containerStatus[0]?.state).toBe('running');
+    await expect.poll(() => run.reporter.busy()).toBe(false);
+    const events = run.agent.ctx.store.events(0).length;
+    const looks = run.reporter.counts.looks;
+    // A stop by the engine's API: the engine does not start it again (restart policy `always`).
+    await engine.getContainer(containerName(id, `${tag}exits`)).stop({ t: 0 });
+    await expect.poll(() => reported(run.fake)[0]?.containerStatus[0]?.state).toBe('exited');
+    expect(run.agent.ctx.store.events(0)).toHaveLength(events);
+    expect(run.reporter.counts.looks).toBeGreaterThan(looks);
+  });
+});

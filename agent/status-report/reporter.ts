@@ -2,9 +2,10 @@
  * The NodeStatus worker (docs/agent.md "Status reported to the Exchange"): writes the node status
  * and the surfaced errors to the Exchange when they changed, never otherwise. A workload event
  * (anything the event log records about an agreement or a service: started, stopped, failed)
- * schedules a look `statusCoalesceMs` later, so a burst of events makes one write; the containers
- * are also looked at every `statusCheckMs` (a container that exits or restarts on its own tells
- * nobody). A look costs one container listing on the local engine and, only when something
+ * schedules a look `statusCoalesceMs` later, so a burst of events makes one write; so does a
+ * workload container's exit, which the engine's events tell (agent/workloads/exit-watch.ts),
+ * paced per container (exit-pacing.ts: a crash loop settles at one look a `statusCheckMs`); the
+ * containers are also looked at every `statusCheckMs` (a restart, a missed event). A look costs one container listing on the local engine and, only when something
  * changed, one PUT per document. What the Exchange took last is kept in the store, so a restarted
  * agent writes nothing it wrote already; a PUT that fails is tried again with backoff.
  */
@@ -17,6 +18,7 @@ import { type Loop, startLoop } from '../runtime/worker-loop.ts';
 import { loadInstances } from '../services/dependency-store.ts';
 import type { StoredEvent } from '../store/store.ts';
 import type { WorkloadRunner } from '../workloads/runner.ts';
+import { ExitPacing } from './exit-pacing.ts';
 import { buildNodeStatus, type NodeStatusReport, sameNodeStatus } from './node-status.ts';
 import { dropResolved, foldEvents, type SurfacedError } from './surfaced-errors.ts';
 
@@ -38,6 +40,8 @@ interface Written<T> {
 export interface StatusReporter {
   /** An event was logged: workload events schedule a look. */
   noticed(event: StoredEvent): void;
+  /** A workload container exited (`containerId`), or exits may have gone unseen (none). */
+  containerExited(containerId?: string): void;
   /** The errors surfaced now (GET /eventlog/surface shows those not hidden). */
   surfaced(): SurfacedError[];
   start(): void;
@@ -49,6 +53,8 @@ export interface StatusReporter {
 }
 
 const WORKLOAD_SOURCES = new Set(['agreement', 'service']);
+/** A container's second exit waits at most this long for its look; later ones twice as long each time. */
+const EXIT_FIRST_HOLD_MS = 2_000;
 
 export function createStatusReporter(
   ctx: AgentContext,
@@ -61,6 +67,22 @@ export function createStatusReporter(
   /** A look was asked for (the coalescing delay ended) and has not begun; one is under way. */
   let asked = false;
   let looking = false;
+  const checkMs = ctx.config.statusCheckMs ?? 60_000;
+
+  function lookSoon(): void {
+    if (!loop || pending) return;
+    pending = setTimeout(() => {
+      pending = undefined;
+      asked = true;
+      loop?.wake();
+    }, ctx.config.statusCoalesceMs ?? 1_000);
+  }
+  const exits = new ExitPacing({
+    firstHoldMs: EXIT_FIRST_HOLD_MS,
+    maxHoldMs: checkMs,
+    now: ctx.now,
+    look: lookSoon,
+  });
 
   /**
    * Folds the events logged since the last look (of this registration) into the node's surfaced
@@ -129,15 +151,13 @@ export function createStatusReporter(
   return {
     counts,
     noticed(event) {
-      if (!loop || !WORKLOAD_SOURCES.has(event.source_type)) return;
-      if (pending) return;
-      pending = setTimeout(() => {
-        pending = undefined;
-        asked = true;
-        loop?.wake();
-      }, ctx.config.statusCoalesceMs ?? 1_000);
+      if (WORKLOAD_SOURCES.has(event.source_type)) lookSoon();
     },
-    busy: () => pending !== undefined || asked || looking,
+    containerExited(containerId) {
+      if (containerId === undefined) lookSoon();
+      else exits.exited(containerId);
+    },
+    busy: () => pending !== undefined || asked || looking || exits.pending(),
     surfaced() {
       const node = loadNode(ctx.store);
       if (!configured(node)) return [];
@@ -150,7 +170,7 @@ export function createStatusReporter(
         name: STATUS_WORKER,
         registry: ctx.workers,
         log: ctx.log,
-        intervalMs: ctx.config.statusCheckMs ?? 60_000,
+        intervalMs: checkMs,
         retryMinMs: ctx.config.retryMinMs,
         retryMaxMs: ctx.config.retryMaxMs,
         tick: async () => {
@@ -167,6 +187,7 @@ export function createStatusReporter(
     async stop() {
       clearTimeout(pending);
       pending = undefined;
+      exits.stop();
       const stopping = loop?.stop();
       loop = undefined;
       await stopping;

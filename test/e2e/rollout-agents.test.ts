@@ -27,10 +27,11 @@ const NODES = ['canary', 'n1', 'n2', 'n3'];
 const plan = {
   waves: [{ name: 'canary', nodes: 1, maxFailures: 0 }, { name: 'rest' }],
   canary: 'ring == canary',
-  // At least two of the agents' status intervals (3 s here, system.ts), as docs/rollouts.md asks,
-  // with room for a loaded machine: at 5 s a loaded run once judged the canary running on a report
-  // from before its container exited, and counted three failures of 2.0.0 instead of one.
-  verify: { runningSeconds: 15, deadlineSeconds: 300, heartbeatSeconds: 300 },
+  // Longer than an exit takes to reach the node's status: the agent reports one about a second
+  // after the engine's `die` event (docs/rollouts.md, "How long runningSeconds must be"), so the
+  // window holds that delay several times over, however loaded the machine. 15 s before the agent
+  // watched the engine's events: its reports then waited for a container check.
+  verify: { runningSeconds: 5, deadlineSeconds: 300, heartbeatSeconds: 300 },
   onAbort: 'rollback',
 };
 
