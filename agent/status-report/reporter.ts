@@ -5,9 +5,10 @@
  * schedules a look `statusCoalesceMs` later, so a burst of events makes one write; so does a
  * workload container's exit, which the engine's events tell (agent/workloads/exit-watch.ts),
  * paced per container (exit-pacing.ts: a crash loop settles at one look a `statusCheckMs`); the
- * containers are also looked at every `statusCheckMs` (a restart, a missed event). A look costs one container listing on the local engine and, only when something
- * changed, one PUT per document. What the Exchange took last is kept in the store, so a restarted
- * agent writes nothing it wrote already; a PUT that fails is tried again with backoff.
+ * containers are also looked at every `statusCheckMs` (a restart, a missed event). A look costs
+ * one container listing on the local engine and, only when something changed, one PUT per
+ * document. What the Exchange took last is kept in the store, so a restarted agent writes nothing
+ * it wrote already; a PUT that fails is tried again with backoff.
  */
 import { LAST_UNREGISTRATION_KEY } from '../events/eventlog.ts';
 import { loadRegisteredServices } from '../node/local.ts';
@@ -78,7 +79,7 @@ export function createStatusReporter(
     }, ctx.config.statusCoalesceMs ?? 1_000);
   }
   const exits = new ExitPacing({
-    firstHoldMs: EXIT_FIRST_HOLD_MS,
+    firstHoldMs: Math.min(EXIT_FIRST_HOLD_MS, checkMs),
     maxHoldMs: checkMs,
     now: ctx.now,
     look: lookSoon,
