@@ -4,6 +4,7 @@ import type { ReadBounds } from '#lib/mailbox';
 import { documentClient, tableName } from '../client.ts';
 import { batchGet } from '../kernel/batch-get.ts';
 import { queryAll } from '../kernel/query-all.ts';
+import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
 import {
@@ -122,7 +123,9 @@ const recountDue = (state: MailboxState, now: Date): boolean =>
  * state and the shares, then the messages, deletes the expired ones, sets each share to what its
  * sender's live messages hold if that share did not move meanwhile, and sets `storedMsgs` to the
  * live count only if no post or delete moved the state meanwhile (else it tries again, a few
- * times). This also repairs what DynamoDB's TTL deleted without uncounting. One request at a time
+ * times), and no post took a place in the last PLACE_HELD_MS (its message may not be written
+ * yet: then only the deleted ones are uncounted). This also repairs what DynamoDB's TTL deleted
+ * without uncounting. One request at a time
  * recounts a mailbox, at most once a minute unless a message it counted has expired since: it
  * first claims the recount (`recountedAt`, `nextExpiry`, a conditional write), so senders knocking
  * on a full mailbox do not each make it read the whole mailbox. Resolves the state and
@@ -152,6 +155,13 @@ export async function reconcileMailbox(
       [...shares].map(([sender, stored]) => setShare(box, sender, stored, liveShares.get(sender))),
     );
     const nextExpiry = live.map((message) => message.timeExpires).sort()[0];
+    if (placesMayBeHeld(state, now)) {
+      // A post took a place lately and its message may still be on its way: the live count would
+      // miss it and let one message too many in. Only what this recount deleted is uncounted;
+      // what TTL deleted is counted again once no post has taken a place for PLACE_HELD_MS.
+      await uncountDeleted(box, gone.filter(Boolean).length, nextExpiry);
+      return readStateAndShare(box, senderId);
+    }
     const counted = { seq: state.seq, stored: live.length, recountedAt: iso, nextExpiry };
     if (await setStored(box, state, counted)) {
       return { state: counted, share: (senderId && liveShares.get(senderId)) || { msgs: 0, bytes: 0 } };
@@ -162,6 +172,38 @@ export async function reconcileMailbox(
 }
 
 const RECOUNT_ATTEMPTS = 3;
+
+/**
+ * How long a post may hold a place before its message is written or the place given back: longer
+ * than a request can run (the API's 29 s). A post cut off meanwhile leaves its place counted,
+ * which the next recount after this long gives back.
+ */
+const PLACE_HELD_MS = 30_000;
+
+const placesMayBeHeld = (state: MailboxState, now: Date): boolean =>
+  state.stored !== undefined &&
+  state.placeTakenAt !== undefined &&
+  now.getTime() - Date.parse(state.placeTakenAt) < PLACE_HELD_MS;
+
+/** `storedMsgs` less the messages a recount deleted itself (expired ones), and the earliest expiry it saw. */
+async function uncountDeleted(box: Mailbox, deleted: number, nextExpiry: string | undefined): Promise<void> {
+  const values: Record<string, unknown> = { ':minus': -deleted };
+  if (nextExpiry) values[':next'] = nextExpiry;
+  await retryOnConflict(() =>
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: mailboxLayout(box).state,
+        UpdateExpression: `ADD storedMsgs :minus ${nextExpiry ? 'SET nextExpiry = :next' : 'REMOVE nextExpiry'}`,
+        ConditionExpression: 'attribute_exists(storedMsgs)',
+        ExpressionAttributeValues: values,
+      }),
+    ),
+  ).catch((error: unknown) => {
+    // The state went with its owner meanwhile: nothing left to count.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  });
+}
 
 async function readStateAndShare(
   box: Mailbox,

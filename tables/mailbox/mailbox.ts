@@ -92,15 +92,18 @@ export const messageTtlAttribute = (timeExpires: string): number =>
 export const isLive = (message: { timeExpires: string }, now: string): boolean => message.timeExpires > now;
 
 /**
- * `seq`: the last id handed out (0: none yet); `stored`: its `storedMsgs`, the message items present,
- * undefined before this design; `recountedAt` / `nextExpiry`: when the last recount ran and the
- * earliest expiry it saw among the live messages (they decide whether a recount can free anything).
+ * `seq`: the last id handed out (0: none yet); `stored`: its `storedMsgs`, the message items present
+ * and the places posts took for messages still on their way, undefined before this design; `recountedAt` / `nextExpiry`: when the last recount ran and the
+ * earliest expiry it saw among the live messages (they decide whether a recount can free anything);
+ * `placeTakenAt`: when a post last took a place.
  */
 export interface MailboxState {
   seq: number;
   stored: number | undefined;
   recountedAt?: string;
   nextExpiry?: string;
+  /** When a post last took a place (its message may not be written yet). */
+  placeTakenAt?: string;
 }
 
 export const mailboxState = (item: Record<string, unknown> | undefined): MailboxState => ({
@@ -108,6 +111,7 @@ export const mailboxState = (item: Record<string, unknown> | undefined): Mailbox
   stored: item?.storedMsgs === undefined ? undefined : Number(item.storedMsgs),
   ...(typeof item?.recountedAt === 'string' ? { recountedAt: item.recountedAt } : {}),
   ...(typeof item?.nextExpiry === 'string' ? { nextExpiry: item.nextExpiry } : {}),
+  ...(typeof item?.placeTakenAt === 'string' ? { placeTakenAt: item.placeTakenAt } : {}),
 });
 
 /** A sender's share of a mailbox: its message items there and their bytes (0, 0 when it has none). */

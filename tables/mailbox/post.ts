@@ -155,7 +155,7 @@ export async function postMessage(request: PostRequest): Promise<PostOutcome> {
       const limit = shareExceeded(share, message.bytes, limits);
       if (limit) return { outcome: 'sender-full', limit };
     }
-    const msgId = await reservePlace(box, max);
+    const msgId = await reservePlace(box, max, request.now);
     if (msgId === undefined) {
       // Filled by others since it was read: recounted (expired messages dropped) before an answer.
       state = { ...state, stored: max };
@@ -190,19 +190,27 @@ export async function postMessage(request: PostRequest): Promise<PostOutcome> {
   }
 }
 
-/** The next id and a place in the mailbox, or undefined when `storedMsgs` has reached `max` (> 0). */
-async function reservePlace(box: Mailbox, max: number): Promise<number | undefined> {
+/**
+ * The next id and a place in the mailbox, or undefined when `storedMsgs` has reached `max` (> 0).
+ * The place is counted before its message is written, so the time it was taken (`placeTakenAt`)
+ * tells a recount that a message may still be on its way (cleanup.ts, `reconcileMailbox`).
+ */
+export async function reservePlace(box: Mailbox, max: number, now: Date): Promise<number | undefined> {
   try {
     const { Attributes } = await retryOnConflict(() =>
       documentClient.send(
         new UpdateCommand({
           TableName: tableName(),
           Key: mailboxLayout(box).state,
-          UpdateExpression: 'ADD seq :one, storedMsgs :one',
+          UpdateExpression: 'ADD seq :one, storedMsgs :one SET placeTakenAt = :now',
           ...(max > 0
             ? { ConditionExpression: 'attribute_not_exists(storedMsgs) OR storedMsgs < :max' }
             : {}),
-          ExpressionAttributeValues: { ':one': 1, ...(max > 0 ? { ':max': max } : {}) },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':now': now.toISOString(),
+            ...(max > 0 ? { ':max': max } : {}),
+          },
           ReturnValues: 'UPDATED_NEW',
         }),
       ),

@@ -6,7 +6,8 @@ import { getConfig } from '#lib/config';
 import { documentClient, tableName } from '#tables/client';
 import { agbotKeys } from '#tables/keys/agbot';
 import { nodeKeys } from '#tables/keys/node';
-import { listNodeMessages } from '#tables/node/message-records';
+import { reservePlace } from '#tables/mailbox/post';
+import { listNodeMessages, nodeMailbox } from '#tables/node/message-records';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -70,5 +71,45 @@ describe('the mailbox count (storedMsgs) stays true', () => {
     expect((await invoke(post, { auth: node, path, body })).body.msg).toBe('agbot msg 2 inserted');
     expect(await state(agbotKeys.messageSeq('legacy', 'a1'))).toMatchObject({ seq: 2, storedMsgs: 2 });
     expect((await invoke(post, { auth: node, path, body })).status).toBe(502);
+  });
+});
+
+describe('a recount while a post holds a place (its message not written yet)', () => {
+  const setUp = async (org: string) => {
+    await createOrg(org);
+    await createUser(org, 'alice');
+    const agbot = await createSendingAgbot(org, 'a1', `${org}/alice`);
+    await createNode(org, 'n1', `${org}/alice`);
+    return agbot;
+  };
+
+  it('lets no message too many in: the held place stays counted', async () => {
+    const agbot = await setUp('held');
+    const now = new Date();
+    const post = postMessage.withDeps({ config: limitOf(2), clock: { now: () => now } });
+    const path = { organization: 'held', node: 'n1' };
+    expect((await invoke(post, { auth: agbot, path, body })).status).toBe(201);
+    // A second post has taken its place, as postMessage does first, and not written its message yet.
+    expect(await reservePlace(nodeMailbox('held', 'n1'), 2, now)).toBe(2);
+    // The next post finds the mailbox full and recounts it (its first recount, due at once): one
+    // message is there, but the place taken is not free.
+    expect((await invoke(post, { auth: agbot, path, body })).status).toBe(502);
+    expect((await state(nodeKeys.messageSeq('held', 'n1')))?.storedMsgs).toBe(2);
+    expect((await listNodeMessages('held', 'n1')).map((m) => m.msgId)).toEqual([1]);
+  });
+
+  it('still frees what it deleted itself (an expired message)', async () => {
+    const agbot = await setUp('held2');
+    let now = new Date();
+    const post = postMessage.withDeps({ config: limitOf(2), clock: { now: () => now } });
+    const path = { organization: 'held2', node: 'n1' };
+    expect((await invoke(post, { auth: agbot, path, body })).status).toBe(201);
+    now = new Date(now.getTime() + (body.ttl + 1) * 1000);
+    expect(await reservePlace(nodeMailbox('held2', 'n1'), 2, now)).toBe(2);
+    // Full: message 1 (expired) and the held place. The recount deletes message 1 and uncounts it.
+    expect((await invoke(post, { auth: agbot, path, body })).body.msg).toBe('node msg 3 inserted');
+    expect((await state(nodeKeys.messageSeq('held2', 'n1')))?.storedMsgs).toBe(2);
+    expect((await invoke(post, { auth: agbot, path, body })).status).toBe(502);
+    expect((await listNodeMessages('held2', 'n1')).map((m) => m.msgId)).toEqual([3]);
   });
 });
