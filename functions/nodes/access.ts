@@ -18,6 +18,10 @@ export const nodeConflict = (path: NodePath) =>
     `node '${resourceId(path)}' is being changed by another request; try again`,
   );
 
+/** The caller is the node `path` names: its credentials, checked against its record, say so. */
+export const isTheNode = (caller: Caller, path: NodePath): boolean =>
+  caller.kind === 'node' && caller.org === path.organization && caller.id === path.node;
+
 /**
  * Loads the node once and throws 403/404 unless the caller may `access` it (docs/exchange.md#authorization: a
  * missing node counts as the caller's own, so a same-org user may create it). The node, or

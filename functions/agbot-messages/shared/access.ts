@@ -3,6 +3,7 @@ import {
   agbotNotFound,
   authorizeAgbot,
   authorizeAgbotReader,
+  isTheAgbot,
 } from '#functions/agbots/shared/access';
 import { authorize } from '#lib/auth/access';
 import type { Caller } from '#lib/auth/caller';
@@ -15,8 +16,16 @@ import type { Mailbox, MailboxState, MessageRef, SenderShare } from '#tables/mai
 import { loadPostContext, type PostContext } from '#tables/mailbox/post';
 import type { MessagePath } from './schemas.ts';
 
-/** Reads of the mailbox: users and the agbot itself (docs/compatibility.md#agbot-messages; nodes and other agbots get 403). */
-export async function authorizeMailboxReader(caller: Caller, path: AgbotPath): Promise<AgbotRecord> {
+/**
+ * Reads of the mailbox: users and the agbot itself (docs/compatibility.md#agbot-messages; nodes and
+ * other agbots get 403). The agbot reading its own reads nothing to be authorized (as a node's
+ * mailbox: node-messages/shared/access.ts).
+ */
+export async function authorizeMailboxReader(
+  caller: Caller,
+  path: AgbotPath,
+): Promise<AgbotRecord | undefined> {
+  if (isTheAgbot(caller, path)) return undefined;
   const agbot = await authorizeAgbotReader(caller, path);
   if (!agbot) throw agbotNotFound(path);
   return agbot;

@@ -1,4 +1,4 @@
-import { authorizeNode, nodeNotFound } from '#functions/nodes/access';
+import { authorizeNode, isTheNode, nodeNotFound } from '#functions/nodes/access';
 import { authorize } from '#lib/auth/access';
 import type { Caller } from '#lib/auth/caller';
 import { accessDenied, badInput } from '#lib/http/errors';
@@ -14,12 +14,17 @@ import type { NodeMessagePath, NodeMessagesPath } from './schemas.ts';
  * Reads (READ) and deletes (WRITE) of a node's mailbox: whoever may read or write the node
  * (reads: the node, its owner, org admins, root, agbots of its org; deletes: the node, its owner,
  * org admins, root). Other nodes, other users, hub admins: 403. The node must exist (404).
+ *
+ * The node reading its own mailbox (every read of the agent's) reads nothing to be authorized: its
+ * credentials were checked against its record. A node deleted since then (within the identity
+ * cache's time) finds its mailbox gone with it: 404 as for an empty mailbox, instead of 404 "not found".
  */
 export async function authorizeNodeMailbox(
   caller: Caller,
   path: NodeMessagesPath,
   access: 'READ' | 'WRITE',
-): Promise<NodeRecord> {
+): Promise<NodeRecord | undefined> {
+  if (access === 'READ' && isTheNode(caller, path)) return undefined;
   const node = await authorizeNode(caller, path, access);
   if (!node) throw nodeNotFound(path);
   return node;
