@@ -125,11 +125,10 @@ const recountDue = (state: MailboxState, now: Date): boolean =>
  * live count only if no post or delete moved the state meanwhile (else it tries again, a few
  * times), and no post took a place in the last PLACE_HELD_MS (its message may not be written
  * yet: then only the deleted ones are uncounted). This also repairs what DynamoDB's TTL deleted
- * without uncounting. One request at a time
- * recounts a mailbox, at most once a minute unless a message it counted has expired since: it
- * first claims the recount (`recountedAt`, `nextExpiry`, a conditional write), so senders knocking
- * on a full mailbox do not each make it read the whole mailbox. Resolves the state and
- * `senderId`'s share.
+ * without uncounting. One request at a time recounts a mailbox, at most once a minute unless a
+ * message it counted has expired since: it first claims the recount (`recountedAt`, `nextExpiry`,
+ * a conditional write), so senders knocking on a full mailbox do not each make it read the whole
+ * mailbox. Resolves the state and `senderId`'s share.
  */
 export async function reconcileMailbox(
   box: Mailbox,
