@@ -264,7 +264,7 @@ describe.skipIf(!docker)('a workload container that exits, told by the engine', 
     if (run) await stopReporting(run);
   });
 
-  it('is reported at once, without a workload event or a periodic look', { timeout: 120_000 }, async () => {
+  it('is reported at once, without a workload event or a periodic look', async () => {
     const p = (run.agent.ctx.protocol as NodeProtocol).parts;
     const id = agree(run, image, 'exits');
     await startWorkload(p, id);

@@ -79,17 +79,18 @@ describe.skipIf(!docker)('a workload container exits on the engine', () => {
     return container.id;
   }
 
-  it('is told with its id; a container without the label is not', { timeout: 120_000 }, async () => {
+  it('is told with its id; a container without the label is not', async () => {
     const seen = recorder();
     // No request timeout, as the agent opens it: the stream is idle between exits.
     const watch = watchExits(engineAt(), seen.onExit, options);
     try {
       await watch.opened;
-      await runToExit(names[0] as string, { 'oe.test': 'not a workload' });
+      const other = await runToExit(names[0] as string, { 'oe.test': 'not a workload' });
       const id = await runToExit(names[1] as string, { [LABELS.agreementId]: 'oeexit-agreement' });
-      // The unlabelled exit came first in the stream, so by now it would have been told.
+      // The unlabelled exit came first in the stream, so by now it would have been told. Other
+      // files' workload containers may exit meanwhile on the same engine: only these two count.
       await seen.next((told) => told === id);
-      expect(seen.calls).toEqual([id]);
+      expect(seen.calls.filter((told) => told === id || told === other)).toEqual([id]);
     } finally {
       watch.stop();
     }
