@@ -8,8 +8,8 @@ import { freePort } from '../scripts/local/ports.ts';
 export const BENCH_TABLE = 'exchange-bench';
 export const ROOT_PASSWORD = 'bench-root-password';
 
-export async function startBenchDynamo(): Promise<DynamoDbLocal> {
-  const dynamo = await startDynamoDbLocal({ port: await freePort() });
+export async function startBenchDynamo(options: { heapMb?: number } = {}): Promise<DynamoDbLocal> {
+  const dynamo = await startDynamoDbLocal({ port: await freePort(), heapMb: options.heapMb });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   process.env.AWS_REGION = 'local';
   process.env.EXCHANGE_TABLE = BENCH_TABLE;

@@ -38,7 +38,12 @@ const PROBE_MS = env('SCALE_PROBE_MS', 250);
 const KINDS = (process.env.SCALE_AGBOTS ?? 'dynamo,sqlite').split(',') as ('dynamo' | 'sqlite')[];
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
-const dynamo = await startBenchDynamo();
+// Every node's records and the agreements' rows stay in DynamoDB Local's memory: 512 MB (its
+// default here) is not enough for 10,000 nodes.
+const dynamo = await startBenchDynamo({ heapMb: env('SCALE_DYNAMO_HEAP_MB', 4096) });
+/** Progress of a long run, on stderr (the figures go to stdout). */
+const progress = (line: string) =>
+  process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 try {
   const { dynamoCallCount, dynamoCallsByLabel, withCallLabel, dynamoClient } = await import('#tables/client');
   const { PRICES, PRICES_AS_OF, MINUTES_PER_MONTH } = await import('./fleet-prices.ts');
@@ -59,7 +64,15 @@ try {
     const registering = Date.now();
     // Each simulated node makes the agent's requests (its heartbeat the feed read, both agreement
     // rows), from its registration on (test/integration/rollouts/simulator-honesty.test.ts).
-    const fleet = await createFleet(exchange, org, NODES, undefined, { asTheAgent: true });
+    let told = 0;
+    const fleet = await createFleet(exchange, org, NODES, undefined, {
+      asTheAgent: true,
+      onRegistered: (registered) => {
+        if (registered < told + NODES / 10 && registered < NODES) return;
+        told = registered;
+        progress(`${kind}: ${registered} of ${NODES} nodes registered`);
+      },
+    });
     const registerMs = Date.now() - registering;
     const registerCalls = dynamoCallCount() - callsBefore;
     gc?.();
@@ -114,6 +127,9 @@ try {
       proposals.push(proposalsSent() - sentBefore);
       await fleet.act();
       const finalized = fleet.nodes.filter((n) => n.running).length;
+      progress(
+        `${kind}: round ${rounds} took ${seconds(roundMs.at(-1) ?? 0)} s, ${proposals.at(-1)} proposals; ${finalized} of ${NODES} finalized`,
+      );
       for (const share of [50, 99, 100])
         if (!reached.has(share) && finalized * 100 >= share * NODES)
           reached.set(share, { ms: Date.now() - started, rounds });

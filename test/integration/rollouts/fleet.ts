@@ -250,6 +250,8 @@ export async function createFleet(
     web?: { image: string; command?: string[] };
     /** Every node makes the agent's requests (`FleetNode.asTheAgent`), from its registration on. */
     asTheAgent?: boolean;
+    /** Told how many nodes are registered, after each batch (a long benchmark's progress). */
+    onRegistered?: (registered: number) => void;
   } = {},
 ): Promise<Fleet> {
   const web = options.web ?? { image: 'busybox:latest' };
@@ -284,7 +286,7 @@ export async function createFleet(
         .map((node, j) =>
           node.register(admin, { properties: [{ name: 'fleet', value: org }, ...properties(i + j)] }),
         ),
-    );
+    ).then(() => options.onRegistered?.(Math.min(i + 16, count)));
   const byId = new Map(nodes.map((n) => [`${org}/${n.id}`, n]));
   const fleet: Fleet = {
     org,
