@@ -38,8 +38,13 @@ export default defineConfig({
           // Journeys: several events in a row, each waited on with its own bound (EVENT_MS).
           testTimeout: JOURNEY_MS,
           hookTimeout: JOURNEY_MS,
-          // Every function built once for the run; each file's serverless-offline runs that build.
-          globalSetup: [...withDynamoDb.globalSetup, 'test/e2e/support/functions-build.ts'],
+          // Every function built once for the run; each file's serverless-offline runs that build,
+          // and the workers' shared servers (shared-offline.ts) are stopped when the run ends.
+          globalSetup: [
+            ...withDynamoDb.globalSetup,
+            'test/e2e/support/functions-build.ts',
+            'test/e2e/support/shared-offline-setup.ts',
+          ],
         },
       },
     ],

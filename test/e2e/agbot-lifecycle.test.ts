@@ -5,18 +5,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_MS } from '#test/support/deadlines';
 import type { Credentials } from '#test/support/http';
-import { createOrg, createUser, expectStatus } from '#test/support/world';
+import { createOrg, createUser, expectStatus, freshId } from '#test/support/world';
 import { freePort, waitForPort } from '../../scripts/local/ports.ts';
 import { run } from './support/device-kit.ts';
-import { useOffline } from './support/offline.ts';
+import { useSharedOffline } from './support/shared-offline.ts';
 
 /**
  * The shipped agbot (dist/agbot.mjs, built here) as a child process against the real Exchange:
  * it publishes its messaging key, runs its rounds (heartbeats) every second, serves its status
  * API, keeps its key across a restart, and stops on SIGTERM with exit code 0.
  */
-const server = useOffline();
-const ORG = 'agbot-e2e';
+const server = useSharedOffline();
+const ORG = freshId('agbot-e2e');
 const AGBOT = 'ab1';
 const TOKEN = 'ab1-agbot-token';
 const agbotPath = `/v1/orgs/${ORG}/agbots/${AGBOT}`;

@@ -26,13 +26,13 @@ import { buildTerms } from '#lib/protocol/terms';
 import { EVENT_MS } from '#test/support/deadlines';
 import type { Credentials } from '#test/support/http';
 import { createAgbot } from '#test/support/identities';
-import { createOrg, createUser, expectStatus } from '#test/support/world';
+import { createOrg, createUser, expectStatus, freshId } from '#test/support/world';
 import { type Agent, createAgent } from '../../agent/agent.ts';
 import { busyboxTestImage, reachableEngine } from '../../agent/test-support/engine.ts';
 import { HOST, testConfig } from '../../agent/test-support/harness.ts';
 import { protocolRoundsLater } from '../../agent/test-support/rounds.ts';
 import { containersOf, removeWorkload } from '../../agent/workloads/engine.ts';
-import { useOffline } from './support/offline.ts';
+import { useSharedOffline } from './support/shared-offline.ts';
 
 /**
  * The node side of the agreement protocol against the real Exchange (serverless-offline over
@@ -41,8 +41,8 @@ import { useOffline } from './support/offline.ts';
  * own mailbox, acks, updates a secret and cancels. Skipped, with one message, without an engine.
  */
 const docker = await reachableEngine();
-const server = useOffline();
-const ORG = 'agreements-e2e';
+const server = useSharedOffline();
+const ORG = freshId('agreements-e2e');
 const NODE_ID = 'node1';
 const NODE_TOKEN = 'node1-agreement-token';
 const AGBOT = 'agbot1';

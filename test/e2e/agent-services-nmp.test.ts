@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_MS } from '#test/support/deadlines';
 import { type Credentials, type Http, httpClient } from '#test/support/http';
-import { createOrg, createUser, expectStatus } from '#test/support/world';
+import { createOrg, createUser, expectStatus, freshId } from '#test/support/world';
 import { freePort, waitForPort } from '../../scripts/local/ports.ts';
-import { useOffline } from './support/offline.ts';
+import { useSharedOffline } from './support/shared-offline.ts';
 
 /**
  * The shipped agent (dist/agent.mjs) against the real Exchange (serverless-offline over DynamoDB
@@ -15,13 +15,13 @@ import { useOffline } from './support/offline.ts';
  * services, and node management statuses created in the Exchange reach the agent, whose changes
  * go back. The steps build on each other.
  */
-const ORG = 'agent-nmp-e2e';
+const ORG = freshId('agent-nmp-e2e');
 const NODE_ID = 'node1';
 const TOKEN = 'node1-secret-token';
 const nodePath = `/v1/orgs/${ORG}/nodes/${NODE_ID}`;
 const KEY = `${ORG}/upgrade1`;
 
-const server = useOffline();
+const server = useSharedOffline();
 let user: Credentials;
 let dataDir: string;
 let child: ChildProcess | undefined;

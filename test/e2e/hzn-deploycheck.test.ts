@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signDeployment } from '#lib/protocol/deployment-signature';
 import type { Credentials } from '#test/support/http';
-import { createNode, createOrg, createUser, expectStatus } from '#test/support/world';
+import { createNode, createOrg, createUser, expectStatus, freshId } from '#test/support/world';
 import { hzn as runHzn } from '../../cli/test-support/run-hzn.ts';
 import { testSigner } from './support/agbot-org.ts';
-import { useOffline } from './support/offline.ts';
+import { useSharedOffline } from './support/shared-offline.ts';
 
 /**
  * `hzn deploycheck` against the real Exchange (serverless-offline + DynamoDB Local): a deployment
@@ -15,8 +15,8 @@ import { useOffline } from './support/offline.ts';
  * (anax compcheck.CompCheckOutput: `compatible`, `reason` keyed `org/url_version_arch`, `input`
  * with -l; a map keyed by node id for several nodes).
  */
-const server = useOffline();
-const ORG = 'dc-e2e';
+const server = useSharedOffline();
+const ORG = freshId('dc-e2e');
 let admin: Credentials;
 
 const hzn = (args: string[]) =>

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Credentials } from '#test/support/http';
-import { createOrg, createUser, expectStatus } from '#test/support/world';
+import { createOrg, createUser, expectStatus, freshId } from '#test/support/world';
 import { publishAgentFiles } from '../../scripts/publish-agent-files.ts';
-import { useOffline } from './support/offline.ts';
+import { useSharedOffline } from './support/shared-offline.ts';
 
 /**
  * Node management policies over the real HTTP stack (serverless-offline, its object store), once
@@ -17,9 +17,9 @@ import { useOffline } from './support/offline.ts';
  * exchange nmp add --applies-to, list, disable/enable, status, exchange node management, remove.
  */
 const work = mkdtempSync(join(tmpdir(), 'nmp-e2e-'));
-const server = useOffline();
+const server = useSharedOffline();
 const bundle = join(work, 'hzn.mjs');
-const ORG = 'nmp-e2e';
+const ORG = freshId('nmp-e2e');
 let admin: Credentials;
 let node: Credentials;
 
@@ -115,7 +115,7 @@ describe('node management policies through hzn and the HTTP stack', () => {
       keyFile,
     ]);
     expect(added.stderr).toBe('');
-    expect(added.stdout).toMatch(/Manifest nmp-e2e\/m1 added to the Management Hub/);
+    expect(added.stdout).toContain(`Manifest ${ORG}/m1 added to the Management Hub`);
     const shown = await hzn(['nm', 'manifest', 'list', '-t', 'agent_upgrade_manifests', '-i', 'm1', '-l']);
     expect(JSON.parse(shown.stdout)).toEqual(manifest);
 
@@ -136,24 +136,24 @@ describe('node management policies through hzn and the HTTP stack', () => {
     ]);
     expect(nmpAdded.stderr).toBe('');
     expect(nmpAdded.stdout).toBe(
-      'Node management policy nmp-e2e/up1 added in the Horizon Exchange\n[\n  "nmp-e2e/n1"\n]\n',
+      `Node management policy ${ORG}/up1 added in the Horizon Exchange\n[\n  "${ORG}/n1"\n]\n`,
     );
-    expect(JSON.parse((await hzn(['exchange', 'nmp', 'list'])).stdout)).toEqual(['nmp-e2e/up1']);
+    expect(JSON.parse((await hzn(['exchange', 'nmp', 'list'])).stdout)).toEqual([`${ORG}/up1`]);
     expect((await hzn(['exchange', 'nmp', 'disable', 'up1'])).stdout).toBe(
-      'Node management policy nmp-e2e/up1 disabled in the Horizon Exchange\n',
+      `Node management policy ${ORG}/up1 disabled in the Horizon Exchange\n`,
     );
     expect((await hzn(['exchange', 'nmp', 'enable', 'up1', '-w', '60'])).stdout).toBe(
-      'Node management policy nmp-e2e/up1 enabled in the Horizon Exchange\n',
+      `Node management policy ${ORG}/up1 enabled in the Horizon Exchange\n`,
     );
     const listed = JSON.parse((await hzn(['exchange', 'nmp', 'list', 'up1'])).stdout);
-    expect(listed['nmp-e2e/up1']).toMatchObject({
+    expect(listed[`${ORG}/up1`]).toMatchObject({
       enabled: true,
       startWindow: 60,
       constraints: ['purpose == edge'],
       patterns: [],
     });
     expect(JSON.parse((await hzn(['exchange', 'node', 'management', 'list', 'n1'])).stdout)).toEqual({
-      'nmp-e2e/up1': 'enabled',
+      [`${ORG}/up1`]: 'enabled',
     });
 
     // The node reports, as an agent does; hzn reads it per node, and resets it.
@@ -170,11 +170,11 @@ describe('node management policies through hzn and the HTTP stack', () => {
       'status',
     );
     expect(JSON.parse((await hzn(['exchange', 'nmp', 'status', 'up1'])).stdout)).toEqual({
-      'nmp-e2e/n1': 'failed',
+      [`${ORG}/n1`]: 'failed',
     });
     expect((await hzn(['exchange', 'node', 'mgmt', 'reset', 'n1', '-p', 'up1'])).code).toBe(0);
     expect(JSON.parse((await hzn(['exchange', 'node', 'management', 'status', 'n1'])).stdout)).toEqual({
-      'nmp-e2e/up1': 'reset',
+      [`${ORG}/up1`]: 'reset',
     });
 
     expect((await hzn(['exchange', 'nmp', 'remove', 'up1', '-f'])).code).toBe(0);

@@ -5,16 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credentials, HttpResult } from '#test/support/http';
 import { createOrg, createUser, freshId } from '#test/support/world';
 import { run } from './support/device-kit.ts';
-import { useOffline } from './support/offline.ts';
+import { useSharedOffline } from './support/shared-offline.ts';
 
 /**
  * Conventions every endpoint shares, over HTTP: bad input is a 400 `invalid-input` naming the
  * field and writes nothing; unknown routes are JSON 404s; security headers on every answer;
  * the two 401 messages. And the one answer that is a file: the device installer.
  */
-const server = useOffline();
+const server = useSharedOffline();
 const root = (): Credentials => ({ user: 'root/root', secret: server.rootPassword });
-const ORG = 'req-org';
+const ORG = freshId('req-org');
 let user: Credentials;
 
 beforeAll(async () => {

@@ -1,18 +1,19 @@
 import { expect, it } from 'vitest';
-import { createOrg, createUser, expectStatus } from '#test/support/world';
-import { useOffline } from './support/offline.ts';
+import { createOrg, createUser, expectStatus, freshId } from '#test/support/world';
+import { useSharedOffline } from './support/shared-offline.ts';
 
 /**
  * Services over HTTP as `hzn` sends them: a key PUT as text/plain comes back byte for byte, and
  * every service route is in GET /v1/openapi.json.
  */
-const server = useOffline();
+const server = useSharedOffline();
+const ORG = freshId('svc-http');
 
 it('stores a text/plain key verbatim and lists every service route in the OpenAPI document', async () => {
   const root = { user: 'root/root', secret: server.rootPassword };
   const fixtures = { http: server.http, root };
-  await createOrg(fixtures, 'svc-http');
-  const alice = await createUser(fixtures, 'svc-http', 'alice');
+  await createOrg(fixtures, ORG);
+  const alice = await createUser(fixtures, ORG, 'alice');
   const body = {
     label: 'gps',
     url: 'https://example.com/gps',
@@ -21,11 +22,11 @@ it('stores a text/plain key verbatim and lists every service route in the OpenAP
     sharable: 'single',
   };
   expectStatus(
-    await server.http('POST', '/v1/orgs/svc-http/services', { auth: alice, body }),
+    await server.http('POST', `/v1/orgs/${ORG}/services`, { auth: alice, body }),
     201,
     'POST service',
   );
-  const keyPath = '/v1/orgs/svc-http/services/example.com-gps_1.0.0_arm64/keys/signer.pem';
+  const keyPath = `/v1/orgs/${ORG}/services/example.com-gps_1.0.0_arm64/keys/signer.pem`;
   const pem = '-----BEGIN CERTIFICATE-----\nMIIB+zCCAWSgAwIBAgIU\n-----END CERTIFICATE-----\n';
   const put = await server.http('PUT', keyPath, {
     auth: alice,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Credentials } from '#test/support/http';
-import { useOffline } from './support/offline.ts';
+import { useSharedOffline } from './support/shared-offline.ts';
 
 /**
  * The call sequences of upstream's own Exchange load drivers, unmodified in what they send and in
@@ -10,7 +10,7 @@ import { useOffline } from './support/offline.ts';
  * on any answer that is not 2xx nor one it lists; each call here is checked the same way, over
  * the real HTTP stack. The agbot driver aborted at its 6th call before issue 32.
  */
-const server = useOffline();
+const server = useSharedOffline();
 const root = (): Credentials => ({ user: 'root/root', secret: server.rootPassword });
 
 const ORG = 'performancenodeagbot';

@@ -5,7 +5,7 @@ import { handler as postOrg } from '#functions/orgs/post-org';
 import { ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { httpRequest } from '../../../scripts/local/http-request.ts';
-import { useOffline } from '../support/offline.ts';
+import { useSharedOffline } from '../support/shared-offline.ts';
 
 /**
  * Requests that serverless-offline (hapi and Node's HTTP parser) answers itself, before any of
@@ -13,7 +13,7 @@ import { useOffline } from '../support/offline.ts';
  * docs/compatibility.md, "Local HTTP layer"; these tests pin each local answer so that a change
  * is noticed, and show what our handler answers when API Gateway delivers the same request.
  */
-const server = useOffline();
+const server = useSharedOffline();
 const ALLOWED_ORIGIN = 'http://localhost:3090'; // serverless.yml provider.httpApi.cors default
 const root = { authorization: `Basic ${Buffer.from(`${ROOT.user}:${ROOT.secret}`).toString('base64')}` };
 

@@ -9,9 +9,10 @@ import type { StreamReader } from '../../../scripts/local/stream-reader.ts';
 import { type OfflineServer, startOffline } from './serverless-offline.ts';
 
 /**
- * One serverless-offline server per e2e test file, over this file's own table (named by
- * test/setup-env.ts, so fixtures written in-process land in the same table). Starting costs
- * seconds: keep e2e tests in few files.
+ * One serverless-offline server for this e2e test file alone, over the file's own table (named by
+ * test/setup-env.ts, so fixtures written in-process land in the same table): for a file that needs
+ * settings of its own, a quiet hub or the server's stream reader. Starting costs seconds: a file
+ * that needs only the API shares its worker's server (shared-offline.ts).
  */
 export interface E2eServer {
   readonly baseUrl: string;
@@ -48,29 +49,51 @@ export function useOffline(options: { env?: Record<string, string> } = {}): E2eS
     await server?.stop();
     await dropTestTable().catch(() => undefined);
   });
-  return {
-    get baseUrl() {
-      if (!server) throw new Error('the offline server is not started (beforeAll failed?)');
-      return server.baseUrl;
-    },
-    get signalsUrl() {
-      if (!server) throw new Error('the offline server is not started (beforeAll failed?)');
-      return server.signalsUrl;
-    },
-    get lambdaUrl() {
-      if (!server) throw new Error('the offline server is not started (beforeAll failed?)');
-      return server.lambdaUrl;
-    },
-    get signalsStream() {
-      return server?.signalsStream;
-    },
+  return e2eServer({
+    addresses: () => server,
+    client: () => client,
+    signalsStream: () => server?.signalsStream,
     output: () => server?.output() ?? '',
     rootPassword,
+  });
+}
+
+/** The addresses of a started server (undefined before its beforeAll ran). */
+export type ServerAddresses = Pick<OfflineServer, 'baseUrl' | 'signalsUrl' | 'lambdaUrl'>;
+
+/** The test's view of a server, own (above) or shared (shared-offline.ts). */
+export function e2eServer(parts: {
+  addresses: () => ServerAddresses | undefined;
+  client: () => Http | undefined;
+  signalsStream: () => StreamReader | undefined;
+  output: () => string;
+  rootPassword: string;
+}): E2eServer {
+  const started = () => {
+    const addresses = parts.addresses();
+    if (!addresses) throw new Error('the offline server is not started (beforeAll failed?)');
+    return addresses;
+  };
+  return {
+    get baseUrl() {
+      return started().baseUrl;
+    },
+    get signalsUrl() {
+      return started().signalsUrl;
+    },
+    get lambdaUrl() {
+      return started().lambdaUrl;
+    },
+    get signalsStream() {
+      return parts.signalsStream();
+    },
+    output: parts.output,
+    rootPassword: parts.rootPassword,
     http: async (method, path, requestOptions) => {
+      const client = parts.client();
       if (!client) throw new Error('the offline server is not started (beforeAll failed?)');
       const result = await client(method, path, requestOptions);
-      if (result.status === 500)
-        printServerErrors(`${method} ${path} → ${result.status}`, server?.output() ?? '');
+      if (result.status === 500) printServerErrors(`${method} ${path} → ${result.status}`, parts.output());
       return result;
     },
   };

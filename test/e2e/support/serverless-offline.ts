@@ -44,6 +44,8 @@ export interface OfflineOptions {
    * as Lambda's reads of a stream are not billed.
    */
   streamsEndpoint?: string;
+  /** Told everything the child prints, as it prints it (a shared server's log file). */
+  onOutput?: (chunk: string) => void;
 }
 
 export interface OfflineServer {
@@ -115,6 +117,7 @@ export async function startOffline(options: OfflineOptions): Promise<OfflineServ
   let output = '';
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
+    options.onOutput?.(chunk.toString());
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
