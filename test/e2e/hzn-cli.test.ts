@@ -6,9 +6,9 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyDeployment } from '#lib/protocol/deployment-signature';
 import type { Credentials } from '#test/support/http';
-import { createOrg, createUser } from '#test/support/world';
+import { createOrg, createUser, freshId } from '#test/support/world';
 import { freePort } from '../../scripts/local/ports.ts';
-import { useOffline } from './support/offline.ts';
+import { useSharedOffline } from './support/shared-offline.ts';
 
 /**
  * The real hzn process (the bundle `npm run build:cli` makes, run by plain Node) against a real
@@ -17,9 +17,9 @@ import { useOffline } from './support/offline.ts';
  * → service remove; and bad input that leaves the Exchange untouched.
  */
 const work = mkdtempSync(join(tmpdir(), 'hzn-e2e-'));
-const server = useOffline({ env: { EXCHANGE_SECRETS_MASTER_KEY_FILE: join(work, 'master-key') } });
+const server = useSharedOffline();
 const bundle = join(work, 'hzn.mjs');
-const ORG = 'hzn-e2e';
+const ORG = freshId('hzn-e2e');
 let admin: Credentials;
 
 interface Run {

@@ -1,10 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Credentials } from '#test/support/http';
-import { createOrg, createUser } from '#test/support/world';
-import { useOffline } from './support/offline.ts';
+import { createOrg, createUser, freshId } from '#test/support/world';
+import { useSharedOffline } from './support/shared-offline.ts';
 
 /**
  * A secret's name may hold `/`, which no exact route can: what the HTTP stack does with such a
@@ -12,9 +9,8 @@ import { useOffline } from './support/offline.ts';
  * it over, still percent-encoded). The permissions of every secrets route are the integration
  * matrix's (test/integration/matrix/secrets.test.ts), which sends a name's `/` as `%2F`.
  */
-const keyDir = mkdtempSync(join(tmpdir(), 'secret-names-e2e-'));
-const server = useOffline({ env: { EXCHANGE_SECRETS_MASTER_KEY_FILE: join(keyDir, 'master-key') } });
-const ORG = 'secret-names';
+const server = useSharedOffline();
+const ORG = freshId('secret-names');
 let admin: Credentials;
 
 beforeAll(async () => {

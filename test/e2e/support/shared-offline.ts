@@ -71,6 +71,8 @@ async function workersHost(
     table,
     rootPassword,
     prebuiltDir: inject('exchangeBuildDir'),
+    // The secrets' master key in the run's folder, not the project's .data/.
+    env: { EXCHANGE_SECRETS_MASTER_KEY_FILE: join(shared.dir, 'secrets-master-key') },
   };
   const log = openSync(logFile, 'a');
   const host = spawn(process.execPath, ['--import', 'tsx', hostScript, readyFile], {
