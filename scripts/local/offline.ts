@@ -60,7 +60,9 @@ export async function startOffline(options: {
     });
   }
   const url = `http://127.0.0.1:${options.httpPort}/v1/admin/version`;
-  const deadline = Date.now() + (options.timeoutMs ?? 180_000);
+  // The first start builds every function: minutes on a slow or busy machine (a full test run
+  // beside it took over 180 s), so the bound is generous; it only ends a server that never answers.
+  const deadline = Date.now() + (options.timeoutMs ?? 600_000);
   let exited = false;
   void started.exited.then(() => {
     exited = true;
@@ -71,9 +73,13 @@ export async function startOffline(options: {
       throw new LocalStackError('stopped while starting');
     }
     if (exited || Date.now() > deadline) {
+      // Before the stop, which ends the process either way: whether it exited on its own.
+      const why = exited
+        ? 'it exited'
+        : `no answer within ${Math.round((options.timeoutMs ?? 600_000) / 1000)} s`;
       await started.stop();
       const tail = output.trim().split('\n').slice(-8).join('\n');
-      throw new LocalStackError(`serverless-offline did not start${exited ? '' : ' in time'}:\n${tail}`);
+      throw new LocalStackError(`serverless-offline did not start (${why}):\n${tail}`);
     }
     await sleep(250);
   }
