@@ -67,6 +67,7 @@ try {
     let told = 0;
     const fleet = await createFleet(exchange, org, NODES, undefined, {
       asTheAgent: true,
+      retryNetworkErrors: true,
       onRegistered: (registered) => {
         if (registered < told + NODES / 10 && registered < NODES) return;
         told = registered;
@@ -202,6 +203,7 @@ try {
       `| Registration | ${seconds(registerMs)} s, ${round((NODES * 1000) / registerMs, 1)} nodes/s, ${round(registerCalls / NODES, 1)} DynamoDB calls per node |`,
     );
     console.log(`| Heap of this process per simulated node | ${round(heapPerNode / 1024, 1)} KiB |`);
+    console.log(`| Node passes tried again after a network error | ${fleet.networkErrors} |`);
     for (const share of [50, 99, 100]) {
       const at = reached.get(share);
       console.log(

@@ -71,6 +71,10 @@ export async function startExchangeHttp(
       res.end((error as Error).message);
     }
   });
+  // Node closes an idle connection after 5 s, and a client that reuses it in the same moment gets
+  // ECONNRESET on its request. With the event loop lagging seconds (bench:scale's 10,000 nodes
+  // in this process) that race lost a node's POST; a minute puts it out of reach.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -236,7 +236,12 @@ export interface Fleet {
   publish(versions: string[]): Promise<void>;
   /** Every node with mail answers it. */
   act(): Promise<void>;
+  /** Node passes that failed at the network and are tried again at the next `act` (`retryNetworkErrors`). */
+  networkErrors: number;
 }
+
+/** A request that got no answer (a connection reset or refused), as `fetch` reports it. */
+const isNetworkError = (error: unknown) => error instanceof TypeError && error.message === 'fetch failed';
 
 /** An org with an admin, an agbot serving its policies, `count` nodes and the policy `web` on `versions[0]`. */
 export async function createFleet(
@@ -250,6 +255,12 @@ export async function createFleet(
     web?: { image: string; command?: string[] };
     /** Every node makes the agent's requests (`FleetNode.asTheAgent`), from its registration on. */
     asTheAgent?: boolean;
+    /**
+     * A node's pass that gets no answer at the network is tried again at the next `act`, as the
+     * agent tries again at its next poll (bench:scale, whose hours-long run one reset would end).
+     * Tests leave it off: there a lost answer is a failure.
+     */
+    retryNetworkErrors?: boolean;
     /** Told how many nodes are registered, after each batch (a long benchmark's progress). */
     onRegistered?: (registered: number) => void;
   } = {},
@@ -330,12 +341,21 @@ export async function createFleet(
         if (post.status !== 201) throw new Error(`policy: ${post.status} ${JSON.stringify(post.body)}`);
       } else if (put.status !== 201) throw new Error(`policy: ${put.status} ${JSON.stringify(put.body)}`);
     },
+    networkErrors: 0,
     async act() {
       const due = [...exchange.mail].filter((n) => byId.has(n));
       for (const n of due) exchange.mail.delete(n);
+      const pass = async (n: string) => {
+        try {
+          await byId.get(n)?.act(fleet);
+        } catch (error) {
+          if (!options.retryNetworkErrors || !isNetworkError(error)) throw error;
+          fleet.networkErrors += 1;
+          exchange.mail.add(n);
+        }
+      };
       // A few nodes at a time, as a fleet answers side by side.
-      for (let i = 0; i < due.length; i += 16)
-        await Promise.all(due.slice(i, i + 16).map((n) => byId.get(n)?.act(fleet)));
+      for (let i = 0; i < due.length; i += 16) await Promise.all(due.slice(i, i + 16).map(pass));
     },
   };
   return fleet;
