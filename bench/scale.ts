@@ -37,6 +37,7 @@ const NODES = env('SCALE_NODES', 1000);
 const PROBE_MS = env('SCALE_PROBE_MS', 250);
 const KINDS = (process.env.SCALE_AGBOTS ?? 'dynamo,sqlite').split(',') as ('dynamo' | 'sqlite')[];
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
+const ms = (values: number[], p: number) => round(percentile(values, p), 0);
 
 // Every node's records and the agreements' rows stay in DynamoDB Local's memory: 512 MB (its
 // default here) is not enough for 10,000 nodes.
@@ -143,6 +144,12 @@ try {
     const formedCalls = dynamoCallCount() - moveCalls - probeCalls;
     probing = false;
     await probe;
+    // The rollout's figures as soon as they are known: the idle rounds after it take long at scale.
+    progress(
+      `${kind}: every node finalized; ${round(formedCalls / NODES, 1)} DynamoDB calls per agreement; ` +
+        `GET node p50 ${ms(latency.node, 50)} ms, p99 ${ms(latency.node, 99)} ms, max ${ms(latency.node, 100)} ms; ` +
+        `node list page p50 ${ms(latency.list, 50)} ms, p99 ${ms(latency.list, 99)} ms, max ${ms(latency.list, 100)} ms`,
+    );
 
     // The settled fleet, idle: rounds back to back (each node answering whatever they send), their
     // DynamoDB calls and capacity units. Time-gated governance (node health, rescans, the mailbox
@@ -195,7 +202,6 @@ try {
       perThousandMonth((percentile(idleMs, 50) / 1000) * 0.5, PRICES.lambdaGbSecond);
     agbot.close();
 
-    const ms = (values: number[], p: number) => round(percentile(values, p), 0);
     console.log(`## The ${kind === 'dynamo' ? 'in-stack' : 'standalone'} agbot's store (${kind})\n`);
     console.log('| Figure | Value |');
     console.log('| ------ | ----- |');
