@@ -20,6 +20,11 @@ const CATALOG_INPUTS = new Set([
 export interface FeedSummary {
   /** The agbot's mailbox has new messages. */
   mailbox: boolean;
+  /**
+   * The round read MAX_PAGES pages and the feed had more: changes it has not seen yet may include
+   * its mailbox's (a fleet's registrations ahead of the replies to its proposals).
+   */
+  backlog: boolean;
   /** `org/name` of deployment policies changed or deleted. */
   policies: Set<string>;
   /** `org/name` of deployment policies whose rollout plan or operator actions changed (docs/rollouts.md). */
@@ -57,6 +62,7 @@ export async function readFeed(ctx: RoundContext): Promise<FeedSummary> {
   let from = stored === undefined ? 0 : stored + 1;
   const summary: FeedSummary = {
     mailbox: false,
+    backlog: false,
     policies: new Set(),
     rollouts: new Set(),
     patterns: new Set(),
@@ -80,7 +86,8 @@ export async function readFeed(ctx: RoundContext): Promise<FeedSummary> {
     );
     for (const change of answer.changes) note(ctx, summary, change);
     last = Math.max(answer.mostRecentChangeId, last);
-    if (!answer.hitMaxRecords) break;
+    summary.backlog = answer.hitMaxRecords === true;
+    if (!summary.backlog) break;
     from = last + 1;
   }
   // An idle round read nothing new: no write (on DynamoDB, no write capacity either).

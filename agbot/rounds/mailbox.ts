@@ -21,9 +21,19 @@ import { parseMessage } from '#lib/protocol/parse-message';
 import { REASON } from '#lib/protocol/reason-codes';
 import { cancelAgreement } from './cancel.ts';
 import { mapLimit, type RoundContext, splitId } from './context.ts';
+import type { FeedSummary } from './feed.ts';
 import { agreementRow } from './propose.ts';
 import { sendToNode } from './send.ts';
 import { type AgbotMessage, messagesAnswer } from './wire.ts';
+
+/**
+ * Whether this round reads the mailbox: the feed showed a new message; or the feed has more than a
+ * round reads, so a message may be behind what it read (10,000 nodes registering put 4 rounds of
+ * changes ahead of the replies to the first proposals, and no node finalized until the feed caught
+ * up); or the fallback's time came (a change row lost).
+ */
+export const mailboxDue = (ctx: RoundContext, feed: Pick<FeedSummary, 'mailbox' | 'backlog'>): boolean =>
+  feed.mailbox || feed.backlog || ctx.now() - ctx.memory.lastMailboxAt >= ctx.settings.mailboxFallbackMs;
 
 /** Reads and handles the mailbox, oldest first, a page at a time; answers how many messages were handled. */
 export async function readMailbox(ctx: RoundContext): Promise<number> {

@@ -14,7 +14,7 @@ import { outOfTime, type RoundContext } from './context.ts';
 import { readFeed } from './feed.ts';
 import { governChanges } from './govern.ts';
 import { LiveAgreements } from './live-agreements.ts';
-import { readMailbox } from './mailbox.ts';
+import { mailboxDue, readMailbox } from './mailbox.ts';
 import { governNodeHealth } from './node-health.ts';
 import { searchAndProposePatterns } from './pattern-search.ts';
 import { pruneStatuses } from './policy-status.ts';
@@ -53,8 +53,7 @@ export async function protocolRound(ctx: RoundContext): Promise<RoundOutcome> {
       feed.patterns.size > 0 ||
       ctx.now() - patternsReadAt >= ctx.settings.fullRescanMs,
   );
-  if (feed.mailbox || ctx.now() - ctx.memory.lastMailboxAt >= ctx.settings.mailboxFallbackMs)
-    await readMailbox(ctx);
+  if (mailboxDue(ctx, feed)) await readMailbox(ctx);
   const live = await LiveAgreements.read(ctx.store);
   await ctx.rollouts?.prepare(ctx, feed, served);
   await resumeProposals(ctx, live, startedAt);
