@@ -28,9 +28,9 @@ import { type AgbotMessage, messagesAnswer } from './wire.ts';
 
 /**
  * Whether this round reads the mailbox: the feed showed a new message; or the feed has more than a
- * round reads, so a message may be behind what it read (10,000 nodes registering put 4 rounds of
- * changes ahead of the replies to the first proposals, and no node finalized until the feed caught
- * up); or the fallback's time came (a change row lost).
+ * round reads, so a message may be behind what it read (10,000 nodes registering put several rounds
+ * of changes ahead of the replies to the first proposals, which waited unread until they timed
+ * out); or the fallback's time came (a change row lost).
  */
 export const mailboxDue = (ctx: RoundContext, feed: Pick<FeedSummary, 'mailbox' | 'backlog'>): boolean =>
   feed.mailbox || feed.backlog || ctx.now() - ctx.memory.lastMailboxAt >= ctx.settings.mailboxFallbackMs;
