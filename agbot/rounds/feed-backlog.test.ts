@@ -13,8 +13,8 @@ import { mailboxDue } from './mailbox.ts';
  * A feed with more changes than a round reads (10 pages of 1,000): the round must still read its
  * mailbox, whose change may be behind the ones it read. At 10,000 nodes the registrations' changes
  * kept the replies to the first proposals unread for three rounds, until they timed out
- * (docs/benchmarks.md). The
- * Exchange client is a stub serving pages of node changes; the store is the real SQLite one.
+ * (docs/benchmarks.md). The Exchange client is a stub serving pages of node changes; the store is
+ * the real SQLite one.
  */
 const NOW = 1_000_000;
 let dir: string;
