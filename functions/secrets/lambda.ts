@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { dispatcher, unrecognizedRoute } from '#functions/dispatch';
-import { type LambdaHandler, loadHandler } from '#lib/http/dispatch';
+import { type LambdaHandler, preloadedHandler } from '#lib/http/dispatch';
 import type { APIGatewayProxyEventV2 } from '#lib/http/lambda-types';
 import { secretsRoutes } from './routes.ts';
 import { secretRequest } from './shared/secret-path.ts';
@@ -11,7 +11,7 @@ const dispatch = dispatcher(secretsRoutes);
 const oneSecret = new Map(
   secretsRoutes.routes
     .filter((route) => route.path === '/v1/orgs/{organization}/secrets/{secret}')
-    .map((route) => [route.method as string, loadHandler(route)]),
+    .map((route) => [route.method as string, preloadedHandler(route)]),
 );
 
 /**
@@ -26,5 +26,5 @@ export const handler: LambdaHandler = async (event: APIGatewayProxyEventV2, cont
   if (!named) return dispatch(event, context);
   const run = oneSecret.get(method === 'HEAD' ? 'GET' : method);
   if (!run) return unrecognizedRoute(event, context);
-  return (await run)({ ...event, pathParameters: named }, context);
+  return (await run())({ ...event, pathParameters: named }, context);
 };

@@ -27,6 +27,21 @@ export async function loadHandler(route: RouteDoc): Promise<LambdaHandler> {
   return module.handler as LambdaHandler;
 }
 
+/**
+ * `route`'s handler, loaded now, as a static import would be, and loaded again on first use if
+ * that load failed. A failed load at start is not fatal (nobody may ask for that route, and a
+ * process stopping during the loads sees empty modules), so it is never an unhandled rejection.
+ */
+export function preloadedHandler(route: RouteDoc): () => Promise<LambdaHandler> {
+  let loading = loadHandler(route);
+  loading.catch(() => undefined);
+  return () =>
+    loading.catch(() => {
+      loading = loadHandler(route);
+      return loading;
+    });
+}
+
 /** The family dispatcher of a deployment whose unmatched requests get `fallbacks` (the Exchange's: functions/dispatch.ts). */
 export const dispatcherWith = (fallbacks: Fallbacks) => (routes: ResourceDoc) =>
   dispatcher(routes, fallbacks);
@@ -39,13 +54,7 @@ export const dispatcherWith = (fallbacks: Fallbacks) => (routes: ResourceDoc) =>
  * handler module of the list is loaded when the Lambda starts, as static imports would be.
  */
 function dispatcher(routes: ResourceDoc, { unrecognizedRoute, malformedPath }: Fallbacks) {
-  // A load that fails at start is not fatal yet (nobody may ask for that route, and a process
-  // stopping during the loads sees empty modules): the route's first request loads it again.
-  const handlers = routes.routes.map((route) => {
-    const loading = loadHandler(route);
-    loading.catch(() => undefined);
-    return loading;
-  });
+  const handlers = routes.routes.map(preloadedHandler);
   const table = compileRoutes(
     routes.routes.map((route, index) => ({ method: route.method, path: route.path, value: index })),
   );
@@ -59,11 +68,7 @@ function dispatcher(routes: ResourceDoc, { unrecognizedRoute, malformedPath }: F
     );
     if (match === MALFORMED_PATH) return malformedPath(event, context);
     if (!match) return unrecognizedRoute(event, context);
-    const handler = await (handlers[match.value] as Promise<LambdaHandler>).catch(() => {
-      const route = routes.routes[match.value] as RouteDoc;
-      handlers[match.value] = loadHandler(route);
-      return handlers[match.value] as Promise<LambdaHandler>;
-    });
+    const handler = await (handlers[match.value] as () => Promise<LambdaHandler>)();
     return handler({ ...event, pathParameters: match.pathParameters }, context);
   };
   return dispatch;

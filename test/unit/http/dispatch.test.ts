@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { dispatcherWith, type LambdaHandler } from '#lib/http/dispatch';
+import { dispatcherWith, type LambdaHandler, preloadedHandler } from '#lib/http/dispatch';
 import type { APIGatewayProxyEventV2 } from '#lib/http/lambda-types';
 import type { ResourceDoc, RouteDoc } from '#lib/openapi/route';
 
@@ -61,5 +61,25 @@ describe("a family's dispatcher", () => {
       'getThings: its handler module exports no handler',
     );
     expect((await dispatch(event('/v1/nothing'), {} as Context)).statusCode).toBe(404);
+  });
+});
+
+describe('a preloaded handler (the secrets Lambda keeps its one-secret routes so)', () => {
+  it('leaves no unhandled rejection when its load at start fails and nobody asks for it', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const { routes, loads } = family([{}, { handler: answer(201) }]);
+      const handler = preloadedHandler(routes.routes[0] as RouteDoc);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(loads()).toBe(1);
+      expect(unhandled).toEqual([]);
+      const loaded = await handler();
+      expect(loads()).toBe(2);
+      expect((await loaded(event('/v1/things'), {} as Context)).statusCode).toBe(201);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
   });
 });
