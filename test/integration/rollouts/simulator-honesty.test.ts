@@ -110,7 +110,11 @@ const stepsOf = (id: string, from = 0) =>
 const proposalAt = (id: string) =>
   seen.findIndex((s) => s.method === 'POST' && s.path === `/v1/orgs/${ORG}/nodes/${id}/msgs`);
 
-/** A node's steps before its proposal (registration), and from it to its first status after both rows. */
+/**
+ * A node's steps before its proposal (registration), and from it to both its first status and its
+ * first mailbox delete after both rows. The agent writes its status from its own worker once the
+ * container runs, so that status may come before or after it deletes the message it handled.
+ */
 function phases(id: string): { registration: string[]; agreement?: string[] } {
   const at = proposalAt(id);
   if (at < 0) return { registration: stepsOf(id) };
@@ -118,7 +122,9 @@ function phases(id: string): { registration: string[]; agreement?: string[] } {
   const after = stepsOf(id, at);
   const rows = after.map((s, i) => (s === STEP.agreementRow ? i : -1)).filter((i) => i >= 0);
   const status = rows.length < 2 ? -1 : after.indexOf(STEP.status, rows[1]);
-  return { registration, ...(status < 0 ? {} : { agreement: after.slice(0, status + 1) }) };
+  const deleted = rows.length < 2 ? -1 : after.indexOf(STEP.deleteMail, rows[1]);
+  if (status < 0 || deleted < 0) return { registration };
+  return { registration, agreement: after.slice(0, Math.max(status, deleted) + 1) };
 }
 
 /**
@@ -242,7 +248,10 @@ describe.skipIf(!docker)('the simulated node beside a real agent', () => {
       const deleted = () => agentSteps().filter((s) => s === STEP.deleteMail).length;
       await untilSeen(() => deleted() >= posted(), 'the agent handling its mail');
     }
-    await untilSeen(() => phases(AGENT.id).agreement !== undefined, "the agent's status after its agreement");
+    await untilSeen(
+      () => phases(AGENT.id).agreement !== undefined,
+      "the agent's status and its delete after its agreement",
+    );
 
     const report = `simulator:\n  ${stepsOf(sim.id).join('\n  ')}\nagent:\n  ${stepsOf(AGENT.id).join('\n  ')}`;
     const routes = (steps: string[]) => new Set(steps.map((s) => s.replace(/^owner /, '')));
