@@ -2,13 +2,15 @@ import { agbotNotFound, authorizeAgbot, isTheAgbot } from '#functions/agbots/sha
 import { endpoint } from '#functions/endpoint';
 import { accessDenied } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
+import { AGBOT_STATES } from '#lib/protocol/agreement-states';
 import { isoTimestamp } from '#lib/time';
 import { putAgreement } from '#tables/agbot/agreement-records';
 import { agbotAgreementsRoutes } from './routes.ts';
 
 /**
  * PUT /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreement}: the agbot, its owner,
- * org admins, hub admins, root. Adds (within `maxAgreements` per agbot) or updates; 201.
+ * org admins, hub admins, root. Adds (within `maxAgreements` per agbot) or updates; 201. A row
+ * in the protocol's first state ("Formed Proposal") is most likely new, so its create is tried first.
  */
 export const handler = endpoint(agbotAgreementsRoutes.operations.putAgbotAgreement, {
   // The agbot writing its own agreement (three times an agreement) is known from its credentials,
@@ -29,6 +31,7 @@ export const handler = endpoint(agbotAgreementsRoutes.operations.putAgbotAgreeme
         now: isoTimestamp(deps.clock),
       },
       max,
+      body.state === AGBOT_STATES.formedProposal,
     );
     if (outcome === 'no-agbot') throw agbotNotFound(path);
     if (outcome === 'limit')

@@ -12,7 +12,9 @@ const NO_SERVICE = { orgid: '', pattern: '', url: '' };
 /**
  * PUT /v1/orgs/{organization}/nodes/{node}/agreements/{agid}[?noheartbeat=]: whoever may write the
  * node (the node, its owner, org admins, root; not agbots). Adds (within `maxAgreements` per node)
- * or updates, stamps the node's lastUpdated (and lastHeartbeat unless `noheartbeat`); 201.
+ * or updates, stamps the node's lastUpdated (and lastHeartbeat unless `noheartbeat`); 201. The
+ * node record read to authorize says whether the agreement is new (its `agreementServices`), so a
+ * first PUT is one transaction, not a failed update and then the create.
  */
 export const handler = endpoint(nodeAgreementsRoutes.operations.putNodeAgreement, {
   authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
@@ -37,6 +39,7 @@ export const handler = endpoint(nodeAgreementsRoutes.operations.putNodeAgreement
         stamp: query.noheartbeat ? { lastUpdated } : { lastUpdated, lastHeartbeat: now },
       },
       max,
+      !Object.hasOwn(target.agreementServices ?? {}, path.agid),
     );
     if (outcome === 'no-node') throw nodeNotFound(path);
     if (outcome === 'limit') {

@@ -151,14 +151,17 @@ type PutAgreementOutcome = 'created' | 'updated' | 'no-agbot' | 'limit';
 /**
  * Adds or updates an agreement. A new one is written in one transaction with the agbot's count
  * (which refuses it past `maxAgreements`, 0 = unlimited, or when the agbot is gone), then counted
- * in the org's `agbotAgreements`; `dataLastReceived` starts as "".
+ * in the org's `agbotAgreements`; `dataLastReceived` starts as "". `likelyNew` (the first state of
+ * the protocol, "Formed Proposal") tries the create first, which saves the update that would fail;
+ * either guess is corrected by the write's conditions.
  */
 export async function putAgreement(
   write: AgreementWrite,
   maxAgreements: number,
+  likelyNew = false,
 ): Promise<PutAgreementOutcome> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await updateExisting(write)) return 'updated';
+    if (!(likelyNew && attempt === 0) && (await updateExisting(write))) return 'updated';
     const { org, agbot, agreementId, owner, service, state, now } = write;
     const record = { org, agbot, agreementId, owner, service, state, lastUpdated: now, dataLastReceived: '' };
     try {

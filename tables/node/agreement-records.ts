@@ -199,14 +199,17 @@ async function updateExisting(write: NodeAgreementWrite): Promise<'updated' | 'n
  * change in the same transaction; a new agreement also moves the node's `agreementCount`, whose
  * condition refuses it past `maxAgreements` (0 = unlimited) or when the node is gone, then the
  * org's and owner's `nodeAgreements`. Nothing is written when the outcome is `no-node` or `limit`.
+ * `likelyNew` (the node record read to authorize names no such agreement) tries the create first,
+ * which saves the update that would fail; either guess is corrected by the write's conditions.
  */
 export async function putNodeAgreement(
   write: NodeAgreementWrite,
   maxAgreements: number,
+  likelyNew = false,
 ): Promise<PutNodeAgreementOutcome> {
   const { org, node, agreementId, services, agrService, state, now } = write;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const updated = await updateExisting(write);
+    const updated = likelyNew && attempt === 0 ? undefined : await updateExisting(write);
     if (updated) return updated;
     const record = { org, node, agreementId, services, agrService, state, lastUpdated: now };
     try {

@@ -9,6 +9,7 @@ import { handler as deleteNode } from '#functions/nodes/delete-node';
 import { handler as confirmAgreement } from '#functions/orgs/confirm-agreement';
 import { getConfig } from '#lib/config';
 import { getNodeAgreement } from '#tables/node/agreement-records';
+import { dynamoCallCount } from '#tables/client';
 import { getNode } from '#tables/node/records';
 import { getOrgCounts, getUserCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
@@ -224,6 +225,21 @@ describe('PUT /v1/orgs/{organization}/nodes/{node}/agreements/{agid}', () => {
     expect((await getNode('acme', 'burst'))?.agreementCount).toBe(20);
     expect((await getOrgCounts('acme')).nodeAgreements).toBe(org.nodeAgreements + 20);
     expect(Object.keys((await list(burst, 'burst')).body.agreements)).toHaveLength(20);
+  });
+
+  it('costs the node 4 DynamoDB calls to add an agreement (its record, the transaction, two counters) and 2 to update it: the record it reads says the agreement is new', async () => {
+    const counted = await createNode('acme', 'counted', 'acme/alice');
+    await send(counted, 'warm-up', body, 'counted');
+    const callsOf = async (agid: string, state: string) => {
+      const before = dynamoCallCount();
+      expect((await send(counted, agid, { ...body, state }, 'counted')).status).toBe(201);
+      return dynamoCallCount() - before;
+    };
+    const org = await getOrgCounts('acme');
+    expect(await callsOf('counted-1', 'Agree to proposal')).toBe(4);
+    expect(await callsOf('counted-1', 'Finalized Agreement')).toBe(2);
+    expect((await getOrgCounts('acme')).nodeAgreements).toBe(org.nodeAgreements + 1);
+    expect((await getNodeAgreement('acme', 'counted', 'counted-1'))?.state).toBe('Finalized Agreement');
   });
 
   it('keeps an agreement id used by two nodes as two agreements (ids belong to their node)', async () => {
