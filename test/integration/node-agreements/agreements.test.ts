@@ -8,8 +8,8 @@ import { handler as putAgreement } from '#functions/node-agreements/put-agreemen
 import { handler as deleteNode } from '#functions/nodes/delete-node';
 import { handler as confirmAgreement } from '#functions/orgs/confirm-agreement';
 import { getConfig } from '#lib/config';
-import { getNodeAgreement } from '#tables/node/agreement-records';
 import { dynamoCallCount } from '#tables/client';
+import { getNodeAgreement } from '#tables/node/agreement-records';
 import { getNode } from '#tables/node/records';
 import { getOrgCounts, getUserCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
