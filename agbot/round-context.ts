@@ -4,7 +4,12 @@ import type { AgbotConfig } from './config.ts';
 import type { AgbotExchange } from './exchange.ts';
 import { messagingKeys } from './keys.ts';
 import { createRolloutHooks } from './rollouts/hooks.ts';
-import { DEFAULT_SETTINGS, type RoundContext, type RoundSettings } from './rounds/context.ts';
+import {
+  DEFAULT_SETTINGS,
+  freshRoundMemory,
+  type RoundContext,
+  type RoundSettings,
+} from './rounds/context.ts';
 
 /** The round's settings: the defaults, then what the config sets, then the caller's overrides. */
 export const roundSettings = (
@@ -43,12 +48,6 @@ export async function openRoundContext(options: {
     now: options.now ?? Date.now,
     settings: options.settings,
     rollouts: createRolloutHooks(),
-    memory: {
-      servedOrgs: new Set(),
-      servedOrgsLoaded: false,
-      lastMailboxAt: 0,
-      nodeHealthCheckedAt: new Map(),
-      missingOnNodeSince: new Map(),
-    },
+    memory: freshRoundMemory(),
   };
 }

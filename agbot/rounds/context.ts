@@ -53,6 +53,15 @@ export interface RoundMemory {
   statusesPrunedAt?: number;
 }
 
+/** The memory of an agbot that has not run a round yet (after a start or a restart). */
+export const freshRoundMemory = (): RoundMemory => ({
+  servedOrgs: new Set(),
+  servedOrgsLoaded: false,
+  lastMailboxAt: 0,
+  nodeHealthCheckedAt: new Map(),
+  missingOnNodeSince: new Map(),
+});
+
 /**
  * Staged rollouts (docs/rollouts.md), given to the round by whoever opens its context
  * (agbot/round-context.ts gives agbot/rollouts/), so both agbots run the same code.

@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '#lib/json-logger';
-import type { AgbotConfig } from '../config.ts';
 import { SqliteAgbotStore } from '../store/sqlite-store.ts';
-import { DEFAULT_SETTINGS, type RoundContext } from './context.ts';
+import { testRoundContext } from '../test-support/round-context.ts';
+import { DEFAULT_SETTINGS, freshRoundMemory, type RoundContext } from './context.ts';
 import { readFeed } from './feed.ts';
 import { mailboxDue } from './mailbox.ts';
 
@@ -50,22 +49,12 @@ function feedOf(total: number, extra: { resource: string; id: string }[] = []) {
 }
 
 function contextOn(exchange: Record<string, unknown>, lastMailboxAt = NOW): RoundContext {
-  return {
-    config: { org: 'acme', id: 'bot' } as AgbotConfig,
+  return testRoundContext({
     store,
     exchange: exchange as unknown as RoundContext['exchange'],
-    keys: undefined as unknown as RoundContext['keys'],
-    log: silentLogger,
     now: () => NOW,
-    settings: { ...DEFAULT_SETTINGS },
-    memory: {
-      servedOrgs: new Set(),
-      servedOrgsLoaded: false,
-      lastMailboxAt,
-      nodeHealthCheckedAt: new Map(),
-      missingOnNodeSince: new Map(),
-    },
-  };
+    memory: { ...freshRoundMemory(), lastMailboxAt },
+  });
 }
 
 describe("a round's feed and its mailbox", () => {

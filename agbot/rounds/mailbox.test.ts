@@ -7,17 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '#lib/json-logger';
 import { buildVerifyReply, serializeMessage } from '#lib/protocol/build-message';
 import { seal } from '#lib/protocol/envelope-seal';
 import { exchangePublicKey, generateMessagingKeys } from '#lib/protocol/keys';
 import { MAILBOX_PAGE_SIZE } from '#lib/protocol/mailbox-pages';
-import type { AgbotConfig } from '../config.ts';
 import { agbotExchange } from '../exchange.ts';
 import { messagingKeys } from '../keys.ts';
 import { SqliteAgbotStore } from '../store/sqlite-store.ts';
 import { startFakeMailbox } from '../test-support/fake-mailbox.ts';
-import { DEFAULT_SETTINGS, type RoundContext } from './context.ts';
+import { testRoundContext } from '../test-support/round-context.ts';
+import type { RoundContext } from './context.ts';
 import { readMailbox } from './mailbox.ts';
 
 const NOW = Date.parse('2031-01-01T00:00:00.000Z');
@@ -41,22 +40,7 @@ beforeEach(async () => {
     token: 't',
     timeoutMs: 5000,
   });
-  ctx = {
-    config: {} as AgbotConfig,
-    store,
-    exchange,
-    keys: await messagingKeys(store),
-    log: silentLogger,
-    now: () => NOW,
-    settings: { ...DEFAULT_SETTINGS },
-    memory: {
-      servedOrgs: new Set(),
-      servedOrgsLoaded: false,
-      lastMailboxAt: 0,
-      nodeHealthCheckedAt: new Map(),
-      missingOnNodeSince: new Map(),
-    },
-  };
+  ctx = testRoundContext({ store, exchange, keys: await messagingKeys(store), now: () => NOW });
 });
 afterEach(async () => {
   ctx.exchange.close();

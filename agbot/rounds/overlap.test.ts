@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgbotStore } from '#lib/agbot-store/contract';
-import { silentLogger } from '#lib/json-logger';
 import { exchangePublicKey, generateMessagingKeys } from '#lib/protocol/keys';
-import type { AgbotConfig } from '../config.ts';
 import { messagingKeys } from '../keys.ts';
 import { SqliteAgbotStore } from '../store/sqlite-store.ts';
+import { testRoundContext } from '../test-support/round-context.ts';
 import { sampleAgreement } from '../test-support/store-contract.ts';
-import { DEFAULT_SETTINGS, type RoundContext } from './context.ts';
+import type { RoundContext } from './context.ts';
 import { readFeed } from './feed.ts';
 import { propose } from './propose.ts';
 
@@ -32,22 +31,12 @@ afterEach(async () => {
 async function roundOn(exchange: Record<string, unknown>): Promise<RoundContext> {
   const store = SqliteAgbotStore.open(dir);
   stores.push(store);
-  return {
-    config: { org: 'acme', id: 'bot' } as AgbotConfig,
+  return testRoundContext({
     store,
     exchange: exchange as unknown as RoundContext['exchange'],
     keys: await messagingKeys(store),
-    log: silentLogger,
     now: () => 1_000,
-    settings: { ...DEFAULT_SETTINGS },
-    memory: {
-      servedOrgs: new Set(),
-      servedOrgsLoaded: false,
-      lastMailboxAt: 0,
-      nodeHealthCheckedAt: new Map(),
-      missingOnNodeSince: new Map(),
-    },
-  };
+  });
 }
 
 describe('two overlapping rounds', () => {

@@ -6,7 +6,8 @@ import type { AgbotStore, PolicyStatus } from '#lib/agbot-store/contract';
 import { silentLogger } from '#lib/json-logger';
 import type { AgbotConfig } from '../config.ts';
 import { SqliteAgbotStore } from '../store/sqlite-store.ts';
-import { DEFAULT_SETTINGS, type RoundContext } from './context.ts';
+import { testRoundContext } from '../test-support/round-context.ts';
+import type { RoundContext } from './context.ts';
 import { pruneStatuses, SearchNotes } from './policy-status.ts';
 
 /** The round's recording of policy statuses, on the real SQLite store; its writes are counted. */
@@ -33,22 +34,12 @@ function context(over: Partial<AgbotStore> = {}, warnings: string[] = []): Round
     },
     ...over,
   });
-  return {
+  return testRoundContext({
     config: { org: 'IBM', id: 'agbot' } as AgbotConfig,
     store: counted,
-    exchange: {} as RoundContext['exchange'],
-    keys: {} as RoundContext['keys'],
     log: { ...silentLogger, warn: (message: string) => warnings.push(message) },
     now: () => now,
-    settings: { ...DEFAULT_SETTINGS },
-    memory: {
-      servedOrgs: new Set(),
-      servedOrgsLoaded: false,
-      lastMailboxAt: 0,
-      nodeHealthCheckedAt: new Map(),
-      missingOnNodeSince: new Map(),
-    },
-  };
+  });
 }
 
 const search = (ctx: RoundContext, skipReason: string) => {
