@@ -112,25 +112,32 @@ try {
     const roundMs: number[] = [];
     const failedRounds: string[] = [];
     const proposals: number[] = [];
-    const proposalsSent = () =>
-      [...exchange.requests]
-        .filter(([key]) => key.startsWith(`POST /v1/orgs/${org}/nodes/`) && key.endsWith('/msgs'))
-        .reduce((sum, [, count]) => sum + count, 0);
+    /** Requests received so far whose `METHOD path` matches. */
+    const requestsLike = (pattern: RegExp) =>
+      [...exchange.requests].filter(([key]) => pattern.test(key)).reduce((sum, [, count]) => sum + count, 0);
+    const proposalsSent = () => requestsLike(new RegExp(`^POST /v1/orgs/${org}/nodes/[^/]+/msgs$`));
+    // What the progress line shows of the agbot's mailbox: the nodes' replies and cancels posted
+    // to it, its page reads and its deletes (a rollout whose replies are never read shows here).
+    const agbotMailbox = () => {
+      const box = `/v1/orgs/${org}/agbots/ab/msgs`;
+      return `agbot mailbox: ${requestsLike(new RegExp(`^POST ${box}$`))} posted, ${requestsLike(new RegExp(`^GET ${box}$`))} page reads, ${requestsLike(new RegExp(`^DELETE ${box}/`))} deleted`;
+    };
     for (let rounds = 1; reached.size < 3; rounds++) {
       if (rounds > 500) throw new Error(`not finalized after 500 rounds: ${reached.size}`);
       const sentBefore = proposalsSent();
       const roundStart = performance.now();
       // A round the Exchange refuses (a 503: the feed's numbering behind) is tried again next
       // round, as the stack's next invocation does; counted below.
-      await withCallLabel('agbot round (its store)', () => agbot.round()).catch((error: Error) =>
-        failedRounds.push(error.message.slice(0, 120)),
-      );
+      await withCallLabel('agbot round (its store)', () => agbot.round()).catch((error: Error) => {
+        failedRounds.push(error.message.slice(0, 120));
+        progress(`${kind}: round ${rounds} failed: ${error.message.slice(0, 200)}`);
+      });
       roundMs.push(performance.now() - roundStart);
       proposals.push(proposalsSent() - sentBefore);
       await fleet.act();
       const finalized = fleet.nodes.filter((n) => n.running).length;
       progress(
-        `${kind}: round ${rounds} took ${seconds(roundMs.at(-1) ?? 0)} s, ${proposals.at(-1)} proposals; ${finalized} of ${NODES} finalized`,
+        `${kind}: round ${rounds} took ${seconds(roundMs.at(-1) ?? 0)} s, ${proposals.at(-1)} messages to nodes; ${finalized} of ${NODES} finalized; ${agbotMailbox()}`,
       );
       for (const share of [50, 99, 100])
         if (!reached.has(share) && finalized * 100 >= share * NODES)

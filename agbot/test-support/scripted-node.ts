@@ -16,6 +16,7 @@ import {
 } from '#lib/protocol/keys';
 import type { ProtocolMessage } from '#lib/protocol/messages';
 import { parseMessage } from '#lib/protocol/parse-message';
+import { NODE_MESSAGE_TTL_S } from '#lib/protocol/timeouts';
 
 export interface Credentials {
   user: string;
@@ -165,7 +166,8 @@ export class ScriptedNode {
       this.creds,
       'POST',
       `/orgs/${org}/agbots/${id}/msgs`,
-      { message: sealed, ttl: 300 },
+      // The agent's TTL: a shorter one let replies expire unread at 10,000 nodes (docs/benchmarks.md).
+      { message: sealed, ttl: NODE_MESSAGE_TTL_S },
       [201],
     );
   }
