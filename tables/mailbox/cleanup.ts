@@ -342,15 +342,24 @@ export async function deleteSentNodeMessages(org: string, id: string): Promise<n
   return removed;
 }
 
-/** Most Queries one read makes: expired messages at the head are deleted on the way, a few pages of them at most. */
+/** Most Queries one read makes once it has found a live message (expired ones are deleted on the way). */
 const MAX_QUERY_PAGES = 4;
+/**
+ * While every message it has read has expired, a read goes on, in larger Queries, up to this many:
+ * an empty answer would tell the reader the mailbox is empty, and expired messages at its head
+ * (replies that waited out their TTL in a burst) would hide the live ones behind them. Each expired
+ * message is read and deleted once, so this work is paid once per message, not per read.
+ */
+const MAX_EXPIRED_QUERIES = 20;
+const EXPIRED_QUERY_ITEMS = 100;
 
 /** What a message adds to a list answer, as JSON (a little more than its view: the same fields and two numbers). */
 const answerBytes = (message: MailboxMessage): number => Buffer.byteLength(JSON.stringify(message));
 
 /**
  * The mailbox's unexpired messages, oldest first, within `bounds`: usually one Query of at most
- * `max` items. Expired messages it finds are deleted and uncounted on the way (more calls only then).
+ * `max` items. Expired messages it finds are deleted and uncounted on the way (more calls only
+ * then); while it has found nothing live it reads on past them (MAX_EXPIRED_QUERIES).
  */
 export async function readLiveMessages(
   box: Mailbox,
@@ -361,9 +370,10 @@ export async function readLiveMessages(
   const expired: MessageRef[] = [];
   let used = 0;
   let startKey: Record<string, unknown> | undefined;
-  reading: for (let page = 0; page < MAX_QUERY_PAGES; page++) {
+  reading: for (let page = 0; page < (live.length === 0 ? MAX_EXPIRED_QUERIES : MAX_QUERY_PAGES); page++) {
     const from = startKey ? { startKey } : { after: bounds.after };
-    const { messages, next } = await readMailboxPage(box, from, bounds.max);
+    const limit = page > 0 && live.length === 0 ? Math.max(bounds.max, EXPIRED_QUERY_ITEMS) : bounds.max;
+    const { messages, next } = await readMailboxPage(box, from, limit);
     for (const message of messages) {
       if (!isLive(message, now)) {
         expired.push(message);

@@ -238,6 +238,30 @@ describe('expiry', () => {
   });
 });
 
+describe('expiry at scale', () => {
+  it('reads on past expired messages at the head: 300 of them, expired in a burst, do not hide the live one behind them', async () => {
+    const deep = await createAgbot('acme', 'deep', 'acme/alice');
+    const senders = await Promise.all(
+      ['e1', 'e2', 'e3', 'e4'].map((id) => createSender('acme', id, 'acme/alice')),
+    );
+    // 100 each: the per-sender share's default limit.
+    await Promise.all(
+      senders.slice(0, 3).map(async (sender) => {
+        for (let i = 0; i < 100; i++)
+          expect((await send(sender, { message: `old-${i}`, ttl: 1 }, 'deep')).status).toBe(201);
+      }),
+    );
+    expect((await send(senders[3] as Auth, { message: 'live', ttl: 3600 }, 'deep')).status).toBe(201);
+    now = new Date(at.getTime() + 2000);
+    // Pages of 50, as the agbot's reader asks (lib/protocol/mailbox-pages.ts).
+    const answer = await read(deep, { maxmsgs: '50' }, 'deep');
+    expect(answer.status).toBe(200);
+    expect(answer.body.messages.map((m: { message: string }) => m.message)).toEqual(['live']);
+    expect(await ids('deep')).toHaveLength(1);
+    now = at;
+  });
+});
+
 describe('DELETE .../msgs/{message}', () => {
   it('lets the owner and the agbot delete (404 when absent), uncounting once; refuses others', async () => {
     for (const caller of [n2, bob, a2, stranger]) expect((await remove(caller, '2')).status).toBe(403);
