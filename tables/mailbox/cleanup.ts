@@ -370,9 +370,12 @@ export async function readLiveMessages(
   const expired: MessageRef[] = [];
   let used = 0;
   let startKey: Record<string, unknown> | undefined;
-  reading: for (let page = 0; page < (live.length === 0 ? MAX_EXPIRED_QUERIES : MAX_QUERY_PAGES); page++) {
+  const onlyExpiredSoFar = () => live.length === 0;
+  const queries = () => (onlyExpiredSoFar() ? MAX_EXPIRED_QUERIES : MAX_QUERY_PAGES);
+  reading: for (let page = 0; page < queries(); page++) {
     const from = startKey ? { startKey } : { after: bounds.after };
-    const limit = page > 0 && live.length === 0 ? Math.max(bounds.max, EXPIRED_QUERY_ITEMS) : bounds.max;
+    // The first Query is the page asked for; behind an expired head, larger ones.
+    const limit = page > 0 && onlyExpiredSoFar() ? Math.max(bounds.max, EXPIRED_QUERY_ITEMS) : bounds.max;
     const { messages, next } = await readMailboxPage(box, from, limit);
     for (const message of messages) {
       if (!isLive(message, now)) {

@@ -33,26 +33,35 @@ function family(modules: unknown[]): { routes: ResourceDoc; loads: () => number 
   };
 }
 
+/** Runs `work` given the list of unhandled rejections seen while it runs (listening only then). */
+async function watchingUnhandled(work: (unhandled: unknown[]) => Promise<void>): Promise<void> {
+  const unhandled: unknown[] = [];
+  const record = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', record);
+  try {
+    await work(unhandled);
+  } finally {
+    process.off('unhandledRejection', record);
+  }
+}
+
+/** Lets pending promise callbacks (a load's rejection) run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
 describe("a family's dispatcher", () => {
-  it('loads every handler at start, and a load that failed then is tried again by the first request, with no unhandled rejection', async () => {
-    const unhandled: unknown[] = [];
-    const record = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', record);
-    try {
+  it('loads every handler at start, and a load that failed then is tried again by the first request, with no unhandled rejection', () =>
+    watchingUnhandled(async (unhandled) => {
       const { routes, loads } = family([{}, { handler: answer(200) }]);
       const dispatch = dispatcherWith({ unrecognizedRoute: answer(404), malformedPath: answer(400) })(routes);
-      await new Promise((resolve) => setImmediate(resolve));
+      await settle();
       expect(loads()).toBe(1);
       expect((await dispatch(event('/v1/things'), {} as Context)).statusCode).toBe(200);
       expect(loads()).toBe(2);
       expect((await dispatch(event('/v1/things'), {} as Context)).statusCode).toBe(200);
       expect(loads()).toBe(2);
-      await new Promise((resolve) => setImmediate(resolve));
+      await settle();
       expect(unhandled).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', record);
-    }
-  });
+    }));
 
   it('fails the request of a route whose module has no handler, every time', async () => {
     const { routes } = family([{}]);
@@ -65,21 +74,15 @@ describe("a family's dispatcher", () => {
 });
 
 describe('a preloaded handler (the secrets Lambda keeps its one-secret routes so)', () => {
-  it('leaves no unhandled rejection when its load at start fails and nobody asks for it', async () => {
-    const unhandled: unknown[] = [];
-    const record = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', record);
-    try {
+  it('leaves no unhandled rejection when its load at start fails and nobody asks for it', () =>
+    watchingUnhandled(async (unhandled) => {
       const { routes, loads } = family([{}, { handler: answer(201) }]);
       const handler = preloadedHandler(routes.routes[0] as RouteDoc);
-      await new Promise((resolve) => setImmediate(resolve));
+      await settle();
       expect(loads()).toBe(1);
       expect(unhandled).toEqual([]);
       const loaded = await handler();
       expect(loads()).toBe(2);
       expect((await loaded(event('/v1/things'), {} as Context)).statusCode).toBe(201);
-    } finally {
-      process.off('unhandledRejection', record);
-    }
-  });
+    }));
 });
