@@ -16,14 +16,9 @@ import {
   type Ran,
   run,
 } from './support/device-kit.ts';
+import { buildVersionB, VERSION_B } from './support/device-kits.ts';
 import { prebuiltFunctions, useTheRunsDynamoDb } from './support/prebuilt.ts';
-import {
-  brokenKit,
-  buildVersion,
-  installFromExchange,
-  keyPairs,
-  publishKit,
-} from './support/upgrade-device.ts';
+import { brokenKit, installFromExchange, keyPairs, publishKit } from './support/upgrade-device.ts';
 
 /**
  * Issue 35, on a device: the agent installed by agent-install.sh (`--prefix --no-systemd`, the
@@ -41,7 +36,6 @@ const docker = await reachableEngine();
 const ORG = 'fleet';
 const ROOT_PW = 'nmp-upgrade-root-pw';
 const ADMIN = 'admin:nmp-upgrade-admin-pw';
-const VERSION_B = '0.2.0';
 const VERSION_C = '0.3.0';
 const EXECUTABLE = `horizon-agent-linux-${HOST_ARCH}`;
 let launched: Launched | undefined;
@@ -50,6 +44,8 @@ let exchange: string;
 let installerUrl: string;
 let prefix: string;
 let agentPort: number;
+/** Version B's kit: built once per run (device-kits.ts), in the background by the global setup. */
+const kitB = inject('agentKitB');
 
 const installed = (path: string) => join(prefix, path);
 const agentBin = () => installed('usr/local/lib/horizon/horizon-agent');
@@ -143,43 +139,11 @@ const hello = async () =>
     filters: { label: [`${LABELS.agreementId}=${agreementId}`] },
   })) ?? [];
 
-/** The stack's data (docs/testing.md): the run's DynamoDB Local, this file's table. */
-const theRunsDynamoDb = useTheRunsDynamoDb();
-
-beforeAll(async () => {
-  if (!docker) return;
-  work = mkdtempSync(join(tmpdir(), 'nmp-upgrade-'));
-  prefix = join(work, 'root');
-  const ports = await freePorts();
-  exchange = `http://127.0.0.1:${ports.http}/v1`;
-  launched = launch({
-    ...prebuiltFunctions(),
-    ...theRunsDynamoDb,
-    EXCHANGE_DATA_DIR: join(work, 'stack'),
-    EXCHANGE_PORT: String(ports.http),
-    EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
-    EXCHANGE_ROOT_PW: ROOT_PW,
-    HZN_AGBOT_POLL_SECONDS: '1',
-    HZN_AGBOT_PORT: String(await freePort()),
-  });
-  // Version B: a second build of the same source that says so, made while the stack starts (after
-  // the run's kit: the first build of a fresh clone fetches the Node binaries both use); version
-  // C: a build that exits at start (any file the manifest names and hashes is an executable to
-  // the agent).
-  const kitB = join(work, 'kit-b');
-  const kitC = join(work, 'kit-c');
-  await Promise.all([
-    buildKit(inject('exchangeBuildDir')).then(() => buildVersion(VERSION_B, kitB)),
-    launched.waitFor(/Press Ctrl-C to stop/, 240_000),
-  ]);
-  installerUrl = (await launched.waitFor(/Device installer: (\S+)/, 1000))[1] ?? '';
-  brokenKit(VERSION_C, kitC);
-  // The publisher's key (its public half pinned on the device) and a key nobody pinned.
-  const keys = join(work, 'keys');
-  keyPairs(keys, ['publisher', 'stranger']);
-  for (const kit of [kitB, kitC]) await publishKit(exchange, ROOT_PW, kit, join(keys, 'publisher.key'));
-
-  // The org, its admin, hello-secret (signed with a key the node trusts), its policy and secret.
+/**
+ * The org, its admin, hello-secret (signed with a key the node trusts), its policy and secret; then
+ * the device, installed with the publisher's key (in `keys`) pinned and hello-secret running.
+ */
+async function setUpDevice(keys: string): Promise<void> {
   await asRoot('POST', `orgs/${ORG}`, { label: ORG, description: 'nmp-upgrade test' });
   await asRoot('POST', `orgs/${ORG}/users/admin`, {
     password: ADMIN.split(':')[1],
@@ -232,6 +196,50 @@ beforeAll(async () => {
     ...['-i', KIT, '--prefix', prefix, '--no-systemd', '-w', 'hello-secret', '-T', '180'],
   ]);
   if (ran.status !== 0) throw new Error(`agent-install.sh:\n${ran.output}`);
+}
+
+/** The stack's data (docs/testing.md): the run's DynamoDB Local, this file's table. */
+const theRunsDynamoDb = useTheRunsDynamoDb();
+
+beforeAll(async () => {
+  if (!docker) return;
+  work = mkdtempSync(join(tmpdir(), 'nmp-upgrade-'));
+  prefix = join(work, 'root');
+  const ports = await freePorts();
+  exchange = `http://127.0.0.1:${ports.http}/v1`;
+  launched = launch({
+    ...prebuiltFunctions(),
+    ...theRunsDynamoDb,
+    EXCHANGE_DATA_DIR: join(work, 'stack'),
+    EXCHANGE_PORT: String(ports.http),
+    EXCHANGE_DYNAMODB_PORT: String(ports.dynamo),
+    EXCHANGE_ROOT_PW: ROOT_PW,
+    HZN_AGBOT_POLL_SECONDS: '1',
+    HZN_AGBOT_PORT: String(await freePort()),
+  });
+  // The run's kit (version A) and version B, a second build of the same source that says so: built
+  // once per run, started by the global setup while it built the functions (device-kits.ts), so
+  // usually done by now. Version C: a build that exits at start (any file the manifest names and
+  // hashes is an executable to the agent).
+  const run = inject('exchangeBuildDir');
+  const kitC = join(work, 'kit-c');
+  await Promise.all([
+    buildKit(run).then(() => buildVersionB(kitB, run)),
+    launched.waitFor(/Press Ctrl-C to stop/, 240_000),
+  ]);
+  installerUrl = (await launched.waitFor(/Device installer: (\S+)/, 1000))[1] ?? '';
+  brokenKit(VERSION_C, kitC);
+  // The publisher's key (its public half pinned on the device) and a key nobody pinned.
+  const keys = join(work, 'keys');
+  keyPairs(keys, ['publisher', 'stranger']);
+  // B and C are published while the device is set up, which installs A from the kit (-i) and reads
+  // neither; one after the other, as each publish recounts IBM's AgentFileVersion.
+  const publishing = (async () => {
+    for (const kit of [kitB, kitC]) await publishKit(exchange, ROOT_PW, kit, join(keys, 'publisher.key'));
+  })();
+  // Both end before a failure is reported: afterAll must find the agent an install started.
+  const done = await Promise.allSettled([publishing, setUpDevice(keys)]);
+  for (const step of done) if (step.status === 'rejected') throw step.reason;
 }, 900_000);
 
 afterAll(async () => {
@@ -286,7 +294,7 @@ describe.skipIf(!docker)('an installed agent upgraded over the air by node manag
   it('refuses a manifest signed by a key the device did not pin', async () => {
     // B's true SHA-256: only the signature is wrong.
     const sha256 = createHash('sha256')
-      .update(readFileSync(join(work, 'kit-b', EXECUTABLE)))
+      .update(readFileSync(join(kitB, EXECUTABLE)))
       .digest('hex');
     const sums = {
       softwareUpgrade: { version: VERSION_B, files: [EXECUTABLE], sha256: { [EXECUTABLE]: sha256 } },
@@ -304,7 +312,7 @@ describe.skipIf(!docker)('an installed agent upgraded over the air by node manag
     await addNmp('to-b', `IBM/agent-upgrade-${VERSION_B}`);
     const ended = await outcome('to-b');
     expect(ended).toMatchObject({ status: 'successful' });
-    expect(readFileSync(agentBin()).equals(readFileSync(join(work, 'kit-b', EXECUTABLE)))).toBe(true);
+    expect(readFileSync(agentBin()).equals(readFileSync(join(kitB, EXECUTABLE)))).toBe(true);
     // Outside systemd the new build runs in the agent's own process (execve).
     expect(agentPid()).toBe(firstPid);
     expect((await hzn(['version'])).stdout).toBe(
@@ -322,7 +330,7 @@ describe.skipIf(!docker)('an installed agent upgraded over the air by node manag
     await addNmp('to-c', `IBM/agent-upgrade-${VERSION_C}`);
     const ended = await outcome('to-c');
     expect(ended.status).toBe('rollback successful');
-    expect(readFileSync(agentBin()).equals(readFileSync(join(work, 'kit-b', EXECUTABLE)))).toBe(true);
+    expect(readFileSync(agentBin()).equals(readFileSync(join(kitB, EXECUTABLE)))).toBe(true);
     expect((await hzn(['version'])).stdout).toContain(`Horizon Agent version: ${VERSION_B}`);
     // The previous build runs in the watchdog's process, which the installer's pid file names.
     expect(readFileSync(`/proc/${agentPid()}/cmdline`, 'utf8')).toContain('horizon-agent');

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -52,23 +52,14 @@ export function run(
 /**
  * Builds the kit (`KEEP_BIN=1` reuses one already in dist/bin, when iterating on a test). With
  * `run` (a token of this test run: the e2e project's `exchangeBuildDir`), the kit is built once
- * per run: the files of a run that need it take a lock, the first builds, the others find the
- * build stamped with the same token and reuse it (two builds at once would also write the same
- * files and work folder).
+ * per run (buildOncePerRun): the e2e project's global setup starts that build in the background
+ * when the run has a file that installs the kit (device-kits.ts); a file finds it done or waits
+ * for it, and builds it itself if nothing did.
  */
 export async function buildKit(run?: string): Promise<void> {
   if (process.env.KEEP_BIN === '1' && existsSync(AGENT_EXECUTABLE) && existsSync(INSTALLER)) return;
   if (run === undefined) return build();
-  const stamp = join(KIT, '.built-for-run');
-  const release = await lockKit();
-  try {
-    if (existsSync(stamp) && readFileSync(stamp, 'utf8') === run && existsSync(AGENT_EXECUTABLE)) return;
-    rmSync(stamp, { force: true });
-    await build();
-    writeFileSync(stamp, run);
-  } finally {
-    release();
-  }
+  return buildOncePerRun(KIT, run, build);
 }
 
 async function build(): Promise<void> {
@@ -77,14 +68,34 @@ async function build(): Promise<void> {
 }
 
 /**
- * Takes dist/bin's build lock: a folder naming its holder's pid, made whole elsewhere and renamed
- * into place (so it never lacks the pid). A holder that died leaves it to the next. Waits while
- * another file builds; the deadline only bounds a failure.
+ * Makes the kit in `dir` with `make` once per run: whoever needs it takes the folder's lock, the
+ * first builds, the others find the build stamped with the same token and reuse it (two builds at
+ * once would also write the same files and work folder). The lock is taken before the first
+ * `await`, so a build started by the global setup holds it before any file runs.
  */
-async function lockKit(): Promise<() => void> {
-  const lock = `${KIT}.lock`;
+export async function buildOncePerRun(dir: string, run: string, make: () => Promise<void>): Promise<void> {
+  const stamp = join(dir, '.built-for-run');
+  const release = await lockKit(dir);
+  try {
+    const built = existsSync(join(dir, `horizon-agent-linux-${HOST_ARCH}`));
+    if (built && existsSync(stamp) && readFileSync(stamp, 'utf8') === run) return;
+    rmSync(stamp, { force: true });
+    await make();
+    writeFileSync(stamp, run);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Takes a kit folder's build lock: a folder naming its holder's pid, made whole elsewhere and
+ * renamed into place (so it never lacks the pid). A holder that died leaves it to the next. Waits
+ * while another process builds; the deadline only bounds a failure.
+ */
+async function lockKit(dir: string): Promise<() => void> {
+  const lock = `${dir}.lock`;
   const deadline = Date.now() + 900_000;
-  mkdirSync(join(KIT, '..'), { recursive: true });
+  mkdirSync(dirname(dir), { recursive: true });
   for (;;) {
     const mine = `${lock}.${process.pid}`;
     mkdirSync(mine, { recursive: true });
