@@ -1,4 +1,5 @@
 import { log } from '#lib/log';
+import { countFromStream as countBatch } from '#tables/org/stream-counts';
 import { signalChanges } from '#tables/signals/changes';
 import { changesInStream, type StreamRecord } from '#tables/signals/stream';
 
@@ -9,9 +10,14 @@ import { changesInStream, type StreamRecord } from '#tables/signals/stream';
  * client reconnects and polls. When a connection can be neither signalled nor closed, or the
  * table fails, the handler throws and the event source mapping invokes it again with the same
  * rows (a few times, bisecting the batch, for at most two minutes: functions/signals/function.ts).
+ *
+ * The same batches carry the messages and agreements created and removed: after the signals, the
+ * handler moves their orgs' counters (tables/org/stream-counts.ts), last, so that a batch retried
+ * for its signals is counted once.
  */
 export async function handler(event: { Records?: StreamRecord[] }) {
-  const changes = changesInStream(event.Records ?? []);
+  const records = event.Records ?? [];
+  const changes = changesInStream(records);
   try {
     const outcome = await signalChanges(changes);
     if (outcome.retries > 0 || outcome.closed.length > 0 || outcome.gone.length > 0)
@@ -22,9 +28,10 @@ export async function handler(event: { Records?: StreamRecord[] }) {
         closed: outcome.closed,
         gone: outcome.gone,
       });
+    await countBatch(records);
     return { changes: changes.length, audience: outcome.audience, delivered: outcome.delivered.length };
   } catch (error) {
-    log.error('signals not delivered; the stream retries the batch', {
+    log.error('signals not delivered or counters not moved; the stream retries the batch', {
       changes: changes.length,
       error: (error as Error).message,
     });

@@ -1,4 +1,5 @@
 import { signalStreamPatterns } from '#lib/signals/stream-filter';
+import { countedItemPatterns } from '#tables/org/stream-counts';
 
 /**
  * The signal channel's function in serverless.yml (docs/signals.md): API Gateway's WebSocket API,
@@ -28,10 +29,12 @@ export const DISPATCH_RETRY = {
 
 /**
  * The signal dispatcher's function (functions/signals/dispatch.ts, docs/signals.md): on the
- * table's stream, filtered to new change rows (lib/signals/stream-filter.ts), with no batching
- * window (a signal is worth most at once). Its own role (serverless.yml, `SignalsDispatchRole`)
- * reaches the stream, the signal partitions, the nodes' liveness items and the channel's
- * connections (post and close). Its timeout covers a post and a close with all their retries.
+ * table's stream, filtered to new change rows (lib/signals/stream-filter.ts) and to the messages
+ * and agreements it counts (tables/org/stream-counts.ts), with no batching window (a signal is
+ * worth most at once). One consumer does both: a stream's shard serves at most two readers well,
+ * and the in-stack agbot is the other. Its own role (serverless.yml, `SignalsDispatchRole`)
+ * reaches the stream, the signal partitions, the nodes' liveness items, the orgs' counters and
+ * the channel's connections (post and close). Its timeout covers a post and a close with all their retries.
  */
 export const SIGNALS_DISPATCH_FUNCTION = {
   handler: 'functions/signals/dispatch.handler',
@@ -47,7 +50,7 @@ export const SIGNALS_DISPATCH_FUNCTION = {
         batchSize: 100,
         batchWindow: 0,
         ...DISPATCH_RETRY,
-        filterPatterns: signalStreamPatterns(),
+        filterPatterns: [...signalStreamPatterns(), ...countedItemPatterns()],
       },
     },
   ],

@@ -8,7 +8,7 @@
  *
  * The patterns are written once, in the event-filtering syntax of Lambda's event source mappings
  * (the stack's `stream` event uses them as they are), and `matchesStreamPatterns` applies that
- * same syntax (exact values) to a record, for the local stream reader (scripts/local/).
+ * same syntax (exact values and prefixes) to a record, for the local stream reader (scripts/local/).
  */
 export const PENDING_CHANGES_PARTITION = 'PENDINGCHANGES';
 
@@ -29,7 +29,9 @@ export const AGBOT_INPUTS_ANY_ORG = [
 /** The agbot's own rows it acts on: its mailbox and what it serves. */
 export const AGBOT_OWN_INPUTS = ['agbotmsgs', 'agbotbusinesspols', 'agbotpatterns'];
 
-type Pattern = { [field: string]: string[] | Pattern };
+/** A value a field may hold: exactly this string, or any string that starts with `prefix`. */
+type Expected = string | { prefix: string };
+type Pattern = { [field: string]: Expected[] | Pattern };
 
 const newChangeRow = (image: Pattern): Pattern => ({
   eventName: ['INSERT'],
@@ -45,12 +47,17 @@ export function agbotStreamPatterns(agbot: { org: string; id: string }): Pattern
   ];
 }
 
+const holds = (expected: Expected, value: unknown): boolean =>
+  typeof expected === 'string'
+    ? value === expected
+    : typeof value === 'string' && value.startsWith(expected.prefix);
+
 /** Whether `record` matches `pattern`: every field the pattern names has one of its values. */
 function matches(pattern: Pattern, record: unknown): boolean {
   if (typeof record !== 'object' || record === null) return false;
   return Object.entries(pattern).every(([field, expected]) => {
     const value = (record as Record<string, unknown>)[field];
-    return Array.isArray(expected) ? expected.includes(value as string) : matches(expected, value);
+    return Array.isArray(expected) ? expected.some((one) => holds(one, value)) : matches(expected, value);
   });
 }
 

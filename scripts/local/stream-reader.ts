@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { matchesStreamPatterns } from '#lib/feed/agbot-stream-filter';
-import { dynamoStreams, type StreamRecord } from './dynamodb-streams.ts';
+import { dynamoStreams, type StreamRecord, StreamsCallError } from './dynamodb-streams.ts';
 import { httpRequest } from './http-request.ts';
 
 /**
@@ -119,7 +119,19 @@ export interface StreamReader {
 
 interface ShardCursor {
   iterator: string;
+  /** The last record read from the shard, to take up after it again (below). */
+  lastSequence?: string;
 }
+
+/**
+ * DynamoDB Local answers GetRecords on an iterator taken at LATEST of a shard that held no record
+ * yet with TrimmedDataAccessException once the first record arrives, and again on every later
+ * call (aws/aws-sdk-java#2923). The shard is read again after its last record read, or from its
+ * start when none was read: then it held nothing when the LATEST iterator was taken.
+ */
+const iteratorLost = (error: unknown): boolean =>
+  error instanceof StreamsCallError &&
+  (error.type === 'TrimmedDataAccessException' || error.type === 'ExpiredIteratorException');
 
 /** A record's age: the stream's approximate creation time (seconds) or, without it, when it was read. */
 const createdAtMs = (record: StreamRecord, readAt: number): number => {
@@ -185,7 +197,23 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
     const matched: StreamRecord[] = [];
     const now = Date.now();
     for (const [id, cursor] of shards) {
-      const { Records = [], NextShardIterator } = await streams.records(cursor.iterator);
+      const { Records = [], NextShardIterator } = await streams
+        .records(cursor.iterator)
+        .catch(async (error) => {
+          if (!iteratorLost(error)) throw error;
+          const iterator = cursor.lastSequence
+            ? await streams.shardIterator(
+                streamArn as string,
+                id,
+                'AFTER_SEQUENCE_NUMBER',
+                cursor.lastSequence,
+              )
+            : await streams.shardIterator(streamArn as string, id, 'TRIM_HORIZON');
+          if (!iterator) throw error;
+          return streams.records(iterator);
+        });
+      const last = Records.at(-1)?.dynamodb?.SequenceNumber;
+      if (last) cursor.lastSequence = last;
       for (const record of Records)
         if (matchesStreamPatterns(mapping.filterPatterns, record)) {
           firstRead.set(record, now);

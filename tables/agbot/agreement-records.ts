@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type FormattedItem, GetItemCommand, PutTransaction, QueryCommand } from 'dynamodb-toolbox';
 import { documentClient, tableName } from '../client.ts';
 import { type Change, type ChangeOperation, transactWriteWithChanges } from '../feed/changes.ts';
@@ -6,7 +6,6 @@ import { type ListReach, maxPagesFor, withinCeiling } from '../kernel/list-ceili
 import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
-import { orgKeys } from '../keys/org.ts';
 import { ExchangeTable } from '../table.ts';
 import { AgbotAgreementEntity } from './agreement-entity.ts';
 
@@ -62,25 +61,6 @@ export async function findAgreementsById(agreementId: string): Promise<Agreement
  */
 const transactOnAgbot = (items: TransactItem[], changes: Change[]): Promise<void> =>
   retryOnConflict(() => transactWriteWithChanges(items, changes));
-
-/**
- * Moves the org's `agbotAgreements` counter with a plain ADD after the agreement write, not in its
- * transaction: every agreement of the org would otherwise make its transactions collide on the
- * org's one STATS item, while plain ADDs queue.
- */
-async function countAgreements(org: string, delta: number): Promise<void> {
-  if (delta === 0) return;
-  await retryOnConflict(() =>
-    documentClient.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: orgKeys.stats(org),
-        UpdateExpression: 'ADD agbotAgreements :delta',
-        ExpressionAttributeValues: { ':delta': delta },
-      }),
-    ),
-  );
-}
 
 /** The agbot's agreement count moves with its agreements; the agbot must still be there. */
 function countOnAgbot(org: string, agbot: string, delta: number, max = 0): TransactItem {
@@ -150,8 +130,8 @@ type PutAgreementOutcome = 'created' | 'updated' | 'no-agbot' | 'limit';
 
 /**
  * Adds or updates an agreement. A new one is written in one transaction with the agbot's count
- * (which refuses it past `maxAgreements`, 0 = unlimited, or when the agbot is gone), then counted
- * in the org's `agbotAgreements`; `dataLastReceived` starts as "". `likelyNew` (the first state of
+ * (which refuses it past `maxAgreements`, 0 = unlimited, or when the agbot is gone; the org's
+ * `agbotAgreements` follows from the table's stream); `dataLastReceived` starts as "". `likelyNew` (the first state of
  * the protocol, "Formed Proposal") tries the create first, which saves the update that would fail;
  * either guess is corrected by the write's conditions.
  */
@@ -175,7 +155,6 @@ export async function putAgreement(
         ],
         [agreementChange(org, agbot, 'created/modified')],
       );
-      await countAgreements(org, 1);
       return 'created';
     } catch (error) {
       if (!(error instanceof TransactionFailed)) throw error;
@@ -195,7 +174,7 @@ const RECORDS_PER_TRANSACTION = 50;
 
 /**
  * Deletes the given agreements (each only if it still exists) in transactions that also move the
- * agbot's count and the org counter by the number actually deleted; resolves that number.
+ * agbot's count by the number actually deleted; resolves that number.
  */
 async function deleteCountedAgreements(org: string, agbot: string, found: Key[]): Promise<number> {
   let deleted = 0;
@@ -211,7 +190,6 @@ async function deleteCountedAgreements(org: string, agbot: string, found: Key[])
           [...deletes, countOnAgbot(org, agbot, -n)],
           [agreementChange(org, agbot, 'deleted')],
         );
-        await countAgreements(org, -n);
         deleted += n;
         break;
       } catch (error) {

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../client.ts';
 import { type Change, transactWriteWithChanges } from '../feed/changes.ts';
 import { changingIdentity } from '../identity/principals.ts';
@@ -7,12 +7,11 @@ import { dropEmptyPrincipal, principalRemove } from '../identity/records.ts';
 import { deletePartition } from '../kernel/delete-partition.ts';
 import { forEachLimited } from '../kernel/for-each-limited.ts';
 import { queryPartition } from '../kernel/query-partition.ts';
-import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
+import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
 import { splitOwner, userKeys } from '../keys/user.ts';
 import { deleteSentNodeMessages } from '../mailbox/cleanup.ts';
-import { type Counts, orgCounterUpdate, userCounterUpdate } from '../org/stats.ts';
-import { agbotChildDeltas } from './counts.ts';
+import { orgCounterUpdate, userCounterUpdate } from '../org/stats.ts';
 
 /** The agbot's cascades: an agbot with all its children, and an agbot going with its org. */
 
@@ -31,7 +30,6 @@ async function transactIfAllHold(items: TransactItem[], changes: Change[] = []):
 function agbotRecordDelete(
   agbot: { org: string; id: string; owner: string },
   condition: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> },
-  deltas: Partial<Counts>,
 ): TransactItem[] {
   const [ownerOrg, ownerUser] = splitOwner(agbot.owner);
   const items: TransactItem[] = [
@@ -44,7 +42,7 @@ function agbotRecordDelete(
         ExpressionAttributeValues: condition.values,
       },
     },
-    orgCounterUpdate(agbot.org, { deltas: { agbots: -1, ...deltas } }),
+    orgCounterUpdate(agbot.org, { deltas: { agbots: -1 } }),
     userCounterUpdate(ownerOrg, ownerUser, { deltas: { agbots: -1 } }),
   ];
   if (ownerOrg !== agbot.org) {
@@ -81,16 +79,14 @@ async function claimAgbot(agbot: { org: string; id: string; owner: string }, cla
   }
 }
 
-const MAX_DELETE_ROUNDS = 5;
-
 /**
- * Deletes an agbot with its agreements, served patterns and policies and messages, uncounting all
- * of them; false (nothing deleted or counted) when it was gone, changed hands or another request
- * is deleting it. One request wins a claim on the record first, so concurrent deletes count once.
- * Then its partition goes (Query + BatchWrite), then the record with its counts in one
- * transaction: agreements by the count kept on the record (exact even while agreements are being
- * written), messages by those found. Children written meanwhile (their writes need the record)
- * are swept up after it.
+ * Deletes an agbot with its agreements, served patterns and policies and messages; false (nothing
+ * deleted) when it was gone, changed hands or another request is deleting it. One request wins a
+ * claim on the record first, so concurrent deletes count the agbot once. Then its partition goes
+ * (Query + BatchWrite), then the record with its counts in one transaction, if the claim is still
+ * this request's. Children written meanwhile (their writes need the record) are swept up after
+ * it. The org's counters of its messages and agreements follow the deletes from the table's
+ * stream (tables/org/stream-counts.ts).
  */
 export const deleteAgbotCascade = (agbot: { org: string; id: string; owner: string }): Promise<boolean> =>
   changingIdentity(agbot.org, agbot.id, () => deleteClaimedAgbot(agbot));
@@ -101,38 +97,19 @@ async function deleteClaimedAgbot(agbot: { org: string; id: string; owner: strin
   if (!(await claimAgbot(agbot, claim))) return false;
   // Upstream deletes what the agbot sent to nodes with it; claimed, it can send no more.
   await deleteSentNodeMessages(agbot.org, agbot.id);
-  let messages = 0;
-  for (let round = 0; round < MAX_DELETE_ROUNDS; round++) {
-    messages -= agbotChildDeltas(await deletePartition(pk, { keep: sk })).agbotMsgs ?? 0;
-    const { Item } = await documentClient.send(
-      new GetCommand({ TableName: tableName(), Key: { pk, sk }, ConsistentRead: true }),
-    );
-    if (Item?.deleting !== claim.toISOString()) return false;
-    const agreements = Item.agreementCount as number | undefined;
-    const condition = {
-      expression: `#deleting = :claim AND ${agreements === undefined ? 'attribute_not_exists(#count)' : '#count = :count'}`,
-      names: { '#deleting': 'deleting', '#count': 'agreementCount' },
-      values: {
-        ':claim': claim.toISOString(),
-        ...(agreements === undefined ? {} : { ':count': agreements }),
-      },
-    };
-    const deltas = { agbotAgreements: -(agreements ?? 0), agbotMsgs: -messages };
-    const deleted: Change = { org: agbot.org, id: agbot.id, resource: 'agbot', operation: 'deleted' };
-    const items = [
-      ...agbotRecordDelete(agbot, condition, deltas),
-      principalRemove(agbot.org, agbot.id, 'agbot'),
-    ];
-    if (await transactIfAllHold(items, [deleted])) {
-      await dropEmptyPrincipal(agbot.org, agbot.id);
-      // Agreements written meanwhile were in the record's count; messages were not.
-      const late = agbotChildDeltas(await deletePartition(pk, { keep: sk }));
-      if (late.agbotMsgs)
-        await transactWrite([orgCounterUpdate(agbot.org, { deltas: { agbotMsgs: late.agbotMsgs } })]);
-      return true;
-    }
-  }
-  throw new Error(`agbot '${agbot.org}/${agbot.id}': its agreements kept changing while it was deleted`);
+  await deletePartition(pk, { keep: sk });
+  const condition = {
+    expression: '#deleting = :claim',
+    names: { '#deleting': 'deleting' },
+    values: { ':claim': claim.toISOString() },
+  };
+  const deleted: Change = { org: agbot.org, id: agbot.id, resource: 'agbot', operation: 'deleted' };
+  const items = [...agbotRecordDelete(agbot, condition), principalRemove(agbot.org, agbot.id, 'agbot')];
+  // A claim taken over meanwhile (this request stalled past CLAIM_SECONDS): the other request deletes.
+  if (!(await transactIfAllHold(items, [deleted]))) return false;
+  await dropEmptyPrincipal(agbot.org, agbot.id);
+  await deletePartition(pk, { keep: sk });
+  return true;
 }
 
 /**
@@ -147,7 +124,7 @@ export async function deleteForeignOwnedAgbot(agbot: {
 }): Promise<void> {
   const { pk, sk } = agbotKeys.record(agbot.org, agbot.id);
   await deletePartition(pk, { keep: sk });
-  const [drop, , ownerCount, link] = agbotRecordDelete(agbot, { expression: 'attribute_exists(pk)' }, {});
+  const [drop, , ownerCount, link] = agbotRecordDelete(agbot, { expression: 'attribute_exists(pk)' });
   await transactIfAllHold([drop, ownerCount, link].filter((item) => item !== undefined));
 }
 

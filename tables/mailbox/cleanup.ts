@@ -8,7 +8,6 @@ import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
 import { agbotKeys } from '../keys/agbot.ts';
 import {
-  countMessages,
   getMailboxMessage,
   isLive,
   itemAt,
@@ -42,8 +41,8 @@ function shareGivebacks(messages: MessageRef[]): Map<string, SenderShare> {
 /**
  * Deletes messages of a mailbox and takes them out of its `storedMsgs` count and out of their
  * senders' shares in the same transaction, each only if it is still there, so a message two
- * requests delete at once is uncounted once. Then uncounts them from the org. Resolves how many
- * this call deleted.
+ * requests delete at once is uncounted once (the org's counter follows from the table's stream,
+ * tables/org/stream-counts.ts). Resolves how many this call deleted.
  */
 export async function removeMessages(box: Mailbox, messages: MessageRef[]): Promise<number> {
   const layout = mailboxLayout(box);
@@ -104,7 +103,6 @@ export async function removeMessages(box: Mailbox, messages: MessageRef[]): Prom
       }
     }
   }
-  await countMessages(box, -removed);
   return removed;
 }
 
@@ -148,7 +146,6 @@ export async function reconcileMailbox(
     const expired = messages.filter((message) => !isLive(message, iso));
     const live = messages.filter((message) => isLive(message, iso));
     const gone = await Promise.all(expired.map((message) => deleteIfPresent(box, message.msgId)));
-    await countMessages(box, -gone.filter(Boolean).length);
     const liveShares = shareGivebacks(live);
     await Promise.all(
       [...shares].map(([sender, stored]) => setShare(box, sender, stored, liveShares.get(sender))),

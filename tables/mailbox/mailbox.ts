@@ -1,12 +1,9 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '#lib/time';
 import { documentClient, tableName } from '../client.ts';
 import { queryAll } from '../kernel/query-all.ts';
-import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
 import { agbotKeys } from '../keys/agbot.ts';
 import { nodeKeys } from '../keys/node.ts';
-import { orgKeys } from '../keys/org.ts';
-import type { Counter } from '../org/stats.ts';
 
 /**
  * The two mailboxes, one implementation (tables/README.md, "Mailboxes"): an agbot's (messages from
@@ -57,7 +54,6 @@ export const mailboxLayout = (box: Mailbox) =>
         }),
         senderField: 'nodeId',
         senderKeyField: 'nodePubKey',
-        counter: 'agbotMsgs' as Counter,
         changeResource: 'agbotmsgs',
       }
     : {
@@ -70,7 +66,6 @@ export const mailboxLayout = (box: Mailbox) =>
         }),
         senderField: 'agbotId',
         senderKeyField: 'agbotPubKey',
-        counter: 'nodeMsgs' as Counter,
         changeResource: 'nodemsgs',
       };
 
@@ -79,9 +74,10 @@ const MESSAGE_PREFIX = 'MSG#';
 const SHARE_PREFIX = 'MSGFROM#';
 
 /**
- * Past its expiry a message is never returned, and reads delete it (and uncount it). DynamoDB's
- * TTL deletes it without uncounting, so `ttl` is set this much later: it only sweeps mailboxes
- * nobody has read for a day (a full mailbox recounts itself, see `reconcileMailbox`).
+ * Past its expiry a message is never returned, and reads delete it (and take it out of the
+ * mailbox's `storedMsgs`). DynamoDB's TTL deletes it without that, so `ttl` is set this much later:
+ * it only sweeps mailboxes nobody has read for a day (a full mailbox recounts itself, see
+ * `reconcileMailbox`). The org's counter follows either delete (tables/org/stream-counts.ts).
  */
 const TTL_GRACE_SECONDS = 24 * 60 * 60;
 
@@ -231,24 +227,4 @@ export async function getMailboxMessage(box: Mailbox, msgId: number): Promise<Ma
     new GetCommand({ TableName: tableName(), Key: mailboxLayout(box).message(msgId), ConsistentRead: true }),
   );
   return Item ? toMessage(box, Item) : undefined;
-}
-
-/**
- * Moves the org's `agbotMsgs` / `nodeMsgs` counter (status figures). A plain UpdateItem after the
- * message write rather than in its transaction: every message of an org would contend on that one
- * STATS item, while plain ADDs queue. Retried when it meets a transaction on the same item.
- */
-export async function countMessages(box: Mailbox, delta: number): Promise<void> {
-  if (delta === 0) return;
-  await retryOnConflict(() =>
-    documentClient.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: orgKeys.stats(box.org),
-        UpdateExpression: 'ADD #count :delta',
-        ExpressionAttributeNames: { '#count': mailboxLayout(box).counter },
-        ExpressionAttributeValues: { ':delta': delta },
-      }),
-    ),
-  );
 }

@@ -10,7 +10,6 @@ import { agbotKeys } from '../keys/agbot.ts';
 import { nodeKeys } from '../keys/node.ts';
 import { reconcileMailbox } from './cleanup.ts';
 import {
-  countMessages,
   itemAt,
   type Mailbox,
   type MailboxMessage,
@@ -185,7 +184,6 @@ export async function postMessage(request: PostRequest): Promise<PostOutcome> {
       ({ state, share } = await readPostState(box, request.sender));
       continue;
     }
-    await countMessages(box, 1);
     return { outcome: 'stored', msgId };
   }
 }

@@ -6,7 +6,6 @@ import { type ListReach, maxPagesFor, withinCeiling } from '../kernel/list-ceili
 import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
 import { type TransactItem, TransactionFailed } from '../kernel/transact.ts';
 import { nodeKeys } from '../keys/node.ts';
-import { orgKeys } from '../keys/org.ts';
 import { splitOwner, userKeys } from '../keys/user.ts';
 import { ExchangeTable } from '../table.ts';
 import { NodeAgreementEntity } from './agreement-entity.ts';
@@ -124,25 +123,22 @@ const summaryOf = (write: NodeAgreementWrite): AgreementSummary => ({
 });
 
 /**
- * Moves `nodeAgreements` of the node's org and of its owner with plain ADDs after the agreement
- * write, not in its transaction: every agreement of the org would otherwise collide on the org's
- * one STATS item (as agbot agreements do, tables/agbot/agreement-records.ts).
+ * Moves the owner's `nodeAgreements` with a plain ADD after the agreement write (what a user's
+ * status shows). The org's counter follows from the table's stream (tables/org/stream-counts.ts);
+ * the owner's cannot: a removed agreement's stream record carries only its key.
  */
-async function countNodeAgreements(org: string, owner: string, delta: number): Promise<void> {
+async function countOwnersAgreements(owner: string, delta: number): Promise<void> {
   if (delta === 0) return;
-  const userStats = userKeys.stats(...splitOwner(owner));
-  for (const Key of [orgKeys.stats(org), userStats]) {
-    await retryOnConflict(() =>
-      documentClient.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key,
-          UpdateExpression: 'ADD nodeAgreements :delta',
-          ExpressionAttributeValues: { ':delta': delta },
-        }),
-      ),
-    );
-  }
+  await retryOnConflict(() =>
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: userKeys.stats(...splitOwner(owner)),
+        UpdateExpression: 'ADD nodeAgreements :delta',
+        ExpressionAttributeValues: { ':delta': delta },
+      }),
+    ),
+  );
 }
 
 interface NodeAgreementWrite {
@@ -198,7 +194,7 @@ async function updateExisting(write: NodeAgreementWrite): Promise<'updated' | 'n
  * Adds or updates a node agreement. Each write stamps the node and records a `nodeagreements`
  * change in the same transaction; a new agreement also moves the node's `agreementCount`, whose
  * condition refuses it past `maxAgreements` (0 = unlimited) or when the node is gone, then the
- * org's and owner's `nodeAgreements`. Nothing is written when the outcome is `no-node` or `limit`.
+ * owner's `nodeAgreements`. Nothing is written when the outcome is `no-node` or `limit`.
  * `likelyNew` (the node record read to authorize names no such agreement) tries the create first,
  * which saves the update that would fail; either guess is corrected by the write's conditions.
  */
@@ -223,7 +219,7 @@ export async function putNodeAgreement(
         ],
         [agreementChange(org, node, 'created/modified')],
       );
-      await countNodeAgreements(org, write.owner, 1);
+      await countOwnersAgreements(write.owner, 1);
       return 'created';
     } catch (error) {
       if (!(error instanceof TransactionFailed)) throw error;
@@ -243,8 +239,8 @@ const agreementIdOf = (key: Key): string => key.sk.slice(nodeKeys.childPrefix.ag
 
 /**
  * Deletes the given agreements (each only if it still exists) in transactions that stamp the
- * node, move its count and record one `nodeagreements` deletion; then the org's and owner's
- * counters. Resolves how many were deleted.
+ * node, move its count and record one `nodeagreements` deletion; then the owner's counter.
+ * Resolves how many were deleted.
  */
 async function deleteCounted(
   node: { org: string; id: string; owner: string },
@@ -264,7 +260,7 @@ async function deleteCounted(
           [...deletes, stampNode(node.org, node.id, stamp, -n, { remove: chunk.map(agreementIdOf) })],
           [agreementChange(node.org, node.id, 'deleted')],
         );
-        await countNodeAgreements(node.org, node.owner, -n);
+        await countOwnersAgreements(node.owner, -n);
         deleted += n;
         break;
       } catch (error) {

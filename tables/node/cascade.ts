@@ -7,9 +7,6 @@ import { deleteNodeSecrets } from '../secret/records.ts';
 import { deleteCounted } from './delete-counted.ts';
 import { isRegistered } from './entity.ts';
 
-/** A message's sort key (`MSGSEQ`, the mailbox state, is not one). */
-const NODE_MESSAGE_SK = /^MSG#\d+$/;
-
 /**
  * The nodes' part of the user cascade (tables/cascade.ts runs it): the nodes `owner`
  * (`org/username`) owns in `org`, each with its whole partition, then its record in a counted
@@ -17,12 +14,9 @@ const NODE_MESSAGE_SK = /^MSG#\d+$/;
  */
 export async function deleteOwnedNodes(org: string, owner: string): Promise<void> {
   const nodes = await queryPartition({ index: 'gsi1', partition: nodeKeys.orgIndex(org), owner });
-  // Each node's messages go with its partition; they are uncounted with the node.
-  const messages = new Map<string, number>();
-  await forEachLimited(nodes, async (node) => {
-    const removed = await deletePartition(String(node.pk), { keep: 'NODE' });
-    messages.set(String(node.pk), removed.filter((key) => NODE_MESSAGE_SK.test(key.sk)).length);
-  });
+  // Each node's messages and agreements go with its partition (the org's counters of them follow
+  // from the table's stream, tables/org/stream-counts.ts).
+  await forEachLimited(nodes, (node) => deletePartition(String(node.pk), { keep: 'NODE' }));
   await deleteCounted(
     org,
     nodes.map((node) => ({
@@ -31,8 +25,6 @@ export async function deleteOwnedNodes(org: string, owner: string): Promise<void
       deltas: {
         nodes: -1,
         registeredNodes: isRegistered(node as { pattern?: string; publicKey?: string }) ? -1 : 0,
-        nodeAgreements: -Number(node.agreementCount ?? 0),
-        nodeMsgs: -(messages.get(String(node.pk)) ?? 0),
       },
     })),
   );

@@ -69,12 +69,12 @@ export async function listOrgNodes(org: string, owner?: string): Promise<NodeRec
 function counterItems(
   node: NodeRecord,
   deltas: Partial<Counts>,
-  orgOnly: Partial<Counts> = {},
+  ownerOnly: Partial<Counts> = {},
 ): TransactItem[] {
   const [ownerOrg, ownerUser] = splitOwner(node.owner);
   return [
-    orgCounterUpdate(node.org, { deltas: { ...deltas, ...orgOnly } }),
-    userCounterUpdate(ownerOrg, ownerUser, { deltas }),
+    orgCounterUpdate(node.org, { deltas }),
+    userCounterUpdate(ownerOrg, ownerUser, { deltas: { ...deltas, ...ownerOnly } }),
   ];
 }
 
@@ -253,7 +253,6 @@ export function laterTimestamp(previous: string, proposed: string): string {
 /** Heartbeats write the node's liveness item, not the node (tables/node/liveness.ts). */
 export { recordHeartbeat } from './liveness.ts';
 
-const NODE_MESSAGE_SK = /^MSG#\d+$/;
 type PartitionKey = { pk: string; sk: string; seq?: number };
 
 /** Deletes the node mailbox's state only while it holds the `seq` read with the partition. */
@@ -299,13 +298,11 @@ async function deleteNodePartition(current: NodeRecord): Promise<boolean> {
   const children = (await partitionKeys(current.org, current.id))
     .filter((key) => key.sk !== nodeKey.sk)
     .sort((a, b) => Number(b.sk === 'MSGSEQ') - Number(a.sk === 'MSGSEQ'));
-  const messagesIn = (keys: PartitionKey[]) => keys.filter((key) => NODE_MESSAGE_SK.test(key.sk)).length;
   // Beside the children: the node, two counters, its principal entry and the change row.
   const room = MAX_TRANSACTION_ITEMS - 5;
   while (children.length > room) {
-    const overflow = children.splice(room, MAX_TRANSACTION_ITEMS - 1);
-    const uncount = orgCounterUpdate(current.org, { deltas: { nodeMsgs: -messagesIn(overflow) } });
-    await transactWrite([...overflow.map(deleteItem), uncount]);
+    const overflow = children.splice(room, MAX_TRANSACTION_ITEMS);
+    await transactWrite(overflow.map(deleteItem));
   }
   const deleteNodeItem: TransactItem = {
     Delete: {
@@ -316,17 +313,15 @@ async function deleteNodePartition(current: NodeRecord): Promise<boolean> {
       ExpressionAttributeValues: { ':read': current.lastUpdated },
     },
   };
-  // Its mailbox goes with it, uncounted from the org. The mailbox state must still hold the `seq`
+  // Its mailbox goes with it (the org's counters of its messages and agreements follow from the
+  // table's stream, tables/org/stream-counts.ts). The mailbox state must still hold the `seq`
   // read, else a message posted since would be left behind: that fails as a conflict (retried).
-  // The node's agreementCount is exact here: every agreement write changes the lastUpdated checked above.
+  // The node's agreementCount is exact here: every agreement write changes the lastUpdated
+  // checked above, so the owner's counter is uncounted by it.
   const uncount = counterItems(
     current,
-    {
-      nodes: -1,
-      registeredNodes: isRegistered(current) ? -1 : 0,
-      nodeAgreements: -(current.agreementCount ?? 0),
-    },
-    { nodeMsgs: -messagesIn(children) },
+    { nodes: -1, registeredNodes: isRegistered(current) ? -1 : 0 },
+    { nodeAgreements: -(current.agreementCount ?? 0) },
   );
   try {
     const deleted = await writeUnlessChanged(

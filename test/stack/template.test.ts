@@ -13,6 +13,7 @@ import { BUILT_IN_AGBOT } from '#lib/agbot/built-in';
 import { agbotStreamPatterns } from '#lib/feed/agbot-stream-filter';
 import { functionName } from '#lib/openapi/serverless';
 import { signalStreamPatterns } from '#lib/signals/stream-filter';
+import { countedItemPatterns } from '#tables/org/stream-counts';
 import { ALARM_THRESHOLDS, MAX_EXPRESSION } from '../../stack/operations.ts';
 import { OWN_ROLES, TABLE_ACTIONS, tableStatements } from '../../stack/permissions.ts';
 
@@ -211,7 +212,7 @@ describe('the packaged CloudFormation template', () => {
     expect(policies).not.toContain('execute-api:');
   });
 
-  it('has the signal dispatcher: its function on the table stream (new change rows, retried, bisected, bounded) with a role of its own', () => {
+  it('has the signal dispatcher: its function on the table stream (new change rows and counted items, retried, bisected, bounded) with a role of its own', () => {
     for (const id of signalsDispatchResources) expect(resources[id], id).toBeDefined();
     const mapping = resources.SignalsDispatchEventSourceMappingDynamodbExchangeTable?.Properties ?? {};
     expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': ['ExchangeTable', 'StreamArn'] });
@@ -220,7 +221,10 @@ describe('the packaged CloudFormation template', () => {
     expect(mapping.BisectBatchOnFunctionError).toBe(true);
     expect(mapping.MaximumRecordAgeInSeconds).toBe(DISPATCH_RETRY.maximumRecordAgeInSeconds);
     const filters = (mapping.FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
-    expect(filters.map((f) => JSON.parse(f.Pattern))).toEqual(signalStreamPatterns());
+    expect(filters.map((f) => JSON.parse(f.Pattern))).toEqual([
+      ...signalStreamPatterns(),
+      ...countedItemPatterns(),
+    ]);
     const fn = resources.SignalsDispatchLambdaFunction?.Properties ?? {};
     expect(fn.Role).toEqual({ 'Fn::GetAtt': ['SignalsDispatchRole', 'Arn'] });
     const role = resources.SignalsDispatchRole?.Properties as {
@@ -237,9 +241,11 @@ describe('the packaged CloudFormation template', () => {
     expect(byAction('dynamodb:Query')?.Condition).toEqual({
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SIGNAL#*', 'SIGNALS#*'] },
     });
-    expect(byAction('dynamodb:UpdateItem')?.Condition).toEqual({
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['NODE#*'] },
-    });
+    const updates = statements.filter((s) => s.Action.includes('dynamodb:UpdateItem'));
+    // The nodes' liveness items, and the orgs' counters (tables/org/stream-counts.ts).
+    expect(updates.map((s) => s.Condition)).toEqual(
+      ['NODE#*', 'ORG#*'].map((keys) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys] } })),
+    );
     const manage = JSON.stringify(byAction('execute-api:ManageConnections')?.Resource);
     // This stack's WebSocket API and stage only.
     expect(manage).toContain('{"Ref":"WebsocketsApi"},"/dev/POST/@connections/*"');

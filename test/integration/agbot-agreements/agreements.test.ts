@@ -13,9 +13,17 @@ import { getAgbot } from '#tables/agbot/records';
 import { getOrgCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
+import { useStreamCounts } from '#test/support/stream-counts';
 import { useTestTable } from '#test/support/table';
 
 useTestTable();
+// The org counters of messages and agreements move from the table's stream (tables/org/stream-counts.ts).
+const counting = useStreamCounts();
+/** The org's counters once every write made so far has been counted. */
+const orgCounts = async (org: string) => {
+  await counting.settled();
+  return getOrgCounts(org);
+};
 
 type Auth = { user: string; secret: string };
 let now = new Date('2033-03-03T03:03:03.003Z');
@@ -57,7 +65,7 @@ beforeAll(async () => {
 
 describe('PUT /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreement}', () => {
   it('adds an agreement (201, lastUpdated set, dataLastReceived "") and counts it', async () => {
-    const org = await getOrgCounts('acme');
+    const org = await orgCounts('acme');
     const result = await send(bot, 'ag1');
     expect(result.status).toBe(201);
     expect(result.body).toEqual({ code: 'ok', msg: 'agreement added or updated' });
@@ -69,7 +77,7 @@ describe('PUT /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreemen
       },
       lastIndex: 0,
     });
-    expect((await getOrgCounts('acme')).agbotAgreements).toBe(org.agbotAgreements + 1);
+    expect((await orgCounts('acme')).agbotAgreements).toBe(org.agbotAgreements + 1);
     expect((await getAgbot('acme', 'bot'))?.agreementCount).toBe(1);
   });
 
@@ -87,7 +95,7 @@ describe('PUT /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreemen
         ExpressionAttributeValues: { ':at': '2033-01-01T00:00:00.000Z' },
       }),
     );
-    const org = await getOrgCounts('acme');
+    const org = await orgCounts('acme');
     now = new Date('2033-04-04T04:04:04.004Z');
     const changed = { service: { ...service, url: 'svc2' }, state: 'finalized' };
     expect((await send(alice, 'ag2', changed)).status).toBe(201);
@@ -96,7 +104,7 @@ describe('PUT /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreemen
       lastUpdated: '2033-04-04T04:04:04.004Z',
       dataLastReceived: '2033-01-01T00:00:00.000Z',
     });
-    expect((await getOrgCounts('acme')).agbotAgreements).toBe(org.agbotAgreements);
+    expect((await orgCounts('acme')).agbotAgreements).toBe(org.agbotAgreements);
     expect((await getAgbot('acme', 'bot'))?.agreementCount).toBe(2);
   });
 
@@ -110,11 +118,11 @@ describe('PUT /v1/orgs/{organization}/agbots/{agreementbot}/agreements/{agreemen
   });
 
   it('stores every one of 50 agreements PUT at once, counted once each', async () => {
-    const org = await getOrgCounts('acme');
+    const org = await orgCounts('acme');
     const before = (await getAgbot('acme', 'bot'))?.agreementCount ?? 0;
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => send(bot, `burst-${i}`)));
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(201));
-    expect((await getOrgCounts('acme')).agbotAgreements).toBe(org.agbotAgreements + 50);
+    expect((await orgCounts('acme')).agbotAgreements).toBe(org.agbotAgreements + 50);
     expect((await getAgbot('acme', 'bot'))?.agreementCount).toBe(before + 50);
     expect(Object.keys((await list(bot)).body.agreements)).toHaveLength(before + 50);
   });
@@ -216,7 +224,7 @@ describe('GET agbot agreements', () => {
 
 describe('DELETE agbot agreements', () => {
   it('deletes one (204) and uncounts it; 404 when it is not there', async () => {
-    const org = await getOrgCounts('acme');
+    const org = await orgCounts('acme');
     const count = (await getAgbot('acme', 'bot'))?.agreementCount ?? 0;
     const remove = (auth: Auth, agreement: string) =>
       invoke(deleteAgreement, { auth, path: path(agreement) });
@@ -225,16 +233,16 @@ describe('DELETE agbot agreements', () => {
     expect(result.status).toBe(204);
     expect(result.text).toBe('');
     expect(await readAgreement('acme', 'bot', 'ag1')).toBeUndefined();
-    expect((await getOrgCounts('acme')).agbotAgreements).toBe(org.agbotAgreements - 1);
+    expect((await orgCounts('acme')).agbotAgreements).toBe(org.agbotAgreements - 1);
     expect((await getAgbot('acme', 'bot'))?.agreementCount).toBe(count - 1);
     const again = await remove(bot, 'ag1');
     expect(again.status).toBe(404);
     expect(again.body.msg).toBe("agreement 'ag1' for agbot 'acme/bot' not found");
-    expect((await getOrgCounts('acme')).agbotAgreements).toBe(org.agbotAgreements - 1);
+    expect((await orgCounts('acme')).agbotAgreements).toBe(org.agbotAgreements - 1);
   });
 
   it('deletes all of them (204), uncounting each once; then 404', async () => {
-    const org = await getOrgCounts('acme');
+    const org = await orgCounts('acme');
     const count = (await getAgbot('acme', 'bot'))?.agreementCount ?? 0;
     expect(count).toBeGreaterThan(50);
     const removeAll = (auth: Auth) => invoke(deleteAgreements, { auth, path: path() });
@@ -242,7 +250,7 @@ describe('DELETE agbot agreements', () => {
     const results = await Promise.all([removeAll(alice), removeAll(bot)]);
     expect(results.map((r) => r.status)).toContain(204);
     expect((await list(bot)).status).toBe(404);
-    expect((await getOrgCounts('acme')).agbotAgreements).toBe(org.agbotAgreements - count);
+    expect((await orgCounts('acme')).agbotAgreements).toBe(org.agbotAgreements - count);
     expect((await getAgbot('acme', 'bot'))?.agreementCount).toBe(0);
     const none = await removeAll(alice);
     expect(none.status).toBe(404);

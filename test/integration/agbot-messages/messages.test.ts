@@ -8,10 +8,18 @@ import { listMessages as storedMessages } from '#tables/agbot/message-records';
 import { getOrgCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
+import { useStreamCounts } from '#test/support/stream-counts';
 import { useTestTable } from '#test/support/table';
 import { createSender } from './fixtures.ts';
 
 useTestTable();
+// The org counters of messages and agreements move from the table's stream (tables/org/stream-counts.ts).
+const counting = useStreamCounts();
+/** The org's counters once every write made so far has been counted. */
+const orgCounts = async (org: string) => {
+  await counting.settled();
+  return getOrgCounts(org);
+};
 
 type Auth = { user: string; secret: string };
 const at = new Date('2031-01-01T00:00:00.000Z');
@@ -34,7 +42,7 @@ const readOne = (auth: Auth, message: string, agbot = 'a1') =>
 const remove = (auth: Auth, message: string, agbot = 'a1') =>
   invoke(deleteMessage, { auth, path: { ...base(agbot), message } });
 const ids = async (agbot = 'a1') => (await storedMessages('acme', agbot)).map((m) => m.msgId);
-const msgCount = async () => (await getOrgCounts('acme')).agbotMsgs;
+const msgCount = async () => (await orgCounts('acme')).agbotMsgs;
 
 let alice: Auth;
 let bob: Auth;

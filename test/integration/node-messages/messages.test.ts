@@ -8,10 +8,18 @@ import { listNodeMessages } from '#tables/node/message-records';
 import { getOrgCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
+import { useStreamCounts } from '#test/support/stream-counts';
 import { useTestTable } from '#test/support/table';
 import { changeRows, createSendingAgbot } from './fixtures.ts';
 
 useTestTable();
+// The org counters of messages and agreements move from the table's stream (tables/org/stream-counts.ts).
+const counting = useStreamCounts();
+/** The org's counters once every write made so far has been counted. */
+const orgCounts = async (org: string) => {
+  await counting.settled();
+  return getOrgCounts(org);
+};
 
 type Auth = { user: string; secret: string };
 const at = new Date('2031-01-01T00:00:00.000Z');
@@ -34,7 +42,7 @@ const readOne = (auth: Auth, msgid: string, node = 'n1') =>
 const remove = (auth: Auth, msgid: string, node = 'n1') =>
   invoke(deleteMessage, { auth, path: { ...base(node), msgid } });
 const ids = async (node = 'n1', org = 'acme') => (await listNodeMessages(org, node)).map((m) => m.msgId);
-const msgCount = async (org = 'acme') => (await getOrgCounts(org)).nodeMsgs;
+const msgCount = async (org = 'acme') => (await orgCounts(org)).nodeMsgs;
 const msgIds = (result: { body: { messages: { msgId: number }[] } }) =>
   result.body.messages.map((m) => m.msgId);
 
