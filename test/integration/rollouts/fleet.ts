@@ -1,13 +1,17 @@
 /**
  * A fleet of scripted nodes and one agbot over the in-process Exchange, for the rollout tests
  * (docs/rollouts.md): the agbot's shared round (`protocolRound`) runs on a store of either kind,
- * its clock a test setting; between rounds every node that got mail answers as the agent would
+ * its clock a test setting; between rounds (`act`), or continuously while the rounds run
+ * (`answerContinuously`, bench:scale), every node that got mail answers as the agent would
  * (docs/agent.md, "Status reported to the Exchange"): it accepts each proposal, records the
  * agreement on the replyack and writes its node status; a version scripted `broken` exits at once
  * (the status shows it exited, the node cancels with 103), a node scripted `silent` never answers.
  */
 import { generateKeyPairSync } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgbotStore } from '#lib/agbot-store/contract';
@@ -72,26 +76,51 @@ export function exchangeSettings(settings: Record<string, unknown>): () => void 
   };
 }
 
+export interface TestExchange {
+  /** Without `/v1`. */
+  baseUrl: string;
+  /** Nodes (`org/id`) with a message to read, in the order their mail arrived (a Set keeps it). */
+  mail: Set<string>;
+  /** Requests served, by `METHOD path`. */
+  requests: Map<string, number>;
+  /** Emits `mail` each time a node is added to `mail` (startExchange's; an Exchange built by hand may have none). */
+  mailArrived?: EventEmitter;
+  close: () => Promise<void>;
+}
+
 /** The Exchange of this file: its table and every family's handlers behind an in-process server. */
-export async function startExchange() {
+export async function startExchange(): Promise<TestExchange> {
   await createTableIfMissing(tableName(), { stream: false });
   await bootstrap();
   const mail = new Set<string>();
-  /** Requests served, by `METHOD path`. */
+  const mailArrived = new EventEmitter();
   const requests = new Map<string, number>();
   const server = await startExchangeHttp({
-    // A message posted to a node: that node has something to read after the round.
     fate: (request: ExchangeRequest) => {
       const key = `${request.method} ${request.path}`;
       requests.set(key, (requests.get(key) ?? 0) + 1);
-      const to = /^\/v1\/orgs\/([^/]+)\/nodes\/([^/]+)\/msgs$/.exec(request.path);
-      if (request.method === 'POST' && to) mail.add(`${to[1]}/${to[2]}`);
       return 'serve';
     },
   });
-  return { baseUrl: server.baseUrl, mail, requests, close: server.close };
+  const port = Number(new URL(server.baseUrl).port);
+  // A message posted to a node: that node has something to read once the POST is answered. `fate`
+  // runs before the handler, when the message is not stored yet: a node answering its mail at
+  // once (answerContinuously) would read its mailbox too early and lose the signal.
+  const answered = (message: unknown) => {
+    const { request, response } = message as { request: IncomingMessage; response: ServerResponse };
+    if (request.socket.localPort !== port || request.method !== 'POST' || response.statusCode >= 300) return;
+    const to = /^\/v1\/orgs\/([^/]+)\/nodes\/([^/?]+)\/msgs(\?|$)/.exec(request.url ?? '');
+    if (!to) return;
+    mail.add(`${to[1]}/${to[2]}`);
+    mailArrived.emit('mail');
+  };
+  subscribe('http.server.response.finish', answered);
+  const close = async () => {
+    unsubscribe('http.server.response.finish', answered);
+    await server.close();
+  };
+  return { baseUrl: server.baseUrl, mail, mailArrived, requests, close };
 }
-export type TestExchange = Awaited<ReturnType<typeof startExchange>>;
 
 interface Running {
   agreementId: string;
@@ -234,11 +263,27 @@ export interface Fleet {
   call(method: string, path: string, body?: unknown): ReturnType<typeof exchangeCall>;
   /** Sets the policy's versions, best first. */
   publish(versions: string[]): Promise<void>;
-  /** Every node with mail answers it. */
+  /** Every node with mail answers it, a few side by side; resolves once all have. */
   act(): Promise<void>;
-  /** Node passes that failed at the network and are tried again at the next `act` (`retryNetworkErrors`). */
+  /**
+   * The nodes answer their mail as it arrives, until `stop`, as agents woken by a signal do while
+   * the agbot's round is still proposing (bench:scale). `afterPass` is told after each node's pass.
+   */
+  answerContinuously(afterPass?: () => void): Answering;
+  /** Node passes that failed at the network and are tried again later (`retryNetworkErrors`). */
   networkErrors: number;
 }
+
+/** The fleet answering its mail continuously (`Fleet.answerContinuously`). */
+export interface Answering {
+  /** Lets the passes under way finish, then stops; rejects with the first pass that failed. */
+  stop(): Promise<void>;
+  /** The first pass that failed, if any: every worker stopped at it. */
+  readonly failure: unknown;
+}
+
+/** How many nodes answer side by side, as a fleet does. */
+const SIDE_BY_SIDE = 16;
 
 /** A request that got no answer (a connection reset or refused), as `fetch` reports it. */
 const isNetworkError = (error: unknown) => error instanceof TypeError && error.message === 'fetch failed';
@@ -345,20 +390,95 @@ export async function createFleet(
     async act() {
       const due = [...exchange.mail].filter((n) => byId.has(n));
       for (const n of due) exchange.mail.delete(n);
-      const pass = async (n: string) => {
-        try {
-          await byId.get(n)?.act(fleet);
-        } catch (error) {
-          if (!options.retryNetworkErrors || !isNetworkError(error)) throw error;
-          fleet.networkErrors += 1;
-          exchange.mail.add(n);
-        }
-      };
-      // A few nodes at a time, as a fleet answers side by side.
-      for (let i = 0; i < due.length; i += 16) await Promise.all(due.slice(i, i + 16).map(pass));
+      for (let i = 0; i < due.length; i += SIDE_BY_SIDE)
+        await Promise.all(due.slice(i, i + SIDE_BY_SIDE).map(pass));
     },
+    answerContinuously: (afterPass = () => {}) => answerContinuously(exchange, byId, pass, afterPass),
+  };
+  /**
+   * One node answers its mail. A pass that got no answer at the network gives the mail back: the
+   * next `act`, or the next free worker, tries it again.
+   */
+  const pass = async (n: string) => {
+    try {
+      await byId.get(n)?.act(fleet);
+    } catch (error) {
+      if (!options.retryNetworkErrors || !isNetworkError(error)) throw error;
+      fleet.networkErrors += 1;
+      exchange.mail.add(n);
+    }
   };
   return fleet;
+}
+
+/**
+ * SIDE_BY_SIDE workers, each taking the node that has waited longest for mail (`exchange.mail`
+ * keeps arrival order) and not answering already: mail that arrives for a node during its pass
+ * has it taken again after. A worker with nothing to take waits for the Exchange's `mail` event.
+ */
+function answerContinuously(
+  exchange: TestExchange,
+  nodes: ReadonlyMap<string, unknown>,
+  pass: (node: string) => Promise<void>,
+  afterPass: () => void,
+): Answering {
+  const arrived = exchange.mailArrived;
+  if (!arrived) throw new Error('this Exchange does not announce its mail (startExchange does)');
+  const acting = new Set<string>();
+  let stopped = false;
+  let failure: unknown;
+  let bell = doorbell();
+  const ring = () => {
+    bell.ring();
+    bell = doorbell();
+  };
+  const next = () => {
+    for (const n of exchange.mail) if (nodes.has(n) && !acting.has(n)) return n;
+  };
+  const worker = async () => {
+    while (!stopped) {
+      const n = next();
+      if (n === undefined) {
+        await bell.rung;
+        continue;
+      }
+      exchange.mail.delete(n);
+      acting.add(n);
+      try {
+        await pass(n);
+        afterPass();
+      } catch (error) {
+        failure ??= error;
+        stopped = true;
+        ring();
+      } finally {
+        acting.delete(n);
+      }
+    }
+  };
+  arrived.on('mail', ring);
+  const workers = Array.from({ length: SIDE_BY_SIDE }, () => worker());
+  return {
+    get failure() {
+      return failure;
+    },
+    async stop() {
+      stopped = true;
+      ring();
+      arrived.off('mail', ring);
+      await Promise.all(workers);
+      if (failure !== undefined) throw failure;
+    },
+  };
+}
+
+/** A promise to wait on, and what resolves it. */
+function doorbell(): { rung: Promise<void>; ring: () => void } {
+  let ring = () => {};
+  const rung = new Promise<void>((resolve) => {
+    ring = resolve;
+  });
+  return { rung, ring };
 }
 
 /** The org's agbot (`<org>/ab`) on a store of `kind`: `restart` drops its memory, as a crash does. */
