@@ -1,5 +1,4 @@
-import { signalStreamPatterns } from '#lib/signals/stream-filter';
-import { countedItemPatterns } from '#tables/org/stream-counts';
+import { countedItemPatterns, signalStreamPatterns } from '#lib/signals/stream-filter';
 
 /**
  * The signal channel's function in serverless.yml (docs/signals.md): API Gateway's WebSocket API,

@@ -2,7 +2,7 @@ import { PENDING_CHANGES_PARTITION } from '#lib/feed/agbot-stream-filter';
 
 /**
  * Which records of the table's stream invoke the signal dispatcher (functions/signals/dispatch.ts,
- * docs/signals.md): every new pending change row (`PENDINGCHANGES`, tables/feed/changes.ts), the
+ * docs/signals.md), for its signals: every new pending change row (`PENDINGCHANGES`, tables/feed/changes.ts), the
  * one place a write records that some feed has something. The row's `operation` (one of the
  * feed's four) tells a change row from the feed's head, which shares its partition. Numbering
  * (rows moved to `CHANGES#…`), heartbeats and every other write invoke nothing: an idle fleet
@@ -19,6 +19,33 @@ export const signalStreamPatterns = () => [
     dynamodb: {
       Keys: { pk: { S: [PENDING_CHANGES_PARTITION] } },
       NewImage: { operation: { S: CHANGE_OPERATIONS } },
+    },
+  },
+];
+
+/**
+ * The items whose creation and removal move an org's counter (tables/org/stream-counts.ts): the
+ * messages and agreements of agbot and node partitions, with the counter each moves.
+ */
+export const COUNTED_ITEMS = [
+  { partition: 'AGBOT#', child: /^MSG#\d+$/, counter: 'agbotMsgs' },
+  { partition: 'NODE#', child: /^MSG#\d+$/, counter: 'nodeMsgs' },
+  { partition: 'AGBOT#', child: /^AGREEMENT#/, counter: 'agbotAgreements' },
+  { partition: 'NODE#', child: /^AGREEMENT#/, counter: 'nodeAgreements' },
+] as const;
+
+/**
+ * The same items in the filter's syntax (prefixes only: the handler checks each sort key exactly,
+ * `MSGSEQ` and `MSGFROM#…` are not messages), created or removed.
+ */
+export const countedItemPatterns = () => [
+  {
+    eventName: ['INSERT', 'REMOVE'],
+    dynamodb: {
+      Keys: {
+        pk: { S: [{ prefix: 'AGBOT#' }, { prefix: 'NODE#' }] },
+        sk: { S: [{ prefix: 'MSG#' }, { prefix: 'AGREEMENT#' }] },
+      },
     },
   },
 ];

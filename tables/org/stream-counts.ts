@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { COUNTED_ITEMS } from '#lib/signals/stream-filter';
 import { documentClient, tableName } from '../client.ts';
 import { retryOnConflict } from '../kernel/retry-on-conflict.ts';
 import { orgKeys } from '../keys/org.ts';
@@ -13,43 +14,15 @@ import type { Counts } from './stats.ts';
  * deleted used to pay one more UpdateItem for them; the stream's consumer (the signal dispatcher,
  * functions/signals/dispatch.ts) now moves each org's counters once per batch. They count what is
  * stored, so whatever removes an item (a read of expired messages, a cascade, DynamoDB's TTL)
- * uncounts it, and no request path keeps them by hand.
+ * uncounts it, and no request path keeps them by hand. Which items count, and the stream's filter
+ * for them: lib/signals/stream-filter.ts.
  */
-export const STREAM_COUNTERS = ['agbotMsgs', 'nodeMsgs', 'agbotAgreements', 'nodeAgreements'] as const;
-type StreamCounter = (typeof STREAM_COUNTERS)[number];
-
 /** A stream record as far as counting needs it (the key; attribute-value JSON). */
 export interface CountedRecord {
   eventID?: string;
   eventName?: string;
   dynamodb?: { Keys?: { pk?: { S?: string }; sk?: { S?: string } }; SequenceNumber?: string };
 }
-
-/** The partitions whose children are counted, and the counter of each kind of child. */
-const COUNTED: { partition: string; child: RegExp; counter: StreamCounter }[] = [
-  { partition: 'AGBOT#', child: /^MSG#\d+$/, counter: 'agbotMsgs' },
-  { partition: 'NODE#', child: /^MSG#\d+$/, counter: 'nodeMsgs' },
-  { partition: 'AGBOT#', child: /^AGREEMENT#/, counter: 'agbotAgreements' },
-  { partition: 'NODE#', child: /^AGREEMENT#/, counter: 'nodeAgreements' },
-];
-
-/**
- * The stream's filter for the counted items (Lambda's event-filtering syntax; the local stream
- * reader applies the same): items whose sort key starts `MSG#` or `AGREEMENT#`, created or
- * removed. The handler checks the partition and the exact sort key (`MSGSEQ`, `MSGFROM#…` are
- * not messages).
- */
-export const countedItemPatterns = () => [
-  {
-    eventName: ['INSERT', 'REMOVE'],
-    dynamodb: {
-      Keys: {
-        pk: { S: [{ prefix: 'AGBOT#' }, { prefix: 'NODE#' }] },
-        sk: { S: [{ prefix: 'MSG#' }, { prefix: 'AGREEMENT#' }] },
-      },
-    },
-  },
-];
 
 /** Each org's counter moves in `records` (an org whose moves cancel out is left out). */
 export function countMovesInStream(records: readonly CountedRecord[]): Map<string, Partial<Counts>> {
@@ -58,7 +31,7 @@ export function countMovesInStream(records: readonly CountedRecord[]): Map<strin
     const delta = record.eventName === 'INSERT' ? 1 : record.eventName === 'REMOVE' ? -1 : 0;
     const pk = record.dynamodb?.Keys?.pk?.S ?? '';
     const sk = record.dynamodb?.Keys?.sk?.S ?? '';
-    const kind = COUNTED.find((c) => pk.startsWith(c.partition) && c.child.test(sk));
+    const kind = COUNTED_ITEMS.find((c) => pk.startsWith(c.partition) && c.child.test(sk));
     if (delta === 0 || !kind) continue;
     // `AGBOT#<org>/<id>`, `NODE#<org>/<id>`: org names hold no slash.
     const org = pk.slice(kind.partition.length, pk.indexOf('/'));

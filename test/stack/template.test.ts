@@ -12,8 +12,7 @@ import { DISPATCH_RETRY } from '#functions/signals/function';
 import { BUILT_IN_AGBOT } from '#lib/agbot/built-in';
 import { agbotStreamPatterns } from '#lib/feed/agbot-stream-filter';
 import { functionName } from '#lib/openapi/serverless';
-import { signalStreamPatterns } from '#lib/signals/stream-filter';
-import { countedItemPatterns } from '#tables/org/stream-counts';
+import { countedItemPatterns, signalStreamPatterns } from '#lib/signals/stream-filter';
 import { ALARM_THRESHOLDS, MAX_EXPRESSION } from '../../stack/operations.ts';
 import { OWN_ROLES, TABLE_ACTIONS, tableStatements } from '../../stack/permissions.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchesStreamPatterns } from '#lib/feed/agbot-stream-filter';
-import { signalStreamPatterns } from '#lib/signals/stream-filter';
-import { countedItemPatterns, countMovesInStream } from '#tables/org/stream-counts';
+import { countedItemPatterns, signalStreamPatterns } from '#lib/signals/stream-filter';
+import { countMovesInStream } from '#tables/org/stream-counts';
 
 /**
  * Which stream records move which org counter (tables/org/stream-counts.ts), and that the
