@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type Docker from 'dockerode';
 import { engineAt } from '../workloads/engine.ts';
@@ -13,20 +14,23 @@ const BUSYBOX = '/bin/busybox';
 
 /**
  * The engine the container tests use, or undefined (with the reason printed once) when none answers.
- * An engine that is there but slow (a loaded machine: the whole suite beside a busy core) is waited
- * for: only a socket nobody listens on skips the tests, never a ping that took long.
+ * An engine that is there but slow or busy (a loaded machine: the whole suite beside a busy core)
+ * is waited for, up to ENGINE_PATIENCE_MS: only a missing socket skips the tests at once.
  */
 export async function reachableEngine(): Promise<Docker | undefined> {
   const docker = engineAt(process.env.DOCKER_HOST, PING_TIMEOUT_MS);
-  for (let attempt = 1; ; attempt++) {
+  const started = Date.now();
+  for (;;) {
     try {
       await docker.ping();
       break;
     } catch (error) {
-      if (!answeredSlowly(error) || attempt >= PING_ATTEMPTS) {
-        console.warn(ENGINE_SKIP_MESSAGE);
+      const code = (error as { code?: string }).code;
+      if (code === 'ENOENT' || Date.now() - started >= ENGINE_PATIENCE_MS) {
+        console.warn(`${ENGINE_SKIP_MESSAGE} [${code ?? (error as Error).message}]`);
         return undefined;
       }
+      await sleep(1000);
     }
   }
   if (!existsSync(BUSYBOX)) {
@@ -37,13 +41,7 @@ export async function reachableEngine(): Promise<Docker | undefined> {
 }
 
 const PING_TIMEOUT_MS = 20_000;
-const PING_ATTEMPTS = 3;
-
-/** A ping that timed out (the engine is there) rather than one nobody could take (no socket, refused). */
-const answeredSlowly = (error: unknown): boolean => {
-  const code = (error as { code?: string }).code;
-  return code !== 'ENOENT' && code !== 'ECONNREFUSED' && code !== 'EACCES';
-};
+const ENGINE_PATIENCE_MS = 60_000;
 
 const IMAGE = 'oe-test/busybox:1';
 let built: Promise<string> | undefined;
