@@ -79,12 +79,17 @@ export async function startDynamoDbLocal(options: {
   // Java starts in 2-3 s on an idle machine; the bound only says when to give up (a loaded machine
   // took over 30 s), and a JVM that exits is reported at once.
   const ready = await Promise.race([
-    waitForPort(port, JAVA_START_BOUND_MS).then(() => true),
+    waitForPort(port, JAVA_START_BOUND_MS).then(
+      () => true,
+      () => false,
+    ),
     exited.then(() => false),
   ]);
   if (!ready) {
+    // A JVM still starting past the bound is stopped, not left behind with its port.
+    await stopChild(child, exited);
     throw new LocalStackError(
-      `DynamoDB Local did not start:\n${output.trim().split('\n').slice(-5).join('\n')}`,
+      `DynamoDB Local did not start (it exited, or did not listen on port ${port} within ${JAVA_START_BOUND_MS / 1000} s):\n${output.trim().split('\n').slice(-5).join('\n')}`,
     );
   }
   return { endpoint: `http://127.0.0.1:${port}`, port, pid: child.pid, stop: () => stopChild(child, exited) };
