@@ -17,6 +17,7 @@ import type { Counts } from './stats.ts';
  * uncounts it, and no request path keeps them by hand. Which items count, and the stream's filter
  * for them: lib/signals/stream-filter.ts.
  */
+
 /** A stream record as far as counting needs it (the key; attribute-value JSON). */
 export interface CountedRecord {
   eventID?: string;
