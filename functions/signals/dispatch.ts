@@ -1,5 +1,5 @@
 import { log } from '#lib/log';
-import { countFromStream as countBatch } from '#tables/org/stream-counts';
+import { countFromStream } from '#tables/org/stream-counts';
 import { signalChanges } from '#tables/signals/changes';
 import { changesInStream, type StreamRecord } from '#tables/signals/stream';
 
@@ -28,7 +28,7 @@ export async function handler(event: { Records?: StreamRecord[] }) {
         closed: outcome.closed,
         gone: outcome.gone,
       });
-    await countBatch(records);
+    await countFromStream(records);
     return { changes: changes.length, audience: outcome.audience, delivered: outcome.delivered.length };
   } catch (error) {
     log.error('signals not delivered or counters not moved; the stream retries the batch', {

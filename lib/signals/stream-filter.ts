@@ -25,26 +25,27 @@ export const signalStreamPatterns = () => [
 
 /**
  * The items whose creation and removal move an org's counter (tables/org/stream-counts.ts): the
- * messages and agreements of agbot and node partitions, with the counter each moves.
+ * messages and agreements of agbot and node partitions, with the counter each moves. `child` is
+ * the exact sort key; `childPrefix` what the filter can say of it (`MSGSEQ` and `MSGFROM#…` start
+ * like messages but are not, so the handler checks `child`).
  */
 export const COUNTED_ITEMS = [
-  { partition: 'AGBOT#', child: /^MSG#\d+$/, counter: 'agbotMsgs' },
-  { partition: 'NODE#', child: /^MSG#\d+$/, counter: 'nodeMsgs' },
-  { partition: 'AGBOT#', child: /^AGREEMENT#/, counter: 'agbotAgreements' },
-  { partition: 'NODE#', child: /^AGREEMENT#/, counter: 'nodeAgreements' },
+  { partition: 'AGBOT#', childPrefix: 'MSG#', child: /^MSG#\d+$/, counter: 'agbotMsgs' },
+  { partition: 'NODE#', childPrefix: 'MSG#', child: /^MSG#\d+$/, counter: 'nodeMsgs' },
+  { partition: 'AGBOT#', childPrefix: 'AGREEMENT#', child: /^AGREEMENT#/, counter: 'agbotAgreements' },
+  { partition: 'NODE#', childPrefix: 'AGREEMENT#', child: /^AGREEMENT#/, counter: 'nodeAgreements' },
 ] as const;
 
-/**
- * The same items in the filter's syntax (prefixes only: the handler checks each sort key exactly,
- * `MSGSEQ` and `MSGFROM#…` are not messages), created or removed.
- */
+const prefixesOf = (values: string[]) => [...new Set(values)].map((prefix) => ({ prefix }));
+
+/** The same items in the filter's syntax, created or removed. */
 export const countedItemPatterns = () => [
   {
     eventName: ['INSERT', 'REMOVE'],
     dynamodb: {
       Keys: {
-        pk: { S: [{ prefix: 'AGBOT#' }, { prefix: 'NODE#' }] },
-        sk: { S: [{ prefix: 'MSG#' }, { prefix: 'AGREEMENT#' }] },
+        pk: { S: prefixesOf(COUNTED_ITEMS.map((item) => item.partition)) },
+        sk: { S: prefixesOf(COUNTED_ITEMS.map((item) => item.childPrefix)) },
       },
     },
   },

@@ -10,7 +10,6 @@ import {
   getAgreement as readAgreement,
 } from '#tables/agbot/agreement-records';
 import { getAgbot } from '#tables/agbot/records';
-import { getOrgCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useStreamCounts } from '#test/support/stream-counts';
@@ -18,12 +17,7 @@ import { useTestTable } from '#test/support/table';
 
 useTestTable();
 // The org counters of messages and agreements move from the table's stream (tables/org/stream-counts.ts).
-const counting = useStreamCounts();
-/** The org's counters once every write made so far has been counted. */
-const orgCounts = async (org: string) => {
-  await counting.settled();
-  return getOrgCounts(org);
-};
+const { orgCounts } = useStreamCounts();
 
 type Auth = { user: string; secret: string };
 let now = new Date('2033-03-03T03:03:03.003Z');

@@ -5,7 +5,6 @@ import { handler as listMessages } from '#functions/agbot-messages/list-messages
 import { handler as postMessage } from '#functions/agbot-messages/post-message';
 import { getConfig } from '#lib/config';
 import { listMessages as storedMessages } from '#tables/agbot/message-records';
-import { getOrgCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useStreamCounts } from '#test/support/stream-counts';
@@ -14,12 +13,7 @@ import { createSender } from './fixtures.ts';
 
 useTestTable();
 // The org counters of messages and agreements move from the table's stream (tables/org/stream-counts.ts).
-const counting = useStreamCounts();
-/** The org's counters once every write made so far has been counted. */
-const orgCounts = async (org: string) => {
-  await counting.settled();
-  return getOrgCounts(org);
-};
+const { orgCounts } = useStreamCounts();
 
 type Auth = { user: string; secret: string };
 const at = new Date('2031-01-01T00:00:00.000Z');

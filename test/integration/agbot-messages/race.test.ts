@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as listMessages } from '#functions/agbot-messages/list-messages';
 import { handler as postMessage } from '#functions/agbot-messages/post-message';
 import { listMessages as storedMessages } from '#tables/agbot/message-records';
-import { getOrgCounts } from '#tables/org/stats';
 import { createAgbot, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useStreamCounts } from '#test/support/stream-counts';
@@ -14,12 +13,7 @@ const RACE_TIMEOUT_MS = 180_000;
 
 useTestTable();
 // The org counters of messages and agreements move from the table's stream (tables/org/stream-counts.ts).
-const counting = useStreamCounts();
-/** The org's counters once every write made so far has been counted. */
-const orgCounts = async (org: string) => {
-  await counting.settled();
-  return getOrgCounts(org);
-};
+const { orgCounts } = useStreamCounts();
 
 const NODES = 50;
 type Auth = { user: string; secret: string };

@@ -6,7 +6,7 @@ import { putAgreement } from '#tables/agbot/agreement-records';
 import { getAgbot } from '#tables/agbot/records';
 import { documentClient, dynamoClient, tableName } from '#tables/client';
 import { agbotKeys } from '#tables/keys/agbot';
-import { getOrgCounts, getUserCounts } from '#tables/org/stats';
+import { getUserCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { partitionSortKeys } from '#test/support/partition';
@@ -15,12 +15,7 @@ import { useTestTable } from '#test/support/table';
 
 useTestTable();
 // The org counters of messages and agreements move from the table's stream (tables/org/stream-counts.ts).
-const counting = useStreamCounts();
-/** The org's counters once every write made so far has been counted. */
-const orgCounts = async (org: string) => {
-  await counting.settled();
-  return getOrgCounts(org);
-};
+const { orgCounts } = useStreamCounts();
 
 type Auth = { user: string; secret: string };
 const remove = (auth: Auth, agreementbot: string, organization = 'acme') =>

@@ -5,7 +5,7 @@ import { handler as deleteOrg } from '#functions/orgs/delete-org';
 import { handler as deleteUser } from '#functions/users/delete-user';
 import { agbotKeys } from '#tables/keys/agbot';
 import { userKeys } from '#tables/keys/user';
-import { getOrgCounts, getUserCounts } from '#tables/org/stats';
+import { getUserCounts } from '#tables/org/stats';
 import { createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { partitionSortKeys } from '#test/support/partition';
@@ -14,12 +14,7 @@ import { useTestTable } from '#test/support/table';
 
 useTestTable();
 // The org counters of messages and agreements move from the table's stream (tables/org/stream-counts.ts).
-const counting = useStreamCounts();
-/** The org's counters once every write made so far has been counted. */
-const orgCounts = async (org: string) => {
-  await counting.settled();
-  return getOrgCounts(org);
-};
+const { orgCounts } = useStreamCounts();
 
 type Auth = { user: string; secret: string };
 const service = { orgid: 'o', pattern: 'p', url: 'u' };

@@ -11,7 +11,7 @@ import { getConfig } from '#lib/config';
 import { dynamoCallsByLabel, withCallLabel } from '#tables/client';
 import { getNodeAgreement } from '#tables/node/agreement-records';
 import { getNode } from '#tables/node/records';
-import { getOrgCounts, getUserCounts } from '#tables/org/stats';
+import { getUserCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { changeRows, tableSnapshot } from '#test/support/node-wire';
@@ -22,11 +22,7 @@ import { useTestTable } from '#test/support/table';
 useTestTable();
 // The org counters of messages and agreements move from the table's stream (tables/org/stream-counts.ts).
 const counting = useStreamCounts();
-/** The org's counters once every write made so far has been counted. */
-const orgCounts = async (org: string) => {
-  await counting.settled();
-  return getOrgCounts(org);
-};
+const { orgCounts } = counting;
 /** The table once every write made so far has been counted ("writes nothing" compares two). */
 const settledSnapshot = async () => {
   await counting.settled();

@@ -8,7 +8,6 @@ import { listMessages } from '#tables/agbot/message-records';
 import { agbotKeys } from '#tables/keys/agbot';
 import { nodeKeys } from '#tables/keys/node';
 import { listNodeMessages } from '#tables/node/message-records';
-import { getOrgCounts } from '#tables/org/stats';
 import { createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useStreamCounts } from '#test/support/stream-counts';
@@ -18,12 +17,7 @@ import { createSendingAgbot, partitionSortKeys } from './fixtures.ts';
 
 useTestTable();
 // The org counters of messages and agreements move from the table's stream (tables/org/stream-counts.ts).
-const counting = useStreamCounts();
-/** The org's counters once every write made so far has been counted. */
-const orgCounts = async (org: string) => {
-  await counting.settled();
-  return getOrgCounts(org);
-};
+const { orgCounts } = useStreamCounts();
 
 const body = { message: 'hello', ttl: 600 };
 

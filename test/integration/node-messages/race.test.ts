@@ -4,7 +4,6 @@ import { handler as postNodeMessage } from '#functions/node-messages/post-messag
 import { getConfig } from '#lib/config';
 import { listMessages } from '#tables/agbot/message-records';
 import { listNodeMessages } from '#tables/node/message-records';
-import { getOrgCounts } from '#tables/org/stats';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useStreamCounts } from '#test/support/stream-counts';
@@ -20,12 +19,7 @@ const RACE_TIMEOUT_MS = 180_000;
 
 useTestTable();
 // The org counters of messages and agreements move from the table's stream (tables/org/stream-counts.ts).
-const counting = useStreamCounts();
-/** The org's counters once every write made so far has been counted. */
-const orgCounts = async (org: string) => {
-  await counting.settled();
-  return getOrgCounts(org);
-};
+const { orgCounts } = useStreamCounts();
 
 const RACERS = 50;
 const LIMIT = 10;

@@ -17,10 +17,7 @@ import { useTestTable } from '#test/support/table';
  */
 useTestTable();
 const counting = useStreamCounts();
-const orgCounts = async (org: string) => {
-  await counting.settled();
-  return getOrgCounts(org);
-};
+const { orgCounts } = counting;
 
 const put = (key: { pk: string; sk: string }) =>
   documentClient.send(new PutCommand({ TableName: tableName(), Item: { ...key, message: 'm' } }));

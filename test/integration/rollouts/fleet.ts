@@ -9,7 +9,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -427,11 +427,8 @@ function answerContinuously(
   const acting = new Set<string>();
   let stopped = false;
   let failure: unknown;
-  let bell = doorbell();
-  const ring = () => {
-    bell.ring();
-    bell = doorbell();
-  };
+  // Wakes every idle worker (they look again, or see that answering stopped).
+  const wakeAll = () => arrived.emit('mail');
   const next = () => {
     for (const n of exchange.mail) if (nodes.has(n) && !acting.has(n)) return n;
   };
@@ -439,7 +436,7 @@ function answerContinuously(
     while (!stopped) {
       const n = next();
       if (n === undefined) {
-        await bell.rung;
+        await once(arrived, 'mail');
         continue;
       }
       exchange.mail.delete(n);
@@ -450,13 +447,14 @@ function answerContinuously(
       } catch (error) {
         failure ??= error;
         stopped = true;
-        ring();
+        wakeAll();
       } finally {
         acting.delete(n);
       }
     }
   };
-  arrived.on('mail', ring);
+  // Every idle worker listens at once: the default limit of 10 listeners is for leaks, not this.
+  arrived.setMaxListeners(SIDE_BY_SIDE + 1);
   const workers = Array.from({ length: SIDE_BY_SIDE }, () => worker());
   return {
     get failure() {
@@ -464,21 +462,11 @@ function answerContinuously(
     },
     async stop() {
       stopped = true;
-      ring();
-      arrived.off('mail', ring);
+      wakeAll();
       await Promise.all(workers);
       if (failure !== undefined) throw failure;
     },
   };
-}
-
-/** A promise to wait on, and what resolves it. */
-function doorbell(): { rung: Promise<void>; ring: () => void } {
-  let ring = () => {};
-  const rung = new Promise<void>((resolve) => {
-    ring = resolve;
-  });
-  return { rung, ring };
 }
 
 /** The org's agbot (`<org>/ab`) on a store of `kind`: `restart` drops its memory, as a crash does. */
