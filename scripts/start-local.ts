@@ -1,6 +1,10 @@
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadOrCreateMasterKey } from '#lib/secrets/local-key-provider';
 import { buildConsole } from './build-console.ts';
+import { buildFunctions } from './exchange-functions-build.ts';
 import { startLocalAgbot } from './local/agbot.ts';
 import { assertPortsFree } from './local/check-ports.ts';
 import { prepareDataDir } from './local/data-dir.ts';
@@ -96,7 +100,9 @@ async function main(signal: AbortSignal): Promise<void> {
   // The web console is served by the stack from console/dist (functions/console, docs/console.md).
   const built = await buildConsole();
   console.log(`Built the web console (${(built.gzipTotal / 1024).toFixed(1)} KB gzip).`);
-  console.log('Starting the Exchange (serverless-offline; the first build takes a while)...');
+  const functions = await buildOwnFunctions();
+  if (signal.aborted) return;
+  console.log('Starting the Exchange (serverless-offline)...');
   const offline = await startOffline({
     httpPort: settings.httpPort,
     lambdaPort: settings.lambdaPort,
@@ -115,6 +121,7 @@ async function main(signal: AbortSignal): Promise<void> {
       EXCHANGE_API_URL: `http://127.0.0.1:${settings.httpPort}/v1`,
       EXCHANGE_OBJECTS_URL: objects.url,
       EXCHANGE_OBJECTS_SECRET: objects.secret,
+      ...functions,
       SLS_TELEMETRY_DISABLED: '1',
       SLS_NOTIFICATIONS_MODE: 'off',
     },
@@ -165,6 +172,27 @@ async function main(signal: AbortSignal): Promise<void> {
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * Every function built in one esbuild call into a folder of this start's own (removed when it
+ * stops), which serverless-offline then runs as it is: about three times faster than letting
+ * serverless-esbuild build and zip the 29 functions one by one, and nothing is left in the temp
+ * folder by a start stopped halfway. The bundles are the ones `serverless deploy` makes
+ * (scripts/exchange-functions-build.ts). EXCHANGE_PREBUILT=1 with EXCHANGE_BUILD_DIR runs a build
+ * made beforehand instead.
+ */
+async function buildOwnFunctions(): Promise<Record<string, string>> {
+  if (process.env.EXCHANGE_PREBUILT) return {};
+  // Relative to the project: serverless-esbuild joins its work folder to the service's path.
+  const dir = join('.esbuild', `start-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  stops.push(async () => rmSync(join(root, dir), { recursive: true, force: true }));
+  const started = Date.now();
+  console.log("Building the Exchange's functions...");
+  await buildFunctions(dir);
+  console.log(`Built the Exchange's functions in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  return { EXCHANGE_PREBUILT: '1', EXCHANGE_BUILD_DIR: dir };
 }
 
 async function startOwnDynamoDb(settings: ReturnType<typeof readSettings>): Promise<{ endpoint: string }> {

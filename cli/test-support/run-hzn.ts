@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Io } from '../io.ts';
@@ -6,7 +6,8 @@ import { run } from '../program.ts';
 
 /**
  * One in-process run of hzn with a given environment and stdin, its output captured. Sleeps are
- * instant (the polling loops still run in order); HOME and /etc are empty temp dirs unless given.
+ * instant (the polling loops still run in order); the working dir, HOME and /etc are empty temp
+ * dirs unless given, removed when the run ends.
  */
 export interface HznRun {
   code: number;
@@ -27,6 +28,12 @@ export async function hzn(argv: string[], options: HznOptions = {}): Promise<Hzn
   let stderr = '';
   const lines = (options.stdin ?? '').split('\n');
   let clock = Date.now();
+  const scratch: string[] = [];
+  const emptyDir = (prefix: string) => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    scratch.push(dir);
+    return dir;
+  };
   const io: Io = {
     out: (text) => {
       stdout += text;
@@ -37,14 +44,18 @@ export async function hzn(argv: string[], options: HznOptions = {}): Promise<Hzn
     readStdin: async () => options.stdin ?? '',
     readLine: async () => (options.stdin === undefined || lines.length === 0 ? undefined : lines.shift()),
     env: { HZN_HTTP_RETRIES: '0', ...options.env },
-    cwd: options.cwd ?? mkdtempSync(join(tmpdir(), 'hzn-cwd-')),
-    home: options.home ?? mkdtempSync(join(tmpdir(), 'hzn-home-')),
-    etcDir: options.etcDir ?? mkdtempSync(join(tmpdir(), 'hzn-etc-')),
+    cwd: options.cwd ?? emptyDir('hzn-cwd-'),
+    home: options.home ?? emptyDir('hzn-home-'),
+    etcDir: options.etcDir ?? emptyDir('hzn-etc-'),
     now: () => clock,
     sleep: async (ms) => {
       clock += ms;
     },
   };
-  const code = await run(argv, io);
-  return { code, stdout, stderr };
+  try {
+    const code = await run(argv, io);
+    return { code, stdout, stderr };
+  } finally {
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -60,8 +60,8 @@ export async function startOffline(options: {
     });
   }
   const url = `http://127.0.0.1:${options.httpPort}/v1/admin/version`;
-  // The first start builds every function: minutes on a slow or busy machine (a full test run
-  // beside it took over 180 s), so the bound is generous; it only ends a server that never answers.
+  // A busy machine (a full test run beside it) can take minutes to load 29 functions, so the bound
+  // is generous; it only ends a server that never answers.
   const deadline = Date.now() + (options.timeoutMs ?? 600_000);
   let exited = false;
   void started.exited.then(() => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '#lib/auth/basic';
@@ -9,12 +9,13 @@ import { prebuiltFunctions } from './support/prebuilt.ts';
 
 /**
  * `npm start` (scripts/start-local.ts) as a user runs it: the first start builds the functions as
- * it does for a user; the second start, whose subject is the data kept across a restart, runs the
- * e2e project's build of the same functions (prebuilt.ts). Its refusals and a start on a "bad"
+ * it does for a user, into a folder of its own that it removes when it stops; the second start,
+ * whose subject is the data kept across a restart, runs the e2e project's build of the same
+ * functions (prebuilt.ts). Its refusals and a start on a "bad"
  * port are in npm-start-edges.test.ts (a file of their own, so the two run side by side).
  */
 const STARTUP_MS = 240_000;
-/** The first start builds every function: the launcher's own bound (scripts/local/offline.ts). */
+/** The first start builds every function, then loads them: the launcher's own bound (scripts/local/offline.ts). */
 const FIRST_START_MS = 600_000;
 const { start, stop, tempDir } = useLaunches();
 
@@ -78,8 +79,12 @@ describe('npm start (scripts/start-local.ts)', () => {
       expect(stored.status).toBe(201);
       expect(first.output()).not.toContain(masterKey);
       expect(first.output()).not.toContain('launcher-secret-value');
+      expect(first.output()).toMatch(/Built the Exchange's functions in [\d.]+ s/);
       expect(await stop(first)).toBe(0);
       expect(await allFree([ports.http, ports.http + 1, ports.dynamo])).toBe(true);
+      // Its build went with it.
+      const ownBuild = `start-${first.child.pid}-`;
+      expect(readdirSync('.esbuild').filter((name) => name.startsWith(ownBuild))).toEqual([]);
 
       // Second start: same password, same data.
       const second = start({ ...env, ...prebuiltFunctions() });
