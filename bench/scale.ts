@@ -22,10 +22,11 @@
  *   clock a minute on for each (the in-stack schedule's cadence), their DynamoDB calls and capacity
  *   units, by route, and the governance's monthly cost per 1,000 nodes at list prices.
  *
- * The stack's stream consumer runs beside the Exchange (it moves the org counters of messages and
- * agreements; its calls are counted with the hub's). What it does not do yet (docs/benchmarks.md
- * says): the signal channel, nodes idling at the agent's intervals (their side of the idle cost is
- * bench:fleet's, with real agents), the stack's own stream-driven invocation of the round.
+ * The stack's stream consumer runs beside the Exchange (it numbers the change feed and moves the
+ * org counters of messages and agreements; its calls are counted with the hub's). What it does not
+ * do yet (docs/benchmarks.md says): the signal channel, nodes idling at the agent's intervals
+ * (their side of the idle cost is bench:fleet's, with real agents), the stack's own stream-driven
+ * invocation of the round.
  */
 import { startBenchDynamo } from './env.ts';
 import { consumedUnits, isReadOperation } from './fleet-proxies.ts';
@@ -55,11 +56,11 @@ try {
   const { createFleet, openAgbot, startExchange } = await import('../test/integration/rollouts/fleet.ts');
   const { exchangeCall } = await import('../agbot/test-support/scripted-node.ts');
   const exchange = await startExchange();
-  // The stack's stream consumer: it moves the org counters of messages and agreements
-  // (tables/org/stream-counts.ts), so its calls are the hub's too. It reads the stream as often as
-  // the local stack's reader does.
+  // The stack's stream consumer: it numbers the change feed before it would signal, and moves the
+  // org counters of messages and agreements (tables/org/stream-counts.ts), so its calls are the
+  // hub's too. It reads the stream as often as the local stack's reader does.
   const { startInProcessStreamConsumer } = await import('../test/support/stream-consumer.ts');
-  const consumer = await withCallLabel('stream consumer (counters)', () =>
+  const consumer = await withCallLabel('stream consumer (numbering, counters)', () =>
     startInProcessStreamConsumer({ pollMs: 100 }),
   );
   // The probes' own server, so that their DynamoDB calls are counted apart from the hub's work.

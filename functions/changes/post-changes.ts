@@ -53,6 +53,10 @@ export const handler = endpoint(changesRoutes.operations.postChanges, {
           ...(since ? { since } : {}),
           visible: visibleTo(caller),
           max,
+          // A node never waits for another reader's numbering: what it is woken for was numbered
+          // before the signal went out (functions/signals/dispatch.ts), and a thousand nodes
+          // woken together would each watch the numberer (tables/README.md, "The change feed").
+          waitForPending: caller.kind !== 'node',
         },
         now,
       ),

@@ -114,19 +114,24 @@ let sequenceGuess = 0;
  *
  * Only the reader holding the numbering lease numbers; the others watch the oldest pending row and
  * the head (one small Query each time) until their rows are numbered or the lease is free
- * (tables/feed/head.ts).
+ * (tables/feed/head.ts). With `waitForOthers: false` a call that finds the lease held answers at
+ * once with the newest id numbered so far instead: a node's read, whose changes the signal
+ * dispatcher numbers before it wakes the node (functions/signals/dispatch.ts).
  */
-export async function sequencePendingChanges(): Promise<number> {
+export async function sequencePendingChanges(options: { waitForOthers?: boolean } = {}): Promise<number> {
   const lease = { caller: randomUUID(), holding: false };
   try {
-    return await sequenceUnderLease(lease);
+    return await sequenceUnderLease(lease, options.waitForOthers ?? true);
   } finally {
     // A call that stops between batches gives the lease up at once, rather than in 2 s.
     if (lease.holding) await releaseLease(lease.caller);
   }
 }
 
-async function sequenceUnderLease(lease: { caller: string; holding: boolean }): Promise<number> {
+async function sequenceUnderLease(
+  lease: { caller: string; holding: boolean },
+  waitForOthers: boolean,
+): Promise<number> {
   const started = Date.now();
   let cutoff: string | undefined;
   let watching = false;
@@ -148,6 +153,9 @@ async function sequenceUnderLease(lease: { caller: string; holding: boolean }): 
     if (oldest === undefined || oldest.sk > cutoff) return head?.seq ?? (await numberedUpTo());
     if (!lease.holding)
       lease.holding = !leasedToAnother(head, lease.caller) && (await claimLease(lease.caller));
+    // Another reader numbers: what it has numbered so far is a consistent answer (ids are handed
+    // out in commit order), and the rows it is numbering come with the next read.
+    if (!lease.holding && !waitForOthers) return head?.seq ?? (await numberedUpTo());
     if (!lease.holding || watching) {
       // Another reader numbers: look again shortly, and answer as soon as this call's own rows are
       // numbered rather than when the holder's whole run (maybe far past them) is. A new holder

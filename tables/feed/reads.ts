@@ -13,6 +13,11 @@ interface ChangeQuery {
   /** Which rows the caller may see. */
   visible: (row: ChangeRow) => boolean;
   max: number;
+  /**
+   * False: when another reader is numbering, read what is numbered so far rather than wait for the
+   * rows pending when the read began (sequencePendingChanges' `waitForOthers`).
+   */
+  waitForPending?: boolean;
 }
 
 /**
@@ -46,7 +51,7 @@ interface ChangeRead {
  * Expired rows are dropped: DynamoDB's TTL deletes them late.
  */
 export async function readChanges(query: ChangeQuery, now: Date = new Date()): Promise<ChangeRead> {
-  const newest = await sequencePendingChanges();
+  const newest = await sequencePendingChanges({ waitForOthers: query.waitForPending ?? true });
   // Nothing was numbered at or after the caller's id: the idle poll ends here (one Query).
   if (query.max <= 0 || query.fromId > newest) return { rows: [], newest };
   const orgs = new Set(query.orgs);

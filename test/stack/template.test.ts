@@ -241,16 +241,25 @@ describe('the packaged CloudFormation template', () => {
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SIGNAL#*', 'SIGNALS#*'] },
     });
     const updates = statements.filter((s) => s.Action.includes('dynamodb:UpdateItem'));
-    // The nodes' liveness items, and the orgs' counters (tables/org/stream-counts.ts).
+    // The nodes' liveness items, the change feed's numbering (tables/feed/changes.ts), and the
+    // orgs' counters (tables/org/stream-counts.ts).
+    const feed = ['PENDINGCHANGES', 'CHANGES', 'CHANGES#*', 'ALLCHANGES', 'PUBLICCHANGES'];
     expect(updates.map((s) => s.Condition)).toEqual(
-      ['NODE#*', 'ORG#*'].map((keys) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys] } })),
+      [['NODE#*'], feed, ['ORG#*']].map((keys) => ({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': keys },
+      })),
     );
     const manage = JSON.stringify(byAction('execute-api:ManageConnections')?.Resource);
     // This stack's WebSocket API and stage only.
     expect(manage).toContain('{"Ref":"WebsocketsApi"},"/dev/POST/@connections/*"');
     expect(manage).toContain('{"Ref":"WebsocketsApi"},"/dev/DELETE/@connections/*"');
     expect(manage).not.toMatch(/execute-api:\*|"\*"/);
-    expect(statements.flatMap((s) => s.Action).some((a) => /PutItem|Scan|kms:/.test(a))).toBe(false);
+    expect(statements.flatMap((s) => s.Action).some((a) => /Scan|kms:/.test(a))).toBe(false);
+    // It puts items only in the change feed's partitions.
+    const puts = statements.filter((s) => s.Action.includes('dynamodb:PutItem'));
+    expect(puts.map((s) => s.Condition)).toEqual([
+      { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': feed } },
+    ]);
   });
 
   it('has the in-stack agbot: its function on the table stream (filtered, batched) and every minute, with a role of its own', () => {

@@ -192,6 +192,32 @@ describe('the change feed’s numbering (tables/feed/changes.ts)', () => {
     );
   });
 
+  it('without waiting for others: answers what is numbered while another reader holds the lease, numbers itself when it is free', async () => {
+    const before = await maxChangeId();
+    const ghost = 'a reader numbering a long backlog';
+    const setLease = (until: number) =>
+      documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: feedKeys.head(),
+          UpdateExpression: 'SET numberer = :ghost, leasedUntil = :until',
+          ExpressionAttributeValues: { ':ghost': ghost, ':until': until },
+        }),
+      );
+    await setLease(Date.now() + 10 * 60_000);
+    await recordChanges([change('unwaited', 'x')]);
+    const calls = dynamoCallCount();
+    // One look at the head: the lease is another's, so the answer is the newest id numbered.
+    expect(await sequencePendingChanges({ waitForOthers: false })).toBe(before);
+    expect(dynamoCallCount() - calls).toBe(1);
+    expect(await pendingCount()).toBe(1);
+    // The lease given up: the same call numbers the row, as any reader does.
+    await setLease(0);
+    expect(await sequencePendingChanges({ waitForOthers: false })).toBe(before + 1);
+    expect((await orgChangeRows('unwaited')).map((row) => row.changeId)).toEqual([before + 1]);
+    expect((await feedHead())?.numberer).toBeUndefined();
+  });
+
   it('waits out a lease whose holder stopped answering, then numbers the rows itself', async () => {
     const before = await maxChangeId();
     const lapsesAt = Date.now() + 1_500;

@@ -1,7 +1,10 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as postChanges } from '#functions/changes/post-changes';
 import { handler as postHeartbeat } from '#functions/nodes/post-heartbeat';
+import { documentClient, dynamoCallCount, tableName } from '#tables/client';
 import { recordChanges } from '#tables/feed/changes';
+import { feedKeys } from '#tables/feed/keys';
 import { getNode } from '#tables/node/records';
 import { dynamoUsageOf, totalUnits } from '#test/support/dynamo-usage';
 import { createNode, createOrg, createUser } from '#test/support/identities';
@@ -12,6 +15,7 @@ useTestTable();
 
 type Auth = { user: string; secret: string };
 let node: Auth;
+let owner: Auth;
 const path = { organization: 'idle' };
 
 /** Polls as an agent does: from the id after the last one seen. */
@@ -23,7 +27,7 @@ async function poll(changeId: number) {
 
 beforeAll(async () => {
   await createOrg('idle');
-  await createUser('idle', 'owner');
+  owner = await createUser('idle', 'owner');
   node = await createNode('idle', 'n1', 'idle/owner');
   await recordChanges([{ org: 'idle', id: 'n1', resource: 'node', operation: 'created' }]);
 });
@@ -55,6 +59,42 @@ describe('an idle node costs little (issue 24, item 3)', () => {
     const answer = await poll(from);
     expect(answer.changes).toHaveLength(1);
     expect(answer.mostRecentChangeId).toBe(from);
+  });
+
+  it("a node's read does not wait while another reader numbers; a user's read does", async () => {
+    const from = (await poll(0)).mostRecentChangeId + 1;
+    const lease = (until: number) =>
+      documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: feedKeys.head(),
+          UpdateExpression: 'SET numberer = :other, leasedUntil = :until',
+          ExpressionAttributeValues: { ':other': 'another reader', ':until': until },
+        }),
+      );
+    await lease(Date.now() + 10 * 60_000);
+    await recordChanges([{ org: 'idle', id: 'n1', resource: 'nodepolicies', operation: 'modified' }]);
+    let answer: Awaited<ReturnType<typeof poll>> | undefined;
+    const calls = await dynamoUsageOf(async () => {
+      answer = await poll(from);
+    });
+    // Answered at once with what is numbered (the signal dispatcher numbers before it wakes a node).
+    expect(answer).toEqual(expect.objectContaining({ changes: [], mostRecentChangeId: from - 1 }));
+    expect(calls.map((c) => c.command).sort()).toEqual(['Query', 'UpdateItem']);
+    // A user's read waits for the rows pending when it began: here until the lease is given up.
+    const before = dynamoCallCount();
+    const userRead = invoke(postChanges, { auth: owner, path, body: { changeId: from, maxRecords: 100 } });
+    let userAnswered = false;
+    void userRead.then(() => {
+      userAnswered = true;
+    });
+    // It looked at the pending rows, tried the lease and looked again: still waiting.
+    await expect.poll(() => dynamoCallCount() - before, { interval: 5 }).toBeGreaterThanOrEqual(4);
+    expect(userAnswered).toBe(false);
+    await lease(0);
+    const read = await userRead;
+    expect(read.status).toBe(201);
+    expect((read.body as { mostRecentChangeId: number }).mostRecentChangeId).toBe(from);
   });
 
   it('a heartbeat costs at most 1 write unit and writes no index', async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler } from '#functions/signals/dispatch';
 import { SIGNALS_DISPATCH_FUNCTION } from '#functions/signals/function';
@@ -11,6 +11,7 @@ import { bootstrap } from '#tables/bootstrap';
 import { documentClient, dynamoClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
 import { type Change, recordChanges } from '#tables/feed/changes';
+import { feedKeys } from '#tables/feed/keys';
 import { nodeKeys } from '#tables/keys/node';
 import { recordConnected } from '#tables/node/liveness';
 import { addConnection, agbotConnections, nodeConnections } from '#tables/signals/connections';
@@ -37,6 +38,8 @@ interface Call {
 const calls: Call[] = [];
 /** Per connection id: the answers to its posts in turn (the last one repeats); 200 by default. */
 const postScripts = new Map<string, Answer[]>();
+/** Per connection id: what the test looks at when a post reaches it, before it is answered. */
+const onPost = new Map<string, () => Promise<void>>();
 /** Per connection id: the answer to its close; 204 by default. */
 const closeAnswers = new Map<string, 204 | 500>();
 let management: Server;
@@ -52,7 +55,7 @@ function startManagementApi(): Promise<string> {
   management = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    req.on('end', async () => {
       const connectionId = decodeURIComponent(String(req.url).split('/@connections/')[1] ?? '');
       const method = req.method ?? '';
       calls.push({ method, connectionId, body: Buffer.concat(chunks).toString() });
@@ -60,6 +63,7 @@ function startManagementApi(): Promise<string> {
         res.writeHead(closeAnswers.get(connectionId) ?? 204).end();
         return;
       }
+      await onPost.get(connectionId)?.();
       const script = postScripts.get(connectionId) ?? [200];
       const answer = (script.length > 1 ? script.shift() : script[0]) as Answer;
       res.writeHead(answer, { 'content-type': 'application/json' }).end(answer === 200 ? '' : '{}');
@@ -146,6 +150,26 @@ describe('the signal dispatcher on the table stream', () => {
     expect(callsTo('d-agbot')).toHaveLength(1);
     expect(callsTo('d-other-agbot')).toHaveLength(0);
     expect(callsTo('d-n1')).toHaveLength(1);
+  });
+
+  it("numbers the batch's change rows before it signals: a woken node's read finds them without waiting", async () => {
+    await addConnection('d-numbered', { kind: 'node', org: ORG, id: 'numbered' });
+    let seenAtSignal: string[] = [];
+    // The org's numbered rows as they are when the signal arrives (read raw: nothing numbered here).
+    onPost.set('d-numbered', async () => {
+      const { Items = [] } = await documentClient.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': feedKeys.orgPartition(ORG) },
+          ConsistentRead: true,
+        }),
+      );
+      seenAtSignal = Items.map((item) => `${item.resource}:${item.id}`);
+    });
+    await written([nodeRow('numbered')]);
+    expect(callsTo('d-numbered')).toHaveLength(1);
+    expect(seenAtSignal).toContain('nodemsgs:numbered');
   });
 
   it('delivers a post that fails twice at its third attempt, and keeps the connection', async () => {
