@@ -146,7 +146,7 @@ async function handleOne(ctx: RoundContext, message: AgbotMessage): Promise<bool
   }
 }
 
-/** A positive reply → "Producer agreed", replyack true, "Finalized Agreement"; negative → 202. */
+/** A positive reply → replyack true, "Finalized Agreement"; negative → 202. */
 async function handleReply(
   ctx: RoundContext,
   agreement: AgbotAgreement,
@@ -169,11 +169,11 @@ async function handleReply(
     await cancelAgreement(ctx, agreement, REASON.agbotNegativeReply);
     return;
   }
-  const agreed = await saveDetails(ctx, agreement, { repliedAt: ctx.now() }, AGBOT_STATES.producerAgreed);
-  if (!agreed) return;
-  await ctx.exchange.putAgreement(id, agreementRow(agreed, AGBOT_STATES.producerAgreed));
+  // No "Producer agreed" row in between, as upstream's agbot writes (docs/compatibility.md): two
+  // writes fewer per agreement. A crash before the finalized row is saved handles the reply again,
+  // and the node ignores the second replyack as it would after a crash between the two states.
   await send(buildReplyAck(id, true));
-  const finalized = await saveDetails(ctx, agreed, {}, AGBOT_STATES.finalized);
+  const finalized = await saveDetails(ctx, agreement, { repliedAt: ctx.now() }, AGBOT_STATES.finalized);
   if (!finalized) return;
   await ctx.exchange.putAgreement(id, agreementRow(finalized, AGBOT_STATES.finalized));
   ctx.log.info('agreement finalized', { agreement: id, node: reply.deviceId, policy: agreement.policy });
