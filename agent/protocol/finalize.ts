@@ -1,9 +1,11 @@
 /**
- * Acceptance and finalisation on the node (docs/protocol.md#proposals-on-the-node, "RecordReply"): the node agreement is
- * written in the Exchange ("Agree to proposal", then "Finalized Agreement", with
- * `agreementService.url = <svcOrg>/<svcUrl>`: that row keeps the agbots from proposing the same
- * service again), the timestamps are set and the workload starts. Reached by a replyack, or by the
- * governance pass when no replyack came (upstream does not wait for it).
+ * Acceptance and finalisation on the node (docs/protocol.md#proposals-on-the-node, "RecordReply"):
+ * the timestamps are set, the node agreement is written in the Exchange ("Finalized Agreement",
+ * with `agreementService.url = <svcOrg>/<svcUrl>`: that row keeps the agbots from proposing the
+ * same service again) and the workload starts. Reached by a replyack, or by the governance pass
+ * when no replyack came (upstream does not wait for it). Acceptance and finalisation happen in the
+ * same step here, so no "Agree to proposal" row is written first: it would be overwritten a moment
+ * later (docs/compatibility.md).
  */
 import { NODE_STATES } from '#lib/protocol/agreement-states';
 import type { Credentials } from '../exchange/client.ts';
@@ -22,7 +24,6 @@ export async function acceptAndFinalize(
   const { ctx } = p;
   const id = agreement.current_agreement_id;
   if (agreement.agreement_accepted_time === 0) {
-    await putNodeAgreement(ctx, creds, id, nodeAgreementRow(node, agreement, NODE_STATES.agreed));
     const accepted = updateAgreement(ctx.store, id, (a) =>
       a.agreement_terminated_time > 0 ? undefined : { agreement_accepted_time: nowSeconds(ctx.now) },
     );

@@ -140,10 +140,9 @@ export class FleetNode extends ScriptedNode {
    * Every request the agent makes (bench:scale): its heartbeat at registration is the change feed's
    * read (`POST /changes`, as the agent's poll), not `POST …/heartbeat`; woken, it reads the feed
    * before its mailbox; it deletes a message after handling it, not on reading it (the agent's
-   * at-least-once handling); and it writes the agreement row "Agree to proposal" before "Finalized
-   * Agreement" (agent/protocol/finalize.ts). test/integration/rollouts/simulator-honesty.test.ts
-   * compares these requests with a real agent's. The rollout tests leave them out: they prove the
-   * agbot's steps. Set it before `register` (createFleet's `asTheAgent`).
+   * at-least-once handling). test/integration/rollouts/simulator-honesty.test.ts compares these
+   * requests with a real agent's. The rollout tests leave them out: they prove the agbot's steps.
+   * Set it before `register` (createFleet's `asTheAgent`).
    */
   asTheAgent = false;
   private changeId = 0;
@@ -174,7 +173,6 @@ export class FleetNode extends ScriptedNode {
       const version = this.pending.get(m.agreementId);
       if (version === undefined) return;
       this.pending.delete(m.agreementId);
-      if (this.asTheAgent) await this.putAgreement(m.agreementId, { org: fleet.org, url: SERVICE });
       await this.putAgreement(m.agreementId, { org: fleet.org, url: SERVICE }, 'Finalized Agreement');
       this.running = { agreementId: m.agreementId, version };
       this.ran.push(version);
