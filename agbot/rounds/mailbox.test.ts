@@ -18,6 +18,7 @@ import { startFakeMailbox } from '../test-support/fake-mailbox.ts';
 import { testRoundContext } from '../test-support/round-context.ts';
 import type { RoundContext } from './context.ts';
 import { readMailbox } from './mailbox.ts';
+import { SEARCH_MAX_PAGES, PAGE_SIZE as SEARCH_PAGE_SIZE } from './search.ts';
 
 const NOW = Date.parse('2031-01-01T00:00:00.000Z');
 const node = generateMessagingKeys();
@@ -63,6 +64,26 @@ const aboutUnknownAgreement = (msgId: number, sentMsAgo: number) => ({
 });
 
 describe('the agbot reads its mailbox in pages', () => {
+  it("reads in one round as many messages as a round's search proposes to, and no more", async () => {
+    const perRound = SEARCH_MAX_PAGES * SEARCH_PAGE_SIZE;
+    for (let msgId = 1; msgId <= perRound + 10; msgId++) {
+      mailbox.messages.push({
+        msgId,
+        nodeId: 'acme/n1',
+        nodePubKey,
+        message: `junk ${msgId}`,
+        timeSent: new Date(NOW).toISOString(),
+      });
+    }
+    expect(await readMailbox(ctx)).toBe(perRound);
+    expect(mailbox.messages.map((m) => m.msgId)).toEqual(
+      Array.from({ length: 10 }, (_, i) => perRound + 1 + i),
+    );
+    // A round past its deadline leaves the rest for the next one.
+    expect(await readMailbox({ ...ctx, deadline: NOW })).toBe(0);
+    expect(mailbox.messages).toHaveLength(10);
+  });
+
   it('reads every page with maxmsgs and after, and deletes the 120 messages it cannot open', async () => {
     for (let msgId = 1; msgId <= 120; msgId++) {
       mailbox.messages.push({

@@ -10,7 +10,7 @@ export const PAGE_SIZE = 300;
  */
 const CLOCK_SLACK_S = 10;
 /** Pages read per policy in one round; a longer search goes on next round with its session. */
-const MAX_PAGES = 10;
+export const SEARCH_MAX_PAGES = 10;
 
 /** Whether `policy` must be searched this round: never searched, a search under way, or a full rescan due. */
 export async function searchDue(ctx: RoundContext, policy: string): Promise<boolean> {
@@ -44,7 +44,7 @@ export async function searchPolicy(
   const at = policy.indexOf('/');
   const [org, name] = [policy.slice(0, at), policy.slice(at + 1)];
   const found: string[] = [];
-  for (let page = 0; page < MAX_PAGES; page++) {
+  for (let page = 0; page < SEARCH_MAX_PAGES; page++) {
     const body = {
       changedSince: state.changedSince,
       nodeOrgids,
