@@ -63,18 +63,23 @@ const aboutUnknownAgreement = (msgId: number, sentMsAgo: number) => ({
   timeSent: new Date(NOW - sentMsAgo).toISOString(),
 });
 
+/** Messages 1..count in the mailbox that no one can open (junk, from a node of the org). */
+function postJunk(count: number): void {
+  for (let msgId = 1; msgId <= count; msgId++) {
+    mailbox.messages.push({
+      msgId,
+      nodeId: 'acme/n1',
+      nodePubKey,
+      message: `junk ${msgId}`,
+      timeSent: new Date(NOW).toISOString(),
+    });
+  }
+}
+
 describe('the agbot reads its mailbox in pages', () => {
   it("reads in one round as many messages as a round's search proposes to, and no more", async () => {
     const perRound = SEARCH_MAX_PAGES * SEARCH_PAGE_SIZE;
-    for (let msgId = 1; msgId <= perRound + 10; msgId++) {
-      mailbox.messages.push({
-        msgId,
-        nodeId: 'acme/n1',
-        nodePubKey,
-        message: `junk ${msgId}`,
-        timeSent: new Date(NOW).toISOString(),
-      });
-    }
+    postJunk(perRound + 10);
     expect(await readMailbox(ctx)).toBe(perRound);
     expect(mailbox.messages.map((m) => m.msgId)).toEqual(
       Array.from({ length: 10 }, (_, i) => perRound + 1 + i),
@@ -85,15 +90,7 @@ describe('the agbot reads its mailbox in pages', () => {
   });
 
   it('reads every page with maxmsgs and after, and deletes the 120 messages it cannot open', async () => {
-    for (let msgId = 1; msgId <= 120; msgId++) {
-      mailbox.messages.push({
-        msgId,
-        nodeId: 'acme/n1',
-        nodePubKey,
-        message: `junk ${msgId}`,
-        timeSent: new Date(NOW).toISOString(),
-      });
-    }
+    postJunk(120);
     expect(await readMailbox(ctx)).toBe(120);
     expect(mailbox.messages).toEqual([]);
     expect(mailbox.reads).toEqual([
