@@ -8,9 +8,10 @@ import { changesInStream, type StreamRecord } from '#tables/signals/stream';
  * The signal dispatcher (docs/signals.md), on the table's stream: the new change rows of a batch
  * (lib/signals/stream-filter.ts) are numbered, then wake their audience's connections with "look
  * now", off every request's path. Each post is retried; a connection that cannot be reached is
- * closed, so its client reconnects and polls. When a connection can be neither signalled nor closed, or the
- * table fails, the handler throws and the event source mapping invokes it again with the same
- * rows (a few times, bisecting the batch, for at most two minutes: functions/signals/function.ts).
+ * closed, so its client reconnects and polls. When a connection can be neither signalled nor
+ * closed, or the table fails, the handler throws and the event source mapping invokes it again
+ * with the same rows (a few times, bisecting the batch, for at most two minutes:
+ * functions/signals/function.ts).
  *
  * The same batches carry the messages and agreements created and removed: after the signals, the
  * handler moves their orgs' counters (tables/org/stream-counts.ts), last, so that a batch retried

@@ -2,8 +2,8 @@ import { PENDING_CHANGES_PARTITION } from '#lib/feed/agbot-stream-filter';
 
 /**
  * Which records of the table's stream invoke the signal dispatcher (functions/signals/dispatch.ts,
- * docs/signals.md), for its signals: every new pending change row (`PENDINGCHANGES`, tables/feed/changes.ts), the
- * one place a write records that some feed has something. The row's `operation` (one of the
+ * docs/signals.md) for its numbering and signals: every new pending change row (`PENDINGCHANGES`,
+ * tables/feed/changes.ts), the one place a write records that some feed has something. The row's `operation` (one of the
  * feed's four) tells a change row from the feed's head, which shares its partition. Numbering
  * (rows moved to `CHANGES#…`), heartbeats and every other write invoke nothing: an idle fleet
  * runs no dispatcher.

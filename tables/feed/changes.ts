@@ -150,12 +150,12 @@ async function sequenceUnderLease(
     // The head moves in the numbering transaction itself: a better guess than this instance's.
     if (head?.seq !== undefined) sequenceGuess = Math.max(sequenceGuess, head.seq);
     const oldest = pending[0];
-    if (oldest === undefined || oldest.sk > cutoff) return head?.seq ?? (await numberedUpTo());
-    if (!lease.holding)
+    const ownRowsNumbered = oldest === undefined || oldest.sk > cutoff;
+    if (!ownRowsNumbered && !lease.holding)
       lease.holding = !leasedToAnother(head, lease.caller) && (await claimLease(lease.caller));
-    // Another reader numbers: what it has numbered so far is a consistent answer (ids are handed
-    // out in commit order), and the rows it is numbering come with the next read.
-    if (!lease.holding && !waitForOthers) return head?.seq ?? (await numberedUpTo());
+    // Without waiting for another numberer, what it has numbered so far is a consistent answer
+    // (ids are handed out in commit order): the rows it is numbering come with the next read.
+    if (ownRowsNumbered || (!lease.holding && !waitForOthers)) return head?.seq ?? (await numberedUpTo());
     if (!lease.holding || watching) {
       // Another reader numbers: look again shortly, and answer as soon as this call's own rows are
       // numbered rather than when the holder's whole run (maybe far past them) is. A new holder

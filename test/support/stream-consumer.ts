@@ -8,8 +8,8 @@ import { mappingOf, type StreamReader, startStreamReader } from '../../scripts/l
  * benchmark's): the dispatcher's own mapping (its filter) and handler, as on AWS and under
  * `npm start`. Here it numbers the change feed's pending rows (tables/feed/changes.ts) and moves
  * the org counters of messages and agreements (tables/org/stream-counts.ts); it signals nobody, as
- * no signal channel is configured. Turns the
- * table's stream on first. `settled()` resolves once every write made before it has been handled.
+ * no signal channel is configured. Turns the table's stream on first. `settled()` resolves once
+ * every write made before it has been handled.
  */
 export async function startInProcessStreamConsumer(options: { pollMs?: number } = {}): Promise<StreamReader> {
   await createTableIfMissing(tableName());
