@@ -61,7 +61,7 @@ try {
   // hub's too. It reads the stream as often as the local stack's reader does.
   const { startInProcessStreamConsumer } = await import('../test/support/stream-consumer.ts');
   const consumer = await withCallLabel('stream consumer (numbering, counters)', () =>
-    startInProcessStreamConsumer({ pollMs: 100 }),
+    startInProcessStreamConsumer({ pollMs: 100, idlePollMs: 100 }),
   );
   // The probes' own server, so that their DynamoDB calls are counted apart from the hub's work.
   const { startExchangeHttp } = await import('#test/support/exchange-http');

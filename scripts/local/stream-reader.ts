@@ -92,6 +92,12 @@ export interface StreamReaderOptions {
   invoke?: Invoke;
   /** How often each shard is read while idle. */
   pollMs?: number;
+  /**
+   * How often each shard is read while idle and nobody awaits `settled()`, when slower than
+   * `pollMs`: a test's reader that only matters when awaited then costs the shared DynamoDB Local
+   * little. `settled()` wakes it at once. Default: `pollMs`.
+   */
+  idlePollMs?: number;
   /** The pause before the first retry of a failed invocation; doubled for each next one. */
   retryBaseMs?: number;
   /** Names the reader in its log lines, e.g. `signals stream`. */
@@ -145,6 +151,7 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
   const { mapping } = options;
   const streams = dynamoStreams(options.dynamoEndpoint);
   const pollMs = options.pollMs ?? 200;
+  const idlePollMs = Math.max(pollMs, options.idlePollMs ?? pollMs);
   const retryBaseMs = options.retryBaseMs ?? 250;
   const label = options.label ?? `${mapping.functionName} stream`;
   const log = options.log ?? ((line: string) => console.log(line));
@@ -232,6 +239,24 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
       () => false,
     );
 
+  /** The idle wait between reads, cut short by `settled()` (a waiter wants the next reads now). */
+  let wakeIdle: (() => void) | undefined;
+  const idle = () =>
+    settling.size > 0
+      ? pause(pollMs)
+      : new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => done(true), idlePollMs);
+          const onStop = () => done(false);
+          const done = (running: boolean) => {
+            clearTimeout(timer);
+            stopping.signal.removeEventListener('abort', onStop);
+            wakeIdle = undefined;
+            resolve(running);
+          };
+          wakeIdle = () => done(true);
+          stopping.signal.addEventListener('abort', onStop);
+        });
+
   function drop(records: StreamRecord[], why: string): void {
     counts.dropped += records.length;
     log(`[${label}] dropped ${records.length} record(s) of ${mapping.functionName}: ${why}`);
@@ -291,7 +316,7 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
       } catch (error) {
         if (!stopping.signal.aborted) log(`[${label}] ${(error as Error).message}`);
       }
-      await pause(pollMs);
+      await idle();
     }
   }
 
@@ -305,7 +330,10 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
     settled: () =>
       stopping.signal.aborted
         ? Promise.resolve()
-        : new Promise<void>((resolve) => settling.add({ target: emptyReads + 2, resolve })),
+        : new Promise<void>((resolve) => {
+            settling.add({ target: emptyReads + 2, resolve });
+            wakeIdle?.();
+          }),
     stop: async () => {
       stopping.abort();
       await running;

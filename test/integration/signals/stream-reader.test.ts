@@ -64,6 +64,7 @@ function startLambdaApi(): Promise<string> {
 
 async function reader(
   mapping: Partial<EventSourceMapping> & { functionName: string },
+  options: { idlePollMs?: number } = {},
 ): Promise<StreamReader> {
   const started = await startStreamReader({
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT as string,
@@ -78,6 +79,7 @@ async function reader(
       ...mapping,
     },
     pollMs: 50,
+    ...options,
     retryBaseMs: 20,
     log: (line) => logged.push(line),
   });
@@ -147,6 +149,16 @@ describe('the local reader of an event source mapping', () => {
       .flatMap((i) => i.ids);
     expect(delivered.sort()).toEqual(['e', 'f', 'g']);
     expect(of('bisects')[0]?.ids).toEqual(['e', 'poison', 'f', 'g']);
+    await started.stop();
+  });
+
+  it('reads at once when awaited, however slowly it reads while idle', async () => {
+    // Idle for ten minutes between reads: only `settled()` waking it brings the record in time.
+    const started = await reader({ functionName: 'wakes' }, { idlePollMs: 600_000 });
+    await started.settled();
+    await recordChanges([change('h')]);
+    await started.settled();
+    expect(of('wakes').flatMap((i) => i.ids)).toEqual(['h']);
     await started.stop();
   });
 });
