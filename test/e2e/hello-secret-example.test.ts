@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,18 @@ const ROOT_PW = 'hello-example-root-pw';
 let launched: Launched | undefined;
 let dataDir: string;
 let exchangePort: number;
+
+/** On a failure, what the agent and the agbot said: both go with the test's folder afterwards. */
+function diagnostics(): string {
+  const agentLog = join(dataDir, 'example', 'agent.log');
+  const agent = existsSync(agentLog) ? readFileSync(agentLog, 'utf8').split('\n').slice(-80).join('\n') : '';
+  const agbot = (launched?.output() ?? '')
+    .split('\n')
+    .filter((line) => /agbot|agreement|cancel/i.test(line))
+    .slice(-80)
+    .join('\n');
+  return `\n--- the agent's log (last 80 lines) ---\n${agent}\n--- npm start's agreement lines ---\n${agbot}`;
+}
 
 describe.skipIf(!docker)('examples/hello-secret/run.sh against npm start', () => {
   const theRunsDynamoDb = useTheRunsDynamoDb();
@@ -67,7 +79,7 @@ describe.skipIf(!docker)('examples/hello-secret/run.sh against npm start', () =>
       },
     });
     const output = ran.output;
-    expect(ran.status, output).toBe(0);
+    expect(ran.status, `${output}${diagnostics()}`).toBe(0);
     expect(output).toContain('"value":"hello from the secrets manager"');
     expect(output).toContain('"value":"a new greeting"');
     expect(output).toMatch(/"current_agreement_id": "[0-9a-f]{64}"/);
