@@ -52,6 +52,10 @@ export const handler = endpoint(changesRoutes.operations.postChanges, {
           fromId: byId ? (body.changeId as number) : 0,
           ...(since ? { since } : {}),
           visible: visibleTo(caller),
+          // A node reads its own feed and the one all nodes share, never its org's whole feed.
+          ...(caller.kind === 'node' && caller.org === path.organization
+            ? { node: { org: caller.org, id: caller.id } }
+            : {}),
           max,
           // A node never waits for another reader's numbering: what it is woken for was numbered
           // before the signal went out (functions/signals/dispatch.ts), and a thousand nodes

@@ -77,6 +77,9 @@ export function visibleTo(reader: FeedReader): (row: FeedRow) => boolean {
 /** Whether a row is about one node (`org/id` = the row's org and id). */
 export const aboutANode = (row: Pick<FeedRow, 'resource'>): boolean => ABOUT_A_NODE.has(row.resource);
 
+/** Whether every node of the row's org may see it (public ones: every node of every org). */
+export const sharedWithNodes = (row: Pick<FeedRow, 'resource'>): boolean => NODE_VISIBLE.has(row.resource);
+
 /** The node (`org/id`) a row wakes: the one it is about (a node acts only on rows about itself). */
 export const nodeWokenBy = (row: FeedRow): string | undefined =>
   ABOUT_A_NODE.has(row.resource) && !WAKE_NOBODY.has(row.resource) ? `${row.org}/${row.id}` : undefined;

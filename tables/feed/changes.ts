@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { aboutANode } from '#lib/feed/visibility';
+import { aboutANode, sharedWithNodes } from '#lib/feed/visibility';
 import { epochSeconds } from '#lib/time';
 import { documentClient, tableName } from '../client.ts';
 import { type TransactItem, TransactionFailed, transactWrite } from '../kernel/transact.ts';
@@ -10,6 +10,7 @@ import {
   type FeedHead,
   headWrite,
   leasedToAnother,
+  type NodeFeedMarks,
   pause,
   releaseLease,
   toHead,
@@ -41,8 +42,10 @@ export interface ChangeRow extends Required<Change> {
 
 /** Rows expire after 4 hours, as upstream trims its change log. */
 export const CHANGE_TTL_SECONDS = 4 * 60 * 60;
-/** Pending rows sequenced per transaction: each takes up to 4 of a transaction's 100 items. */
+/** Pending rows read per numbering batch: most take 4 of a transaction's 100 items, none more than 5. */
 const SEQUENCE_BATCH = 24;
+/** A numbering transaction's items besides the sequence and the head. */
+const ROW_ITEMS_PER_TRANSACTION = 98;
 /**
  * When a call's first read sees a backlog, it numbers the rows written before it started plus
  * this much for clocks of other instances that run ahead: a write acknowledged before the read
@@ -119,6 +122,18 @@ let sequenceGuess = 0;
  * dispatcher numbers before it wakes the node (functions/signals/dispatch.ts).
  */
 export async function sequencePendingChanges(options: { waitForOthers?: boolean } = {}): Promise<number> {
+  return (await sequenceForRead(options)).newest;
+}
+
+/** Where the feed stands for a read: the newest id numbered, and the nodes' feeds as of it. */
+export interface FeedPosition {
+  newest: number;
+  /** Absent when unknown (a feed last numbered before the nodes' feeds): nodes read their org's. */
+  nodeFeeds?: NodeFeedMarks;
+}
+
+/** `sequencePendingChanges`, answering where the nodes' feeds stand as of the newest id too. */
+export async function sequenceForRead(options: { waitForOthers?: boolean } = {}): Promise<FeedPosition> {
   const lease = { caller: randomUUID(), holding: false };
   try {
     return await sequenceUnderLease(lease, options.waitForOthers ?? true);
@@ -131,7 +146,7 @@ export async function sequencePendingChanges(options: { waitForOthers?: boolean 
 async function sequenceUnderLease(
   lease: { caller: string; holding: boolean },
   waitForOthers: boolean,
-): Promise<number> {
+): Promise<FeedPosition> {
   const started = Date.now();
   let cutoff: string | undefined;
   let watching = false;
@@ -155,7 +170,7 @@ async function sequenceUnderLease(
       lease.holding = !leasedToAnother(head, lease.caller) && (await claimLease(lease.caller));
     // Without waiting for another numberer, what it has numbered so far is a consistent answer
     // (ids are handed out in commit order): the rows it is numbering come with the next read.
-    if (ownRowsNumbered || (!lease.holding && !waitForOthers)) return head?.seq ?? (await numberedUpTo());
+    if (ownRowsNumbered || (!lease.holding && !waitForOthers)) return positionOf(head);
     if (!lease.holding || watching) {
       // Another reader numbers: look again shortly, and answer as soon as this call's own rows are
       // numbered rather than when the holder's whole run (maybe far past them) is. A new holder
@@ -164,23 +179,27 @@ async function sequenceUnderLease(
       if (watching) await watchPause();
       continue;
     }
+    const batch = fittingOneTransaction(pending);
     const from = sequenceGuess;
-    const to = from + pending.length;
+    const to = from + batch.length;
     // This call's last batch, which holds every row up to its cutoff, gives the lease up.
-    const last = pending.length < SEQUENCE_BATCH || (pending.at(-1)?.sk ?? '') >= cutoff;
+    const last =
+      (batch.at(-1)?.sk ?? '') >= cutoff ||
+      (batch.length === pending.length && pending.length < SEQUENCE_BATCH);
+    const nodeFeeds = nodeFeedsAfter(head?.nodeFeeds, batch, from);
     try {
       await documentClient.send(
         new TransactWriteCommand({
           TransactItems: [
             sequenceAdvance(from, to),
-            headWrite(to, last ? undefined : lease.caller),
-            ...pending.flatMap((row, i) => numberedRowWrites(row, from + 1 + i)),
+            headWrite(to, nodeFeeds, last ? undefined : lease.caller),
+            ...batch.flatMap((row, i) => numberedRowWrites(row, from + 1 + i)),
           ],
         }),
       );
       sequenceGuess = to;
       lease.holding = !last;
-      if (last) return to;
+      if (last) return { newest: to, nodeFeeds };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       // The stored sequence is the truth, even below the guess (dropdb restarts it).
@@ -192,6 +211,37 @@ async function sequenceUnderLease(
     }
   }
   throw new FeedNumberingTimeout();
+}
+
+/** The position the head read shows; without a head, the sequence item's (nodes' feeds unknown). */
+async function positionOf(head: FeedHead | undefined): Promise<FeedPosition> {
+  if (head?.seq === undefined) return { newest: await numberedUpTo() };
+  return head.nodeFeeds ? { newest: head.seq, nodeFeeds: head.nodeFeeds } : { newest: head.seq };
+}
+
+/** The oldest pending rows whose numbered copies fit one transaction beside the sequence and head. */
+function fittingOneTransaction(pending: PendingRow[]): PendingRow[] {
+  let items = 0;
+  const batch: PendingRow[] = [];
+  for (const row of pending) {
+    items += placementsOf(row, 0).length + 1;
+    if (items > ROW_ITEMS_PER_TRANSACTION) break;
+    batch.push(row);
+  }
+  return batch;
+}
+
+/**
+ * The nodes' feeds once `batch` is numbered from `from` + 1. A head that does not say where they
+ * stand (a feed numbered before them, or by an older version during a deployment) starts them at
+ * this batch: readers from an id below it read their org's feed, which holds every row.
+ */
+function nodeFeedsAfter(before: NodeFeedMarks | undefined, batch: PendingRow[], from: number): NodeFeedMarks {
+  const shared = batch.findLastIndex((row) => sharedWithNodes(row));
+  return {
+    from: before?.from ?? from + 1,
+    sharedUpTo: shared >= 0 ? from + 1 + shared : (before?.sharedUpTo ?? 0),
+  };
 }
 
 /**
@@ -272,20 +322,28 @@ function sequenceAdvance(from: number, to: number): TransactItem {
   };
 }
 
+/**
+ * Where a numbered row goes: its org's feed and every org's; the public feed when public; and
+ * what nodes read: the node's own feed for a row about one node, the shared one for a row every
+ * node of the org may see (tables/feed/keys.ts).
+ */
+function placementsOf(change: Required<Change>, changeId: number): { pk: string; sk: string }[] {
+  const placements = [feedKeys.ofOrg(change.org, changeId), feedKeys.ofAll(changeId)];
+  if (change.public) placements.push(feedKeys.ofPublic(changeId));
+  if (aboutANode(change)) placements.push(feedKeys.ofNode(change.org, change.id, changeId));
+  else if (sharedWithNodes(change)) placements.push(feedKeys.ofNodesShared(changeId));
+  return placements;
+}
+
 /** Deletes the pending row (only if still there) and puts its numbered copies. */
 function numberedRowWrites(pending: PendingRow, changeId: number): TransactItem[] {
   const { pk, sk, ...change } = pending;
   const row: ChangeRow = { ...change, changeId };
-  // A node's rows are also indexed by node in the org's copy (the console's recent changes).
-  const orgRow = {
-    ...feedKeys.ofOrg(change.org, changeId),
-    ...(aboutANode(change) ? feedKeys.nodeIndex(change.org, change.id, changeId) : {}),
-  };
-  const placements: Record<string, string>[] = [orgRow, feedKeys.ofAll(changeId)];
-  if (change.public) placements.push(feedKeys.ofPublic(changeId));
   return [
     { Delete: { TableName: tableName(), Key: { pk, sk }, ConditionExpression: 'attribute_exists(pk)' } },
-    ...placements.map((key) => ({ Put: { TableName: tableName(), Item: { ...key, ...row } } })),
+    ...placementsOf(change, changeId).map((key) => ({
+      Put: { TableName: tableName(), Item: { ...key, ...row } },
+    })),
   ];
 }
 

@@ -20,6 +20,19 @@ export interface FeedHead {
   seq?: number;
   numberer?: string;
   leasedUntil: number;
+  /** Where the nodes' own feeds stand; absent on a feed last numbered before they existed. */
+  nodeFeeds?: NodeFeedMarks;
+}
+
+/**
+ * The nodes' feeds (tables/feed/keys.ts `ofNode`, `ofNodesShared`), as of the head's `seq`: every
+ * row numbered from `from` on is in them, so a node reading from an id below it reads its org's
+ * feed instead; `sharedUpTo` is the newest id in the shared partition (0: none), so a node whose
+ * next id is past it reads only its own partition.
+ */
+export interface NodeFeedMarks {
+  from: number;
+  sharedUpTo: number;
 }
 
 /** Renewed by every batch the holder numbers; a holder that stops answering loses it after this. */
@@ -29,6 +42,9 @@ export const toHead = (item: Record<string, unknown>): FeedHead => ({
   seq: item.seq === undefined ? undefined : Number(item.seq),
   numberer: typeof item.numberer === 'string' ? item.numberer : undefined,
   leasedUntil: Number(item.leasedUntil ?? 0),
+  ...(item.nodeFeedsFrom === undefined
+    ? {}
+    : { nodeFeeds: { from: Number(item.nodeFeedsFrom), sharedUpTo: Number(item.nodesSharedUpTo ?? 0) } }),
 });
 
 export const leasedToAnother = (head: FeedHead | undefined, caller: string): boolean =>
@@ -57,15 +73,17 @@ export async function claimLease(caller: string): Promise<boolean> {
 }
 
 /**
- * The head as a numbering transaction writes it: the new sequence, and the lease renewed for the
- * holder's next batch, or given up (`holder` undefined) with its last.
+ * The head as a numbering transaction writes it: the new sequence, where the nodes' feeds stand,
+ * and the lease renewed for the holder's next batch, or given up (`holder` undefined) with its last.
  */
-export const headWrite = (seq: number, holder?: string): TransactItem => ({
+export const headWrite = (seq: number, nodeFeeds: NodeFeedMarks, holder?: string): TransactItem => ({
   Put: {
     TableName: tableName(),
     Item: {
       ...feedKeys.head(),
       seq,
+      nodeFeedsFrom: nodeFeeds.from,
+      nodesSharedUpTo: nodeFeeds.sharedUpTo,
       ...(holder ? { numberer: holder, leasedUntil: Date.now() + LEASE_MS } : {}),
     },
   },

@@ -5,8 +5,11 @@ const paddedChangeId = (changeId: number) => String(changeId).padStart(16, '0');
  * The change feed (tables/feed/). A write adds a pending row (`PENDINGCHANGES`, sorted by write
  * time); a reader sequences pending rows into numbered rows: one in the org's partition
  * (`CHANGES#<org>`), one in `ALLCHANGES` (readers of every org), and for public changes one in
- * `PUBLICCHANGES` (every org's readers). All base-table partitions: a Query of them is strongly
- * consistent, which a reader that must never skip a row needs (a GSI read is not).
+ * `PUBLICCHANGES` (every org's readers). What nodes read gets copies of its own: a row about one
+ * node in that node's partition (`NODEFEED#<org>/<id>`), a row every node of its org may see (the
+ * catalog, the org) in `NODESFEED`, so a node's read never walks other nodes' rows. All
+ * base-table partitions: a Query of them is strongly consistent, which a reader that must never
+ * skip a row needs (a GSI read is not).
  */
 export const feedKeys = {
   /** The feed's sequence: the last change id handed out. */
@@ -20,17 +23,17 @@ export const feedKeys = {
   ofOrg: (org: string, changeId: number) => ({ pk: `CHANGES#${org}`, sk: paddedChangeId(changeId) }),
   ofAll: (changeId: number) => ({ pk: 'ALLCHANGES', sk: paddedChangeId(changeId) }),
   ofPublic: (changeId: number) => ({ pk: 'PUBLICCHANGES', sk: paddedChangeId(changeId) }),
-  /** The sort key from which a Query reads ids ≥ `changeId`. */
+  /** The sort key of id `changeId`: a Query's bound (ids ≥ it, or between two). */
   sortKeyFrom: (changeId: number) => paddedChangeId(Math.max(0, changeId)),
-  /**
-   * gsi1 of a numbered org row about one node (lib/feed/visibility.ts `aboutANode`), so the console
-   * reads a node's last changes with one Query of its own index partition, never the org's feed.
-   */
-  nodeIndex: (org: string, id: string, changeId: number) => ({
-    gsi1pk: `NODECHANGES#${org}/${id}`,
-    gsi1sk: paddedChangeId(changeId),
+  /** A row about one node (lib/feed/visibility.ts `aboutANode`), in that node's own feed. */
+  ofNode: (org: string, id: string, changeId: number) => ({
+    pk: `NODEFEED#${org}/${id}`,
+    sk: paddedChangeId(changeId),
   }),
-  nodeIndexPartition: (org: string, id: string) => `NODECHANGES#${org}/${id}`,
+  /** A row every node of its org may see (`sharedWithNodes`), beside those of every other org. */
+  ofNodesShared: (changeId: number) => ({ pk: 'NODESFEED', sk: paddedChangeId(changeId) }),
+  nodePartition: (org: string, id: string) => `NODEFEED#${org}/${id}`,
+  nodesSharedPartition: 'NODESFEED',
   pendingPartition: 'PENDINGCHANGES',
   orgPartition: (org: string) => `CHANGES#${org}`,
   allPartition: 'ALLCHANGES',

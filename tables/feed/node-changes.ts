@@ -13,7 +13,7 @@ export interface NodeChange {
 
 /**
  * A node's newest `limit` change rows, newest first: numbers what is pending (pattern 42: one
- * Query when nothing is), then one Query of the node's own gsi1 partition with `Limit`, so the cost
+ * Query when nothing is), then one Query of the node's own feed partition with `Limit`, so the cost
  * is the same for an org of 10 nodes or 100,000. Rows past their ttl (deleted late by DynamoDB)
  * are dropped, so the answer may hold fewer than `limit`.
  */
@@ -27,9 +27,8 @@ export async function recentNodeChanges(
   const { Items = [] } = await documentClient.send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': feedKeys.nodeIndexPartition(org, id) },
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': feedKeys.nodePartition(org, id) },
       ScanIndexForward: false,
       Limit: limit,
     }),

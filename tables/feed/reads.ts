@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../client.ts';
-import { type ChangeRow, sequencePendingChanges } from './changes.ts';
+import { type ChangeRow, type FeedPosition, sequenceForRead } from './changes.ts';
 import { feedKeys } from './keys.ts';
 
 interface ChangeQuery {
@@ -12,6 +12,8 @@ interface ChangeQuery {
   since?: string;
   /** Which rows the caller may see. */
   visible: (row: ChangeRow) => boolean;
+  /** The reading node, which reads its own feeds (tables/feed/keys.ts `ofNode`), not its org's. */
+  node?: { org: string; id: string };
   max: number;
   /**
    * False: when another reader is numbering, read what is numbered so far rather than wait for the
@@ -51,24 +53,31 @@ interface ChangeRead {
  * Expired rows are dropped: DynamoDB's TTL deletes them late.
  */
 export async function readChanges(query: ChangeQuery, now: Date = new Date()): Promise<ChangeRead> {
-  const newest = await sequencePendingChanges({ waitForOthers: query.waitForPending ?? true });
+  const position = await sequenceForRead({ waitForOthers: query.waitForPending ?? true });
+  const { newest } = position;
   // Nothing was numbered at or after the caller's id: the idle poll ends here (one Query).
   if (query.max <= 0 || query.fromId > newest) return { rows: [], newest };
   const orgs = new Set(query.orgs);
-  const readAll = orgs.has('*') || orgs.size > MAX_ORG_PARTITIONS;
-  const partitions = readAll
-    ? [feedKeys.allPartition]
-    : [...orgs].map(feedKeys.orgPartition).concat(feedKeys.publicPartition);
+  const nodeFeeds = nodeFeedsOf(query, position);
+  const readAll = !nodeFeeds && (orgs.has('*') || orgs.size > MAX_ORG_PARTITIONS);
+  const partitions =
+    nodeFeeds ??
+    (readAll
+      ? [feedKeys.allPartition]
+      : [...orgs].map(feedKeys.orgPartition).concat(feedKeys.publicPartition));
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const keep = (row: ChangeRow) =>
     row.ttl > nowSeconds &&
     (!readAll || orgs.has('*') || orgs.has(row.org) || row.public) &&
+    // The nodes' shared feed holds every org's rows: the node's own org's and public ones are its.
+    (!nodeFeeds || row.org === query.node?.org || row.public) &&
     (query.since === undefined || row.lastUpdated >= query.since) &&
     query.visible(row);
   const pages = Math.max(1, Math.floor(FEED_PAGES_PER_READ / partitions.length));
-  const read = await Promise.all(
-    partitions.map((pk) => readPartition(pk, query.fromId, query.max, pages, keep)),
-  );
+  // Up to `newest` only: rows numbered after the read began wait for the next read, since a
+  // partition read later than another may hold ids the other could not show yet.
+  const ids = { from: query.fromId, to: newest };
+  const read = await Promise.all(partitions.map((pk) => readPartition(pk, ids, query.max, pages, keep)));
   // A partition cut short was examined up to its last id: rows of others past it wait for the next read.
   const cut = read.filter((part) => part.cutAt !== undefined).map((part) => part.cutAt as number);
   const readUpTo = cut.length > 0 ? Math.min(...cut) : undefined;
@@ -80,6 +89,17 @@ export async function readChanges(query: ChangeQuery, now: Date = new Date()): P
   return rows.length === query.max || readUpTo === undefined ? { rows, newest } : { rows, newest, readUpTo };
 }
 
+/**
+ * A node's partitions, when the nodes' feeds hold every row from its id on: its own, and the
+ * shared one only when a row was numbered there since (else undefined: its org's feed is read).
+ */
+function nodeFeedsOf(query: ChangeQuery, position: FeedPosition): string[] | undefined {
+  const marks = position.nodeFeeds;
+  if (!query.node || !marks || query.fromId < marks.from) return undefined;
+  const own = feedKeys.nodePartition(query.node.org, query.node.id);
+  return query.fromId <= marks.sharedUpTo ? [own, feedKeys.nodesSharedPartition] : [own];
+}
+
 interface PartitionRead {
   rows: ChangeRow[];
   /** The last id examined when the page budget ran out with more rows left; else undefined. */
@@ -88,20 +108,24 @@ interface PartitionRead {
 
 async function readPartition(
   pk: string,
-  fromId: number,
+  ids: { from: number; to: number },
   max: number,
   pages: number,
   keep: (row: ChangeRow) => boolean,
 ): Promise<PartitionRead> {
   const rows: ChangeRow[] = [];
   let startKey: Record<string, unknown> | undefined;
-  let lastId = fromId - 1;
+  let lastId = ids.from - 1;
   for (let page = 0; page < pages; page++) {
     const answer = await documentClient.send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND sk >= :from',
-        ExpressionAttributeValues: { ':pk': pk, ':from': feedKeys.sortKeyFrom(fromId) },
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': pk,
+          ':from': feedKeys.sortKeyFrom(ids.from),
+          ':to': feedKeys.sortKeyFrom(ids.to),
+        },
         ConsistentRead: true,
         // A page a little larger than needed: rows the caller may not see are skipped.
         Limit: Math.min(1000, max + 25),

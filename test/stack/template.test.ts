@@ -243,7 +243,15 @@ describe('the packaged CloudFormation template', () => {
     const updates = statements.filter((s) => s.Action.includes('dynamodb:UpdateItem'));
     // The nodes' liveness items, the change feed's numbering (tables/feed/changes.ts), and the
     // orgs' counters (tables/org/stream-counts.ts).
-    const feed = ['PENDINGCHANGES', 'CHANGES', 'CHANGES#*', 'ALLCHANGES', 'PUBLICCHANGES'];
+    const feed = [
+      'PENDINGCHANGES',
+      'CHANGES',
+      'CHANGES#*',
+      'ALLCHANGES',
+      'PUBLICCHANGES',
+      'NODEFEED#*',
+      'NODESFEED',
+    ];
     expect(updates.map((s) => s.Condition)).toEqual(
       [['NODE#*'], feed, ['ORG#*']].map((keys) => ({
         'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': keys },

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as postChanges } from '#functions/changes/post-changes';
 import { type Change, maxChangeId, recordChanges } from '#tables/feed/changes';
 import { FEED_PAGES_PER_READ } from '#tables/feed/reads';
-import { createNode, createOrg, createUser, ROOT } from '#test/support/identities';
+import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
 import { commandsOf } from '../principals/support.ts';
@@ -17,6 +17,7 @@ type Auth = { user: string; secret: string };
 const org = { organization: 'acme' };
 const FEED = 700;
 let admin: Auth;
+let agbot: Auth;
 let node: Auth;
 let feedStart: number;
 
@@ -32,14 +33,15 @@ beforeAll(async () => {
   admin = await createUser('acme', 'admin', { admin: true });
   await createUser('acme', 'bob');
   node = await createNode('acme', 'mine', 'acme/bob');
+  agbot = await createAgbot('acme', 'ag', 'acme/bob');
   feedStart = (await maxChangeId()) + 1;
-  // A big feed of other nodes' changes (hidden from node `mine`), then one about `mine`.
+  // A big feed of other nodes' messages (hidden from agbots, and from node `mine`), then a row about `mine`.
   await recordMany(
     Array.from({ length: FEED }, (_, i) => ({
       org: 'acme',
       id: `other${i}`,
-      resource: 'nodepolicies',
-      operation: 'modified' as const,
+      resource: 'nodemsgs',
+      operation: 'created' as const,
     })),
   );
   await recordMany([{ org: 'acme', id: 'mine', resource: 'nodepolicies', operation: 'modified' }]);
@@ -79,7 +81,7 @@ describe('POST /v1/orgs/{organization}/changes reads a bounded number of pages',
     for (;;) {
       requests += 1;
       expect(requests).toBeLessThan(100);
-      const { queries, body } = await queriesOf(node, { changeId: cursor, maxRecords: 1 });
+      const { queries, body } = await queriesOf(agbot, { changeId: cursor, maxRecords: 1 });
       // The budget, plus the one Query that looks for pending rows to number.
       expect(queries).toBeLessThanOrEqual(FEED_PAGES_PER_READ + 1);
       for (const change of body.changes as { id: string }[]) seen.push(change.id);
@@ -91,6 +93,14 @@ describe('POST /v1/orgs/{organization}/changes reads a bounded number of pages',
     // The feed did not fit one request's budget, and the row about the node was not skipped.
     expect(requests).toBeGreaterThan(1);
     expect(seen).toEqual(['mine']);
+  });
+
+  it("a node reads its own feed: its row in one request of 2 Queries, however many other nodes' rows came before", async () => {
+    const { queries, body } = await queriesOf(node, { changeId: feedStart, maxRecords: 1 });
+    // The pending partition's head, then the node's own feed (nothing was numbered in the shared one).
+    expect(queries).toBe(2);
+    expect((body.changes as { id: string }[]).map((change) => change.id)).toEqual(['mine']);
+    expect(body.hitMaxRecords).toBe(true);
   });
 
   it('a lastUpdated in the past with maxRecords 1 is bounded too, and paging by changeId sees every row once', async () => {
