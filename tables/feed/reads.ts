@@ -46,8 +46,8 @@ interface ChangeRead {
 
 /**
  * The caller's next `max` visible change rows, oldest first, after numbering what is pending
- * (tables/feed/changes.ts). Each partition (the orgs' feeds and the public one, or the all-orgs feed for
- * a long org list) is read from `fromId` with strongly consistent Queries until it has given `max`
+ * (tables/feed/changes.ts). Each partition (the orgs' feeds and the public one, the all-orgs feed for
+ * a long org list, or a node's own feeds) is read from `fromId` with strongly consistent Queries until it has given `max`
  * visible rows, ends, or has used its share of FEED_PAGES_PER_READ. So the calls grow with the
  * rows returned, and never past that budget, whatever the rows the caller may not see.
  * Expired rows are dropped: DynamoDB's TTL deletes them late.
