@@ -37,7 +37,7 @@ import {
 } from './records.ts';
 import { startTermination } from './terminate.ts';
 
-/** Starts the workload unless it is starting already; resolves when the attempt ended. */
+/** Starts the workload unless it is starting or started already; resolves when the attempt ended. */
 export function startWorkload(p: Protocol, agreementId: string): Promise<void> {
   const running = p.starting.get(agreementId);
   if (running) return running;
@@ -49,6 +49,9 @@ export function startWorkload(p: Protocol, agreementId: string): Promise<void> {
 async function start(p: Protocol, agreementId: string): Promise<void> {
   const agreement = findAgreement(p.ctx.store, agreementId);
   if (!agreement || agreement.agreement_terminated_time > 0 || agreement.archived) return;
+  // Started already: a replyack after the governance pass finalized, or a second finalisation
+  // racing the first, must not remove and recreate the running containers.
+  if (agreement.agreement_execution_start_time > 0) return;
   let request: WorkloadRequest;
   try {
     request = workloadRequest(p, agreement);

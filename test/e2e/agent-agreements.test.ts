@@ -166,6 +166,10 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
     }
   };
 
+  /** What waits in the node's mailbox (the node deletes each message once it has handled it). */
+  const nodeMailbox = async (): Promise<unknown[]> =>
+    (await server.http('GET', `${nodePath}/msgs`, { auth: user })).body?.messages ?? [];
+
   /** Nothing from the node in the agbot's mailbox, several protocol rounds later. */
   const noMessageFromNode = async () => {
     await protocolRoundsLater(agent, 3);
@@ -523,6 +527,17 @@ describe.skipIf(!docker)('agreements on the node: real Exchange, real agent, pod
         expect((await agreementsView()).active[0]?.agreement_execution_start_time).toBeGreaterThan(0),
       { timeout: EVENT_MS, interval: 200 },
     );
+    // A second replyack (an agbot that handled the reply twice, or one later than the governance
+    // pass that finalized without it) restarts nothing: the same container keeps running.
+    await toNode(buildReplyAck(agreementId, true));
+    await vi.waitFor(async () => expect(await nodeMailbox()).toEqual([]), {
+      timeout: EVENT_MS,
+      interval: 200,
+    });
+    await protocolRoundsLater(agent, 2, 1);
+    expect((await containersOf(engine(), agreementId)).map((c) => [c.Id, c.State])).toEqual([
+      [before.Id, 'running'],
+    ]);
     await agent.stop();
     agent = await startAgent();
     // Several rounds and container checks later, the workload is the same one.
