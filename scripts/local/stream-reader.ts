@@ -239,23 +239,18 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
       () => false,
     );
 
-  /** The idle wait between reads, cut short by `settled()` (a waiter wants the next reads now). */
-  let wakeIdle: (() => void) | undefined;
-  const idle = () =>
-    settling.size > 0
-      ? pause(pollMs)
-      : new Promise<boolean>((resolve) => {
-          const timer = setTimeout(() => done(true), idlePollMs);
-          const onStop = () => done(false);
-          const done = (running: boolean) => {
-            clearTimeout(timer);
-            stopping.signal.removeEventListener('abort', onStop);
-            wakeIdle = undefined;
-            resolve(running);
-          };
-          wakeIdle = () => done(true);
-          stopping.signal.addEventListener('abort', onStop);
-        });
+  /** The idle wait between reads; `settled()` aborts `wake` to cut it short (a waiter wants reads now). */
+  let wake = new AbortController();
+  const idle = async (): Promise<void> => {
+    if (settling.size > 0) {
+      await pause(pollMs);
+      return;
+    }
+    wake = new AbortController();
+    await sleep(idlePollMs, undefined, { signal: AbortSignal.any([stopping.signal, wake.signal]) }).catch(
+      () => undefined,
+    );
+  };
 
   function drop(records: StreamRecord[], why: string): void {
     counts.dropped += records.length;
@@ -332,7 +327,7 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
         ? Promise.resolve()
         : new Promise<void>((resolve) => {
             settling.add({ target: emptyReads + 2, resolve });
-            wakeIdle?.();
+            wake.abort();
           }),
     stop: async () => {
       stopping.abort();
