@@ -205,7 +205,7 @@ describe.skipIf(!docker)('service dependencies on the engine', () => {
 
     // The dependency of b1 disappears: b1 is cancelled with 108 and its instance goes; b2 runs on.
     await engine.getContainer(`${k1}-${tag}multi`).remove({ force: true });
-    await checkDependencies(p, (id, reason) => startTermination(p, id, reason));
+    await checkDependencies(p, new Set(), (id, reason) => startTermination(p, id, reason));
     expect(findAgreement(t.agent.ctx.store, b1)?.terminated_reason).toBe(REASON.dependentServiceFailed);
     await finishTermination(p, b1);
     expect(await networksOf(k1)).toEqual([]);

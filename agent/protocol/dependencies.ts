@@ -261,19 +261,25 @@ async function removeInstances(p: Protocol, instances: DependencyInstance[]): Pr
 }
 
 /**
- * The container check for dependencies (docs/protocol.md#health-and-retries): a running instance with fewer running containers
- * than services cancels every agreement using it with 108. Upstream first retries the instance;
- * this agent cancels at once and the agbot forms new agreements (docs/compatibility.md).
+ * The container check for dependencies (docs/protocol.md#health-and-retries): a running instance
+ * with fewer running containers than services (`looping` ones not counted) cancels every agreement
+ * using it with 108. Upstream first retries the instance; this agent cancels at once and the
+ * agbot forms new agreements (docs/compatibility.md).
  */
 export async function checkDependencies(
   p: Protocol,
+  looping: ReadonlySet<string>,
   cancel: (agreementId: string, reason: number) => void,
 ): Promise<void> {
   for (const instance of loadInstances(p.ctx.store)) {
     if (instance.execution_start_time === 0) continue;
     const users = usersOf(p.ctx.store, instance.instance_key);
     if (users.length === 0) continue;
-    const health = await p.runner.health(instance.instance_key, parseDeployment(instance.deployment));
+    const health = await p.runner.health(
+      instance.instance_key,
+      parseDeployment(instance.deployment),
+      looping,
+    );
     if (health === 'running') continue;
     for (const agreementId of users) {
       p.ctx.events.add(

@@ -6,7 +6,8 @@
  * - an accepted agreement whose workload is not running starts it (also after an agent restart);
  *   not started within the prelaunch time → 104;
  * - every container-check interval, a workload with fewer running containers than services → 103,
- *   a dependency instance with fewer → 108 for every agreement using it;
+ *   a dependency instance with fewer → 108 for every agreement using it; a container that exited
+ *   more than once since the last check (a crash loop the engine keeps restarting) is not running;
  * - terminations cut short (Exchange or engine down, restart) are resumed;
  * - containers of agreements this node has archived, and dependency instances no agreement uses,
  *   are removed (the engine was down at cancel).
@@ -18,6 +19,7 @@ import { REASON } from '#lib/protocol/reason-codes';
 import { MAX_AGREEMENT_PRELAUNCH_S, NODE_AGREEMENT_TIMEOUT_S } from '#lib/protocol/timeouts';
 import type { Credentials } from '../exchange/client.ts';
 import type { NodeRecord } from '../node/record.ts';
+import { exitedAtLeast } from '../workloads/exit-counts.ts';
 import { checkDependencies, removeUnused } from './dependencies.ts';
 import { acceptAndFinalize } from './finalize.ts';
 import type { Protocol } from './protocol.ts';
@@ -40,7 +42,8 @@ export async function governAgreements(
   checkContainers: boolean,
 ): Promise<void> {
   const now = nowSeconds(p.ctx.now);
-  if (checkContainers) await checkDependencies(p, (id, reason) => startTermination(p, id, reason));
+  const looping = checkContainers ? exitedAtLeast(p.exits.take(), 2) : new Set<string>();
+  if (checkContainers) await checkDependencies(p, looping, (id, reason) => startTermination(p, id, reason));
   for (const agreement of activeAgreements(p.ctx.store)) {
     const id = agreement.current_agreement_id;
     if (agreement.agreement_accepted_time === 0) {
@@ -64,15 +67,15 @@ export async function governAgreements(
       }
       continue;
     }
-    if (checkContainers && !p.starting.has(id)) await checkHealth(p, id);
+    if (checkContainers && !p.starting.has(id)) await checkHealth(p, id, looping);
   }
 }
 
-async function checkHealth(p: Protocol, id: string): Promise<void> {
+async function checkHealth(p: Protocol, id: string, looping: ReadonlySet<string>): Promise<void> {
   const agreement = findAgreement(p.ctx.store, id);
   const deployment = agreement && termsOf(agreement)?.workloads?.[0]?.deployment;
   if (!deployment) return;
-  const health = await p.runner.health(id, parseDeployment(deployment));
+  const health = await p.runner.health(id, parseDeployment(deployment), looping);
   if (health === 'running') return;
   p.ctx.events.add(
     'error',

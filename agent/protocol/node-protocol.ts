@@ -15,6 +15,7 @@ import { findInstance } from '../services/dependency-store.ts';
 import { SAFETY_REREAD_MS } from '../sync/feed.ts';
 import { TrustStore } from '../trust/store.ts';
 import { engineAt } from '../workloads/engine.ts';
+import { ExitCounts } from '../workloads/exit-counts.ts';
 import { type ExitWatch, watchExits } from '../workloads/exit-watch.ts';
 import { agentHostAccess } from '../workloads/host-guard.ts';
 import { type WorkloadEvent, WorkloadRunner } from '../workloads/runner.ts';
@@ -35,7 +36,10 @@ export interface NodeProtocol {
   negotiating(): boolean;
   /** Starts the worker (agent start). */
   start(): void;
-  /** Watches the engine for workload containers that exit (the node status worker's cue). */
+  /**
+   * Watches the engine for workload containers that exit: counted for the container check, and
+   * told to `onExit` (the node status worker's cue).
+   */
   watchExits(onExit: (containerId?: string) => void): ExitWatch;
   /** Stops the worker, then waits for the work it started. */
   stop(): Promise<void>;
@@ -83,6 +87,7 @@ export function createNodeProtocol(ctx: AgentContext, timings: Partial<ProtocolT
     starting: new Map(),
     terminating: new Map(),
     imageFailed: new Set(),
+    exits: new ExitCounts(),
     dependencyLock: new Mutex(),
   };
   let loop: Loop | undefined;
@@ -115,7 +120,11 @@ export function createNodeProtocol(ctx: AgentContext, timings: Partial<ProtocolT
     },
     watchExits(onExit) {
       // No request timeout: the events stream is idle while nothing exits.
-      return watchExits(engine(ctx), onExit, {
+      const counted = (containerId?: string) => {
+        if (containerId) p.exits.exited(containerId);
+        onExit(containerId);
+      };
+      return watchExits(engine(ctx), counted, {
         log: ctx.log,
         retryMinMs: ctx.config.retryMinMs,
         retryMaxMs: ctx.config.retryMaxMs,

@@ -7,6 +7,7 @@ import type { MessagingKeys } from '#lib/protocol/keys';
 import type { Mutex } from '../ground/mutex.ts';
 import type { AgentContext } from '../runtime/context.ts';
 import type { TrustStore } from '../trust/store.ts';
+import type { ExitCounts } from '../workloads/exit-counts.ts';
 import type { WorkloadRunner } from '../workloads/runner.ts';
 import type { SecretFiles } from '../workloads/secret-files.ts';
 
@@ -32,6 +33,8 @@ export interface Protocol {
   terminating: Map<string, Promise<void>>;
   /** Agreements (or dependency instances) whose image could not be loaded (cancel 113/117, not 103/118). */
   imageFailed: Set<string>;
+  /** Workload containers' exits since the last container check (a crash loop fails the check). */
+  exits: ExitCounts;
   /** Dependency instances are chosen, started and released one at a time (no two starts of one shared instance). */
   dependencyLock: Mutex;
 }

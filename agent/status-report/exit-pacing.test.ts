@@ -25,23 +25,32 @@ describe('pacing the looks that exits ask for', () => {
     vi.useRealTimers();
   });
 
-  it('a first exit is looked at at once', () => {
+  it('a first exit is looked at at once, and once more when its hold ends quiet', () => {
     pacing.exited('c1');
     expect(looks).toBe(1);
+    expect(pacing.pending()).toBe(true);
+    vi.advanceTimersByTime(1_999);
+    expect(looks).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(looks).toBe(2);
     expect(pacing.pending()).toBe(false);
+    vi.advanceTimersByTime(120_000);
+    expect(looks).toBe(2);
   });
 
-  it('exits within a hold make one look when it ends', () => {
+  it('exits within a hold make one look when it ends; the next hold, twice as long, ends quiet', () => {
     pacing.exited('c1');
     vi.advanceTimersByTime(500);
     pacing.exited('c1');
     pacing.exited('c1');
     expect(looks).toBe(1);
-    expect(pacing.pending()).toBe(true);
     vi.advanceTimersByTime(1_499);
     expect(looks).toBe(1);
     vi.advanceTimersByTime(1);
     expect(looks).toBe(2);
+    expect(pacing.pending()).toBe(true);
+    vi.advanceTimersByTime(4_000);
+    expect(looks).toBe(3);
     expect(pacing.pending()).toBe(false);
   });
 
@@ -56,18 +65,36 @@ describe('pacing the looks that exits ask for', () => {
     expect(looks).toBe(14);
   });
 
+  it('an exit soon after a quiet hold is looked at at once, and held twice as long', () => {
+    pacing.exited('c1');
+    vi.advanceTimersByTime(3_000);
+    expect(looks).toBe(2);
+    pacing.exited('c1');
+    expect(looks).toBe(3);
+    vi.advanceTimersByTime(1_000);
+    pacing.exited('c1');
+    vi.advanceTimersByTime(2_999);
+    expect(looks).toBe(3);
+    vi.advanceTimersByTime(1);
+    expect(looks).toBe(4);
+  });
+
   it('a container quiet for a whole longest hold after its hold is looked at at once again', () => {
     pacing.exited('c1');
     vi.advanceTimersByTime(1_000);
     pacing.exited('c1');
     vi.advanceTimersByTime(1_000);
     expect(looks).toBe(2);
+    // The 4 s hold ends quiet (a look), then 60 s of quiet: the next exit starts afresh.
     vi.advanceTimersByTime(4_000 + 60_000);
-    pacing.exited('c1');
     expect(looks).toBe(3);
+    pacing.exited('c1');
+    expect(looks).toBe(4);
     vi.advanceTimersByTime(500);
     pacing.exited('c1');
-    expect(looks).toBe(3);
+    expect(looks).toBe(4);
+    vi.advanceTimersByTime(1_500);
+    expect(looks).toBe(5);
   });
 
   it('containers are held each on their own', () => {
@@ -83,5 +110,6 @@ describe('pacing the looks that exits ask for', () => {
     pacing.stop();
     vi.advanceTimersByTime(10_000);
     expect(looks).toBe(1);
+    expect(pacing.pending()).toBe(false);
   });
 });

@@ -2,16 +2,20 @@
  * Paces the looks that containers' exits ask for (docs/agent.md, "Status reported to the
  * Exchange"). A container's first exit is looked at at once. Its next exits within a hold are
  * looked at once, when the hold ends; each hold is twice the last, up to `maxHoldMs` (the periodic
- * check interval). So an exit is always reported, a second one within seconds, and a container
- * the engine restarts in a crash loop costs at most one look of its own per interval once the
- * holds have grown. A container quiet for a whole `maxHoldMs` after its hold starts afresh.
+ * check interval). A hold that ends quiet is looked at once more: the report then shows the
+ * container up again rather than `restarting` (reporter.ts). So an exit is always reported, a
+ * second one within seconds, and a container the engine restarts in a crash loop costs at most
+ * one look of its own per interval once the holds have grown. A container quiet for a whole
+ * `maxHoldMs` after its hold starts afresh.
  */
 interface Held {
   holdMs: number;
   /** When the current hold ends. */
   until: number;
-  /** A look due when the hold ends (an exit came during it). */
-  due?: NodeJS.Timeout;
+  /** An exit came during the current hold. */
+  exitedDuring: boolean;
+  /** The look at the end of the current hold (none once a hold ended quiet). */
+  end?: NodeJS.Timeout;
 }
 
 export class ExitPacing {
@@ -27,41 +31,43 @@ export class ExitPacing {
   ) {}
 
   exited(containerId: string): void {
-    const { now, firstHoldMs } = this.options;
-    const at = now();
+    const at = this.options.now();
     this.forgetQuiet(at);
     const held = this.held.get(containerId);
-    if (!held) {
-      this.held.set(containerId, { holdMs: firstHoldMs, until: at + firstHoldMs });
-      this.options.look();
-    } else if (at >= held.until) {
-      this.lookAndHoldLonger(held);
-    } else if (!held.due) {
-      held.due = setTimeout(() => {
-        held.due = undefined;
-        this.lookAndHoldLonger(held);
-      }, held.until - at);
+    if (held?.end) {
+      held.exitedDuring = true;
+      return;
     }
+    const next = held ?? { holdMs: this.options.firstHoldMs / 2, until: at, exitedDuring: false };
+    this.held.set(containerId, next);
+    this.lookAndHold(next);
   }
 
   /** Whether a look is due at the end of some container's hold. */
   pending(): boolean {
-    return [...this.held.values()].some((held) => held.due !== undefined);
+    return [...this.held.values()].some((held) => held.end !== undefined);
   }
 
   stop(): void {
-    for (const held of this.held.values()) clearTimeout(held.due);
+    for (const held of this.held.values()) clearTimeout(held.end);
     this.held.clear();
   }
 
-  private lookAndHoldLonger(held: Held): void {
+  /** Looks now and holds the container's next exits for twice the last hold (the first: `firstHoldMs`). */
+  private lookAndHold(held: Held): void {
     held.holdMs = Math.min(held.holdMs * 2, this.options.maxHoldMs);
     held.until = this.options.now() + held.holdMs;
+    held.exitedDuring = false;
+    held.end = setTimeout(() => {
+      held.end = undefined;
+      if (held.exitedDuring) this.lookAndHold(held);
+      else this.options.look();
+    }, held.holdMs);
     this.options.look();
   }
 
   private forgetQuiet(at: number): void {
     for (const [id, held] of this.held)
-      if (!held.due && at >= held.until + this.options.maxHoldMs) this.held.delete(id);
+      if (!held.end && at >= held.until + this.options.maxHoldMs) this.held.delete(id);
   }
 }

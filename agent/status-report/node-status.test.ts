@@ -27,7 +27,13 @@ const agreement = (id: string, fields: Partial<ProtocolAgreement> = {}): Protoco
   }) as ProtocolAgreement;
 
 const container = (name: string, state: string, created = 100): ContainerInfo =>
-  ({ Names: [`/${name}`], Image: 'docker.io/img:1', Created: created, State: state }) as ContainerInfo;
+  ({
+    Id: `id-${name}`,
+    Names: [`/${name}`],
+    Image: 'docker.io/img:1',
+    Created: created,
+    State: state,
+  }) as ContainerInfo;
 
 const instance = (key: string): DependencyInstance => ({
   instance_key: key,
@@ -76,6 +82,27 @@ describe('the node status', () => {
         ],
         configState: 'active',
       },
+    ]);
+  });
+
+  it('shows a container that exited since the last look `restarting` while the engine has it up again', () => {
+    const states = (exited: string[]) =>
+      buildNodeStatus({
+        agreements: [agreement('a1')],
+        instances: [instance('i1')],
+        containers: [
+          container('a1-web', 'running'),
+          container('a1-db', 'exited'),
+          container('i1-dep', 'stopped'),
+        ],
+        exited: new Set(exited),
+        registered: [],
+      }).services.map((s) => s.containerStatus.map((c) => c.state));
+    expect(states([])).toEqual([['running', 'exited'], ['stopped']]);
+    // An exited container stays down: its exit is no restart.
+    expect(states(['id-a1-web', 'id-a1-db', 'id-i1-dep'])).toEqual([
+      ['restarting', 'exited'],
+      ['restarting'],
     ]);
   });
 

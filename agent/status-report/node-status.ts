@@ -5,7 +5,10 @@
  * (with its agreement id) and each dependency instance's service (agreement id "") — listing one
  * container per service of its deployment: the engine's name, image, creation time (seconds) and
  * state, or the deployment's service name and image with state `not started` when the engine has
- * no such container. A registered service the node has suspended is listed with its config state.
+ * no such container. A container that exited since the last look and that the engine started again
+ * (or is about to) is `restarting`, Docker's word for a container in a restart loop: podman starts
+ * it again at once, so its own state would say `running` (docs/agent.md, "Status reported to the
+ * Exchange"). A registered service the node has suspended is listed with its config state.
  * anax leaves `connectivity` empty and lets the Exchange compute `runningServices`: so do we.
  */
 import type { ContainerInfo } from 'dockerode';
@@ -43,13 +46,25 @@ export interface StatusSources {
   instances: DependencyInstance[];
   /** The engine's list of every container carrying the agreement label (running or not). */
   containers: ContainerInfo[];
+  /** Ids of the containers that exited since the last look (the engine's events). */
+  exited?: ReadonlySet<string>;
   registered: RegisteredService[];
 }
 
 const NOT_STARTED = 'not started';
+/** Engine states of a container that is down and stays so: an exit before it is not a restart. */
+const STAYS_DOWN = new Set(['exited', 'dead']);
+
+const stateOf = (container: ContainerInfo, exited: ReadonlySet<string>): string =>
+  exited.has(container.Id) && !STAYS_DOWN.has(container.State) ? 'restarting' : container.State;
 
 /** Each deployment service's container as the engine shows it, or `not started`. */
-function containersOf(key: string, deployment: string, onEngine: Map<string, ContainerInfo>) {
+function containersOf(
+  key: string,
+  deployment: string,
+  onEngine: Map<string, ContainerInfo>,
+  exited: ReadonlySet<string>,
+) {
   let services: Record<string, { image: string }>;
   try {
     services = parseDeployment(deployment).services;
@@ -59,12 +74,18 @@ function containersOf(key: string, deployment: string, onEngine: Map<string, Con
   return Object.entries(services).map(([serviceName, service]): ContainerStatus => {
     const found = onEngine.get(containerName(key, serviceName));
     if (!found) return { name: serviceName, image: service.image, created: 0, state: NOT_STARTED };
-    return { name: found.Names[0] ?? '', image: found.Image, created: found.Created, state: found.State };
+    return {
+      name: found.Names[0] ?? '',
+      image: found.Image,
+      created: found.Created,
+      state: stateOf(found, exited),
+    };
   });
 }
 
 export function buildNodeStatus(sources: StatusSources): NodeStatusReport {
   const onEngine = new Map(sources.containers.map((c) => [(c.Names[0] ?? '').replace(/^\//, ''), c]));
+  const exited = sources.exited ?? new Set<string>();
   const services: WorkloadStatus[] = [];
   for (const a of sources.agreements) {
     if (a.agreement_accepted_time === 0 || a.agreement_terminated_time > 0 || a.archived) continue;
@@ -77,7 +98,7 @@ export function buildNodeStatus(sources: StatusSources): NodeStatusReport {
       orgid: w.org,
       version: w.version,
       arch: w.arch,
-      containerStatus: containersOf(a.current_agreement_id, deployment, onEngine),
+      containerStatus: containersOf(a.current_agreement_id, deployment, onEngine, exited),
       configState: 'active',
     });
   }
@@ -94,7 +115,7 @@ export function buildNodeStatus(sources: StatusSources): NodeStatusReport {
       containerStatus: [],
       configState: 'active',
     };
-    entry.containerStatus.push(...containersOf(i.instance_key, i.deployment, onEngine));
+    entry.containerStatus.push(...containersOf(i.instance_key, i.deployment, onEngine, exited));
     byService.set(id, entry);
   }
   services.push(...byService.values());

@@ -3,7 +3,9 @@
  * (podman through the Docker Engine API) and the fake Exchange counting the PUTs: a report after a
  * workload starts, after its container exits, after it runs again; nothing while idle (looks go
  * by, no PUT, then a known change makes exactly one); a burst of events makes one write; errors
- * surfaced in anax's shape. Only this file's containers are touched.
+ * surfaced in anax's shape; a container the engine keeps restarting shown `restarting` (and failing
+ * the container check), one that exited once shown up again. Only this file's containers are
+ * touched.
  */
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
@@ -11,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.ts';
 import { newAgreement, saveAgreement } from '../agreements/store.ts';
 import type { AgentConfig } from '../ground/config.ts';
+import { credentials, loadNode } from '../node/record.ts';
+import { governAgreements } from '../protocol/governance.ts';
 import type { NodeProtocol } from '../protocol/node-protocol.ts';
 import { agreementSource, findAgreement } from '../protocol/records.ts';
 import { startTermination } from '../protocol/terminate.ts';
@@ -59,12 +63,12 @@ const puts = (fake: FakeExchange, what: 'status' | 'errors') =>
 const reported = (fake: FakeExchange): WorkloadStatus[] =>
   (fake.statuses.get(nodeKey) as { services: WorkloadStatus[] } | undefined)?.services ?? [];
 
-/** An accepted, finalized agreement for service `name` running `sleep`; returns its id. */
-function agree(run: Running, image: string, name: string): string {
+/** An accepted, finalized agreement for service `name` running `command`; returns its id. */
+function agree(run: Running, image: string, name: string, command = ['sleep', '3600']): string {
   const id = randomBytes(32).toString('hex');
   run.agreements.push(id);
   const deployment = JSON.stringify({
-    services: { [`${tag}${name}`]: { image, command: ['sleep', '3600'] } },
+    services: { [`${tag}${name}`]: { image, command } },
   });
   saveAgreement(
     run.agent.ctx.store,
@@ -277,5 +281,38 @@ describe.skipIf(!docker)('a workload container that exits, told by the engine', 
     await expect.poll(() => reported(run.fake)[0]?.containerStatus[0]?.state).toBe('exited');
     expect(run.agent.ctx.store.events(0)).toHaveLength(events);
     expect(run.reporter.counts.looks).toBeGreaterThan(looks);
+  });
+
+  it('a container the engine keeps restarting is reported `restarting`, and fails the container check (103)', async () => {
+    const p = (run.agent.ctx.protocol as NodeProtocol).parts;
+    const id = agree(run, image, 'loops', ['sh', '-c', 'exit 3']);
+    await startWorkload(p, id);
+    const state = () => reported(run.fake).find((s) => s.agreementId === id)?.containerStatus[0]?.state;
+    // Podman starts it again at once: the engine shows it `running` at almost every look.
+    await expect.poll(state).toBe('restarting');
+    // The looks at the ends of its next holds show it so still: it exited again in each.
+    const looks = run.reporter.counts.looks;
+    await expect.poll(() => run.reporter.counts.looks).toBeGreaterThanOrEqual(looks + 2);
+    expect(state()).toBe('restarting');
+    const node = loadNode(run.agent.ctx.store);
+    if (!node) throw new Error('no node');
+    await governAgreements(p, node, credentials(node), true);
+    expect(findAgreement(run.agent.ctx.store, id)?.terminated_reason).toBe(103);
+  });
+
+  it('a container that exited once and runs again is reported `restarting`, then `running`', async () => {
+    const p = (run.agent.ctx.protocol as NodeProtocol).parts;
+    // Exits on its first run only: the engine starts the same container again, which then stays up.
+    const once = 'if [ ! -e /ran ]; then touch /ran; exit 3; fi; exec sleep 3600';
+    const id = agree(run, image, 'once', ['sh', '-c', once]);
+    await startWorkload(p, id);
+    const state = () => reported(run.fake).find((s) => s.agreementId === id)?.containerStatus[0]?.state;
+    await expect.poll(state).toBe('restarting');
+    // The look at the end of its quiet hold (2 s) shows it up again.
+    await expect.poll(state).toBe('running');
+    const node = loadNode(run.agent.ctx.store);
+    if (!node) throw new Error('no node');
+    await governAgreements(p, node, credentials(node), true);
+    expect(findAgreement(run.agent.ctx.store, id)?.terminated_reason).toBe(0);
   });
 });

@@ -4,7 +4,8 @@
  * (anything the event log records about an agreement or a service: started, stopped, failed)
  * schedules a look `statusCoalesceMs` later, so a burst of events makes one write; so does a
  * workload container's exit, which the engine's events tell (agent/workloads/exit-watch.ts),
- * paced per container (exit-pacing.ts: a crash loop settles at one look a `statusCheckMs`); the
+ * paced per container (exit-pacing.ts: a crash loop settles at one look a `statusCheckMs`), and
+ * a container that exited since the last look is reported `restarting` if the engine has it up; the
  * containers are also looked at every `statusCheckMs` (a restart, a missed event). A look costs
  * one container listing on the local engine and, only when something changed, one PUT per
  * document. What the Exchange took last is kept in the store, so a restarted agent writes nothing
@@ -18,6 +19,7 @@ import type { AgentContext } from '../runtime/context.ts';
 import { type Loop, startLoop } from '../runtime/worker-loop.ts';
 import { loadInstances } from '../services/dependency-store.ts';
 import type { StoredEvent } from '../store/store.ts';
+import { ExitCounts } from '../workloads/exit-counts.ts';
 import type { WorkloadRunner } from '../workloads/runner.ts';
 import { ExitPacing } from './exit-pacing.ts';
 import { buildNodeStatus, type NodeStatusReport, sameNodeStatus } from './node-status.ts';
@@ -78,6 +80,7 @@ export function createStatusReporter(
       loop?.wake();
     }, ctx.config.statusCoalesceMs ?? 1_000);
   }
+  const exitedSinceLook = new ExitCounts();
   const exits = new ExitPacing({
     firstHoldMs: Math.min(EXIT_FIRST_HOLD_MS, checkMs),
     maxHoldMs: checkMs,
@@ -120,20 +123,14 @@ export function createStatusReporter(
     const who = `${node.organization}/${node.id}`;
     const creds = credentials(node);
     const path = `/orgs/${encodeURIComponent(node.organization)}/nodes/${encodeURIComponent(node.id)}`;
-    const status = buildNodeStatus({
-      agreements: activeAgreements(ctx.store),
-      instances: loadInstances(ctx.store),
-      containers: await runner().allContainers(),
-      registered: loadRegisteredServices(ctx.store),
-    });
-    const written = ctx.store.get<Written<NodeStatusReport>>(KEYS.written);
-    // A node that ran nothing yet has nothing to say (anax compares with an empty saved status too).
-    const unchangedStatus =
-      written?.node === who ? sameNodeStatus(written.value, status) : status.services.length === 0;
-    if (!unchangedStatus) {
-      await ctx.exchange.request('PUT', `${path}/status`, creds, status);
-      counts.statusWrites++;
-      ctx.store.set(KEYS.written, { node: who, value: status });
+    // Taken before the listing: an exit during it is shown by the next look. A look that fails
+    // gives them back, for its retry to show.
+    const exited = exitedSinceLook.take();
+    try {
+      await writeStatus(who, path, creds, new Set(exited.keys()));
+    } catch (error) {
+      exitedSinceLook.giveBack(exited);
+      throw error;
     }
     const errors = surfacedNow(who);
     const errorsWritten = ctx.store.get<Written<SurfacedError[]>>(KEYS.errorsWritten);
@@ -149,14 +146,38 @@ export function createStatusReporter(
     }
   }
 
+  async function writeStatus(
+    who: string,
+    path: string,
+    creds: ReturnType<typeof credentials>,
+    exited: ReadonlySet<string>,
+  ): Promise<void> {
+    const status = buildNodeStatus({
+      agreements: activeAgreements(ctx.store),
+      instances: loadInstances(ctx.store),
+      containers: await runner().allContainers(),
+      exited,
+      registered: loadRegisteredServices(ctx.store),
+    });
+    const written = ctx.store.get<Written<NodeStatusReport>>(KEYS.written);
+    // A node that ran nothing yet has nothing to say (anax compares with an empty saved status too).
+    const unchangedStatus =
+      written?.node === who ? sameNodeStatus(written.value, status) : status.services.length === 0;
+    if (unchangedStatus) return;
+    await ctx.exchange.request('PUT', `${path}/status`, creds, status);
+    counts.statusWrites++;
+    ctx.store.set(KEYS.written, { node: who, value: status });
+  }
+
   return {
     counts,
     noticed(event) {
       if (WORKLOAD_SOURCES.has(event.source_type)) lookSoon();
     },
     containerExited(containerId) {
-      if (containerId === undefined) lookSoon();
-      else exits.exited(containerId);
+      if (containerId === undefined) return lookSoon();
+      exitedSinceLook.exited(containerId);
+      exits.exited(containerId);
     },
     busy: () => pending !== undefined || asked || looking || exits.pending(),
     surfaced() {

@@ -40,11 +40,15 @@ describe.skipIf(!docker)('WorkloadRunner on the engine', () => {
     };
   };
 
-  it('starts every service, reports the events without secret values, and tells health', async () => {
+  it('starts every service, reports the events without secret values, and tells health (a looping container fails it)', async () => {
     const id = agreement('a');
     const work = await request(id, { web: {}, db: {} });
     await runner.start(work);
     expect(await runner.health(id, work.deployment)).toBe('running');
+    // A container the exits say loops is not running, whatever the engine shows now.
+    const [web] = (await containersOf(engine, id)).filter((c) => c.Names[0] === `/${id}-web`);
+    expect(web?.State).toBe('running');
+    expect(await runner.health(id, work.deployment, new Set([web?.Id as string]))).toBe('failed');
     const mine = events.filter((e) => e.agreementId === id).map((e) => e.kind);
     expect(mine.filter((k) => k === 'image_loaded')).toHaveLength(2);
     expect(mine.at(-1)).toBe('container_running');

@@ -91,11 +91,19 @@ export class WorkloadRunner {
     });
   }
 
-  /** `failed` when fewer containers run than the deployment has services (upstream's cancel 103). */
-  async health(agreementId: string, deployment: Deployment): Promise<WorkloadHealth> {
+  /**
+   * `failed` when fewer containers run than the deployment has services (upstream's cancel 103).
+   * A container in `looping` (it exits again and again, and the engine starts it again each time)
+   * does not count as running, whatever the engine shows at this instant.
+   */
+  async health(
+    agreementId: string,
+    deployment: Deployment,
+    looping: ReadonlySet<string> = new Set(),
+  ): Promise<WorkloadHealth> {
     const containers = await containersOf(this.docker, agreementId);
     if (containers.length === 0) return 'absent';
-    const running = containers.filter((container) => container.State === 'running').length;
+    const running = containers.filter((c) => c.State === 'running' && !looping.has(c.Id)).length;
     return running < Object.keys(deployment.services).length ? 'failed' : 'running';
   }
 
