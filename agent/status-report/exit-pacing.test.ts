@@ -97,6 +97,20 @@ describe('pacing the looks that exits ask for', () => {
     expect(looks).toBe(5);
   });
 
+  it('a container is restarting from its exit until a hold ends without another', () => {
+    pacing.exited('c1');
+    expect(pacing.restarting()).toEqual(new Set(['c1']));
+    vi.advanceTimersByTime(1_000);
+    pacing.exited('c1');
+    // The first hold saw an exit: the next one (4 s) begins, still restarting.
+    vi.advanceTimersByTime(1_000);
+    expect(pacing.restarting()).toEqual(new Set(['c1']));
+    vi.advanceTimersByTime(3_999);
+    expect(pacing.restarting()).toEqual(new Set(['c1']));
+    vi.advanceTimersByTime(1);
+    expect(pacing.restarting()).toEqual(new Set());
+  });
+
   it('containers are held each on their own', () => {
     pacing.exited('c1');
     pacing.exited('c1');

@@ -2,8 +2,9 @@
  * Paces the looks that containers' exits ask for (docs/agent.md, "Status reported to the
  * Exchange"). A container's first exit is looked at at once. Its next exits within a hold are
  * looked at once, when the hold ends; each hold is twice the last, up to `maxHoldMs` (the periodic
- * check interval). A hold that ends quiet is looked at once more: the report then shows the
- * container up again rather than `restarting` (reporter.ts). So an exit is always reported, a
+ * check interval). A container is `restarting` from its exit until a hold ends without another
+ * one, and that end is looked at too: the report then shows it up again (reporter.ts). So an exit
+ * is always reported, a
  * second one within seconds, and a container the engine restarts in a crash loop costs at most
  * one look of its own per interval once the holds have grown. A container quiet for a whole
  * `maxHoldMs` after its hold starts afresh.
@@ -41,6 +42,14 @@ export class ExitPacing {
     const next = held ?? { holdMs: this.options.firstHoldMs / 2, until: at, exitedDuring: false };
     this.held.set(containerId, next);
     this.lookAndHold(next);
+  }
+
+  /**
+   * The containers in a hold that began with an exit and has not ended quiet: the engine restarted
+   * each within seconds of its last exit, however it lists them at this instant.
+   */
+  restarting(): ReadonlySet<string> {
+    return new Set([...this.held].filter(([, held]) => held.end !== undefined).map(([id]) => id));
   }
 
   /** Whether a look is due at the end of some container's hold. */

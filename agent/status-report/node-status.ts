@@ -5,10 +5,11 @@
  * (with its agreement id) and each dependency instance's service (agreement id "") — listing one
  * container per service of its deployment: the engine's name, image, creation time (seconds) and
  * state, or the deployment's service name and image with state `not started` when the engine has
- * no such container. A container that exited since the last look and that the engine started again
- * (or is about to) is `restarting`, Docker's word for a container in a restart loop: podman starts
- * it again at once, so its own state would say `running` (docs/agent.md, "Status reported to the
- * Exchange"). A registered service the node has suspended is listed with its config state.
+ * no such container. A container that exited within its current hold (exit-pacing.ts) and that the
+ * engine started again (or is about to) is `restarting`, Docker's word for a container in a
+ * restart loop: podman starts it again at once, so its own state would say `running`
+ * (docs/agent.md, "Status reported to the Exchange"). A registered service the node has suspended
+ * is listed with its config state.
  * anax leaves `connectivity` empty and lets the Exchange compute `runningServices`: so do we.
  */
 import type { ContainerInfo } from 'dockerode';
@@ -46,7 +47,7 @@ export interface StatusSources {
   instances: DependencyInstance[];
   /** The engine's list of every container carrying the agreement label (running or not). */
   containers: ContainerInfo[];
-  /** Ids of the containers that exited since the last look (the engine's events). */
+  /** Ids of the containers that exited within their current hold (exit-pacing.ts `restarting`). */
   exited?: ReadonlySet<string>;
   registered: RegisteredService[];
 }

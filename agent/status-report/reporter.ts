@@ -5,7 +5,7 @@
  * schedules a look `statusCoalesceMs` later, so a burst of events makes one write; so does a
  * workload container's exit, which the engine's events tell (agent/workloads/exit-watch.ts),
  * paced per container (exit-pacing.ts: a crash loop settles at one look a `statusCheckMs`), and
- * a container that exited since the last look is reported `restarting` if the engine has it up; the
+ * a container within the hold its exit began is reported `restarting` if the engine has it up; the
  * containers are also looked at every `statusCheckMs` (a restart, a missed event). A look costs
  * one container listing on the local engine and, only when something changed, one PUT per
  * document. What the Exchange took last is kept in the store, so a restarted agent writes nothing
@@ -19,7 +19,6 @@ import type { AgentContext } from '../runtime/context.ts';
 import { type Loop, startLoop } from '../runtime/worker-loop.ts';
 import { loadInstances } from '../services/dependency-store.ts';
 import type { StoredEvent } from '../store/store.ts';
-import { ExitCounts } from '../workloads/exit-counts.ts';
 import type { WorkloadRunner } from '../workloads/runner.ts';
 import { ExitPacing } from './exit-pacing.ts';
 import { buildNodeStatus, type NodeStatusReport, sameNodeStatus } from './node-status.ts';
@@ -80,7 +79,6 @@ export function createStatusReporter(
       loop?.wake();
     }, ctx.config.statusCoalesceMs ?? 1_000);
   }
-  const exitedSinceLook = new ExitCounts();
   const exits = new ExitPacing({
     firstHoldMs: Math.min(EXIT_FIRST_HOLD_MS, checkMs),
     maxHoldMs: checkMs,
@@ -123,15 +121,8 @@ export function createStatusReporter(
     const who = `${node.organization}/${node.id}`;
     const creds = credentials(node);
     const path = `/orgs/${encodeURIComponent(node.organization)}/nodes/${encodeURIComponent(node.id)}`;
-    // Taken before the listing: an exit during it is shown by the next look. A look that fails
-    // gives them back, for its retry to show.
-    const exited = exitedSinceLook.take();
-    try {
-      await writeStatus(who, path, creds, new Set(exited.keys()));
-    } catch (error) {
-      exitedSinceLook.giveBack(exited);
-      throw error;
-    }
+    // Taken before the listing: an exit during it starts a hold, whose end is looked at.
+    await writeStatus(who, path, creds, exits.restarting());
     const errors = surfacedNow(who);
     const errorsWritten = ctx.store.get<Written<SurfacedError[]>>(KEYS.errorsWritten);
     // Nothing surfaced and nothing written before: nothing to say (anax writes only on a change too).
@@ -175,9 +166,8 @@ export function createStatusReporter(
       if (WORKLOAD_SOURCES.has(event.source_type)) lookSoon();
     },
     containerExited(containerId) {
-      if (containerId === undefined) return lookSoon();
-      exitedSinceLook.exited(containerId);
-      exits.exited(containerId);
+      if (containerId === undefined) lookSoon();
+      else exits.exited(containerId);
     },
     busy: () => pending !== undefined || asked || looking || exits.pending(),
     surfaced() {

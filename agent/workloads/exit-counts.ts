@@ -3,8 +3,7 @@
  * container since the last time they were taken. Podman starts a container with restart policy
  * `always` again at once, without Docker's growing pause, so a container that exits as soon as it
  * starts shows `running` at almost every look at the engine; only its exits show the loop. The
- * node status worker takes them at each look (a container that exited since is `restarting`),
- * and the container check at each check (one that exited more than once since is failing).
+ * container check takes them at each check: one that exited more than once since is failing.
  */
 export class ExitCounts {
   private counts = new Map<string, number>();
@@ -18,11 +17,6 @@ export class ExitCounts {
     const taken = this.counts;
     this.counts = new Map();
     return taken;
-  }
-
-  /** Counts taken by work that failed, counted again for the next take. */
-  giveBack(taken: ReadonlyMap<string, number>): void {
-    for (const [id, count] of taken) this.counts.set(id, (this.counts.get(id) ?? 0) + count);
   }
 }
 
