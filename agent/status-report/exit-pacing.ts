@@ -4,10 +4,9 @@
  * looked at once, when the hold ends; each hold is twice the last, up to `maxHoldMs` (the periodic
  * check interval). A container is `restarting` from its exit until a hold ends without another
  * one, and that end is looked at too: the report then shows it up again (reporter.ts). So an exit
- * is always reported, a
- * second one within seconds, and a container the engine restarts in a crash loop costs at most
- * one look of its own per interval once the holds have grown. A container quiet for a whole
- * `maxHoldMs` after its hold starts afresh.
+ * is always reported, a second one within seconds, and a container the engine restarts in a crash
+ * loop costs at most one look of its own per interval once the holds have grown. A container
+ * quiet for a whole `maxHoldMs` after its hold starts afresh.
  */
 interface Held {
   holdMs: number;

@@ -141,13 +141,13 @@ export function createStatusReporter(
     who: string,
     path: string,
     creds: ReturnType<typeof credentials>,
-    exited: ReadonlySet<string>,
+    restarting: ReadonlySet<string>,
   ): Promise<void> {
     const status = buildNodeStatus({
       agreements: activeAgreements(ctx.store),
       instances: loadInstances(ctx.store),
       containers: await runner().allContainers(),
-      exited,
+      exited: restarting,
       registered: loadRegisteredServices(ctx.store),
     });
     const written = ctx.store.get<Written<NodeStatusReport>>(KEYS.written);
