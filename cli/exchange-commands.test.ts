@@ -1,11 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyDeployment } from '#lib/protocol/deployment-signature';
 import { type RecordingServer, type Route, startRecordingServer } from './test-support/recording-server.ts';
 import { hzn } from './test-support/run-hzn.ts';
+import { tempDir } from './test-support/temp-dir.ts';
 
 /** Each `hzn exchange ...` command's REST calls (docs/hzn-behaviour.md#keys-and-publishing, #exchange-commands), against a recording server. */
 let server: RecordingServer;
@@ -18,7 +18,7 @@ beforeEach(() => {
   server.on({ 'GET /v1/admin/version': { status: 200, body: '2.154.0' } });
 });
 
-const dir = mkdtempSync(join(tmpdir(), 'hzn-exchange-'));
+const dir = tempDir('hzn-exchange-');
 const env = (more: Record<string, string> = {}) => ({
   HZN_EXCHANGE_URL: `${server.url}/v1/`,
   HZN_ORG_ID: 'org1',

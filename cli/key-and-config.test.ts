@@ -1,18 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deploymentString, signDeployment, verifyDeployment } from '#lib/protocol/deployment-signature';
 import { lastingProblem } from '#lib/protocol/trust-file';
 import { startRecordingServer } from './test-support/recording-server.ts';
 import { hzn } from './test-support/run-hzn.ts';
+import { tempDir } from './test-support/temp-dir.ts';
 
 /** `hzn key create` (docs/hzn-behaviour.md#hzn-key-create) and the config files (docs/hzn-behaviour.md#config-files). */
 describe('key create', () => {
   it('writes a PKCS#1 private key (owner-only) and a self-signed certificate the agent accepts', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'hzn-key-'));
+    const home = tempDir('hzn-key-');
     const result = await hzn(['key', 'create', 'My Org', 'me@example.com', '-l', '2048'], { home });
     expect(result.code).toBe(0);
     const privatePath = join(home, '.hzn', 'keys', 'service.private.key');
@@ -41,7 +41,7 @@ describe('key create', () => {
   });
 
   it('-d names the files after the org and serial; existing files need -f or a yes; bad -d is a usage error', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'hzn-keydir-'));
+    const out = tempDir('hzn-keydir-');
     expect((await hzn(['key', 'create', 'a.b', 'cn', '-l', '1024', '-d', out])).code).toBe(0);
     const names = readdirSync(out).sort();
     expect(names).toHaveLength(2);
@@ -68,9 +68,9 @@ describe('key create', () => {
 
 describe('config files', () => {
   it('real env > ~/.hzn/hzn.json > /etc/default/horizon > /etc/horizon/hzn.json; project hzn.json with MetadataVars', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'hzn-home-'));
-    const etc = mkdtempSync(join(tmpdir(), 'hzn-etc-'));
-    const cwd = mkdtempSync(join(tmpdir(), 'hzn-project-'));
+    const home = tempDir('hzn-home-');
+    const etc = tempDir('hzn-etc-');
+    const cwd = tempDir('hzn-project-');
     mkdirSync(join(home, '.hzn'));
     mkdirSync(join(etc, 'horizon'));
     mkdirSync(join(etc, 'default'));
@@ -106,8 +106,8 @@ describe('config files', () => {
     const server = await startRecordingServer();
     try {
       server.on({ 'POST /node/userinput': { status: 201, body: {} } });
-      const home = mkdtempSync(join(tmpdir(), 'hzn-home-'));
-      const cwd = mkdtempSync(join(tmpdir(), 'hzn-project-'));
+      const home = tempDir('hzn-home-');
+      const cwd = tempDir('hzn-project-');
       mkdirSync(join(home, '.hzn'));
       writeFileSync(join(home, '.hzn', 'hzn.json'), `{"HZN_ORG_ID": "home", "HORIZON_URL": "${server.url}"}`);
       mkdirSync(join(cwd, 'horizon'));

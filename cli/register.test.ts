@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingServer, startRecordingServer } from './test-support/recording-server.ts';
 import { hzn } from './test-support/run-hzn.ts';
+import { tempDir } from './test-support/temp-dir.ts';
 
 /** `hzn register` (docs/hzn-behaviour.md#hzn-register): the order of its Exchange and agent calls, its bodies, its failures. */
 let server: RecordingServer;
@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
-const dir = mkdtempSync(join(tmpdir(), 'hzn-register-'));
+const dir = tempDir('hzn-register-');
 const env = () => ({
   HORIZON_URL: server.url,
   HZN_EXCHANGE_URL: `${server.url}/v1`,

@@ -1,11 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { manifestSignedBy } from '#lib/nmp/manifest';
 import { type RecordingServer, type Route, startRecordingServer } from '../test-support/recording-server.ts';
 import { hzn } from '../test-support/run-hzn.ts';
+import { tempDir } from '../test-support/temp-dir.ts';
 
 /**
  * `hzn nm manifest …` and `hzn nm agentfiles …`: upstream's calls (open-horizon/anax
@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
-const dir = mkdtempSync(join(tmpdir(), 'hzn-nm-'));
+const dir = tempDir('hzn-nm-');
 const env = () => ({
   HZN_FSS_CSSURL: `${server.url}/v1/css/`,
   HZN_ORG_ID: 'org1',

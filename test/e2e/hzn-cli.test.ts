@@ -1,11 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyDeployment } from '#lib/protocol/deployment-signature';
 import type { Credentials } from '#test/support/http';
+import { tempDir } from '#test/support/temp-dir';
 import { createOrg, createUser, freshId } from '#test/support/world';
 import { freePort } from '../../scripts/local/ports.ts';
 import { useSharedOffline } from './support/shared-offline.ts';
@@ -16,7 +16,7 @@ import { useSharedOffline } from './support/shared-offline.ts';
  * deployment addpolicy/listpolicy/updatepolicy → secretsmanager add/list/read/remove → removepolicy
  * → service remove; and bad input that leaves the Exchange untouched.
  */
-const work = mkdtempSync(join(tmpdir(), 'hzn-e2e-'));
+const work = tempDir('hzn-e2e-');
 const server = useSharedOffline();
 const bundle = join(work, 'hzn.mjs');
 const ORG = freshId('hzn-e2e');

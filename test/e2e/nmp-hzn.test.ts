@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Credentials } from '#test/support/http';
+import { tempDir } from '#test/support/temp-dir';
 import { createOrg, createUser, expectStatus, freshId } from '#test/support/world';
 import { publishAgentFiles } from '../../scripts/publish-agent-files.ts';
 import { useSharedOffline } from './support/shared-offline.ts';
@@ -16,7 +16,7 @@ import { useSharedOffline } from './support/shared-offline.ts';
  * nm agentfiles, nm manifest add (signed) and list -l (the data through the 302 to a signed URL),
  * exchange nmp add --applies-to, list, disable/enable, status, exchange node management, remove.
  */
-const work = mkdtempSync(join(tmpdir(), 'nmp-e2e-'));
+const work = tempDir('nmp-e2e-');
 const server = useSharedOffline();
 const bundle = join(work, 'hzn.mjs');
 const ORG = freshId('nmp-e2e');

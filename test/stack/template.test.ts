@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, join, relative, resolve } from 'node:path';
@@ -39,6 +39,8 @@ let resources: Record<string, Resource> = {};
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'exchange-package-'));
   const buildDir = relative(root, join(out, 'build'));
+  // Its own temp dir, so the test sees what packaging leaves there (below) and leaves nothing.
+  mkdirSync(join(out, 'tmp'));
   // Asynchronously: a minute of blocked event loop makes the worker miss vitest's RPC deadline.
   await execFileAsync(process.execPath, [serverlessBin, 'package', '--package', join(out, 'package')], {
     cwd: root,
@@ -46,6 +48,7 @@ beforeAll(async () => {
     env: {
       ...process.env,
       EXCHANGE_BUILD_DIR: buildDir,
+      TMPDIR: join(out, 'tmp'),
       SLS_TELEMETRY_DISABLED: '1',
       SLS_NOTIFICATIONS_MODE: 'off',
     },
@@ -386,6 +389,14 @@ describe('the stack as an operator runs it (docs/operations.md)', () => {
   /** serverless.yml's stage parameters and their defaults (the template is packaged with them). */
   const params = parseYaml(readFileSync(join(root, 'serverless.yml'), 'utf8'), { logLevel: 'error' }).params
     .default as Record<string, string | number | boolean>;
+
+  it("leaves nothing in the temp directory: serverless-esbuild's zip staging is removed (stack/zip-staging-cleanup-plugin.cjs)", () => {
+    expect(readdirSync(join(out, 'package')).filter((name) => name.endsWith('.zip')).length).toBeGreaterThan(
+      10,
+    );
+    // tsx keeps its cache of compiled files there (`tsx-<uid>`), for every later run: not a leftover.
+    expect(readdirSync(join(out, 'tmp')).filter((name) => !/^tsx-\d+$/.test(name))).toEqual([]);
+  });
 
   it('keeps the data: the table and the secrets key (and the object store) survive deletion and replacement', () => {
     for (const id of ['ExchangeTable', 'SecretsKey', 'ObjectsBucket']) {

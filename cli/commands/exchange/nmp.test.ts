@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +7,7 @@ import {
   startRecordingServer,
 } from '../../test-support/recording-server.ts';
 import { hzn } from '../../test-support/run-hzn.ts';
+import { tempDir } from '../../test-support/temp-dir.ts';
 
 /**
  * `hzn exchange nmp …`, `hzn exchange node management …` and `hzn nmstatus …`: the REST calls
@@ -24,7 +24,7 @@ beforeEach(() => {
   server.on({ 'GET /v1/admin/version': { status: 200, body: '2.154.0' } });
 });
 
-const dir = mkdtempSync(join(tmpdir(), 'hzn-nmp-'));
+const dir = tempDir('hzn-nmp-');
 const env = (more: Record<string, string> = {}) => ({
   HZN_EXCHANGE_URL: `${server.url}/v1/`,
   HZN_ORG_ID: 'org1',

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handler as initdb } from '#functions/admin/initdb';
@@ -9,6 +8,7 @@ import { getOrg } from '#tables/org/records';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
+import { tempDir } from '#test/support/temp-dir';
 
 useTestTable();
 
@@ -32,7 +32,7 @@ describe('POST /v1/admin/reload', () => {
   });
 
   it('rereads the config file, and keeps the old settings when the new file is invalid', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'exchange-config-')), 'exchange.json');
+    const file = join(tempDir('exchange-config-'), 'exchange.json');
     process.env.EXCHANGE_CONFIG_FILE = file;
     writeFileSync(file, JSON.stringify({ dropTokenTtlSeconds: 123, limits: { maxNodes: 7 } }));
     const done = await invoke(reload, { auth: ROOT });

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { handler as reload } from '#functions/admin/reload';
@@ -7,6 +6,7 @@ import { getConfig, readConfig } from '#lib/config';
 import { ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
+import { tempDir } from '#test/support/temp-dir';
 
 useTestTable();
 
@@ -24,7 +24,7 @@ afterEach(() => {
 });
 
 const configFile = (settings: unknown): string => {
-  const file = join(mkdtempSync(join(tmpdir(), 'exchange-config-')), 'exchange.json');
+  const file = join(tempDir('exchange-config-'), 'exchange.json');
   writeFileSync(file, JSON.stringify(settings));
   return file;
 };

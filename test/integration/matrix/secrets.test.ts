@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import { join } from 'node:path';
 import { describe } from 'vitest';
 import { insertAgbotPolicy } from '#tables/agbot/policy-records';
@@ -8,6 +7,7 @@ import { createAgbot } from '#test/support/identities';
 import { useInProcessExchange } from '#test/support/in-process-exchange';
 import { defineMatrix } from '#test/support/matrix';
 import { useMatrixWorld } from '#test/support/matrix-world';
+import { tempDir } from '#test/support/temp-dir';
 import { secretCases } from './cases/secrets.ts';
 
 /**
@@ -17,7 +17,7 @@ import { secretCases } from './cases/secrets.ts';
  * the handlers as serverless-offline hands it over; test/e2e/secret-names-http.test.ts sends names
  * with `/` through serverless-offline itself.
  */
-const keyDir = mkdtempSync(join(tmpdir(), 'secrets-matrix-'));
+const keyDir = tempDir('secrets-matrix-');
 const server = useInProcessExchange({
   env: { EXCHANGE_SECRETS_MASTER_KEY_FILE: join(keyDir, 'master-key') },
 });

@@ -1,10 +1,10 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANIFEST_TYPE, signManifest } from '#lib/nmp/manifest';
 import { useInProcessExchange } from '#test/support/in-process-exchange';
+import { tempDir } from '#test/support/temp-dir';
 import type { NmpStatus } from '../../../agent/nmp/store.ts';
 import { type DownloadInput, downloadUpgrade, executableName } from '../../../agent/upgrade/download.ts';
 import { type ObjectStore, startObjectStore } from '../../../scripts/local/object-store.ts';
@@ -18,7 +18,7 @@ import { publishAgentFiles } from '../../../scripts/publish-agent-files.ts';
  * could not know); none within, a malformed version, or the newest published by an unpinned key:
  * refused before anything is kept.
  */
-const dir = mkdtempSync(join(tmpdir(), 'nmp-versions-'));
+const dir = tempDir('nmp-versions-');
 const pinned = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
 let store: ObjectStore;

@@ -1,10 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '#lib/json-logger';
 import { useInProcessExchange } from '#test/support/in-process-exchange';
+import { tempDir } from '#test/support/temp-dir';
 import { type Agent, createAgent } from '../../../agent/agent.ts';
 import { pollExchange } from '../../../agent/sync/poll.ts';
 import { HOST, testConfig } from '../../../agent/test-support/harness.ts';
@@ -21,7 +21,7 @@ import { publishAgentFiles } from '../../../scripts/publish-agent-files.ts';
  * signed by the pinned key and matching files are downloaded; a manifest signed by another key,
  * or a file whose bytes are not the manifest's, is refused before anything is kept.
  */
-const dir = mkdtempSync(join(tmpdir(), 'nmp-agent-'));
+const dir = tempDir('nmp-agent-');
 const pinned = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
 let store: ObjectStore;

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as deleteObject } from '#functions/objects/delete-object';
 import { handler as getObject } from '#functions/objects/get-object';
@@ -16,6 +13,7 @@ import { getAgentFileVersions } from '#tables/org/agent-file-versions';
 import { createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
+import { tempDir } from '#test/support/temp-dir';
 import { type ObjectStore, startObjectStore } from '../../../scripts/local/object-store.ts';
 
 useTestTable();
@@ -36,7 +34,7 @@ const SOFTWARE = 'agent_software_files-2.1.0';
 const BINARY = 'horizon-agent-linux-x64';
 
 beforeAll(async () => {
-  store = await startObjectStore({ dir: mkdtempSync(join(tmpdir(), 'objects-')) });
+  store = await startObjectStore({ dir: tempDir('objects-') });
   process.env.EXCHANGE_OBJECTS_URL = store.url;
   process.env.EXCHANGE_OBJECTS_SECRET = store.secret;
   await createOrg('IBM');

@@ -1,10 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestSignedBy } from '#lib/nmp/manifest';
 import { useInProcessExchange } from '#test/support/in-process-exchange';
+import { tempDir } from '#test/support/temp-dir';
 import { type ObjectStore, startObjectStore } from '../../../scripts/local/object-store.ts';
 import { publishAgentFiles } from '../../../scripts/publish-agent-files.ts';
 
@@ -13,7 +13,7 @@ import { publishAgentFiles } from '../../../scripts/publish-agent-files.ts';
  * HTTP and the local object store: each file uploaded to its signed URL and published, the signed
  * manifest, IBM's AgentFileVersion, and what a node of any org then reads.
  */
-const dir = mkdtempSync(join(tmpdir(), 'publish-'));
+const dir = tempDir('publish-');
 let store: ObjectStore;
 beforeAll(async () => {
   store = await startObjectStore({ dir: join(dir, 'store') });

@@ -3,17 +3,17 @@
  * set (a bad plan is refused before any request, naming the field), plan, status, dryrun, every
  * operator action recorded in the control with its sequence number, a user's set refused, remove.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDeploymentPolicy } from '#test/support/catalog';
 import { createOrg, createUser } from '#test/support/identities';
 import { useInProcessExchange } from '#test/support/in-process-exchange';
+import { tempDir } from '#test/support/temp-dir';
 import { hzn } from '../../../cli/test-support/run-hzn.ts';
 
 const exchange = useInProcessExchange();
-const dir = mkdtempSync(join(tmpdir(), 'hzn-rollout-'));
+const dir = tempDir('hzn-rollout-');
 const file = (name: string, content: unknown) => {
   const path = join(dir, name);
   writeFileSync(path, JSON.stringify(content));

@@ -1,18 +1,17 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { handler } from '#functions/secrets/lambda';
 import { basicAuthHeader } from '#lib/auth/basic';
 import { insertAgbotPattern } from '#tables/agbot/pattern-records';
 import { insertAgbotPolicy } from '#tables/agbot/policy-records';
+import { tempDir } from '#test/support/temp-dir';
 
 /** Helpers of the secrets manager's integration tests: requests through the family's real Lambda. */
 export type Auth = { user: string; secret: string };
 
 /** A fresh local master key directory for this test file (the provider creates the key on first use). */
 export function useTempMasterKey(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'secrets-key-'));
+  const dir = tempDir('secrets-key-');
   process.env.EXCHANGE_SECRETS_MASTER_KEY_FILE = join(dir, 'master-key');
   delete process.env.EXCHANGE_SECRETS_KMS_KEY_ID;
   return process.env.EXCHANGE_SECRETS_MASTER_KEY_FILE;

@@ -1,5 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { open, SecretIntegrityError, seal } from '#lib/secrets/envelope';
@@ -10,8 +9,9 @@ import {
   MasterKeyModeError,
 } from '#lib/secrets/local-key-provider';
 import { providerFromEnv } from '#lib/secrets/provider';
+import { tempDir } from '#test/support/temp-dir';
 
-const tempFile = () => join(mkdtempSync(join(tmpdir(), 'master-key-')), 'sub', 'secrets-master-key');
+const tempFile = () => join(tempDir('master-key-'), 'sub', 'secrets-master-key');
 
 describe('the local master key', () => {
   it('is 256 random bits, written on first use with mode 0600, and the same on every later load', () => {
