@@ -106,7 +106,8 @@ describe('Host: only loopback names (DNS rebinding sends the attacker’s)', () 
   });
 
   it('names from HZN_AGENT_ALLOWED_HOSTS are served too', async () => {
-    const other = await newAgent(fake.url, tempDir().path, {
+    const otherDir = tempDir();
+    const other = await newAgent(fake.url, otherDir.path, {
       allowedHosts: ['node1.lan', '192.168.1.20', 'fd00::1'],
     });
     try {
@@ -119,6 +120,7 @@ describe('Host: only loopback names (DNS rebinding sends the attacker’s)', () 
       expect(res.statusCode).toBe(403);
     } finally {
       await other.stop();
+      otherDir.remove();
     }
   });
 });
