@@ -1,9 +1,8 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { PutItemCommand } from 'dynamodb-toolbox';
-import { documentClient, tableName } from '#tables/client';
 import { nodeKeys } from '#tables/keys/node';
 import { NodeEntity } from '#tables/node/entity';
 import { NodeErrorsEntity } from '#tables/node/errors';
+import { batchPut } from './batch-put.ts';
 
 /**
  * Nodes written straight to the table for the console's tests and benchmark (no counters, no
@@ -59,18 +58,5 @@ export async function seedConsoleNodes(org: string, nodes: SeedNode[], now: numb
       if (errors) items.push(errors);
     }
   }
-  const batches: Record<string, unknown>[][] = [];
-  for (let start = 0; start < items.length; start += 25) batches.push(items.slice(start, start + 25));
-  const run = async () => {
-    for (let batch = batches.shift(); batch; batch = batches.shift()) {
-      let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-      while (pending.length > 0) {
-        const result = await documentClient.send(
-          new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }),
-        );
-        pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, run));
+  await batchPut(items, 4);
 }

@@ -1,12 +1,12 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handler as deleteAgbot } from '#functions/agbots/delete-agbot';
 import { handler as putAgbot } from '#functions/agbots/put-agbot';
 import { putAgreement } from '#tables/agbot/agreement-records';
 import { getAgbot } from '#tables/agbot/records';
-import { documentClient, dynamoClient, tableName } from '#tables/client';
+import { dynamoClient, tableName } from '#tables/client';
 import { agbotKeys } from '#tables/keys/agbot';
 import { getUserCounts } from '#tables/org/stats';
+import { batchPut } from '#test/support/batch-put';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { partitionSortKeys } from '#test/support/partition';
@@ -23,14 +23,6 @@ const remove = (auth: Auth, agreementbot: string, organization = 'acme') =>
 
 const CHILDREN = 30;
 
-/** Writes items straight to the table, 25 per BatchWrite. */
-async function putItems(items: Record<string, unknown>[]) {
-  for (let i = 0; i < items.length; i += 25) {
-    const batch = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName()]: batch } }));
-  }
-}
-
 /**
  * An agbot with CHILDREN of each kind: agreements (through the records), served patterns and
  * policies and messages (written with their keys), and the message id counter. The org counts
@@ -44,7 +36,7 @@ async function agbotWithChildren(org: string, id: string, owner: string) {
     expect(await putAgreement(write, 0)).toBe('created');
   }
   const range = Array.from({ length: CHILDREN }, (_, i) => i);
-  await putItems([
+  await batchPut([
     ...range.map((i) => ({ ...agbotKeys.pattern(org, id, `${org}_pat${i}`), pattern: `pat${i}` })),
     ...range.map((i) => ({ ...agbotKeys.policy(org, id, `${org}_pol${i}`), businessPol: `pol${i}` })),
     ...range.map((i) => ({ ...agbotKeys.message(org, id, i + 1), message: 'm', ttl: 4102444800 })),

@@ -1,10 +1,10 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { PutTransaction } from 'dynamodb-toolbox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getUsers } from '#functions/users/get-users';
-import { documentClient, tableName } from '#tables/client';
+import { tableName } from '#tables/client';
 import { LIST_MAX_PAGES, LIST_MAX_RECORDS, queryPages } from '#tables/kernel/list-ceiling';
 import { UserEntity } from '#tables/user/entity';
+import { batchPut } from '#test/support/batch-put';
 import { createOrg, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { useTestTable } from '#test/support/table';
@@ -13,17 +13,6 @@ import { commandsOf } from '../principals/support.ts';
 useTestTable();
 
 /** Every list a request reads has a ceiling (issue 23 item 7): records, and DynamoDB pages. */
-async function batchPut(items: Record<string, unknown>[]): Promise<void> {
-  const table = tableName();
-  for (let i = 0; i < items.length; i += 25) {
-    let pending = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    while (pending.length > 0) {
-      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      pending = (result.UnprocessedItems?.[table] ?? []) as typeof pending;
-    }
-  }
-}
-
 const USERS = LIST_MAX_RECORDS + 40;
 
 beforeAll(async () => {
