@@ -12,7 +12,8 @@ import { commandsOf } from '../principals/support.ts';
 
 useTestTable();
 
-/** Every list a request reads has a ceiling (issue 23 item 7): records, and DynamoDB pages. */
+// Every list a request reads has a ceiling (issue 23 item 7): records, and DynamoDB pages.
+
 const USERS = LIST_MAX_RECORDS + 40;
 
 beforeAll(async () => {

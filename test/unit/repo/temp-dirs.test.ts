@@ -14,8 +14,8 @@ const testCode = () =>
   ).filter((file) => /\.test\.ts$|test-support|^test\//.test(relative(root, file)));
 
 describe('test code and the temp directory', () => {
-  // Sixteen files made directories under the OS's temp dir and never removed them: a run of the
-  // suite left about 20 behind, and a machine that ran it daily filled /tmp.
+  // Seventeen files made directories under the OS's temp dir and never removed them: a run of the
+  // suite left about 50 behind, and a machine that ran it daily filled /tmp.
   it('removes what it makes there: tempDir() (test/support/temp-dir.ts) or its own rm', () => {
     const leaking = testCode().filter((file) => {
       const text = readFileSync(file, 'utf8');
