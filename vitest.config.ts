@@ -1,8 +1,18 @@
 import { defineConfig } from 'vitest/config';
 import { JOURNEY_MS } from './test/support/deadlines.ts';
 
+/** Before every file: the process's environment and directory as its first file found them. */
+const everyFile = ['test/restore-env.ts'];
 /** Only the layers that call the Exchange through its table need DynamoDB Local (Java, ~2 s to start). */
-const withDynamoDb = { globalSetup: ['test/global-setup.ts'], setupFiles: ['test/setup-env.ts'] };
+const withDynamoDb = {
+  globalSetup: ['test/global-setup.ts'],
+  setupFiles: [...everyFile, 'test/setup-env.ts'],
+};
+/**
+ * Each file loads the project's modules afresh (vitest's `isolate`, per project), so no module
+ * state (caches, counters, hooks a helper registers) passes from one file to the next.
+ */
+const freshModules = { isolate: true, setupFiles: everyFile };
 
 export default defineConfig({
   test: {
@@ -17,23 +27,35 @@ export default defineConfig({
     // Two cores: integration and e2e files each start work against one shared DynamoDB Local.
     maxWorkers: 2,
     pool: 'forks',
+    // A worker process runs file after file of one project instead of a new process per file: a
+    // process's start and loading the SDKs cost about 1 s a file, a quarter of a small
+    // integration file. So the processes are shared (`isolate: false` here, for the pool) and each
+    // project isolates its files' modules (`freshModules`); test/restore-env.ts restores what a
+    // process keeps. Vitest then runs the projects one after another, not side by side.
+    isolate: false,
     // One run (`npx vitest run`) runs every project; `--project unit` (npm run test:unit) only one.
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'agent', include: ['agent/**/*.test.ts'] } },
-      { extends: true, test: { name: 'agbot', include: ['agbot/**/*.test.ts'] } },
-      { extends: true, test: { name: 'cli', include: ['cli/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], ...freshModules } },
+      { extends: true, test: { name: 'agent', include: ['agent/**/*.test.ts'], ...freshModules } },
+      { extends: true, test: { name: 'agbot', include: ['agbot/**/*.test.ts'], ...freshModules } },
+      { extends: true, test: { name: 'cli', include: ['cli/**/*.test.ts'], ...freshModules } },
       // `serverless package` for real: the bundles and the CloudFormation template (no DynamoDB).
-      { extends: true, test: { name: 'stack', include: ['test/stack/**/*.test.ts'] } },
+      { extends: true, test: { name: 'stack', include: ['test/stack/**/*.test.ts'], ...freshModules } },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...withDynamoDb },
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          ...freshModules,
+          ...withDynamoDb,
+        },
       },
       {
         extends: true,
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          ...freshModules,
           ...withDynamoDb,
           // Journeys: several events in a row, each waited on with its own bound (EVENT_MS).
           testTimeout: JOURNEY_MS,
