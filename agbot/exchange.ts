@@ -106,6 +106,8 @@ export function agbotExchange(options: {
     /** POST /orgs/{org}/changes: the feed from `changeId` on, and the heartbeat. */
     changes: (body: { changeId: number; maxRecords: number; orgList?: string[] }) =>
       call('POST', `/orgs/${enc(options.org)}/changes`, body, [200, 201]),
+    /** GET /changes/maxchangeid: the newest change id the Exchange has numbered. */
+    maxChangeId: () => read('/changes/maxchangeid'),
     /** One page of the mailbox (`?maxmsgs=…&after=…`); undefined when it has nothing more. */
     messages: (page: PageQuery) => read(`${self}/msgs?${pageQueryString(page)}`),
     deleteMessage: (msgId: number) => call('DELETE', `${self}/msgs/${msgId}`, undefined, [200, 204, 404]),

@@ -51,6 +51,8 @@ export interface RoundMemory {
   missingOnNodeSince: Map<string, number>;
   /** The served lists' read time when statuses of policies no longer served were last forgotten. */
   statusesPrunedAt?: number;
+  /** This round's `FeedSummary.seenUpTo`: what a proposal made in it has seen (propose.ts). */
+  feedSeenUpTo?: number;
 }
 
 /** The memory of an agbot that has not run a round yet (after a start or a restart). */

@@ -36,7 +36,13 @@ function feedOf(total: number, extra: { resource: string; id: string }[] = []) {
       { length: Math.max(0, Math.min(maxRecords, total - changeId + 1)) },
       (_, i) => changeId + i,
     );
-    const rows = ids.map((id) => ({ orgId: 'acme', resource: 'node', id: `n${id}`, operation: 'modified' }));
+    const rows = ids.map((id) => ({
+      orgId: 'acme',
+      resource: 'node',
+      id: `n${id}`,
+      operation: 'modified',
+      resourceChanges: [{ changeId: id, lastUpdated: '2026-12-01T00:00:00.000Z' }],
+    }));
     const last = ids.at(-1);
     const more = last !== undefined && last < total;
     return {
@@ -45,7 +51,13 @@ function feedOf(total: number, extra: { resource: string; id: string }[] = []) {
       hitMaxRecords: more,
     };
   };
-  return { exchange: { changes }, asked };
+  let newestAsked = 0;
+  // The feed's head lies past what a round reads when it has a backlog.
+  const maxChangeId = async () => {
+    newestAsked += 1;
+    return { maxChangeId: total };
+  };
+  return { exchange: { changes, maxChangeId }, asked, newestAsked: () => newestAsked };
 }
 
 function contextOn(exchange: Record<string, unknown>, lastMailboxAt = NOW): RoundContext {
@@ -90,5 +102,20 @@ describe("a round's feed and its mailbox", () => {
     const told = await readFeed(contextOn(withMessage.exchange));
     expect(told.mailbox).toBe(true);
     expect(mailboxDue(ctx, told)).toBe(true);
+  });
+
+  it('says up to which change id what the round reads is known: the head (one GET) past a backlog, else what it read', async () => {
+    const long = feedOf(25_000);
+    const behind = await readFeed(contextOn(long.exchange));
+    expect(behind.seenUpTo).toBe(25_000);
+    expect(long.newestAsked()).toBe(1);
+    // The node changes it read, each with its newest id: governance compares them with a proposal's.
+    expect(behind.nodeChangeIds.get('acme/n7')).toBe(7);
+    expect(behind.nodeChangeIds.size).toBe(10_000);
+
+    const short = feedOf(1_500);
+    const caughtUp = await readFeed(contextOn(short.exchange));
+    expect(caughtUp.seenUpTo).toBe(1_500);
+    expect(short.newestAsked()).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import type { CursorOutcome } from '#lib/agbot-store/contract';
 import type { RoundContext } from './context.ts';
-import { changesAnswer, type FeedChange } from './wire.ts';
+import { changesAnswer, type FeedChange, maxChangeIdAnswer } from './wire.ts';
 
 const PAGE = 1000;
 /** Pages read in one round at most; the rest is read next round. */
@@ -33,6 +33,16 @@ export interface FeedSummary {
   patterns: Set<string>;
   /** `org/id` of nodes whose record or policy changed. */
   nodes: Set<string>;
+  /**
+   * The newest change id among those of `nodes`, by node (infinite when the Exchange gave none):
+   * governance looks again at an agreement only for a change its proposal had not seen.
+   */
+  nodeChangeIds: Map<string, number>;
+  /**
+   * Every change numbered up to this id was written before this round's reads of nodes, so what
+   * the round reads holds it (an agreement proposed now keeps it: `AgreementDetails.feedSeenUpTo`).
+   */
+  seenUpTo: number;
   nodesDeleted: Set<string>;
   /** `org/id` of nodes whose status report (what runs on them) changed. */
   statuses: Set<string>;
@@ -67,6 +77,8 @@ export async function readFeed(ctx: RoundContext): Promise<FeedSummary> {
     rollouts: new Set(),
     patterns: new Set(),
     nodes: new Set(),
+    nodeChangeIds: new Map(),
+    seenUpTo: 0,
     nodesDeleted: new Set(),
     statuses: new Set(),
     secrets: new Set(),
@@ -90,6 +102,7 @@ export async function readFeed(ctx: RoundContext): Promise<FeedSummary> {
     if (!summary.backlog) break;
     from = last + 1;
   }
+  summary.seenUpTo = summary.backlog ? await newestChangeId(ctx, last) : last;
   // An idle round read nothing new: no write (on DynamoDB, no write capacity either).
   if (last !== stored) summary.commit = () => ctx.store.advanceFeedCursor(stored, last);
   return summary;
@@ -115,7 +128,10 @@ function note(ctx: RoundContext, summary: FeedSummary, change: FeedChange): void
     case 'node':
     case 'nodepolicies':
       if (change.operation === 'deleted' && change.resource === 'node') summary.nodesDeleted.add(key);
-      else summary.nodes.add(key);
+      else {
+        summary.nodes.add(key);
+        summary.nodeChangeIds.set(key, Math.max(summary.nodeChangeIds.get(key) ?? 0, newestOf(change)));
+      }
       break;
     case 'nodestatus':
       summary.statuses.add(key);
@@ -128,4 +144,19 @@ function note(ctx: RoundContext, summary: FeedSummary, change: FeedChange): void
       if (change.orgId === ctx.config.org && change.id === ctx.config.id) summary.served = true;
       break;
   }
+}
+
+/** The newest id among a grouped change's rows; infinite when the Exchange listed none. */
+function newestOf(change: FeedChange): number {
+  const ids = (change.resourceChanges ?? []).map((row) => row.changeId);
+  return ids.length > 0 ? Math.max(...ids) : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * The feed's newest id, for a round that stopped reading before it (a fleet's registrations ahead
+ * of it): one GET. Where the Exchange does not answer it, what the round read is a lower bound.
+ */
+async function newestChangeId(ctx: RoundContext, readUpTo: number): Promise<number> {
+  const answer = maxChangeIdAnswer.safeParse(await ctx.exchange.maxChangeId().catch(() => undefined));
+  return answer.success ? Math.max(answer.data.maxChangeId, readUpTo) : readUpTo;
 }

@@ -102,4 +102,5 @@ const details = (ctx: RoundContext, plan: ProposalPlan, timeoutS?: number): Agre
   protocolTimeoutS: timeoutS ?? ctx.settings.protocolTimeoutS ?? protocolTimeoutS(plan.node.maxHeartbeatS),
   secrets: plan.secrets,
   ...(plan.terms.nodeHealth ? { nodeHealth: plan.terms.nodeHealth } : {}),
+  ...(ctx.memory.feedSeenUpTo === undefined ? {} : { feedSeenUpTo: ctx.memory.feedSeenUpTo }),
 });

@@ -30,6 +30,7 @@ export type RoundOutcome = 'complete' | 'unfinished';
 export async function protocolRound(ctx: RoundContext): Promise<RoundOutcome> {
   const startedAt = ctx.now();
   const feed = await readFeed(ctx);
+  ctx.memory.feedSeenUpTo = feed.seenUpTo;
   let newOrgs = false;
   if (ctx.settings.serveAll) {
     if (!ctx.memory.servedOrgsLoaded) {

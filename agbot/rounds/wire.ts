@@ -11,11 +11,21 @@ const list = lenientList;
 
 export const changesAnswer = z.object({
   changes: z.array(
-    z.object({ orgId: z.string(), resource: z.string(), id: z.string(), operation: z.string() }).loose(),
+    z
+      .object({
+        orgId: z.string(),
+        resource: z.string(),
+        id: z.string(),
+        operation: z.string(),
+        /** Upstream's list of the row's changes; an Exchange without it has each change re-checked. */
+        resourceChanges: z.array(z.object({ changeId: z.number().int() }).loose()).optional(),
+      })
+      .loose(),
   ),
   mostRecentChangeId: z.number().int(),
   hitMaxRecords: z.boolean().optional(),
 });
+export const maxChangeIdAnswer = z.object({ maxChangeId: z.number().int() });
 export type FeedChange = z.infer<typeof changesAnswer>['changes'][number];
 
 export const agbotMessage = z.object({

@@ -34,6 +34,11 @@ export interface AgreementDetails {
   protocolTimeoutS: number;
   /** Bound secrets of the agreement's service: the secrets-manager names tried, in order. */
   secrets: { serviceSecret: string; candidates: string[]; bindingIndex: number }[];
+  /**
+   * The change id up to which the node's record and policy were read for the proposal (the round's
+   * `FeedSummary.seenUpTo`): a change of the node numbered at or below it needs no second look.
+   */
+  feedSeenUpTo?: number;
   /** When the proposal went out (ms); undefined while it is being sent. */
   proposedAt?: number;
   repliedAt?: number;
