@@ -1,18 +1,21 @@
 import { defineConfig } from 'vitest/config';
 import { JOURNEY_MS } from './test/support/deadlines.ts';
 
-/** Before every file: the process's environment and directory as its first file found them. */
-const everyFile = ['test/restore-env.ts'];
-/** Only the layers that call the Exchange through its table need DynamoDB Local (Java, ~2 s to start). */
-const withDynamoDb = {
-  globalSetup: ['test/global-setup.ts'],
-  setupFiles: [...everyFile, 'test/setup-env.ts'],
-};
 /**
  * Each file loads the project's modules afresh (vitest's `isolate`, per project), so no module
- * state (caches, counters, hooks a helper registers) passes from one file to the next.
+ * state (caches, counters, hooks a helper registers) passes from one file to the next; and it
+ * starts from the process's environment and directory as its first file found them.
  */
-const freshModules = { isolate: true, setupFiles: everyFile };
+const freshModules = { isolate: true, setupFiles: ['test/restore-env.ts'] };
+/**
+ * Only the layers that call the Exchange through its table need DynamoDB Local (Java, ~2 s to
+ * start). A project takes this or `freshModules`, never both: this one includes it.
+ */
+const withDynamoDb = {
+  ...freshModules,
+  globalSetup: ['test/global-setup.ts'],
+  setupFiles: [...freshModules.setupFiles, 'test/setup-env.ts'],
+};
 
 export default defineConfig({
   test: {
@@ -46,7 +49,6 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          ...freshModules,
           ...withDynamoDb,
         },
       },
@@ -55,7 +57,6 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          ...freshModules,
           ...withDynamoDb,
           // Journeys: several events in a row, each waited on with its own bound (EVENT_MS).
           testTimeout: JOURNEY_MS,
