@@ -1,5 +1,5 @@
 import { endpoint } from '#functions/endpoint';
-import { authorizeNode, resourceId } from '#functions/nodes/access';
+import { authorizeNode, isTheNode, resourceId } from '#functions/nodes/access';
 import { notFound } from '#lib/http/errors';
 import { noContent } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
@@ -10,9 +10,14 @@ import { nodeAgreementsRoutes } from './routes.ts';
 /** DELETE /v1/orgs/{organization}/nodes/{node}/agreements: every agreement of the node; 204, none → 404. */
 export const handler = endpoint(nodeAgreementsRoutes.operations.deleteNodeAgreements, {
   authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
-  async handle({ path, target, deps }) {
+  async handle({ caller, path, target, deps }) {
     const lastUpdated = target && laterTimestamp(target.lastUpdated, isoTimestamp(deps.clock));
-    const node = target && { org: target.org, id: target.id, owner: target.owner };
+    const node = target && {
+      org: target.org,
+      id: target.id,
+      owner: target.owner,
+      byItsNode: isTheNode(caller, path),
+    };
     const deleted = node ? await deleteAllNodeAgreements(node, { lastUpdated }) : 0;
     if (deleted === 0) throw notFound(`no agreements for node '${resourceId(path)}' found`);
     return noContent();

@@ -1,5 +1,5 @@
 import { endpoint } from '#functions/endpoint';
-import { authorizeNode, nodeNotFound } from '#functions/nodes/access';
+import { authorizeNode, isTheNode, nodeNotFound } from '#functions/nodes/access';
 import { accessDenied, badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { isoTimestamp } from '#lib/time';
@@ -18,7 +18,7 @@ const NO_SERVICE = { orgid: '', pattern: '', url: '' };
  */
 export const handler = endpoint(nodeAgreementsRoutes.operations.putNodeAgreement, {
   authorize: ({ caller, path }) => authorizeNode(caller, path, 'WRITE'),
-  async handle({ path, query, body, target, deps }) {
+  async handle({ caller, path, query, body, target, deps }) {
     if (!body.services && !body.agreementService) {
       throw badInput("you must specify at least 1 of 'services' or 'agreementService'.");
     }
@@ -37,6 +37,7 @@ export const handler = endpoint(nodeAgreementsRoutes.operations.putNodeAgreement
         state: body.state,
         now,
         stamp: query.noheartbeat ? { lastUpdated } : { lastUpdated, lastHeartbeat: now },
+        byItsNode: isTheNode(caller, path),
       },
       max,
       !Object.hasOwn(target.agreementServices ?? {}, path.agid),

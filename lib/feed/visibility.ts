@@ -11,6 +11,8 @@ export interface FeedRow {
   id: string;
   operation: string;
   public?: boolean;
+  /** Written by the node it is about (tables/feed/changes.ts `Change.byItsNode`). */
+  byItsNode?: boolean;
 }
 
 interface FeedReader {
@@ -80,9 +82,15 @@ export const aboutANode = (row: Pick<FeedRow, 'resource'>): boolean => ABOUT_A_N
 /** Whether every node of the row's org may see it (public ones: every node of every org). */
 export const sharedWithNodes = (row: Pick<FeedRow, 'resource'>): boolean => NODE_VISIBLE.has(row.resource);
 
-/** The node (`org/id`) a row wakes: the one it is about (a node acts only on rows about itself). */
+/**
+ * The node (`org/id`) a row wakes: the one it is about (a node acts only on rows about itself),
+ * unless the node wrote the row itself: it knows what it wrote, and a wake would cost it a feed
+ * read and a heartbeat for nothing (two per agreement, its "Agree to proposal" and "Finalized").
+ */
 export const nodeWokenBy = (row: FeedRow): string | undefined =>
-  ABOUT_A_NODE.has(row.resource) && !WAKE_NOBODY.has(row.resource) ? `${row.org}/${row.id}` : undefined;
+  ABOUT_A_NODE.has(row.resource) && !WAKE_NOBODY.has(row.resource) && row.byItsNode !== true
+    ? `${row.org}/${row.id}`
+    : undefined;
 
 /**
  * Whether a row wakes `agbot`: one it may read, in an org it reads (its own; every org for a

@@ -31,10 +31,15 @@ export interface Change {
   operation: ChangeOperation;
   /** Public rows (public services and patterns) are seen by every org's readers. */
   public?: boolean;
+  /**
+   * The node the row is about wrote it itself (its own agreement rows): the row is in its feed as
+   * any other, but the signal dispatcher does not wake it for it (lib/feed/visibility.ts).
+   */
+  byItsNode?: boolean;
 }
 
 /** A sequenced row as readers get it. */
-export interface ChangeRow extends Required<Change> {
+export interface ChangeRow extends Required<Omit<Change, 'byItsNode'>> {
   changeId: number;
   lastUpdated: string;
   ttl: number;
@@ -272,7 +277,13 @@ export function forgetChangeSequence(): void {
   sequenceGuess = 0;
 }
 
-type PendingRow = Required<Change> & { pk: string; sk: string; lastUpdated: string; ttl: number };
+type PendingRow = Required<Omit<Change, 'byItsNode'>> & {
+  pk: string;
+  sk: string;
+  lastUpdated: string;
+  ttl: number;
+  byItsNode?: boolean;
+};
 
 function pendingPut(change: Change, sortKey: string, now: Date): TransactItem {
   const row = {
@@ -282,6 +293,7 @@ function pendingPut(change: Change, sortKey: string, now: Date): TransactItem {
     resource: change.resource,
     operation: change.operation,
     public: change.public === true,
+    ...(change.byItsNode ? { byItsNode: true } : {}),
     lastUpdated: now.toISOString(),
     // A pending row nobody sequenced within the feed's lifetime would only be dropped on reading.
     ttl: epochSeconds(now) + CHANGE_TTL_SECONDS,
@@ -327,7 +339,10 @@ function sequenceAdvance(from: number, to: number): TransactItem {
  * what nodes read: the node's own feed for a row about one node, the shared one for a row every
  * node of the org may see (tables/feed/keys.ts).
  */
-function placementsOf(change: Required<Change>, changeId: number): { pk: string; sk: string }[] {
+function placementsOf(
+  change: Required<Omit<Change, 'byItsNode'>>,
+  changeId: number,
+): { pk: string; sk: string }[] {
   const placements = [feedKeys.ofOrg(change.org, changeId), feedKeys.ofAll(changeId)];
   if (change.public) placements.push(feedKeys.ofPublic(changeId));
   if (aboutANode(change)) placements.push(feedKeys.ofNode(change.org, change.id, changeId));
@@ -337,7 +352,8 @@ function placementsOf(change: Required<Change>, changeId: number): { pk: string;
 
 /** Deletes the pending row (only if still there) and puts its numbered copies. */
 function numberedRowWrites(pending: PendingRow, changeId: number): TransactItem[] {
-  const { pk, sk, ...change } = pending;
+  // Who wrote a row only decides whom it wakes: the numbered rows readers get do not keep it.
+  const { pk, sk, byItsNode: _signalOnly, ...change } = pending;
   const row: ChangeRow = { ...change, changeId };
   return [
     { Delete: { TableName: tableName(), Key: { pk, sk }, ConditionExpression: 'attribute_exists(pk)' } },

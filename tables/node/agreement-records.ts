@@ -47,11 +47,18 @@ export async function listNodeAgreements(
   return withinCeiling(Items, reach);
 }
 
-const agreementChange = (org: string, node: string, operation: ChangeOperation): Change => ({
+/** `byItsNode`: the node wrote its own agreement, so the row does not wake it (tables/feed/changes.ts). */
+const agreementChange = (
+  org: string,
+  node: string,
+  operation: ChangeOperation,
+  byItsNode: boolean,
+): Change => ({
   org,
   id: node,
   resource: 'nodeagreements',
   operation,
+  ...(byItsNode ? { byItsNode } : {}),
 });
 
 /** What searches keep of an agreement on its node (`agreementServices`, tables/node/search.ts). */
@@ -153,6 +160,8 @@ interface NodeAgreementWrite {
   now: string;
   /** What the write sets on the node: lastUpdated, and lastHeartbeat unless `noheartbeat`. */
   stamp: NodeChanges;
+  /** The node itself writes (not its owner or an admin). */
+  byItsNode: boolean;
 }
 
 type PutNodeAgreementOutcome = 'created' | 'updated' | 'no-node' | 'limit';
@@ -181,7 +190,7 @@ async function updateExisting(write: NodeAgreementWrite): Promise<'updated' | 'n
         },
         stampNode(org, node, write.stamp, 0, { set: [agreementId, summaryOf(write)] }),
       ],
-      [agreementChange(org, node, 'created/modified')],
+      [agreementChange(org, node, 'created/modified', write.byItsNode)],
     );
     return 'updated';
   } catch (error) {
@@ -217,7 +226,7 @@ export async function putNodeAgreement(
             .params(),
           stampNode(org, node, write.stamp, 1, { set: [agreementId, summaryOf(write)] }, maxAgreements),
         ],
-        [agreementChange(org, node, 'created/modified')],
+        [agreementChange(org, node, 'created/modified', write.byItsNode)],
       );
       await countOwnersAgreements(write.owner, 1);
       return 'created';
@@ -235,6 +244,14 @@ export async function putNodeAgreement(
 }
 
 const RECORDS_PER_TRANSACTION = 50;
+
+/** The node whose agreements go; `byItsNode`: the node itself deletes them. */
+interface DeletingNode {
+  org: string;
+  id: string;
+  owner: string;
+  byItsNode?: boolean;
+}
 const agreementIdOf = (key: Key): string => key.sk.slice(nodeKeys.childPrefix.agreement.length);
 
 /**
@@ -242,11 +259,7 @@ const agreementIdOf = (key: Key): string => key.sk.slice(nodeKeys.childPrefix.ag
  * node, move its count and record one `nodeagreements` deletion; then the owner's counter.
  * Resolves how many were deleted.
  */
-async function deleteCounted(
-  node: { org: string; id: string; owner: string },
-  found: Key[],
-  stamp: NodeChanges,
-): Promise<number> {
+async function deleteCounted(node: DeletingNode, found: Key[], stamp: NodeChanges): Promise<number> {
   let deleted = 0;
   for (let i = 0; i < found.length; i += RECORDS_PER_TRANSACTION) {
     let chunk = found.slice(i, i + RECORDS_PER_TRANSACTION);
@@ -258,7 +271,7 @@ async function deleteCounted(
       try {
         await transactWriteWithChanges(
           [...deletes, stampNode(node.org, node.id, stamp, -n, { remove: chunk.map(agreementIdOf) })],
-          [agreementChange(node.org, node.id, 'deleted')],
+          [agreementChange(node.org, node.id, 'deleted', node.byItsNode === true)],
         );
         await countOwnersAgreements(node.owner, -n);
         deleted += n;
@@ -277,7 +290,7 @@ async function deleteCounted(
 
 /** Deletes one agreement of the node; false when there was none (or no node). */
 export async function deleteNodeAgreement(
-  node: { org: string; id: string; owner: string },
+  node: DeletingNode,
   agreementId: string,
   stamp: NodeChanges,
 ): Promise<boolean> {
@@ -286,10 +299,7 @@ export async function deleteNodeAgreement(
 }
 
 /** Deletes every agreement of the node; resolves how many there were. */
-export async function deleteAllNodeAgreements(
-  node: { org: string; id: string; owner: string },
-  stamp: NodeChanges,
-): Promise<number> {
+export async function deleteAllNodeAgreements(node: DeletingNode, stamp: NodeChanges): Promise<number> {
   const found = (await listNodeAgreements(node.org, node.id)).map((a) =>
     nodeKeys.agreement(node.org, node.id, a.agreementId),
   );

@@ -4,7 +4,7 @@ import type { FeedRow } from '#lib/feed/visibility';
 /**
  * The change rows in a batch of the table's stream (functions/signals/dispatch.ts): each record's
  * new image of a pending change row, as tables/feed/changes.ts writes it (`org`, `id`,
- * `resource`, `operation`, `public`; DynamoDB's attribute-value JSON, as the stream delivers it).
+ * `resource`, `operation`, `public`, `byItsNode`; DynamoDB's attribute-value JSON, as the stream delivers it).
  * Anything else (the counted items the same batches carry, a record without a new image, the
  * feed's head) is left out.
  */
@@ -29,7 +29,14 @@ export function changesInStream(records: readonly StreamRecord[]): FeedRow[] {
       (name) => image?.[name]?.S,
     );
     if (org === undefined || id === undefined || resource === undefined || operation === undefined) continue;
-    rows.push({ org, id, resource, operation, public: image?.public?.BOOL === true });
+    rows.push({
+      org,
+      id,
+      resource,
+      operation,
+      public: image?.public?.BOOL === true,
+      ...(image?.byItsNode?.BOOL === true ? { byItsNode: true } : {}),
+    });
   }
   return rows;
 }

@@ -59,6 +59,7 @@ describe('upgrading a table from before gsi2', () => {
         state: 'signed',
         now: '2026-01-01T00:00:00.000Z',
         stamp: { lastUpdated: new Date().toISOString() },
+        byItsNode: false,
       },
       0,
     );

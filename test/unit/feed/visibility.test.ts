@@ -17,6 +17,14 @@ describe('node status rows', () => {
     expect(nodeWokenBy(row('nodepolicies'))).toBe('acme/n1');
   });
 
+  it("do not wake the node for its own agreement rows, only for others' writes of them", () => {
+    expect(nodeWokenBy({ ...row('nodeagreements'), byItsNode: true })).toBeUndefined();
+    expect(nodeWokenBy(row('nodeagreements'))).toBe('acme/n1');
+    expect(
+      visibleTo({ kind: 'node', org: 'acme', id: 'n1' })({ ...row('nodeagreements'), byItsNode: true }),
+    ).toBe(true);
+  });
+
   it('are still read by the node itself, and by no other node', () => {
     expect(visibleTo({ kind: 'node', org: 'acme', id: 'n1' })(row('nodestatus'))).toBe(true);
     expect(visibleTo({ kind: 'node', org: 'acme', id: 'n2' })(row('nodestatus'))).toBe(false);
