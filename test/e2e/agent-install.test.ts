@@ -437,7 +437,12 @@ describe.skipIf(!docker || !qemu || process.arch !== 'x64')('the arm64 executabl
       expect(body.nodes['device/arm64-node']?.arch).toBe('arm64');
       await hzn(['unregister', '-f', '-r'], { HORIZON_URL: agentUrl });
     } finally {
-      agent.kill('SIGTERM');
+      // Waited for: slow under qemu, it may still be writing its keys when afterAll removes `work`.
+      if (agent.exitCode === null && agent.signalCode === null) {
+        const exited = new Promise((resolve) => agent.once('exit', resolve));
+        agent.kill('SIGTERM');
+        await exited;
+      }
     }
   }, 400_000);
 });
