@@ -33,12 +33,22 @@ export async function authorizeNode(
   access: Access,
 ): Promise<NodeRecord | undefined> {
   const node = await getNode(path.organization, path.node);
+  checkNodeAccess(caller, path, node, access);
+  return node;
+}
+
+/** Throws 403/404 unless the caller may `access` the node as read (`undefined`: there is none). */
+export function checkNodeAccess(
+  caller: Caller,
+  path: NodePath,
+  node: NodeRecord | undefined,
+  access: Access,
+): void {
   authorize(
     caller,
     { type: 'node', org: path.organization, id: path.node, exists: node !== undefined, owner: node?.owner },
     access,
   );
-  return node;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 export const nodeKeys = {
   record: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'NODE' }),
+  /** Nothing but the liveness sorts between `NODE` and `POLICY`: GET node policy reads the three with one Query. */
   policy: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'POLICY' }),
   /** A node's liveness (tables/node/liveness.ts): sorts right after `NODE`, so one Query reads both. */
   heartbeat: (org: string, id: string) => ({ pk: `NODE#${org}/${id}`, sk: 'NODE#HEARTBEAT' }),

@@ -25,12 +25,14 @@ import { deleteNodeSecrets } from '../secret/records.ts';
 import { ExchangeTable } from '../table.ts';
 import { isRegistered, NodeEntity } from './entity.ts';
 import { isHeartbeatItem, laterHeartbeat, livenessHeartbeat, withHeartbeats } from './liveness.ts';
+import { NodePolicyEntity } from './policy-entity.ts';
 
 export type NodeRecord = FormattedItem<typeof NodeEntity>;
 /** What PUT, PATCH, heartbeats and policy writes change; keys, owner and ha_group never change here. */
 export type NodeChanges = Partial<Omit<NodeRecord, 'org' | 'id' | 'owner' | 'ha_group'>>;
 
 const readStoredNode = storedItemReader(NodeEntity);
+const readStoredPolicy = storedItemReader(NodePolicyEntity);
 
 /**
  * Consistent, so a write's own optimistic check (and a client's read after its write) sees the
@@ -48,10 +50,38 @@ export async function getNode(org: string, id: string): Promise<NodeRecord | und
       ConsistentRead: true,
     }),
   );
-  const stored = Items.find((item) => item.sk === key.sk);
+  return nodeFromItems(Items, key.sk);
+}
+
+/**
+ * The node and its policy in ONE consistent Query of the node's partition, from `NODE` to `POLICY`
+ * (the record, its liveness, its policy: nothing else sorts between them, tables/keys/node.ts):
+ * what an agbot's `GET …/policy` needs to be authorized and answered.
+ */
+export async function getNodeAndPolicy(
+  org: string,
+  id: string,
+): Promise<{ node: NodeRecord | undefined; policy: FormattedItem<typeof NodePolicyEntity> | undefined }> {
+  const key = nodeKeys.record(org, id);
+  const policyKey = nodeKeys.policy(org, id);
+  const { Items = [] } = await documentClient.send(
+    new RawQueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :node AND :policy',
+      ExpressionAttributeValues: { ':pk': key.pk, ':node': key.sk, ':policy': policyKey.sk },
+      ConsistentRead: true,
+    }),
+  );
+  const policy = Items.find((item) => item.sk === policyKey.sk);
+  return { node: nodeFromItems(Items, key.sk), policy: policy && readStoredPolicy(policy) };
+}
+
+/** The node from its partition's `NODE` items: the record, with the later of its two heartbeats. */
+function nodeFromItems(items: Record<string, unknown>[], recordSk: string): NodeRecord | undefined {
+  const stored = items.find((item) => item.sk === recordSk);
   if (!stored) return undefined;
   const node = readStoredNode(stored);
-  const beat = livenessHeartbeat(Items.find(isHeartbeatItem));
+  const beat = livenessHeartbeat(items.find(isHeartbeatItem));
   const latest = laterHeartbeat(node.lastHeartbeat, beat);
   return latest === undefined ? node : { ...node, lastHeartbeat: latest };
 }

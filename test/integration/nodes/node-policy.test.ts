@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as deletePolicy } from '#functions/nodes/delete-node-policy';
 import { handler as getPolicy } from '#functions/nodes/get-node-policy';
+import { handler as heartbeat } from '#functions/nodes/post-heartbeat';
 import { handler as putPolicy } from '#functions/nodes/put-node-policy';
+import { dynamoCallCount } from '#tables/client';
 import { getNodePolicy } from '#tables/node/policy-records';
 import { getNode } from '#tables/node/records';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
@@ -109,6 +111,22 @@ describe('node policy', () => {
     expect((await store(agbot, 'n1', { label: 'x' })).status).toBe(403);
     expect((await read(ROOT, 'n1')).status).toBe(200);
     expect((await read({ ...alice, secret: 'no' }, 'n1')).status).toBe(401);
+  });
+
+  it("an agbot's read is one DynamoDB call: the node (to authorize) and its policy in one Query, its liveness beside", async () => {
+    const agbot = await createAgbot('acme', 'reader', 'acme/alice');
+    // The node's liveness item (written by a feed read) sorts between its record and its policy.
+    expect((await store(n1, 'n1', { label: 'counted', constraints: ['c == 1'] })).status).toBe(201);
+    await invoke(heartbeat, { auth: n1, path: path('n1') });
+    const first = await read(agbot, 'n1');
+    const before = dynamoCallCount();
+    const warm = await read(agbot, 'n1');
+    expect(dynamoCallCount() - before).toBe(1);
+    expect(warm.body).toEqual(first.body);
+    expect(warm.body).toMatchObject({ label: 'counted', constraints: ['c == 1'] });
+    expect(await getNodePolicy('acme', 'n1')).toMatchObject({ label: 'counted', constraints: ['c == 1'] });
+    // A node that is not there: 404, as before (an agbot of the org may read its nodes).
+    expect((await read(agbot, 'ghost')).status).toBe(404);
   });
 
   it('deletes the policy (stamping the node), then answers 404s', async () => {
