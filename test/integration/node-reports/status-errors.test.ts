@@ -1,3 +1,4 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as deleteNode } from '#functions/nodes/delete-node';
 import { handler as deleteErrors } from '#functions/nodes/delete-node-errors';
@@ -6,6 +7,8 @@ import { handler as getErrors } from '#functions/nodes/get-node-errors';
 import { handler as getStatus } from '#functions/nodes/get-node-status';
 import { handler as putErrors } from '#functions/nodes/put-node-errors';
 import { handler as putStatus } from '#functions/nodes/put-node-status';
+import { documentClient, dynamoCallCount, tableName } from '#tables/client';
+import { nodeKeys } from '#tables/keys/node';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
 import { changeRows, tableSnapshot } from '#test/support/node-wire';
@@ -142,6 +145,23 @@ describe('/v1/orgs/{organization}/nodes/{node}/status', () => {
     const result = await invoke(putStatus, { auth: alice, path: path('ghost'), body: statusBody });
     expect(result.body).toEqual({ code: 'not-found', msg: "node 'acme/ghost' not found" });
     expect(await tableSnapshot()).toEqual(before);
+  });
+
+  it("the node's own PUT is one DynamoDB call; a node whose record went meanwhile gets 404, writing nothing", async () => {
+    const self = await createNode('acme', 'self', 'acme/alice');
+    expect((await invoke(putStatus, { auth: self, path: path('self'), body: statusBody })).status).toBe(201);
+    // Its credentials, checked against its record, authorize it: only the transaction runs.
+    const before = dynamoCallCount();
+    expect((await invoke(putStatus, { auth: self, path: path('self'), body: statusBody })).status).toBe(201);
+    expect(dynamoCallCount() - before).toBe(1);
+    // The record gone under credentials still remembered: the transaction's check of the node refuses.
+    await documentClient.send(
+      new DeleteCommand({ TableName: tableName(), Key: nodeKeys.record('acme', 'self') }),
+    );
+    const snapshot = await tableSnapshot();
+    const gone = await invoke(putStatus, { auth: self, path: path('self'), body: statusBody });
+    expect(gone.body).toEqual({ code: 'not-found', msg: "node 'acme/self' not found" });
+    expect(await tableSnapshot()).toEqual(snapshot);
   });
 
   it('refuses other nodes (same org and other org), agbots writing, other users and hub admins — writing nothing', async () => {
