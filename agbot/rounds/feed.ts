@@ -27,6 +27,8 @@ export interface FeedSummary {
   backlog: boolean;
   /** `org/name` of deployment policies changed or deleted. */
   policies: Set<string>;
+  /** The newest change id among those of `policies`, by policy (infinite when the Exchange gave none). */
+  policyChangeIds: Map<string, number>;
   /** `org/name` of deployment policies whose rollout plan or operator actions changed (docs/rollouts.md). */
   rollouts: Set<string>;
   /** `org/name` of deployment patterns changed or deleted. */
@@ -74,6 +76,7 @@ export async function readFeed(ctx: RoundContext): Promise<FeedSummary> {
     mailbox: false,
     backlog: false,
     policies: new Set(),
+    policyChangeIds: new Map(),
     rollouts: new Set(),
     patterns: new Set(),
     nodes: new Set(),
@@ -118,6 +121,7 @@ function note(ctx: RoundContext, summary: FeedSummary, change: FeedChange): void
       break;
     case 'policy':
       summary.policies.add(key);
+      summary.policyChangeIds.set(key, Math.max(summary.policyChangeIds.get(key) ?? 0, newestOf(change)));
       break;
     case 'pattern':
       summary.patterns.add(key);

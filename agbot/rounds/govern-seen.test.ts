@@ -35,30 +35,37 @@ const agreementOn = (node: string, feedSeenUpTo?: number): AgbotAgreement => ({
   details: { protocolTimeoutS: 0, secrets: [], ...(feedSeenUpTo === undefined ? {} : { feedSeenUpTo }) },
 });
 
-const feedOf = (changes: Record<string, number>): FeedSummary =>
+const feedOf = (changes: Record<string, number>, policyChanges: Record<string, number> = {}): FeedSummary =>
   ({
     nodes: new Set(Object.keys(changes)),
     nodeChangeIds: new Map(Object.entries(changes)),
     nodesDeleted: new Set(),
-    policies: new Set(),
+    policies: new Set(Object.keys(policyChanges)),
+    policyChangeIds: new Map(Object.entries(policyChanges)),
     patterns: new Set(),
   }) as unknown as FeedSummary;
 
+/** A round context on the real SQLite store whose Exchange answers every read with nothing, noting the policy reads. */
+function governedWorld() {
+  const dir = mkdtempSync(join(tmpdir(), 'agbot-govern-seen-'));
+  dirs.push(dir);
+  const store = SqliteAgbotStore.open(dir);
+  const reads: string[] = [];
+  const exchange = {
+    deploymentPolicy: async (org: string, name: string) => {
+      reads.push(`${org}/${name}`);
+      return undefined;
+    },
+    node: async () => undefined,
+    deleteAgreement: async () => undefined,
+  };
+  const ctx = testRoundContext({ store, exchange: exchange as unknown as RoundContext['exchange'] });
+  return { store, reads, ctx };
+}
+
 describe("governance and a node's changes", () => {
   it('looks again only at agreements whose proposal had not seen the change: a later id, no id, or no mark', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'agbot-govern-seen-'));
-    dirs.push(dir);
-    const store = SqliteAgbotStore.open(dir);
-    const reads: string[] = [];
-    const exchange = {
-      deploymentPolicy: async (org: string, name: string) => {
-        reads.push(`${org}/${name}`);
-        return undefined;
-      },
-      node: async () => undefined,
-      deleteAgreement: async () => undefined,
-    };
-    const ctx = testRoundContext({ store, exchange: exchange as unknown as RoundContext['exchange'] });
+    const { store, reads, ctx } = governedWorld();
     const agreements = [
       agreementOn('seen', 100), // changed at id 90: its proposal read the node after that
       agreementOn('later', 100), // changed at id 110, after its proposal's reads began
@@ -87,6 +94,26 @@ describe("governance and a node's changes", () => {
       ['no-ids', REASON.agbotPolicyChanged],
       ['unmarked', REASON.agbotPolicyChanged],
     ]);
+    await store.close();
+  });
+
+  it("looks again at an agreement for its deployment policy's change only when its proposal had not seen it", async () => {
+    const { store, reads, ctx } = governedWorld();
+    // Proposed after the policy's creation (id 90: a fleet's registrations ahead of it in the
+    // feed, read rounds later), and one proposed before the policy's change at id 110.
+    const agreements = [agreementOn('after-creation', 100), agreementOn('before-change', 100)];
+    agreements[1] = { ...(agreements[1] as AgbotAgreement), policy: 'acme/changed' };
+    for (const agreement of agreements) await store.saveAgreement(agreement);
+    const live = LiveAgreements.of(agreements);
+    const feed = feedOf({}, { 'acme/pol': 90, 'acme/changed': 110 });
+    const served = new Map([
+      ['acme/pol', ['acme']],
+      ['acme/changed', ['acme']],
+    ]);
+
+    expect(await governChanges(ctx, live, feed, served)).toBe(1);
+    expect(reads).toEqual(['acme/changed']);
+    expect(live.list().map((a) => a.nodeId)).toEqual(['after-creation']);
     await store.close();
   });
 });

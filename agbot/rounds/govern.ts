@@ -21,15 +21,23 @@ import { type PatternReads, patternAgreementHolds } from './pattern-govern.ts';
 import { type DeploymentPolicy, deploymentPolicy, oneOf } from './wire.ts';
 
 /**
- * Whether the feed holds a change of the node's record or policy that the agreement's proposal
- * had not seen. A fleet registered just before its policy leaves thousands of such changes in
- * the feed behind the proposals: read again for every agreement, they cost the round four
- * Exchange reads each (docs/benchmarks.md, 10,000 nodes).
+ * Whether the feed holds a change of `key` (the node's record or policy, or the deployment
+ * policy) that the agreement's proposal had not seen: every proposal reads the node, its policy
+ * and the deployment policy after its round's feed read, so a change numbered at or below its
+ * mark (`feedSeenUpTo`) was in what it read. A fleet registered just before its policy leaves
+ * thousands of node changes, and the policy's own creation, in the feed behind the proposals:
+ * looked at again for every agreement, they cost the round four Exchange reads each
+ * (docs/benchmarks.md, 10,000 nodes).
  */
-function nodeChangedSince(feed: FeedSummary, node: string, agreement: AgbotAgreement): boolean {
-  if (!feed.nodes.has(node)) return false;
+function changedSince(
+  changed: Set<string>,
+  changeIds: Map<string, number>,
+  key: string,
+  agreement: AgbotAgreement,
+): boolean {
+  if (!changed.has(key)) return false;
   const seen = agreement.details?.feedSeenUpTo;
-  return seen === undefined || (feed.nodeChangeIds.get(node) ?? Number.POSITIVE_INFINITY) > seen;
+  return seen === undefined || (changeIds.get(key) ?? Number.POSITIVE_INFINITY) > seen;
 }
 
 export async function governChanges(
@@ -68,9 +76,10 @@ export async function governChanges(
       await cancel(agreement, REASON.agbotPolicyChanged);
       continue;
     }
-    const policyChanged = feed.policies.has(agreement.policy);
+    const policyChanged = changedSince(feed.policies, feed.policyChangeIds, agreement.policy, agreement);
     const unserved = !served.has(agreement.policy);
-    if (!policyChanged && !unserved && !nodeChangedSince(feed, node, agreement)) continue;
+    if (!policyChanged && !unserved && !changedSince(feed.nodes, feed.nodeChangeIds, node, agreement))
+      continue;
     const [org, name] = splitId(agreement.policy);
     const policy = unserved
       ? undefined
