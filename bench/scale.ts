@@ -23,8 +23,9 @@
  *   units, by route, and the governance's monthly cost per 1,000 nodes at list prices.
  *
  * The stack's stream consumer runs beside the Exchange (it numbers the change feed and moves the
- * org counters of messages and agreements; its calls are counted with the hub's). What it does not
- * do yet (docs/benchmarks.md says): the signal channel, nodes idling at the agent's intervals
+ * org counters of messages and agreements, and wakes the nodes through a simulated signal channel,
+ * SCALE_WAKE below; its calls are counted with the hub's). What it does not do yet
+ * (docs/benchmarks.md says): nodes idling at the agent's intervals
  * (their side of the idle cost is bench:fleet's, with real agents), the stack's own stream-driven
  * invocation of the round.
  */
@@ -40,6 +41,13 @@ const LIST_PAGE = env('SCALE_LIST_PAGE', 100);
 const NODES = env('SCALE_NODES', 1000);
 const PROBE_MS = env('SCALE_PROBE_MS', 250);
 const KINDS = (process.env.SCALE_AGBOTS ?? 'dynamo,sqlite').split(',') as ('dynamo' | 'sqlite')[];
+/**
+ * What makes a node read: `signal` (the default), the stack's signal channel, each node woken by
+ * the dispatcher's "look now" as the agent is (test/support/simulated-signals.ts); `post`, a node
+ * reads as soon as a message posted to it is answered (the benchmark before 2026-12-01: it read
+ * before the stream consumer had numbered its rows, and was never woken by anything else).
+ */
+const WAKE = process.env.SCALE_WAKE === 'post' ? 'post' : 'signal';
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 const ms = (values: number[], p: number) => round(percentile(values, p), 0);
 
@@ -55,7 +63,15 @@ try {
   const units = countCapacity(dynamoClient);
   const { createFleet, openAgbot, startExchange } = await import('../test/integration/rollouts/fleet.ts');
   const { exchangeCall } = await import('../agbot/test-support/scripted-node.ts');
-  const exchange = await startExchange();
+  const exchange = await startExchange({ mailOnPost: WAKE === 'post' });
+  const { startSimulatedSignals } = await import('../test/support/simulated-signals.ts');
+  const signals =
+    WAKE === 'signal'
+      ? await startSimulatedSignals((node) => {
+          exchange.mail.add(node);
+          exchange.mailArrived?.emit('mail');
+        })
+      : undefined;
   // The stack's stream consumer: it numbers the change feed before it would signal, and moves the
   // org counters of messages and agreements (tables/org/stream-counts.ts), so its calls are the
   // hub's too. It reads the stream as often as the local stack's reader does.
@@ -66,7 +82,9 @@ try {
   // The probes' own server, so that their DynamoDB calls are counted apart from the hub's work.
   const { startExchangeHttp } = await import('#test/support/exchange-http');
   const probes = await startExchangeHttp({ labelPrefix: 'probe ' });
-  console.log(`# ${NODES} simulated nodes (bench/scale.ts)\n`);
+  console.log(
+    `# ${NODES} simulated nodes (bench/scale.ts), woken ${WAKE === 'signal' ? 'by the signal channel' : 'when a message to them is posted'}\n`,
+  );
   for (const kind of KINDS) {
     const org = `scale-${kind}`;
     const gc = (globalThis as { gc?: () => void }).gc; // node --expose-gc (npm run bench:scale)
@@ -80,6 +98,13 @@ try {
     const fleet = await createFleet(exchange, org, NODES, undefined, {
       asTheAgent: true,
       retryNetworkErrors: true,
+      // The agent opens its signal channel once registered (its `$connect`: connection and liveness).
+      ...(signals
+        ? {
+            afterRegister: (node: { org: string; id: string; creds: { user: string; secret: string } }) =>
+              signals.connect(node),
+          }
+        : {}),
       onRegistered: (registered) => {
         if (registered < told + NODES / 10 && registered < NODES) return;
         told = registered;
@@ -117,6 +142,7 @@ try {
 
     const started = Date.now();
     const moveCalls = dynamoCallCount();
+    const postsBefore = signals?.posts() ?? 0;
     const byLabelBefore = dynamoCallsByLabel();
     await fleet.publish(['1.0.0']); // the service and the deployment policy
     const reached = new Map<number, { ms: number; rounds: number }>();
@@ -174,6 +200,7 @@ try {
       .sort((a, b) => b[1] - a[1]);
     const probeCalls = byLabel.filter(([label]) => label.startsWith('probe ')).reduce((n, [, c]) => n + c, 0);
     const formedCalls = dynamoCallCount() - moveCalls - probeCalls;
+    const wakes = (signals?.posts() ?? 0) - postsBefore;
     probing = false;
     await probe;
     // The rollout's figures as soon as they are known: the idle rounds after it take long at scale.
@@ -252,6 +279,10 @@ try {
       );
     }
     console.log(`| DynamoDB calls of the hub per agreement formed | ${round(formedCalls / NODES, 1)} |`);
+    if (signals)
+      console.log(
+        `| "look now" posts per agreement formed (the signal channel) | ${round(wakes / NODES, 2)} |`,
+      );
     console.log(
       `| Agbot round | p50 ${ms(roundMs, 50)} ms, max ${ms(roundMs, 100)} ms; proposals per round: max ${Math.max(...proposals)} |`,
     );
@@ -291,6 +322,7 @@ try {
     console.log('');
   }
   await consumer.stop();
+  await signals?.close();
   await exchange.close();
   await probes.close();
 } finally {

@@ -88,8 +88,12 @@ export interface TestExchange {
   close: () => Promise<void>;
 }
 
-/** The Exchange of this file: its table and every family's handlers behind an in-process server. */
-export async function startExchange(): Promise<TestExchange> {
+/**
+ * The Exchange of this file: its table and every family's handlers behind an in-process server.
+ * A node has mail once a message posted to it is answered, unless `mailOnPost` is false: then
+ * whoever wakes nodes adds to `mail` (bench:scale's simulated signal channel).
+ */
+export async function startExchange(options: { mailOnPost?: boolean } = {}): Promise<TestExchange> {
   await createTableIfMissing(tableName(), { stream: false });
   await bootstrap();
   const mail = new Set<string>();
@@ -114,9 +118,10 @@ export async function startExchange(): Promise<TestExchange> {
     mail.add(`${to[1]}/${to[2]}`);
     mailArrived.emit('mail');
   };
-  subscribe('http.server.response.finish', answered);
+  const mailOnPost = options.mailOnPost ?? true;
+  if (mailOnPost) subscribe('http.server.response.finish', answered);
   const close = async () => {
-    unsubscribe('http.server.response.finish', answered);
+    if (mailOnPost) unsubscribe('http.server.response.finish', answered);
     await server.close();
   };
   return { baseUrl: server.baseUrl, mail, mailArrived, requests, close };
@@ -306,6 +311,8 @@ export async function createFleet(
     retryNetworkErrors?: boolean;
     /** Told how many nodes are registered, after each batch (a long benchmark's progress). */
     onRegistered?: (registered: number) => void;
+    /** What each node does once registered, before it counts as such (bench:scale: open its signal channel). */
+    afterRegister?: (node: FleetNode) => Promise<void>;
   } = {},
 ): Promise<Fleet> {
   const web = options.web ?? { image: 'busybox:latest' };
@@ -335,11 +342,10 @@ export async function createFleet(
   // A few at a time, as a fleet registers side by side.
   for (let i = 0; i < count; i += 16)
     await Promise.all(
-      nodes
-        .slice(i, i + 16)
-        .map((node, j) =>
-          node.register(admin, { properties: [{ name: 'fleet', value: org }, ...properties(i + j)] }),
-        ),
+      nodes.slice(i, i + 16).map(async (node, j) => {
+        await node.register(admin, { properties: [{ name: 'fleet', value: org }, ...properties(i + j)] });
+        await options.afterRegister?.(node);
+      }),
     ).then(() => options.onRegistered?.(Math.min(i + 16, count)));
   const byId = new Map(nodes.map((n) => [`${org}/${n.id}`, n]));
   const fleet: Fleet = {
