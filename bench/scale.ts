@@ -111,6 +111,12 @@ try {
         progress(`${kind}: ${registered} of ${NODES} nodes registered`);
       },
     });
+    // Registration's own rows wake each node once its channel is open, as they wake the agent:
+    // answered here, so that those reads count as registration's and not as the rollout's.
+    if (signals) {
+      await consumer.settled();
+      await fleet.act();
+    }
     const registerMs = Date.now() - registering;
     const registerCalls = dynamoCallCount() - callsBefore;
     gc?.();
