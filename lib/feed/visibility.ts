@@ -85,7 +85,8 @@ export const sharedWithNodes = (row: Pick<FeedRow, 'resource'>): boolean => NODE
 /**
  * The node (`org/id`) a row wakes: the one it is about (a node acts only on rows about itself),
  * unless the node wrote the row itself: it knows what it wrote, and a wake would cost it a feed
- * read and a heartbeat for nothing (two per agreement, its "Agree to proposal" and "Finalized").
+ * read, a heartbeat and a mailbox read for nothing (the agent's "Finalized Agreement" row of each
+ * agreement, and its deletion when the agreement ends).
  */
 export const nodeWokenBy = (row: FeedRow): string | undefined =>
   ABOUT_A_NODE.has(row.resource) && !WAKE_NOBODY.has(row.resource) && row.byItsNode !== true

@@ -38,8 +38,11 @@ export interface Change {
   byItsNode?: boolean;
 }
 
+/** What a stored row says of its change (who wrote it only decides whom it wakes, and is not kept). */
+type StoredChange = Required<Omit<Change, 'byItsNode'>>;
+
 /** A sequenced row as readers get it. */
-export interface ChangeRow extends Required<Omit<Change, 'byItsNode'>> {
+export interface ChangeRow extends StoredChange {
   changeId: number;
   lastUpdated: string;
   ttl: number;
@@ -277,7 +280,7 @@ export function forgetChangeSequence(): void {
   sequenceGuess = 0;
 }
 
-type PendingRow = Required<Omit<Change, 'byItsNode'>> & {
+type PendingRow = StoredChange & {
   pk: string;
   sk: string;
   lastUpdated: string;
@@ -339,10 +342,7 @@ function sequenceAdvance(from: number, to: number): TransactItem {
  * what nodes read: the node's own feed for a row about one node, the shared one for a row every
  * node of the org may see (tables/feed/keys.ts).
  */
-function placementsOf(
-  change: Required<Omit<Change, 'byItsNode'>>,
-  changeId: number,
-): { pk: string; sk: string }[] {
+function placementsOf(change: StoredChange, changeId: number): { pk: string; sk: string }[] {
   const placements = [feedKeys.ofOrg(change.org, changeId), feedKeys.ofAll(changeId)];
   if (change.public) placements.push(feedKeys.ofPublic(changeId));
   if (aboutANode(change)) placements.push(feedKeys.ofNode(change.org, change.id, changeId));
