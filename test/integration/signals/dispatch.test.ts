@@ -93,6 +93,19 @@ async function written(changes: Change[]): Promise<{ error?: string }> {
   );
 }
 
+/** The org's numbered feed rows, read raw (consistent). */
+async function orgFeedRows(): Promise<Record<string, unknown>[]> {
+  const { Items = [] } = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': feedKeys.orgPartition(ORG) },
+      ConsistentRead: true,
+    }),
+  );
+  return Items;
+}
+
 const nodeRow = (id: string, resource = 'nodemsgs'): Change => ({
   org: ORG,
   id,
@@ -160,15 +173,7 @@ describe('the signal dispatcher on the table stream', () => {
     let seenAtSignal: string[] = [];
     // The org's numbered rows as they are when the signal arrives (read raw: nothing numbered here).
     onPost.set('d-numbered', async () => {
-      const { Items = [] } = await documentClient.send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': feedKeys.orgPartition(ORG) },
-          ConsistentRead: true,
-        }),
-      );
-      seenAtSignal = Items.map((item) => `${item.resource}:${item.id}`);
+      seenAtSignal = (await orgFeedRows()).map((item) => `${item.resource}:${item.id}`);
     });
     await written([nodeRow('numbered')]);
     expect(callsTo('d-numbered')).toHaveLength(1);
@@ -279,15 +284,9 @@ describe('the signal dispatcher on the table stream', () => {
     expect(callsTo('d-self')).toHaveLength(2);
 
     // The node's feed shows all five rows alike: who wrote one is not kept once it is numbered.
-    const { Items = [] } = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': feedKeys.orgPartition(ORG) },
-        ConsistentRead: true,
-      }),
+    const rows = (await orgFeedRows()).filter(
+      (item) => item.resource === 'nodeagreements' && item.id === 'self',
     );
-    const rows = Items.filter((item) => item.resource === 'nodeagreements' && item.id === 'self');
     expect(rows.map((row) => row.operation)).toEqual([
       'created/modified',
       'created/modified',
