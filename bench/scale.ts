@@ -61,17 +61,14 @@ try {
   const { dynamoCallCount, dynamoCallsByLabel, withCallLabel, dynamoClient } = await import('#tables/client');
   const { PRICES, PRICES_AS_OF, MINUTES_PER_MONTH } = await import('./fleet-prices.ts');
   const units = countCapacity(dynamoClient);
-  const { createFleet, openAgbot, startExchange } = await import('../test/integration/rollouts/fleet.ts');
+  const { createFleet, giveMail, openAgbot, startExchange } = await import(
+    '../test/integration/rollouts/fleet.ts'
+  );
   const { exchangeCall } = await import('../agbot/test-support/scripted-node.ts');
   const exchange = await startExchange({ mailOnPost: WAKE === 'post' });
   const { startSimulatedSignals } = await import('../test/support/simulated-signals.ts');
   const signals =
-    WAKE === 'signal'
-      ? await startSimulatedSignals((node) => {
-          exchange.mail.add(node);
-          exchange.mailArrived?.emit('mail');
-        })
-      : undefined;
+    WAKE === 'signal' ? await startSimulatedSignals((node) => giveMail(exchange, node)) : undefined;
   // The stack's stream consumer: it numbers the change feed before it would signal, and moves the
   // org counters of messages and agreements (tables/org/stream-counts.ts), so its calls are the
   // hub's too. It reads the stream as often as the local stack's reader does.
@@ -99,12 +96,7 @@ try {
       asTheAgent: true,
       retryNetworkErrors: true,
       // The agent opens its signal channel once registered (its `$connect`: connection and liveness).
-      ...(signals
-        ? {
-            afterRegister: (node: { org: string; id: string; creds: { user: string; secret: string } }) =>
-              signals.connect(node),
-          }
-        : {}),
+      afterRegister: signals?.connect,
       onRegistered: (registered) => {
         if (registered < told + NODES / 10 && registered < NODES) return;
         told = registered;

@@ -58,7 +58,7 @@ const agreementChange = (
   id: node,
   resource: 'nodeagreements',
   operation,
-  ...(byItsNode ? { byItsNode } : {}),
+  byItsNode,
 });
 
 /** What searches keep of an agreement on its node (`agreementServices`, tables/node/search.ts). */
@@ -271,7 +271,7 @@ async function deleteCounted(node: DeletingNode, found: Key[], stamp: NodeChange
       try {
         await transactWriteWithChanges(
           [...deletes, stampNode(node.org, node.id, stamp, -n, { remove: chunk.map(agreementIdOf) })],
-          [agreementChange(node.org, node.id, 'deleted', node.byItsNode === true)],
+          [agreementChange(node.org, node.id, 'deleted', node.byItsNode ?? false)],
         );
         await countOwnersAgreements(node.owner, -n);
         deleted += n;

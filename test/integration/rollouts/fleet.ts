@@ -88,6 +88,12 @@ export interface TestExchange {
   close: () => Promise<void>;
 }
 
+/** `node` (`org/id`) has something to read: its mail, and the event the answering workers wait on. */
+export function giveMail(exchange: Pick<TestExchange, 'mail' | 'mailArrived'>, node: string): void {
+  exchange.mail.add(node);
+  exchange.mailArrived?.emit('mail');
+}
+
 /**
  * The Exchange of this file: its table and every family's handlers behind an in-process server.
  * A node has mail once a message posted to it is answered, unless `mailOnPost` is false: then
@@ -114,9 +120,7 @@ export async function startExchange(options: { mailOnPost?: boolean } = {}): Pro
     const { request, response } = message as { request: IncomingMessage; response: ServerResponse };
     if (request.socket.localPort !== port || request.method !== 'POST' || response.statusCode >= 300) return;
     const to = /^\/v1\/orgs\/([^/]+)\/nodes\/([^/?]+)\/msgs(\?|$)/.exec(request.url ?? '');
-    if (!to) return;
-    mail.add(`${to[1]}/${to[2]}`);
-    mailArrived.emit('mail');
+    if (to) giveMail({ mail, mailArrived }, `${to[1]}/${to[2]}`);
   };
   const mailOnPost = options.mailOnPost ?? true;
   if (mailOnPost) subscribe('http.server.response.finish', answered);

@@ -244,8 +244,6 @@ describe('the signal dispatcher on the table stream', () => {
     expect(await nodeConnections(ORG, 'stuck')).toEqual(['d-stuck']);
   }, 90_000);
 
-  // Last: its agreements' counted items may reach the dispatcher a poll after their change rows,
-  // and would ride in the batch the test above makes fail and drop.
   it('does not wake a node for the agreement rows it writes itself; a write of them by its owner wakes it', async () => {
     const self = await createNode(ORG, 'self', 'root/root');
     await addConnection('d-self', { kind: 'node', org: ORG, id: 'self' });
@@ -256,11 +254,12 @@ describe('the signal dispatcher on the table stream', () => {
       agreementService: { orgid: ORG, pattern: '', url: `${ORG}/svc` },
       state: 'Agree to proposal',
     };
-    /** Runs a route's write, then waits until the dispatcher finished the batch of its change row. */
+    /** Runs a route's write; once the stream reader has handled it, its change row was one batch. */
     const routeWrite = async (write: () => Promise<{ status: number }>, status: number) => {
       const before = batchesOfSelf();
       expect((await write()).status).toBe(status);
-      await vi.waitFor(() => expect(batchesOfSelf()).toBe(before + 1), { timeout: 30_000, interval: 50 });
+      await reader.settled();
+      expect(batchesOfSelf()).toBe(before + 1);
     };
 
     // The node's own "Agree to proposal", its "Finalized Agreement" and its cancellation.
