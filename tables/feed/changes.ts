@@ -68,6 +68,13 @@ const WATCH_MAX_MS = 200;
  * the change it was woken for would leave the node waiting for its next scheduled poll.
  */
 const SEQUENCE_PATIENCE_MS = 25_000;
+/**
+ * A read that does not wait for other numberers (a node's) numbers only when the oldest pending
+ * row is older than this: the signal dispatcher numbers every row within moments of its write
+ * (functions/signals/dispatch.ts), so a node that numbered too would only add calls. A row this old
+ * means the dispatcher is behind or down, and the node helps, so rows are never stranded.
+ */
+export const NODE_NUMBERING_GRACE_MS = 10_000;
 
 /** A call whose rows were not numbered within SEQUENCE_PATIENCE_MS (the client retries). */
 export class FeedNumberingTimeout extends Error {
@@ -125,9 +132,10 @@ let sequenceGuess = 0;
  *
  * Only the reader holding the numbering lease numbers; the others watch the oldest pending row and
  * the head (one small Query each time) until their rows are numbered or the lease is free
- * (tables/feed/head.ts). With `waitForOthers: false` a call that finds the lease held answers at
- * once with the newest id numbered so far instead: a node's read, whose changes the signal
- * dispatcher numbers before it wakes the node (functions/signals/dispatch.ts).
+ * (tables/feed/head.ts). With `waitForOthers: false` (a node's read, whose changes the signal
+ * dispatcher numbers before it wakes the node: functions/signals/dispatch.ts) a call answers at
+ * once with the newest id numbered so far, unless the oldest pending row is older than
+ * NODE_NUMBERING_GRACE_MS and the lease is free: then it numbers as any reader.
  */
 export async function sequencePendingChanges(options: { waitForOthers?: boolean } = {}): Promise<number> {
   return (await sequenceForRead(options)).newest;
@@ -142,6 +150,11 @@ export interface FeedPosition {
 
 /** `sequencePendingChanges`, answering where the nodes' feeds stand as of the newest id too. */
 export async function sequenceForRead(options: { waitForOthers?: boolean } = {}): Promise<FeedPosition> {
+  if (options.waitForOthers === false) {
+    // One small Query: the head, and the oldest pending row to tell whether the dispatcher is behind.
+    const { pending, head } = await pendingWithHead(1);
+    if (!numberingOverdue(pending[0])) return positionOf(head);
+  }
   const lease = { caller: randomUUID(), holding: false };
   try {
     return await sequenceUnderLease(lease, options.waitForOthers ?? true);
@@ -219,6 +232,11 @@ async function sequenceUnderLease(
     }
   }
   throw new FeedNumberingTimeout();
+}
+
+/** True when `oldest` was written more than NODE_NUMBERING_GRACE_MS ago (pending keys start with the write time). */
+function numberingOverdue(oldest: PendingRow | undefined): boolean {
+  return oldest !== undefined && oldest.sk < new Date(Date.now() - NODE_NUMBERING_GRACE_MS).toISOString();
 }
 
 /** The position the head read shows; without a head, the sequence item's (nodes' feeds unknown). */

@@ -5,6 +5,7 @@ import {
   type Change,
   forgetChangeSequence,
   maxChangeId,
+  NODE_NUMBERING_GRACE_MS,
   recordChanges,
   sequencePendingChanges,
   transactWriteWithChanges,
@@ -192,7 +193,7 @@ describe('the change feed’s numbering (tables/feed/changes.ts)', () => {
     );
   });
 
-  it('without waiting for others: answers what is numbered while another reader holds the lease, numbers itself when it is free', async () => {
+  it('without waiting for others: leaves a row just written to the dispatcher, numbers one that waited past the grace when the lease is free', async () => {
     const before = await maxChangeId();
     const ghost = 'a reader numbering a long backlog';
     const setLease = (until: number) =>
@@ -204,17 +205,23 @@ describe('the change feed’s numbering (tables/feed/changes.ts)', () => {
           ExpressionAttributeValues: { ':ghost': ghost, ':until': until },
         }),
       );
-    await setLease(Date.now() + 10 * 60_000);
-    await recordChanges([change('unwaited', 'x')]);
+    await recordChanges([change('fresh', 'x')]);
     const calls = dynamoCallCount();
-    // One look at the head: the lease is another's, so the answer is the newest id numbered.
+    // One look at the head and the oldest pending row: it is new, so the dispatcher numbers it.
     expect(await sequencePendingChanges({ waitForOthers: false })).toBe(before);
     expect(dynamoCallCount() - calls).toBe(1);
     expect(await pendingCount()).toBe(1);
+    await sequencePendingChanges();
+    // A row written longer than the grace ago, while another reader holds the lease: answered at once.
+    const overdue = new Date(Date.now() - NODE_NUMBERING_GRACE_MS - 1_000);
+    await setLease(Date.now() + 10 * 60_000);
+    await recordChanges([change('overdue', 'x')], overdue);
+    expect(await sequencePendingChanges({ waitForOthers: false })).toBe(before + 1);
+    expect(await pendingCount()).toBe(1);
     // The lease given up: the same call numbers the row, as any reader does.
     await setLease(0);
-    expect(await sequencePendingChanges({ waitForOthers: false })).toBe(before + 1);
-    expect((await orgChangeRows('unwaited')).map((row) => row.changeId)).toEqual([before + 1]);
+    expect(await sequencePendingChanges({ waitForOthers: false })).toBe(before + 2);
+    expect((await orgChangeRows('overdue')).map((row) => row.changeId)).toEqual([before + 2]);
     expect((await feedHead())?.numberer).toBeUndefined();
   });
 

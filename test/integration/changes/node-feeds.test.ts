@@ -100,12 +100,15 @@ describe("the nodes' own feeds", () => {
       row('private', 'service', { org: 'elsewhere' }),
       row('pub2', 'service', { org: 'elsewhere', public: true }),
     ]);
+    // The signal dispatcher numbers what is written before a node reads it.
+    await sequencePendingChanges();
     const first = await nodeRead(start);
     expect(first.rows).toEqual([`${ORG}/nodepolicies:n1`, `${ORG}/service:svc2`, 'elsewhere/service:pub2']);
     // The head, the node's feed, the shared feed.
     expect(first.queries).toBe(3);
     const next = (await maxChangeId()) + 1;
     await recordChanges([row('n2', 'nodestatus'), row('n1', 'nodeagreements')]);
+    await sequencePendingChanges();
     const second = await nodeRead(next);
     expect(second.rows).toEqual([`${ORG}/nodeagreements:n1`]);
     expect(second.queries).toBe(2);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getMaxChangeId } from '#functions/changes/get-max-change-id';
 import { handler as postChanges } from '#functions/changes/post-changes';
 import { handler as patchOrg } from '#functions/orgs/patch-org';
-import { type Change, maxChangeId, recordChanges } from '#tables/feed/changes';
+import { type Change, maxChangeId, recordChanges, sequencePendingChanges } from '#tables/feed/changes';
 import { getNode } from '#tables/node/records';
 import { createAgbot, createNode, createOrg, createUser, ROOT } from '#test/support/identities';
 import { invoke } from '#test/support/invoke';
@@ -128,6 +128,8 @@ describe('POST /v1/orgs/{organization}/changes', () => {
       change('a1', 'agbotagreements', 'deleted'),
       change('pat', 'pattern'),
     ]);
+    // The signal dispatcher numbers what is written before a node reads it.
+    await sequencePendingChanges();
     const read = async (auth: Auth) =>
       (
         await invoke(postChanges, { auth, path: org, body: { changeId: start, maxRecords: 100 } })
@@ -156,6 +158,7 @@ describe('POST /v1/orgs/{organization}/changes', () => {
       { ...change('pubsvc', 'service', 'created', 'other'), public: true },
       change('privsvc', 'service', 'created', 'other'),
     ]);
+    await sequencePendingChanges();
     const ids = async (auth: Auth, body: Record<string, unknown> = {}) =>
       (
         await invoke(postChanges, { auth, path: org, body: { changeId: start, maxRecords: 100, ...body } })

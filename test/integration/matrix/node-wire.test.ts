@@ -216,7 +216,9 @@ describe('an agbot and a node find each other through the Exchange', () => {
       ttl: 300,
     });
     const msgId = Number(/node msg (\d+) inserted/.exec(posted.body.msg)?.[1]);
-    // 3. The node's feed says `nodemsgs` for it; it reads the message and deletes it.
+    // 3. The node's feed says `nodemsgs` for it (numbered as the signal dispatcher numbers it
+    // before waking the node); it reads the message and deletes it.
+    await sequencePendingChanges();
     const feed = await must('POST', `/v1/orgs/${org}/changes`, node, { changeId: since, maxRecords: 100 });
     const mine = feed.body.changes.filter((c: { id: string }) => c.id === nodeId);
     expect(mine.map((c: { resource: string }) => c.resource)).toContain('nodemsgs');

@@ -168,8 +168,11 @@ describe('the agent downloads and verifies an upgrade', () => {
     await pollExchange(agent.ctx);
     next.wake();
     await expect.poll(async () => (await exchangeStatus('good'))?.status).toBe('successful');
-    const exchangeNode = await server.http('GET', '/v1/orgs/acme/nodes/n1', { auth: admin });
-    expect(exchangeNode.body.nodes['acme/n1'].softwareVersions).toMatchObject({ horizon: '9.0.0' });
+    // softwareVersions follow the status (agent/upgrade/settle.ts): wait for that write too.
+    const softwareVersions = async () =>
+      (await server.http('GET', '/v1/orgs/acme/nodes/n1', { auth: admin })).body.nodes['acme/n1']
+        .softwareVersions;
+    await expect.poll(softwareVersions).toMatchObject({ horizon: '9.0.0' });
     // The previous executable goes once the status is written (cleanup after the answer).
     await expect.poll(() => existsSync(`${executable}.previous`)).toBe(false);
 

@@ -11,7 +11,7 @@ import { handler as deleteNode } from '#functions/nodes/delete-node';
 import { handler as deleteOrg } from '#functions/orgs/delete-org';
 import { handler as deleteUser } from '#functions/users/delete-user';
 import { getConfig } from '#lib/config';
-import { maxChangeId } from '#tables/feed/changes';
+import { maxChangeId, sequencePendingChanges } from '#tables/feed/changes';
 import { getManagementPolicy, listManagementPolicies } from '#tables/management-policy/records';
 import { getManagementStatus } from '#tables/node/management-status-records';
 import { orgChangeRows } from '#test/support/changes';
@@ -304,6 +304,8 @@ describe('the change feed', () => {
   it('nodes of the org see mgmtpolicy rows; nodes of another org do not', async () => {
     const from = (await maxChangeId()) + 1;
     await create('fresh');
+    // The signal dispatcher numbers what is written before a node reads it.
+    await sequencePendingChanges();
     const changes = async (auth: Auth, organization: string) => {
       const answer = await invoke(postChanges, {
         auth,
@@ -331,6 +333,7 @@ describe('the change feed', () => {
         })
       ).status,
     ).toBe(201);
+    await sequencePendingChanges();
     const seen = async (auth: Auth, organization: string) => {
       const answer = await invoke(postChanges, {
         auth,

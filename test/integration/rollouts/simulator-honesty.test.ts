@@ -3,7 +3,8 @@
  * bench:scale runs by the thousand) and one real agent (in-process, its workers running, podman for
  * its container), registered in one org against one deployment policy, served by the Exchange's
  * handlers over DynamoDB Local, and one agbot (its shared round, standalone store) forming an
- * agreement with each. Every request each node makes, from registration until its agreement is
+ * agreement with each. The stack's stream consumer numbers the change feed, as it does before it
+ * wakes a node (nodes leave the numbering to it: tables/README.md, "The change feed"). Every request each node makes, from registration until its agreement is
  * finalized and its status written, is recorded (method and route) and compared:
  *
  * - every route the simulator uses is one the agent uses; the agent's other routes are exactly
@@ -22,13 +23,13 @@ import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '#lib/json-logger';
 import { bootstrap } from '#tables/bootstrap';
-import { tableName } from '#tables/client';
-import { createTableIfMissing } from '#tables/create-table';
 import { type ExchangeRequest, routeShape, startExchangeHttp } from '#test/support/exchange-http';
+import { startInProcessStreamConsumer } from '#test/support/stream-consumer';
 import { type Agent, createAgent } from '../../../agent/agent.ts';
 import { busyboxTestImage, reachableEngine } from '../../../agent/test-support/engine.ts';
 import { HOST, testConfig } from '../../../agent/test-support/harness.ts';
 import { removeWorkload } from '../../../agent/workloads/engine.ts';
+import type { StreamReader } from '../../../scripts/local/stream-reader.ts';
 import {
   createFleet,
   FLEET_SIGNER_PEM,
@@ -156,13 +157,16 @@ function inOrderWithin(part: string[], whole: string[]): boolean {
 }
 
 let exchange: TestExchange;
+let consumer: StreamReader | undefined;
 let agbot: TestAgbot | undefined;
 let agent: Agent | undefined;
 let dataDir: string | undefined;
 
 describe.skipIf(!docker)('the simulated node beside a real agent', () => {
   beforeAll(async () => {
-    await createTableIfMissing(tableName(), { stream: false });
+    // Polling its stream every 100 ms: the agent polls the feed every 300 ms, and a replyack left
+    // unnumbered for its governance interval (10 s) would have it ask the agbot to verify.
+    consumer = await startInProcessStreamConsumer({ idlePollMs: 100 });
     await bootstrap();
     const mail = new Set<string>();
     const server = await startExchangeHttp({
@@ -180,6 +184,7 @@ describe.skipIf(!docker)('the simulated node beside a real agent', () => {
     await agent?.stop();
     agbot?.close();
     await exchange?.close();
+    await consumer?.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     const agreements = seen
       .filter(
