@@ -211,7 +211,7 @@ describe('the change feed’s numbering (tables/feed/changes.ts)', () => {
     expect(await sequencePendingChanges({ waitForOthers: false })).toBe(before);
     expect(dynamoCallCount() - calls).toBe(1);
     expect(await pendingCount()).toBe(1);
-    await sequencePendingChanges();
+    await sequencePendingChanges(); // as the dispatcher does
     // A row written longer than the grace ago, while another reader holds the lease: answered at once.
     const overdue = new Date(Date.now() - NODE_NUMBERING_GRACE_MS - 1_000);
     await setLease(Date.now() + 10 * 60_000);

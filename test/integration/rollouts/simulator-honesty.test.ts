@@ -4,8 +4,9 @@
  * its container), registered in one org against one deployment policy, served by the Exchange's
  * handlers over DynamoDB Local, and one agbot (its shared round, standalone store) forming an
  * agreement with each. The stack's stream consumer numbers the change feed, as it does before it
- * wakes a node (nodes leave the numbering to it: tables/README.md, "The change feed"). Every request each node makes, from registration until its agreement is
- * finalized and its status written, is recorded (method and route) and compared:
+ * wakes a node (nodes leave the numbering to it: tables/README.md, "The change feed"). Every
+ * request each node makes, from registration until its agreement is finalized and its status
+ * written, is recorded (method and route) and compared:
  *
  * - every route the simulator uses is one the agent uses; the agent's other routes are exactly
  *   those named in AGENT_ONLY, each with its reason;
