@@ -151,7 +151,8 @@ export interface FeedPosition {
 /** `sequencePendingChanges`, answering where the nodes' feeds stand as of the newest id too. */
 export async function sequenceForRead(options: { waitForOthers?: boolean } = {}): Promise<FeedPosition> {
   if (options.waitForOthers === false) {
-    // One small Query: the head, and the oldest pending row to tell whether the dispatcher is behind.
+    // One small Query: the head, and the oldest pending row to tell whether the dispatcher is behind
+    // (when it is, the lease loop below reads the pending rows again: rare, and only then).
     const { pending, head } = await pendingWithHead(1);
     if (!numberingOverdue(pending[0])) return positionOf(head);
   }

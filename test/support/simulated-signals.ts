@@ -47,7 +47,10 @@ export async function startSimulatedSignals(onWake: (node: string) => void): Pro
         requestContext: { routeKey: '$connect', connectionId },
         headers: { authorization: basicAuthHeader(creds.user, creds.secret) },
       });
-      if (answer.statusCode !== 200) throw new Error(`${org}/${id}: $connect answered ${answer.statusCode}`);
+      if (answer.statusCode !== 200) {
+        nodeOf.delete(connectionId);
+        throw new Error(`${org}/${id}: $connect answered ${answer.statusCode}`);
+      }
     },
     posts: () => posts,
     async close() {

@@ -93,7 +93,7 @@ async function written(changes: Change[]): Promise<{ error?: string }> {
   );
 }
 
-/** The org's numbered feed rows, read raw (consistent). */
+/** The org's numbered feed rows, read raw: unlike test/support/changes.ts `feedRows`, it numbers nothing first. */
 async function orgFeedRows(): Promise<Record<string, unknown>[]> {
   const { Items = [] } = await documentClient.send(
     new QueryCommand({
