@@ -68,7 +68,9 @@ try {
   const exchange = await startExchange({ mailOnPost: WAKE === 'post' });
   const { startSimulatedSignals } = await import('../test/support/simulated-signals.ts');
   const signals =
-    WAKE === 'signal' ? await startSimulatedSignals((node) => giveMail(exchange, node)) : undefined;
+    WAKE === 'signal'
+      ? await startSimulatedSignals((node, signal) => giveMail(exchange, node, signal))
+      : undefined;
   // The stack's stream consumer: it numbers the change feed before it would signal, and moves the
   // org counters of messages and agreements (tables/org/stream-counts.ts), so its calls are the
   // hub's too. It reads the stream as often as the local stack's reader does.

@@ -7,8 +7,10 @@ import type { AgentContext, AgentSignals } from '../runtime/context.ts';
  * The agent's end of the signal channel (docs/signals.md). The poll hands over the address the
  * Exchange announced: the channel opens on the first one, moves when it changes, closes when
  * there is none (an upstream Exchange, a node no longer registered) or when HZN_AGENT_SIGNALS=off.
- * A "look now", and every (re)open, polls at once; while the channel is open the poll itself
- * slows down (workers.ts), and while it is closed the agent polls at its usual pace.
+ * A "look now", and every (re)open, polls at once; a "mail now" (only its mailbox has something)
+ * reads the mailbox without a feed read, as the feed would have had it do. While the channel is
+ * open the poll itself slows down (workers.ts), and while it is closed the agent polls at its
+ * usual pace.
  */
 export function agentSignals(ctx: AgentContext): AgentSignals & { stop(): void } {
   let channel: SignalChannel | undefined;
@@ -30,6 +32,7 @@ export function agentSignals(ctx: AgentContext): AgentSignals & { stop(): void }
           return basicAuthHeader(`${creds.org}/${creds.id}`, creds.token);
         },
         onLookNow: () => ctx.pollNow(),
+        onMail: () => (ctx.protocol ? ctx.protocol.mailArrived() : ctx.pollNow()),
         onOpen: () => ctx.pollNow(),
         log: ctx.log,
       });

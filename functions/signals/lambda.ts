@@ -2,15 +2,17 @@ import { instanceAuthCaches } from '#functions/endpoint';
 import { authenticate } from '#lib/auth/authenticate';
 import { HttpError } from '#lib/http/errors';
 import { log } from '#lib/log';
+import { SIGNALS_ACCEPT_HEADER } from '#lib/signals/address';
 import { recordConnected } from '#tables/node/liveness';
 import { addConnection, forgetConnection } from '#tables/signals/connections';
 
 /**
  * The signal channel's one Lambda (docs/signals.md), behind API Gateway's WebSocket API:
  * `$connect` authenticates the caller as the HTTP API does (Basic credentials in the upgrade
- * request) and records the connection of a node or an agbot (for a node, also its liveness);
+ * request) and records the connection of a node or an agbot (for a node, also its liveness, and
+ * whether it asked for "mail now");
  * `$disconnect` forgets it; anything the client sends (`$default`) is a keepalive. Nothing is ever
- * sent on the connection but "look now" (functions/signals/dispatch.ts).
+ * sent on the connection but "look now" or "mail now" (functions/signals/dispatch.ts).
  */
 interface WebSocketEvent {
   requestContext: { routeKey: string; connectionId: string };
@@ -53,7 +55,12 @@ async function connect(event: WebSocketEvent, connectionId: string) {
   if (caller.kind !== 'node' && caller.kind !== 'agbot')
     return status(403, 'only nodes and agbots listen for signals');
   const now = new Date();
-  await addConnection(connectionId, { kind: caller.kind, org: caller.org, id: caller.id }, now);
+  const hearsMail = header(event, SIGNALS_ACCEPT_HEADER.toLowerCase())
+    ?.split(',')
+    .some((value) => value.trim() === 'mail');
+  await addConnection(connectionId, { kind: caller.kind, org: caller.org, id: caller.id }, now, {
+    hearsMail,
+  });
   if (caller.kind === 'node') await recordConnected(caller.org, caller.id, connectionId, now.toISOString());
   return status(200);
 }

@@ -1,8 +1,20 @@
 /**
- * The signal channel's one message (docs/signals.md): "your feed has something, poll now". It
- * carries no data, so a signal can never tell a listener more than its next poll would.
+ * The signal channel's message (docs/signals.md): "your feed has something, poll now". It carries
+ * no data, so a signal can never tell a listener more than its next poll would.
  */
 export const LOOK_NOW = '{"type":"look"}';
+
+/**
+ * "Your mailbox has something, and nothing else in your feed is new": sent in place of LOOK_NOW
+ * only to a node that asked for it when it connected (SIGNALS_ACCEPT_HEADER), so that an agent
+ * installed before it was added is still woken. The node reads its mailbox without a feed read;
+ * the rows stay in its feed for its next poll. It names only the node's own mailbox, which the
+ * node's next poll would name too.
+ */
+export const MAIL_NOW = '{"type":"mail"}';
+
+/** The upgrade request's header by which a node asks for MAIL_NOW (its value: `mail`). */
+export const SIGNALS_ACCEPT_HEADER = 'X-Exchange-Signals-Accept';
 
 /**
  * The channel's address as the Exchange announces it (`EXCHANGE_SIGNALS_URL`, `ws://` or

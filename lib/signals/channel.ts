@@ -1,10 +1,11 @@
 import type WebSocket from 'ws';
-import { LOOK_NOW } from './address.ts';
+import { LOOK_NOW, MAIL_NOW, SIGNALS_ACCEPT_HEADER } from './address.ts';
 
 /**
  * A node's or agbot's end of the signal channel (docs/signals.md): one connection to the address
  * the Exchange announced, authenticated with the same Basic credentials as its HTTP requests. A
- * "look now" calls `onLookNow` (the owner polls at once); every open calls `onOpen` (a signal may
+ * "look now" calls `onLookNow` (the owner polls at once); a "mail now", asked for by giving
+ * `onMail`, calls it (the owner reads its mailbox); every open calls `onOpen` (a signal may
  * have been missed while closed, so the owner polls then too). A keepalive every `keepaliveMs`
  * keeps API Gateway from closing it as idle (10 minutes); TCP keepalive notices a dead peer.
  * Closed, refused or unreachable, it reconnects with jittered exponential backoff; meanwhile the
@@ -15,6 +16,8 @@ interface SignalChannelOptions {
   /** The `Authorization` header value, read at each connect (credentials may change). */
   authorization: () => string;
   onLookNow: () => void;
+  /** Asks the Exchange for MAIL_NOW when only the mailbox has something (a node's): it is called then. */
+  onMail?: () => void;
   onOpen?: () => void;
   onClose?: () => void;
   log: { info(msg: string, fields?: object): void; debug(msg: string, fields?: object): void };
@@ -76,7 +79,10 @@ export class SignalChannel {
 
   private openSocket(WebSocketClass: typeof WebSocket): void {
     const socket = new WebSocketClass(this.options.url, {
-      headers: { authorization: this.options.authorization() },
+      headers: {
+        authorization: this.options.authorization(),
+        ...(this.options.onMail ? { [SIGNALS_ACCEPT_HEADER]: 'mail' } : {}),
+      },
       handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
       perMessageDeflate: false,
     });
@@ -94,7 +100,9 @@ export class SignalChannel {
       this.options.onOpen?.();
     });
     socket.on('message', (data) => {
-      if (String(data) === LOOK_NOW) this.options.onLookNow();
+      const message = String(data);
+      if (message === LOOK_NOW) this.options.onLookNow();
+      else if (message === MAIL_NOW) (this.options.onMail ?? this.options.onLookNow)();
     });
     socket.on('unexpected-response', (request, response) => {
       this.options.log.debug('signal channel refused', { status: response.statusCode });

@@ -4,7 +4,7 @@ import {
   GoneException,
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
-import { LOOK_NOW, signalsUrl } from './address.ts';
+import { signalsUrl } from './address.ts';
 
 /**
  * The one place that talks to API Gateway's management API of the signal channel
@@ -78,21 +78,22 @@ const describe = (error: Error) => `${error.name}${statusOf(error) ? ` (HTTP ${s
 const isGone = (error: unknown) => error instanceof GoneException || statusOf(error) === 410;
 
 /**
- * Sends "look now" to each connection: each post retried after RETRY_DELAYS_MS; a connection
- * whose posts all failed is closed (DeleteConnection, retried the same way). Never throws: the
- * outcome says which connections to forget and which could be neither signalled nor closed.
+ * Sends each connection its signal ("look now" or "mail now", lib/signals/address.ts): each post
+ * retried after RETRY_DELAYS_MS; a connection whose posts all failed is closed (DeleteConnection,
+ * retried the same way). Never throws: the outcome says which connections to forget and which
+ * could be neither signalled nor closed.
  */
-export async function sendLookNow(
-  connectionIds: string[],
+export async function sendSignals(
+  signals: { connectionId: string; message: string }[],
   options: LookNowOptions = {},
 ): Promise<LookNowOutcome> {
   const outcome: LookNowOutcome = { delivered: [], gone: [], closed: [], failed: [], retries: 0 };
   const endpoint = managementUrl();
-  if (!endpoint || connectionIds.length === 0) return outcome;
+  if (!endpoint || signals.length === 0) return outcome;
   const api = managementApi(endpoint);
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const sleep = options.sleep ?? pause;
-  const data = new TextEncoder().encode(LOOK_NOW);
+  const encoder = new TextEncoder();
 
   /** One call with its retries: done, gone (410, never retried) or failed with the last error. */
   async function withRetries(call: () => Promise<unknown>): Promise<'done' | 'gone' | Error> {
@@ -111,10 +112,9 @@ export async function sendLookNow(
   }
 
   await Promise.all(
-    [...new Set(connectionIds)].map(async (ConnectionId) => {
-      const posted = await withRetries(() =>
-        api.send(new PostToConnectionCommand({ ConnectionId, Data: data })),
-      );
+    [...new Map(signals.map((s) => [s.connectionId, s.message]))].map(async ([ConnectionId, message]) => {
+      const Data = encoder.encode(message);
+      const posted = await withRetries(() => api.send(new PostToConnectionCommand({ ConnectionId, Data })));
       if (posted === 'done') return outcome.delivered.push(ConnectionId);
       if (posted === 'gone') return outcome.gone.push(ConnectionId);
       const closed = await withRetries(() => api.send(new DeleteConnectionCommand({ ConnectionId })));

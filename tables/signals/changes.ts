@@ -1,34 +1,56 @@
 import { agbotWokenBy, type FeedRow, nodeWokenBy, visibleTo } from '#lib/feed/visibility';
-import { type LookNowOutcome, managementUrl, sendLookNow } from '#lib/signals/look-now';
-import { agbotConnections, forgetConnection, nodeConnections } from './connections.ts';
+import { LOOK_NOW, MAIL_NOW } from '#lib/signals/address';
+import { type LookNowOutcome, managementUrl, sendSignals } from '#lib/signals/look-now';
+import { agbotConnections, forgetConnection, nodeListeners } from './connections.ts';
+
+/** One signal to one connection: LOOK_NOW, or MAIL_NOW (lib/signals/address.ts). */
+export interface Signal {
+  connectionId: string;
+  message: string;
+}
+
+/** The one resource a "mail now" may stand for: a node's own mailbox. */
+const MAILBOX = 'nodemsgs';
 
 /**
- * The connections `changes` wake (docs/signals.md): those of the nodes the rows are about and of
- * the agbots that read them (rules in lib/feed/visibility.ts, the same file that decides what each
- * reader's feed shows). One Query per node woken and one for the agbots, when an agbot may read a
- * row; each connection once, however many rows wake it.
+ * The connections `changes` wake (docs/signals.md), each with what it is told: those of the nodes
+ * the rows are about and of the agbots that read them (rules in lib/feed/visibility.ts, the same
+ * file that decides what each reader's feed shows). A node woken only by rows about its mailbox is
+ * told "mail now" when its connection asked for it, so it reads its mailbox without a feed read.
+ * One Query per node woken and one for the agbots, when an agbot may read a row; each connection
+ * once, however many rows wake it.
  */
-export async function audienceOf(changes: FeedRow[]): Promise<string[]> {
-  const nodes = new Set(changes.map(nodeWokenBy).filter((node) => node !== undefined));
+export async function audienceOf(changes: FeedRow[]): Promise<Signal[]> {
+  const wakes = new Map<string, Set<string>>();
+  for (const row of changes) {
+    const node = nodeWokenBy(row);
+    if (node === undefined) continue;
+    const resources = wakes.get(node) ?? new Set<string>();
+    wakes.set(node, resources.add(row.resource));
+  }
   // Rows no agbot reads (a node's mailbox, its status) cost no agbot lookup.
   const agbotRows = changes.filter(visibleTo({ kind: 'agbot', org: '', id: '' }));
-  const [nodeIds, agbots] = await Promise.all([
+  const [nodeSignals, agbots] = await Promise.all([
     Promise.all(
-      [...nodes].map((node) => {
+      [...wakes].map(async ([node, resources]) => {
         const slash = node.indexOf('/');
-        return nodeConnections(node.slice(0, slash), node.slice(slash + 1));
+        const onlyMail = resources.size === 1 && resources.has(MAILBOX);
+        const listeners = await nodeListeners(node.slice(0, slash), node.slice(slash + 1));
+        return listeners.map((l) => ({
+          connectionId: l.connectionId,
+          message: onlyMail && l.hearsMail ? MAIL_NOW : LOOK_NOW,
+        }));
       }),
     ),
     agbotRows.length > 0 ? agbotConnections() : [],
   ]);
-  return [
-    ...new Set([
-      ...nodeIds.flat(),
-      ...agbots
-        .filter((agbot) => agbotRows.some((row) => agbotWokenBy(agbot, row)))
-        .map((a) => a.connectionId),
-    ]),
-  ];
+  const agbotSignals = agbots
+    .filter((agbot) => agbotRows.some((row) => agbotWokenBy(agbot, row)))
+    .map((a) => ({ connectionId: a.connectionId, message: LOOK_NOW }));
+  const byConnection = new Map<string, Signal>();
+  for (const signal of [...nodeSignals.flat(), ...agbotSignals])
+    byConnection.set(signal.connectionId, signal);
+  return [...byConnection.values()];
 }
 
 /** Connections that could be neither signalled nor closed: the stream retries the whole batch. */
@@ -67,7 +89,7 @@ export async function signalChanges(changes: FeedRow[]): Promise<SignalOutcome> 
   const none: SignalOutcome = { audience: 0, delivered: [], gone: [], closed: [], failed: [], retries: 0 };
   if (!managementUrl() || changes.length === 0) return none;
   const audience = await audienceOf(changes);
-  const outcome = await sendLookNow(audience);
+  const outcome = await sendSignals(audience);
   const openedBefore = new Date(Date.now() - GONE_GRACE_MS);
   await Promise.all([
     ...outcome.closed.map((connectionId) => forgetConnection(connectionId)),

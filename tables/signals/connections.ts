@@ -25,14 +25,19 @@ const listenerKey = (listener: Listener, connectionId: string) =>
     ? signalKeys.nodeListener(listener.org, listener.id, connectionId)
     : signalKeys.agbotListener(connectionId);
 
-/** Records an open connection: 2 items, 2 write units. */
+/**
+ * Records an open connection: 2 items, 2 write units. `hearsMail`: the node asked for "mail now"
+ * (lib/signals/address.ts, MAIL_NOW) when its mailbox alone has something.
+ */
 export async function addConnection(
   connectionId: string,
   listener: Listener,
   now = new Date(),
+  options: { hearsMail?: boolean } = {},
 ): Promise<void> {
   const ttl = Math.floor(now.getTime() / 1000) + MAX_CONNECTION_SECONDS + TTL_SLACK_SECONDS;
-  const item = { ...listener, connectedAt: now.toISOString(), ttl };
+  const hearsMail = options.hearsMail === true && listener.kind === 'node' ? { hearsMail: true } : {};
+  const item = { ...listener, connectedAt: now.toISOString(), ttl, ...hearsMail };
   await documentClient.send(
     new BatchWriteCommand({
       RequestItems: {
@@ -103,13 +108,22 @@ export async function forgetConnection(
 
 /** The open connections of one node (usually one). */
 export const nodeConnections = (org: string, id: string): Promise<string[]> =>
-  connectionsIn(signalKeys.nodePartition(org, id)).then((items) => items.map((i) => i.connectionId));
+  nodeListeners(org, id).then((items) => items.map((i) => i.connectionId));
+
+/** The open connections of one node, each with whether it asked for "mail now". */
+export const nodeListeners = (
+  org: string,
+  id: string,
+): Promise<{ connectionId: string; hearsMail: boolean }[]> =>
+  connectionsIn(signalKeys.nodePartition(org, id));
 
 /** Every agbot's open connections (a handful per deployment), with who holds each. */
-export const agbotConnections = (): Promise<(Listener & { connectionId: string })[]> =>
+export const agbotConnections = (): Promise<(Listener & { connectionId: string; hearsMail: boolean })[]> =>
   connectionsIn(signalKeys.agbotPartition);
 
-async function connectionsIn(partition: string): Promise<(Listener & { connectionId: string })[]> {
+async function connectionsIn(
+  partition: string,
+): Promise<(Listener & { connectionId: string; hearsMail: boolean })[]> {
   const items = await queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk',
@@ -120,5 +134,6 @@ async function connectionsIn(partition: string): Promise<(Listener & { connectio
     org: String(item.org),
     id: String(item.id),
     connectionId: String(item.connectionId),
+    hearsMail: item.hearsMail === true,
   }));
 }

@@ -28,18 +28,32 @@ const open: Listener[] = [];
 interface Listener {
   channel: SignalChannel;
   signals: number;
+  /** "mail now" heard (only a listener that asked for it). */
+  mail: number;
   opened: number;
 }
 
-/** A channel as the agent and agbot hold it, counting what it hears. */
-async function listen(who: Credentials): Promise<Listener> {
-  const listener: Listener = { channel: undefined as unknown as SignalChannel, signals: 0, opened: 0 };
+/** A channel as the agent (`hearsMail`) and the agbot hold it, counting what it hears. */
+async function listen(who: Credentials, options: { hearsMail?: boolean } = {}): Promise<Listener> {
+  const listener: Listener = {
+    channel: undefined as unknown as SignalChannel,
+    signals: 0,
+    mail: 0,
+    opened: 0,
+  };
   listener.channel = new SignalChannel({
     url: server.signalsUrl,
     authorization: () => basicAuthHeader(who.user, who.secret),
     onLookNow: () => {
       listener.signals += 1;
     },
+    ...(options.hearsMail
+      ? {
+          onMail: () => {
+            listener.mail += 1;
+          },
+        }
+      : {}),
     onOpen: () => {
       listener.opened += 1;
     },
@@ -135,7 +149,7 @@ describe('the signal channel', () => {
 
   it('a node hears about itself only; agbots hear about their own org, and only their own mailbox', async () => {
     const [node, node2, agbot, agbot2, otherAgbot, otherNode] = (await Promise.all(
-      [acme.node, acme.node2, acme.agbot, acme.agbot2, other.agbot, other.node].map(listen),
+      [acme.node, acme.node2, acme.agbot, acme.agbot2, other.agbot, other.node].map((who) => listen(who)),
     )) as [Listener, Listener, Listener, Listener, Listener, Listener];
     for (const listener of [node, node2, agbot, agbot2, otherAgbot, otherNode]) await connected(listener);
 
@@ -185,6 +199,28 @@ describe('the signal channel', () => {
     expect(otherAgbot.signals).toBe(0);
     expect(otherNode.signals).toBe(0);
     for (const listener of [node, node2, agbot, agbot2, otherAgbot, otherNode]) listener.channel.stop();
+  });
+
+  it('a node that asks for it hears "mail now" when only its mailbox has something, "look now" otherwise', async () => {
+    const asTheAgent = await listen(acme.node2, { hearsMail: true });
+    await connected(asTheAgent);
+    const toNode2 = { message: 'hello node2', ttl: 300 };
+    expectStatus(
+      await server.http('POST', `${nodePath(acme.node2)}/msgs`, { auth: acme.agbot, body: toNode2 }),
+      201,
+      'POST node msg',
+    );
+    await vi.waitFor(() => expect(asTheAgent.mail).toBe(1), SIGNAL_WAIT);
+    expect(asTheAgent.signals).toBe(0);
+    const policy = { label: 'p', properties: [{ name: 'purpose', value: 'mail' }] };
+    expectStatus(
+      await server.http('PUT', `${nodePath(acme.node2)}/policy`, { auth: root(), body: policy }),
+      201,
+      'PUT policy',
+    );
+    await vi.waitFor(() => expect(asTheAgent.signals).toBe(1), SIGNAL_WAIT);
+    expect(asTheAgent.mail).toBe(1);
+    asTheAgent.channel.stop();
   });
 
   it('an open connection is the node’s liveness: lastHeartbeat reads now, then the time it closed', async () => {

@@ -81,6 +81,8 @@ export interface TestExchange {
   baseUrl: string;
   /** Nodes (`org/id`) with a message to read, in the order their mail arrived (a Set keeps it). */
   mail: Set<string>;
+  /** Of those, the nodes woken only by "mail now" since their last pass: they skip the feed read. */
+  onlyMail: Set<string>;
   /** Requests served, by `METHOD path`. */
   requests: Map<string, number>;
   /** Emits `mail` each time a node is added to `mail` (startExchange's; an Exchange built by hand may have none). */
@@ -88,8 +90,18 @@ export interface TestExchange {
   close: () => Promise<void>;
 }
 
-/** `node` (`org/id`) has something to read: its mail, and the event the answering workers wait on. */
-export function giveMail(exchange: Pick<TestExchange, 'mail' | 'mailArrived'>, node: string): void {
+/**
+ * `node` (`org/id`) has something to read: its mail, and the event the answering workers wait on.
+ * `signal` is what woke it: "mail now" (only its mailbox has something: it reads its mailbox
+ * without a feed read, as the agent does) or "look now" (it reads its feed first).
+ */
+export function giveMail(
+  exchange: Pick<TestExchange, 'mail' | 'mailArrived' | 'onlyMail'>,
+  node: string,
+  signal: 'look' | 'mail' = 'look',
+): void {
+  if (signal === 'look') exchange.onlyMail.delete(node);
+  else if (!exchange.mail.has(node)) exchange.onlyMail.add(node);
   exchange.mail.add(node);
   exchange.mailArrived?.emit('mail');
 }
@@ -103,6 +115,7 @@ export async function startExchange(options: { mailOnPost?: boolean } = {}): Pro
   await createTableIfMissing(tableName(), { stream: false });
   await bootstrap();
   const mail = new Set<string>();
+  const onlyMail = new Set<string>();
   const mailArrived = new EventEmitter();
   const requests = new Map<string, number>();
   const server = await startExchangeHttp({
@@ -120,7 +133,7 @@ export async function startExchange(options: { mailOnPost?: boolean } = {}): Pro
     const { request, response } = message as { request: IncomingMessage; response: ServerResponse };
     if (request.socket.localPort !== port || request.method !== 'POST' || response.statusCode >= 300) return;
     const to = /^\/v1\/orgs\/([^/]+)\/nodes\/([^/?]+)\/msgs(\?|$)/.exec(request.url ?? '');
-    if (to) giveMail({ mail, mailArrived }, `${to[1]}/${to[2]}`);
+    if (to) giveMail({ mail, mailArrived, onlyMail }, `${to[1]}/${to[2]}`);
   };
   const mailOnPost = options.mailOnPost ?? true;
   if (mailOnPost) subscribe('http.server.response.finish', answered);
@@ -128,7 +141,7 @@ export async function startExchange(options: { mailOnPost?: boolean } = {}): Pro
     if (mailOnPost) unsubscribe('http.server.response.finish', answered);
     await server.close();
   };
-  return { baseUrl: server.baseUrl, mail, mailArrived, requests, close };
+  return { baseUrl: server.baseUrl, mail, onlyMail, mailArrived, requests, close };
 }
 
 interface Running {
@@ -156,9 +169,12 @@ export class FleetNode extends ScriptedNode {
   asTheAgent = false;
   private changeId = 0;
 
-  /** Answers what it received (the agent's protocol, docs/agent.md): one pass. */
-  async act(fleet: Pick<Fleet, 'org' | 'behaviour'>): Promise<void> {
-    if (this.asTheAgent) await this.readFeed();
+  /**
+   * Answers what it received (the agent's protocol, docs/agent.md): one pass. As the agent, it
+   * reads its feed first, unless it was woken only by "mail now" (`readFeed` false).
+   */
+  async act(fleet: Pick<Fleet, 'org' | 'behaviour'>, options: { readFeed?: boolean } = {}): Promise<void> {
+    if (this.asTheAgent && options.readFeed !== false) await this.readFeed();
     for (const received of await this.poll(!this.asTheAgent)) {
       const after = await this.handle(fleet, received);
       if (this.asTheAgent) await this.deleteMessage(received.msgId);
@@ -408,8 +424,9 @@ export async function createFleet(
    * next `act`, or the next free worker, tries it again.
    */
   const pass = async (n: string) => {
+    const readFeed = !exchange.onlyMail.delete(n);
     try {
-      await byId.get(n)?.act(fleet);
+      await byId.get(n)?.act(fleet, { readFeed });
     } catch (error) {
       if (!options.retryNetworkErrors || !isNetworkError(error)) throw error;
       fleet.networkErrors += 1;

@@ -1,30 +1,35 @@
 /**
  * The fleet simulator kept honest (issue 36): one simulated node (`FleetNode`, `asTheAgent`, what
- * bench:scale runs by the thousand) and one real agent (in-process, its workers running, podman for
- * its container), registered in one org against one deployment policy, served by the Exchange's
- * handlers over DynamoDB Local, and one agbot (its shared round, standalone store) forming an
- * agreement with each. The stack's stream consumer numbers the change feed, as it does before it
- * wakes a node (nodes leave the numbering to it: tables/README.md, "The change feed"). Every
- * request each node makes, from registration until its agreement is finalized and its status
- * written, is recorded (method and route) and compared:
+ * bench:scale runs by the thousand) and one real agent (in-process, its workers running at the
+ * agent's own adaptive pace, podman for its container), registered in one org against one
+ * deployment policy, served by the Exchange's handlers over DynamoDB Local, and one agbot (its
+ * shared round, standalone store) forming an agreement with each. Both listen on the signal
+ * channel (test/support/simulated-signals.ts: the agent over a real WebSocket, the simulated node
+ * as bench:scale's do), woken by the stack's stream consumer and dispatcher, which number the
+ * change feed before they wake anyone (tables/README.md, "The change feed"). Every request each
+ * node makes, from registration until its agreement is finalized and its status written, is
+ * recorded (method and route) and compared:
  *
  * - every route the simulator uses is one the agent uses; the agent's other routes are exactly
  *   those named in AGENT_ONLY, each with its reason;
  * - registration: the simulator's requests are the agent's, in the agent's order;
- * - the agreement: the same protocol requests in the same order (feed read, mailbox read, reply,
- *   delete; feed read, mailbox read, its agreement row, delete; then the status), once the
- *   agent's polls that found nothing are set aside (named below).
+ * - the agreement: the same protocol requests in the same order (woken by "mail now", no feed
+ *   read: mailbox read, reply, delete; mailbox read, its agreement row, delete; then the status),
+ *   once the agent's polls that found nothing are set aside (named below).
  *
  * Skipped, saying why, when no container engine answers on DOCKER_HOST.
  */
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '#lib/json-logger';
+import { LOOK_NOW, MAIL_NOW } from '#lib/signals/address';
 import { bootstrap } from '#tables/bootstrap';
 import { type ExchangeRequest, routeShape, startExchangeHttp } from '#test/support/exchange-http';
+import { type SimulatedSignals, startSimulatedSignals } from '#test/support/simulated-signals';
 import { startInProcessStreamConsumer } from '#test/support/stream-consumer';
 import { type Agent, createAgent } from '../../../agent/agent.ts';
 import { busyboxTestImage, reachableEngine } from '../../../agent/test-support/engine.ts';
@@ -35,6 +40,7 @@ import {
   createFleet,
   FLEET_SIGNER_PEM,
   type FleetNode,
+  giveMail,
   openAgbot,
   type TestAgbot,
   type TestExchange,
@@ -78,6 +84,8 @@ const AGENT_ONLY: Record<string, string> = {
 };
 
 const seen: ExchangeRequest[] = [];
+/** The signals the agent's channel carried, each with where in `seen` it was sent. */
+const agentSignals: { message: string; at: number }[] = [];
 const waiters = new Set<() => void>();
 /** Resolves once `done` holds, checked at each request the Exchange receives; the deadline bounds failure. */
 function untilSeen(done: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
@@ -159,32 +167,35 @@ function inOrderWithin(part: string[], whole: string[]): boolean {
 
 let exchange: TestExchange;
 let consumer: StreamReader | undefined;
+let signals: SimulatedSignals | undefined;
 let agbot: TestAgbot | undefined;
 let agent: Agent | undefined;
 let dataDir: string | undefined;
 
 describe.skipIf(!docker)('the simulated node beside a real agent', () => {
   beforeAll(async () => {
-    // Polling its stream every 100 ms: the agent polls the feed every 300 ms, and a replyack left
-    // unnumbered for its governance interval (10 s) would have it ask the agbot to verify.
+    // Reading its stream every 100 ms, so that a node is woken soon after its mail is posted.
     consumer = await startInProcessStreamConsumer({ idlePollMs: 100 });
     await bootstrap();
-    const mail = new Set<string>();
+    const woken = { mail: new Set<string>(), onlyMail: new Set<string>(), mailArrived: new EventEmitter() };
+    signals = await startSimulatedSignals((node, signal) => giveMail(woken, node, signal), {
+      announce: true,
+      onSocketSignal: (message) => agentSignals.push({ message, at: seen.length }),
+    });
     const server = await startExchangeHttp({
       fate: (request) => {
         seen.push(request);
-        const to = /^\/v1\/orgs\/([^/]+)\/nodes\/([^/]+)\/msgs$/.exec(request.path);
-        if (request.method === 'POST' && to) mail.add(`${to[1]}/${to[2]}`);
         for (const check of [...waiters]) check();
         return 'serve';
       },
     });
-    exchange = { baseUrl: server.baseUrl, mail, requests: new Map(), close: server.close };
+    exchange = { baseUrl: server.baseUrl, ...woken, requests: new Map(), close: server.close };
   });
   afterAll(async () => {
     await agent?.stop();
     agbot?.close();
     await exchange?.close();
+    await signals?.close();
     await consumer?.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     const agreements = seen
@@ -198,7 +209,11 @@ describe.skipIf(!docker)('the simulated node beside a real agent', () => {
   it('makes the agent’s requests, in the agent’s order, from registration to a finalized agreement', async () => {
     const image = await busyboxTestImage();
     const web = { image, command: ['sleep', '600'] };
-    const fleet = await createFleet(exchange, ORG, 1, undefined, { web, asTheAgent: true });
+    const fleet = await createFleet(exchange, ORG, 1, undefined, {
+      web,
+      asTheAgent: true,
+      afterRegister: signals?.connect,
+    });
     const sim = fleet.nodes[0] as FleetNode;
 
     // The real agent, registered as `hzn register` does: its owner creates the node, then the agent.
@@ -206,7 +221,13 @@ describe.skipIf(!docker)('the simulated node beside a real agent', () => {
     expect((await fleet.call('PUT', `/orgs/${ORG}/nodes/${AGENT.id}`, record)).status).toBe(201);
     dataDir = mkdtempSync(join(tmpdir(), 'honest-agent-'));
     agent = await createAgent({
-      config: testConfig(`${exchange.baseUrl}/v1`, dataDir, { pollIntervalMs: 300, signals: false }),
+      // The agent's adaptive pace, hourly while its channel is open, and its intervals long enough
+      // (10 minutes) that no poll on its interval lands in the agreement: what is compared is what
+      // the signals have it do. Its other workers run every 300 ms, so its writes go out at once.
+      config: testConfig(`${exchange.baseUrl}/v1`, dataDir, {
+        pollIntervalMs: 300,
+        heartbeat: { minInterval: 600, maxInterval: 3_600, intervalAdjustment: 600 },
+      }),
       log: silentLogger,
       host: HOST,
     });
@@ -239,21 +260,35 @@ describe.skipIf(!docker)('the simulated node beside a real agent', () => {
       )
       .toBe(true);
 
+    // Registration settled before the agbot proposes: every wake it caused delivered, the simulated
+    // node's answered, and the agent's poll on its last "look now" made. So no registration poll
+    // lands among the agreement's requests, whatever the machine's pace.
+    await consumer?.settled();
+    await fleet.act();
+    const lastLook = [...agentSignals].reverse().find((s) => s.message === LOOK_NOW);
+    if (lastLook)
+      await untilSeen(
+        () => stepsOf(AGENT.id, lastLook.at).includes(STEP.feed),
+        'the agent polling on its last signal',
+      );
+
     agbot = await openAgbot(exchange, ORG, 'sqlite');
     await fleet.publish(['1.0.0']);
     const agentSteps = () => stepsOf(AGENT.id);
     const agentFinalized = () => agentSteps().includes(STEP.agreementRow);
-    // Rounds, the simulator answering after each and the agent answering on its own (waited for:
-    // every message posted to it deleted, which it does once handled), until both are finalized.
+    // Rounds, each node answering when the channel wakes it (waited for: every message posted to
+    // it deleted, which both do once handled), until both are finalized.
+    const answering = fleet.answerContinuously();
+    const handledAll = (id: string) => {
+      const posted = seen.filter((s) => s.method === 'POST' && s.path === `/v1/orgs/${ORG}/nodes/${id}/msgs`);
+      return stepsOf(id).filter((s) => s === STEP.deleteMail).length >= posted.length;
+    };
     for (let round = 0; !(sim.running && agentFinalized()); round++) {
       if (round === 10) throw new Error('no agreement with both nodes after 10 rounds');
       await agbot.round();
-      await fleet.act();
-      const posted = () =>
-        seen.filter((s) => s.method === 'POST' && s.path === `/v1/orgs/${ORG}/nodes/${AGENT.id}/msgs`).length;
-      const deleted = () => agentSteps().filter((s) => s === STEP.deleteMail).length;
-      await untilSeen(() => deleted() >= posted(), 'the agent handling its mail');
+      await untilSeen(() => handledAll(AGENT.id) && handledAll(sim.id), 'both nodes handling their mail');
     }
+    await answering.stop();
     await untilSeen(
       () => phases(AGENT.id).agreement !== undefined,
       "the agent's status and its delete after its agreement",
@@ -275,24 +310,43 @@ describe.skipIf(!docker)('the simulated node beside a real agent', () => {
 
     // Registration (before the proposal): the same kinds of requests, the simulator's in the
     // agent's order. The agent writes its policy and its record more than once (POST /node, then
-    // the user's policy and configstate each push a change), polls the feed on its interval and
-    // reads its mailbox once at start (mail sent while it was down); the simulator once each.
+    // the user's policy and configstate each push a change), polls the feed at start and when its
+    // channel opens, and reads its mailbox at start (mail sent while it was down); the simulator
+    // writes each once, reads its feed once, opens its channel and reads the feed again when its
+    // own registration's rows wake it (with its mailbox, as the agent reads it on such a wake).
     const sim_ = phases(sim.id);
     const agent_ = phases(AGENT.id);
-    const agentRegistration = agent_.registration.filter(
-      (s) => !(s.replace(/^owner /, '') in AGENT_ONLY) && s !== STEP.readMail,
+    const withoutMailReads = (steps: string[]) => steps.filter((s) => s !== STEP.readMail);
+    const agentRegistration = withoutMailReads(
+      agent_.registration.filter((s) => !(s.replace(/^owner /, '') in AGENT_ONLY)),
     );
-    expect(sim_.registration, report).toEqual([STEP.ownerPutsNode, STEP.policy, STEP.feed, STEP.publicKey]);
-    expect(new Set(sim_.registration), report).toEqual(new Set(agentRegistration));
-    expect(inOrderWithin(sim_.registration, agentRegistration), report).toBe(true);
+    const simRegistration = withoutMailReads(sim_.registration);
+    expect(simRegistration, report).toEqual([
+      ...[STEP.ownerPutsNode, STEP.policy, STEP.feed, STEP.publicKey],
+      STEP.feed,
+    ]);
+    expect(new Set(simRegistration), report).toEqual(new Set(agentRegistration));
+    expect(inOrderWithin(simRegistration, agentRegistration), report).toBe(true);
+
+    // Woken by "mail now" for the proposal and the replyack, neither reads its feed: the agent's
+    // channel carried only "mail now" from the proposal on.
+    const proposal = proposalAt(AGENT.id);
+    expect(
+      agentSignals.filter((s) => s.at > proposal).map((s) => s.message),
+      report,
+    ).toEqual([MAIL_NOW, MAIL_NOW]);
+    expect(
+      [sim_.agreement, agent_.agreement].map((steps) => steps?.includes(STEP.feed)),
+      report,
+    ).toEqual([false, false]);
 
     // The agreement: the same protocol requests in the same order, one status write after the row.
     const simProtocol = protocolSteps(sim_.agreement ?? []);
     const agentProtocol = protocolSteps(agent_.agreement ?? []);
     expect(simProtocol.steps, report).toEqual(agentProtocol.steps);
     expect(agentProtocol.steps, report).toEqual([
-      ...[STEP.feed, STEP.readMail, STEP.reply, STEP.deleteMail],
-      ...[STEP.feed, STEP.readMail, STEP.agreementRow, STEP.deleteMail],
+      ...[STEP.readMail, STEP.reply, STEP.deleteMail],
+      ...[STEP.readMail, STEP.agreementRow, STEP.deleteMail],
     ]);
     expect([simProtocol.status, agentProtocol.status], report).toEqual([1, 1]);
   });

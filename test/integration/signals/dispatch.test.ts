@@ -8,7 +8,7 @@ import { handler as deleteNodeAgreement } from '#functions/node-agreements/delet
 import { handler as putNodeAgreement } from '#functions/node-agreements/put-agreement';
 import { handler } from '#functions/signals/dispatch';
 import { SIGNALS_DISPATCH_FUNCTION } from '#functions/signals/function';
-import { LOOK_NOW } from '#lib/signals/address';
+import { LOOK_NOW, MAIL_NOW } from '#lib/signals/address';
 import { bootstrap } from '#tables/bootstrap';
 import { documentClient, dynamoClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
@@ -166,6 +166,31 @@ describe('the signal dispatcher on the table stream', () => {
     expect(callsTo('d-agbot')).toHaveLength(1);
     expect(callsTo('d-other-agbot')).toHaveLength(0);
     expect(callsTo('d-n1')).toHaveLength(1);
+  });
+
+  it('tells a node that asked for it "mail now" when only its mailbox has something, "look now" otherwise', async () => {
+    await addConnection('d-mail', { kind: 'node', org: ORG, id: 'mail' }, new Date(), { hearsMail: true });
+    await addConnection('d-mail-old', { kind: 'node', org: ORG, id: 'mail' });
+    const bodies = (connectionId: string) => callsTo(connectionId).map((c) => c.body);
+
+    // Only its mailbox: the connection that asked hears "mail now"; one that did not (an agent
+    // installed before it existed) hears "look now", and polls as it always did.
+    expect(await written([nodeRow('mail')])).toEqual({ rows: ['nodemsgs:mail'] });
+    expect(bodies('d-mail')).toEqual([MAIL_NOW]);
+    expect(bodies('d-mail-old')).toEqual([LOOK_NOW]);
+
+    // Its mailbox and its policy in one batch: the feed has more than mail, so both look.
+    expect(await written([nodeRow('mail', 'nodepolicies'), nodeRow('mail')])).toEqual({
+      rows: ['nodepolicies:mail', 'nodemsgs:mail'],
+    });
+    expect(bodies('d-mail')).toEqual([MAIL_NOW, LOOK_NOW]);
+    expect(bodies('d-mail-old')).toEqual([LOOK_NOW, LOOK_NOW]);
+
+    // An agbot never hears "mail now", even if it asks for it: its feed is read as ever.
+    await addConnection('d-mail-agbot', { kind: 'agbot', org: ORG, id: 'a-mail' }, new Date(), {
+      hearsMail: true,
+    });
+    expect((await agbotConnections()).find((a) => a.connectionId === 'd-mail-agbot')?.hearsMail).toBe(false);
   });
 
   it("numbers the batch's change rows before it signals: a woken node's read finds them without waiting", async () => {
