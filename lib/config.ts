@@ -49,6 +49,11 @@ const configSchema = z.strictObject({
     })
     .prefault({}),
   authCacheSeconds: count.default(60),
+  /**
+   * How long a secret that matched a stored hash is remembered as matching it (0 = never): a pure
+   * memo of scrypt, keyed by the hash, so it bounds CPU and memory, not trust (README, "Identities").
+   */
+  authVerifiedSeconds: count.default(3600),
   dropTokenTtlSeconds: z.number().int().positive().default(600),
 });
 

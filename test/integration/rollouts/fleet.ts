@@ -60,7 +60,8 @@ const nodeKeys = generateMessagingKeys();
  * The in-process Exchange's settings for this file: config/exchange.json with `settings` over it,
  * as EXCHANGE_CONFIG_FILE (lib/config.ts). Call before `startExchange`; the answer puts the
  * previous file back. For a fleet whose rounds outlast `authCacheSeconds` (60 s), a longer one
- * keeps each node's token verified once instead of re-hashed (scrypt) at every round it answers.
+ * keeps each node's identity remembered instead of read again at every round it answers (its
+ * token is hashed once an hour either way: `authVerifiedSeconds`).
  */
 export function exchangeSettings(settings: Record<string, unknown>): () => void {
   const previous = process.env.EXCHANGE_CONFIG_FILE;

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { verificationCache } from '#lib/auth/authenticate';
+import { getConfig } from '#lib/config';
 import { hashSecret, MASKED, safeEqual, useHashCostForTests, VerificationCache } from '#lib/auth/secrets';
 
 describe('secret hashing', () => {
@@ -78,6 +80,23 @@ describe('secret hashing', () => {
     off.remember(unverifiable, 'pw');
     expect(off.size).toBe(0);
     expect(await off.verify(unverifiable, 'pw')).toBe(false);
+  });
+
+  it("the instance's memo keeps a match for authVerifiedSeconds (an hour), not authCacheSeconds (a minute)", async () => {
+    expect([getConfig().authCacheSeconds, getConfig().authVerifiedSeconds]).toEqual([60, 3600]);
+    // A stored form no hash would ever verify: only the remembered entry can answer true.
+    const unverifiable = '$scrypt$ln=10,r=8,p=1$bWVtbw==$bm90LWEtaGFzaA==';
+    vi.useFakeTimers();
+    try {
+      verificationCache.remember(unverifiable, 'pw');
+      vi.advanceTimersByTime(61_000);
+      // The identity would be read again by now; its hash still matches without a new scrypt.
+      expect(await verificationCache.verify(unverifiable, 'pw')).toBe(true);
+      vi.advanceTimersByTime(3_600_000);
+      expect(await verificationCache.verify(unverifiable, 'pw')).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('does not cache failures', async () => {
