@@ -90,7 +90,9 @@ type PostOutcome =
   | { outcome: 'full' }
   | { outcome: 'sender-full'; limit: 'messages' | 'bytes' }
   | { outcome: 'no-owner' }
-  | { outcome: 'no-sender' };
+  | { outcome: 'no-sender' }
+  /** Only with `senderKey`: the sender's key is no longer that one, or the sender is gone or going. */
+  | { outcome: 'sender-changed' };
 
 interface PostRequest {
   box: Mailbox;
@@ -98,9 +100,19 @@ interface PostRequest {
   /** The message as it will be stored; its id and its `ttl` attribute are given here. */
   message: Omit<MailboxMessage, 'msgId' | 'ttl'>;
   limits: PostLimits;
-  /** The mailbox state and share read with the authorization (loadPostContext). */
-  state: MailboxState;
-  share: SenderShare;
+  /**
+   * The mailbox state and share read with the authorization (loadPostContext), or undefined when
+   * nothing was read (a post with `senderKey`): the transaction's conditions then check the
+   * limits, and a post they refuse reads the state and share before it answers.
+   */
+  state?: MailboxState;
+  share?: SenderShare;
+  /**
+   * The sender's public key, remembered, not read: the transaction checks that the sender's record
+   * still holds it (and is not being deleted); when it does not, the post writes nothing and
+   * answers `sender-changed`, and the caller reads the sender and posts again.
+   */
+  senderKey?: string;
   /** Read with them: a deletion under way is answered without a write. */
   deleting?: Deleting;
   now: Date;
@@ -139,25 +151,31 @@ const MAX_ATTEMPTS = 20;
 export async function postMessage(request: PostRequest): Promise<PostOutcome> {
   const { box, limits, message } = request;
   const { max } = limits;
-  let { state, share } = request;
+  // Not read: nothing is known to be full until a condition says so.
+  let { state = { seq: 0, stored: 0 }, share = { msgs: 0, bytes: 0 } } = request;
+  let read = request.state !== undefined && request.share !== undefined;
   if (request.deleting?.owner) return { outcome: 'no-owner' };
   if (request.deleting?.sender) return { outcome: 'no-sender' };
   for (let attempt = 0; ; attempt++) {
     // Mailboxes written before `storedMsgs` existed are counted once; a full one drops expired messages.
     const full = state.stored === undefined ? state.seq > 0 : max > 0 && state.stored >= max;
     if (full || shareExceeded(share, message.bytes, limits)) {
-      ({ state, share } = await reconcileMailbox(box, request.now, senderFullId(request.sender), {
-        state,
-        share,
-      }));
+      ({ state, share } = await reconcileMailbox(
+        box,
+        request.now,
+        senderFullId(request.sender),
+        read ? { state, share } : undefined,
+      ));
+      read = true;
       if (max > 0 && (state.stored ?? 0) >= max) return { outcome: 'full' };
       const limit = shareExceeded(share, message.bytes, limits);
       if (limit) return { outcome: 'sender-full', limit };
     }
     const msgId = await reservePlace(box, max, request.now);
     if (msgId === undefined) {
-      // Filled by others since it was read: recounted (expired messages dropped) before an answer.
-      state = { ...state, stored: max };
+      // Filled by others since it was read (or never read, or never counted): recounted (expired
+      // messages dropped) before an answer.
+      state = { ...state, stored: max > 0 ? max : undefined, seq: Math.max(state.seq, 1) };
       if (attempt >= MAX_ATTEMPTS) return { outcome: 'full' };
       continue;
     }
@@ -178,10 +196,11 @@ export async function postMessage(request: PostRequest): Promise<PostOutcome> {
         await forgetEmptyState(box);
         return { outcome: 'no-owner' };
       }
-      if (senderGone) return { outcome: 'no-sender' };
-      // The sender's share moved by a racer of the same sender: read again, and checked again.
+      if (senderGone) return { outcome: request.senderKey === undefined ? 'no-sender' : 'sender-changed' };
+      // The sender's share moved by a racer of the same sender (or was never read): read again, and checked again.
       if (attempt >= MAX_ATTEMPTS) throw new Error(`mailbox ${box.org}/${box.id}: too much contention`);
       ({ state, share } = await readPostState(box, request.sender));
+      read = true;
       continue;
     }
     return { outcome: 'stored', msgId };
@@ -201,9 +220,11 @@ export async function reservePlace(box: Mailbox, max: number, now: Date): Promis
           TableName: tableName(),
           Key: mailboxLayout(box).state,
           UpdateExpression: 'ADD seq :one, storedMsgs :one SET placeTakenAt = :now',
-          ...(max > 0
-            ? { ConditionExpression: 'attribute_not_exists(storedMsgs) OR storedMsgs < :max' }
-            : {}),
+          // A mailbox written before `storedMsgs` existed (a `seq`, no count) is refused: counted
+          // first (reconcileMailbox), it is not counted from 1 by a post that did not read it.
+          ConditionExpression: `(attribute_not_exists(seq) OR attribute_exists(storedMsgs))${
+            max > 0 ? ' AND (attribute_not_exists(storedMsgs) OR storedMsgs < :max)' : ''
+          }`,
           ExpressionAttributeValues: {
             ':one': 1,
             ':now': now.toISOString(),
@@ -250,7 +271,7 @@ async function forgetEmptyState(box: Mailbox): Promise<void> {
 }
 
 /** Message Put, owner check, share update, [sender check]: failure reasons are read by index. */
-function postItems({ box, sender, message, limits }: PostRequest, msgId: number): TransactItem[] {
+function postItems({ box, sender, message, limits, senderKey }: PostRequest, msgId: number): TransactItem[] {
   const layout = mailboxLayout(box);
   const table = tableName();
   const shareValues: Record<string, unknown> = { ':one': 1, ':bytes': message.bytes };
@@ -290,11 +311,13 @@ function postItems({ box, sender, message, limits }: PostRequest, msgId: number)
     },
   ];
   if (sender.kind === 'agbot') {
+    const sameKey = senderKey === undefined ? '' : ' AND publicKey = :key';
     items.push({
       ConditionCheck: {
         TableName: table,
         Key: agbotKeys.record(sender.org, sender.id),
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+        ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting)${sameKey}`,
+        ...(senderKey === undefined ? {} : { ExpressionAttributeValues: { ':key': senderKey } }),
       },
     });
   }

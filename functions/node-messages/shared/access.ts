@@ -9,6 +9,7 @@ import { loadPostContext, type PostContext } from '#tables/mailbox/post';
 import { nodeMailbox } from '#tables/node/message-records';
 import type { NodeRecord } from '#tables/node/records';
 import type { NodeMessagePath, NodeMessagesPath } from './schemas.ts';
+import { rememberedSenderKey, rememberSenderKey } from './sender-keys.ts';
 
 /**
  * Reads (READ) and deletes (WRITE) of a node's mailbox: whoever may read or write the node
@@ -46,22 +47,38 @@ export async function authorizeNodeMessageDelete(
   return { box, message };
 }
 
-interface NodeSenderTarget {
+export interface NodeSenderTarget {
   box: Mailbox;
-  state: MailboxState;
-  share: SenderShare;
-  deleting: PostContext['deleting'];
+  /** Read (loadPostContext), or undefined: the agbot's key was remembered and nothing was read. */
+  state?: MailboxState;
+  share?: SenderShare;
+  deleting?: PostContext['deleting'];
   agbotPubKey: string;
+  /** The key is remembered, not read: the post's transaction checks it (tables/mailbox/post.ts). */
+  keyRemembered: boolean;
 }
 
 /**
  * Posting to a node's mailbox: an agbot that may serve the node's org (its own org's agbots, and
  * multi-tenant agbots of org IBM; issue 23, upstream lets any agbot). Admins and root hold
  * upstream's SEND_MSG_TO_NODE too but are not agbots, so they get 403 (upstream: a misleading 400).
- * The agbot's public key goes with the message, so it must have one. The node, the agbot, the
+ * The agbot's public key goes with the message, so it must have one.
+ *
+ * An agbot posts to thousands of mailboxes with the same key, so this instance remembers it
+ * (sender-keys.ts) and the post reads nothing: its transaction checks that the node exists, that
+ * the agbot still holds that key and is not being deleted, and the limits. Otherwise (the key not
+ * remembered, or the transaction found it changed: `readNodeSender`), the node, the agbot, the
  * mailbox state and the agbot's share of it come from one read.
  */
 export async function authorizeNodeSender(caller: Caller, path: NodeMessagesPath): Promise<NodeSenderTarget> {
+  const remembered = caller.kind === 'agbot' ? rememberedSenderKey(caller.fullId) : undefined;
+  if (remembered === undefined) return readNodeSender(caller, path);
+  await mayPostToNode(caller, path);
+  return { box: nodeMailbox(path.organization, path.node), agbotPubKey: remembered, keyRemembered: true };
+}
+
+/** Throws 403 unless `caller` is an agbot that may serve the node's org. */
+async function mayPostToNode(caller: Caller, path: NodeMessagesPath): Promise<void> {
   if (caller.kind !== 'agbot') {
     await authorizeNode(caller, path, 'SEND_MSG_TO_NODE');
     throw accessDenied(
@@ -73,6 +90,11 @@ export async function authorizeNodeSender(caller: Caller, path: NodeMessagesPath
       `Access denied: agbot '${caller.fullId}' may not send messages to nodes of org '${path.organization}'; only its own org's or, from org IBM, any org's`,
     );
   }
+}
+
+/** The slow path of authorizeNodeSender: one read of the node, the agbot, the state and the share. */
+export async function readNodeSender(caller: Caller, path: NodeMessagesPath): Promise<NodeSenderTarget> {
+  await mayPostToNode(caller, path);
   const box = nodeMailbox(path.organization, path.node);
   const { owner, sender, state, share, deleting } = await loadPostContext(box, {
     kind: 'agbot',
@@ -88,5 +110,6 @@ export async function authorizeNodeSender(caller: Caller, path: NodeMessagesPath
       `invalid input: agbot '${caller.fullId}' has no publicKey; it must set one before sending messages`,
     );
   }
-  return { box, state, share, deleting, agbotPubKey };
+  rememberSenderKey(caller.fullId, agbotPubKey);
+  return { box, state, share, deleting, agbotPubKey, keyRemembered: false };
 }

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { verificationCache } from '#lib/auth/authenticate';
-import { getConfig } from '#lib/config';
 import { hashSecret, MASKED, safeEqual, useHashCostForTests, VerificationCache } from '#lib/auth/secrets';
+import { getConfig } from '#lib/config';
 
 describe('secret hashing', () => {
   it('hashes at a lower cost only while a test asks, and verifies either cost', async () => {
