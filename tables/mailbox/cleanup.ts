@@ -106,12 +106,64 @@ export async function removeMessages(box: Mailbox, messages: MessageRef[]): Prom
   return removed;
 }
 
+/**
+ * A node deleting a message of its own mailbox (the agent, after handling it), without reading it
+ * first: ONE transaction deletes the message (if present) and takes it out of `storedMsgs`. Its
+ * sender's share is not given back, so the shares of a node's mailbox are upper bounds; a post
+ * whose share looks full has the mailbox recounted first (`reconcileMailbox`: at once when the
+ * share claims more messages than the mailbox holds), which makes them exact. Resolves whether
+ * the message was there.
+ */
+export async function removeOwnMessage(box: Mailbox, msgId: number): Promise<boolean> {
+  if (msgId <= 0) return false;
+  const layout = mailboxLayout(box);
+  const remove: TransactItem = {
+    Delete: {
+      TableName: tableName(),
+      Key: layout.message(msgId),
+      ConditionExpression: 'attribute_exists(pk)',
+    },
+  };
+  const uncount: TransactItem = {
+    Update: {
+      TableName: tableName(),
+      Key: layout.state,
+      UpdateExpression: 'ADD storedMsgs :minus',
+      ConditionExpression: 'attribute_exists(storedMsgs)',
+      ExpressionAttributeValues: { ':minus': -1 },
+    },
+  };
+  try {
+    await transactWrite([remove, uncount]);
+    return true;
+  } catch (error) {
+    if (!(error instanceof TransactionFailed)) throw error;
+    if (error.failed[0]) return false;
+  }
+  // A state written before `storedMsgs` existed is left alone: the next post counts the mailbox.
+  try {
+    await transactWrite([remove]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionFailed) return false;
+    throw error;
+  }
+}
+
 /** A recount is needed at most once a minute, unless a message it counted has expired since. */
 const RECOUNT_INTERVAL_MS = 60_000;
 
-const recountDue = (state: MailboxState, now: Date): boolean =>
+/**
+ * Whether a share claims more messages than the whole mailbox holds: it was not given back for
+ * messages its owner deleted (removeOwnMessage), so a recount is due whatever its time.
+ */
+const staleShare = (state: MailboxState, share: SenderShare | undefined): boolean =>
+  share !== undefined && state.stored !== undefined && share.msgs > state.stored;
+
+const recountDue = (state: MailboxState, now: Date, share?: SenderShare): boolean =>
   state.stored === undefined ||
   state.recountedAt === undefined ||
+  staleShare(state, share) ||
   (state.nextExpiry !== undefined && state.nextExpiry <= now.toISOString()) ||
   now.getTime() - Date.parse(state.recountedAt) >= RECOUNT_INTERVAL_MS;
 
@@ -135,9 +187,14 @@ export async function reconcileMailbox(
   /** The state and share the caller just read: when no recount is due, they are the answer (no read). */
   known?: { state: MailboxState; share: SenderShare },
 ): Promise<{ state: MailboxState; share: SenderShare }> {
-  if (known && !recountDue(known.state, now)) return known;
+  if (known && !recountDue(known.state, now, known.share)) return known;
   const first = await readStateAndShare(box, senderId);
-  if (!recountDue(first.state, now) || !(await claimRecount(box, now))) return first;
+  const stale = senderId !== undefined && staleShare(first.state, first.share);
+  if (
+    !recountDue(first.state, now, stale ? first.share : undefined) ||
+    !(await claimRecount(box, now, stale))
+  )
+    return first;
   const iso = now.toISOString();
   for (let attempt = 0; attempt < RECOUNT_ATTEMPTS; attempt++) {
     const { state } = attempt === 0 ? first : await readStateAndShare(box, senderId);
@@ -213,19 +270,27 @@ async function readStateAndShare(
   };
 }
 
-/** Claims the mailbox's recount (`recountedAt = now`) if one is due; false when another request has it, or had it lately. */
-async function claimRecount(box: Mailbox, now: Date): Promise<boolean> {
+/**
+ * Claims the mailbox's recount (`recountedAt = now`) if one is due; false when another request has
+ * it, or had it lately. A stale share (`staleShare`) claims it whatever its time: its sender, the
+ * one knocking, is refused until the recount.
+ */
+async function claimRecount(box: Mailbox, now: Date, staleShareSeen = false): Promise<boolean> {
+  const due = staleShareSeen
+    ? 'attribute_exists(seq)'
+    : 'attribute_exists(seq) AND (attribute_not_exists(storedMsgs) OR attribute_not_exists(recountedAt) OR recountedAt <= :cutoff OR nextExpiry <= :now)';
   try {
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: mailboxLayout(box).state,
         UpdateExpression: 'SET recountedAt = :now',
-        ConditionExpression:
-          'attribute_exists(seq) AND (attribute_not_exists(storedMsgs) OR attribute_not_exists(recountedAt) OR recountedAt <= :cutoff OR nextExpiry <= :now)',
+        ConditionExpression: due,
         ExpressionAttributeValues: {
           ':now': now.toISOString(),
-          ':cutoff': new Date(now.getTime() - RECOUNT_INTERVAL_MS).toISOString(),
+          ...(staleShareSeen
+            ? {}
+            : { ':cutoff': new Date(now.getTime() - RECOUNT_INTERVAL_MS).toISOString() }),
         },
       }),
     );

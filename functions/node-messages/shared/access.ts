@@ -33,18 +33,22 @@ export async function authorizeNodeMailbox(
 
 /**
  * Deleting a message: whoever may write the node (the node, its owner, org admins, root). The node
- * and the message come from one read (the message's sender gets its share back); the node must exist (404).
+ * deleting its own (the agent, after each message it handled) reads nothing: its credentials were
+ * checked against its record, and the delete gives no share back (tables/mailbox/cleanup.ts,
+ * `removeOwnMessage`). Anyone else: the node and the message come from one read (the message's
+ * sender gets its share back); the node must exist (404).
  */
 export async function authorizeNodeMessageDelete(
   caller: Caller,
   path: NodeMessagePath,
-): Promise<{ box: Mailbox; message: MessageRef | undefined }> {
+): Promise<{ box: Mailbox; message: MessageRef | undefined; byItsNode: boolean }> {
   const box = nodeMailbox(path.organization, path.node);
+  if (isTheNode(caller, path)) return { box, message: undefined, byItsNode: true };
   const { owner, message } = await loadDeleteContext(box, path.msgid);
   const target = { type: 'node' as const, org: box.org, id: box.id, exists: owner !== undefined };
   authorize(caller, { ...target, owner: owner?.owner as string | undefined }, 'WRITE');
   if (!owner) throw nodeNotFound(path);
-  return { box, message };
+  return { box, message, byItsNode: false };
 }
 
 export interface NodeSenderTarget {

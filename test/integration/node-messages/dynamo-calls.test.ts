@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as deleteAgbotMessage } from '#functions/agbot-messages/delete-message';
 import { handler as listAgbotMessages } from '#functions/agbot-messages/list-messages';
 import { handler as postAgbotMessage } from '#functions/agbot-messages/post-message';
+import { handler as deleteNodeMessage } from '#functions/node-messages/delete-message';
 import { handler as listNodeMessages } from '#functions/node-messages/list-messages';
 import { handler as postNodeMessage } from '#functions/node-messages/post-message';
 import { dynamoCallCount } from '#tables/client';
@@ -62,6 +63,16 @@ describe('DynamoDB calls of the mailboxes, warm', () => {
     const result = await invoke(deleteAgbotMessage, { auth: agbot, path: { ...path, message: msgId } });
     expect(result.status).toBe(204);
     expect(dynamoCallCount() - before).toBe(2);
+  });
+
+  it('DELETE of its own message by the node: 1 (one TransactWriteItems; its credentials authorize it, no share given back)', async () => {
+    const path = { organization: 'calls', node: 'n1' };
+    const listed = await invoke(listNodeMessages, { auth: node, path });
+    const msgid = String(listed.body.messages[0].msgId);
+    const before = dynamoCallCount();
+    const result = await invoke(deleteNodeMessage, { auth: node, path: { ...path, msgid } });
+    expect(result.status).toBe(204);
+    expect(dynamoCallCount() - before).toBe(1);
   });
 
   it('GET of its own mailbox by the agbot or the node: 1 (one Query; its credentials authorize it)', async () => {

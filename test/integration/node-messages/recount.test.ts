@@ -1,11 +1,13 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as postAgbotMessage } from '#functions/agbot-messages/post-message';
+import { handler as deleteMessage } from '#functions/node-messages/delete-message';
 import { handler as postMessage } from '#functions/node-messages/post-message';
 import { getConfig } from '#lib/config';
 import { documentClient, tableName } from '#tables/client';
 import { agbotKeys } from '#tables/keys/agbot';
 import { nodeKeys } from '#tables/keys/node';
+import { mailboxLayout } from '#tables/mailbox/mailbox';
 import { reservePlace } from '#tables/mailbox/post';
 import { listNodeMessages, nodeMailbox } from '#tables/node/message-records';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
@@ -111,5 +113,38 @@ describe('a recount while a post holds a place (its message not written yet)', (
     expect((await state(nodeKeys.messageSeq('held2', 'n1')))?.storedMsgs).toBe(2);
     expect((await invoke(post, { auth: agbot, path, body })).status).toBe(502);
     expect((await listNodeMessages('held2', 'n1')).map((m) => m.msgId)).toEqual([3]);
+  });
+});
+
+describe("a node's own deletes leave its sender's share an upper bound", () => {
+  it('made exact by a recount as soon as the share claims more messages than the mailbox holds', async () => {
+    await createOrg('upper');
+    await createUser('upper', 'alice');
+    const agbot = await createSendingAgbot('upper', 'a1', 'upper/alice');
+    const node = await createNode('upper', 'n1', 'upper/alice');
+    const now = new Date();
+    const shareOf = (limit: number) => () => {
+      const config = getConfig();
+      return { ...config, limits: { ...config.limits, maxMessagesPerSender: limit } };
+    };
+    const post = postMessage.withDeps({ config: shareOf(2), clock: { now: () => now } });
+    const path = { organization: 'upper', node: 'n1' };
+    expect((await invoke(post, { auth: agbot, path, body })).status).toBe(201);
+    expect((await invoke(post, { auth: agbot, path, body })).status).toBe(201);
+    // The share is full: this 429 recounted the mailbox, so no recount is due by time for a minute.
+    expect((await invoke(post, { auth: agbot, path, body })).status).toBe(429);
+    for (const msgid of [1, 2])
+      expect(
+        (await invoke(deleteMessage, { auth: node, path: { ...path, msgid: String(msgid) } })).status,
+      ).toBe(204);
+    const share = mailboxLayout(nodeMailbox('upper', 'n1')).share('upper/a1');
+    expect([
+      (await state(nodeKeys.messageSeq('upper', 'n1')))?.storedMsgs,
+      (await state(share))?.msgs,
+    ]).toEqual([0, 2]);
+    // The share claims 2 messages of a mailbox holding none: recounted at once, and the post goes in.
+    expect((await invoke(post, { auth: agbot, path, body })).status).toBe(201);
+    expect((await state(share))?.msgs).toBe(1);
+    expect((await listNodeMessages('upper', 'n1')).length).toBe(1);
   });
 });
