@@ -43,7 +43,7 @@ const PROBE_MS = env('SCALE_PROBE_MS', 250);
 const KINDS = (process.env.SCALE_AGBOTS ?? 'dynamo,sqlite').split(',') as ('dynamo' | 'sqlite')[];
 /**
  * What makes a node read: `signal` (the default), the stack's signal channel, each node woken by
- * the dispatcher's "look now" as the agent is (test/support/simulated-signals.ts); `post`, a node
+ * the dispatcher's "look now" or "mail now" as the agent is (test/support/simulated-signals.ts); `post`, a node
  * reads as soon as a message posted to it is answered (the benchmark before 2026-12-01: it read
  * before the stream consumer had numbered its rows, and was never woken by anything else).
  */
@@ -281,7 +281,7 @@ try {
     console.log(`| DynamoDB calls of the hub per agreement formed | ${round(formedCalls / NODES, 1)} |`);
     if (signals)
       console.log(
-        `| "look now" posts per agreement formed (the signal channel) | ${round(wakes / NODES, 2)} |`,
+        `| Signals ("look now", "mail now") posted per agreement formed | ${round(wakes / NODES, 2)} |`,
       );
     console.log(
       `| Agbot round | p50 ${ms(roundMs, 50)} ms, max ${ms(roundMs, 100)} ms; proposals per round: max ${Math.max(...proposals)} |`,
