@@ -1,5 +1,5 @@
 import { type Access, authorize } from '#lib/auth/access';
-import type { Caller } from '#lib/auth/caller';
+import { type Caller, isMultiTenantAgbot } from '#lib/auth/caller';
 import { HttpError, notFound } from '#lib/http/errors';
 import { CONFLICT, type Conflict, optimisticUpdate } from '#tables/kernel/optimistic-update';
 import { getNode, type NodeRecord } from '#tables/node/records';
@@ -21,6 +21,23 @@ export const nodeConflict = (path: NodePath) =>
 /** The caller is the node `path` names: its credentials, checked against its record, say so. */
 export const isTheNode = (caller: Caller, path: NodePath): boolean =>
   caller.kind === 'node' && caller.org === path.organization && caller.id === path.node;
+
+/**
+ * Whether `caller` may read node `path` whatever its record holds, checked without reading it: the
+ * node itself, or an agbot serving the node's org (its own; any org for a multi-tenant agbot of org
+ * IBM). Neither right depends on the node's owner, so a route that reads only a child of the node
+ * (its status) skips the record: a missing node finds no child, and answers 404 from that read.
+ * Anyone else (users, whose right depends on the owner; other orgs' agbots, answered 404 or 403 by
+ * whether the node exists) goes through authorizeNode.
+ */
+export function readsNodeWithoutRecord(caller: Caller, path: NodePath): boolean {
+  const serves =
+    isTheNode(caller, path) ||
+    (caller.kind === 'agbot' && (caller.org === path.organization || isMultiTenantAgbot(caller)));
+  if (serves)
+    authorize(caller, { type: 'node', org: path.organization, id: path.node, exists: true }, 'READ');
+  return serves;
+}
 
 /**
  * Loads the node once and throws 403/404 unless the caller may `access` it (docs/exchange.md#authorization: a

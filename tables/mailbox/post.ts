@@ -145,8 +145,8 @@ const MAX_ATTEMPTS = 20;
  * When that fails, the place is given back and the id is never used: ids grow in the order they
  * were taken, with gaps, as upstream's serial ids. A full mailbox or share is recounted first
  * (`reconcileMailbox`, which drops expired messages, at most once a minute unless a message
- * expired since). Then the org's counter moves. Warm: the UpdateItem, the transaction and that
- * counter update.
+ * expired since). The org's counter follows from the table's stream. Warm: the UpdateItem and the
+ * transaction; with `senderKey` nothing else is read, and the limits are the conditions'.
  */
 export async function postMessage(request: PostRequest): Promise<PostOutcome> {
   const { box, limits, message } = request;

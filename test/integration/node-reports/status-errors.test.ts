@@ -181,6 +181,25 @@ describe('/v1/orgs/{organization}/nodes/{node}/status', () => {
     }
   });
 
+  it('GET by the node itself or an agbot of its org reads only the status (1 call); a user reads the node first (2)', async () => {
+    const reader = await createNode('acme', 'reader', 'acme/alice');
+    expect((await invoke(putStatus, { auth: reader, path: path('reader'), body: statusBody })).status).toBe(
+      201,
+    );
+    const callsOf = async (who: Auth, node = 'reader') => {
+      await invoke(getStatus, { auth: who, path: path(node) });
+      const before = dynamoCallCount();
+      const answer = await invoke(getStatus, { auth: who, path: path(node) });
+      return [answer.status, dynamoCallCount() - before];
+    };
+    expect(await callsOf(reader)).toEqual([200, 1]);
+    expect(await callsOf(bot)).toEqual([200, 1]);
+    expect(await callsOf(alice)).toEqual([200, 2]);
+    // No node (so no status) for the agbot: 404 from the one read; another org's agbot is still refused.
+    expect(await callsOf(bot, 'nobody')).toEqual([404, 1]);
+    expect((await invoke(getStatus, { auth: foreignBot, path: path('reader') })).status).toBe(403);
+  });
+
   it('DELETE removes it (204) with a nodestatus deletion; then GET → 404 and DELETE → 404', async () => {
     expect((await invoke(deleteStatus, { auth: admin, path: path() })).status).toBe(204);
     expect((await changeRows('acme')).at(-1)).toEqual({
