@@ -5,7 +5,7 @@ import { ok } from '#lib/http/responses';
 import { mailboxFull, outgoingMessage, postLimits, senderShareFull } from '#lib/mailbox';
 import { postMessage } from '#tables/mailbox/post';
 import { nodeMessagesRoutes } from './routes.ts';
-import { authorizeNodeSender, readNodeSender } from './shared/access.ts';
+import { authorizeNodeSender, type NodeSenderTarget, readNodeSender } from './shared/access.ts';
 import { forgetSenderKey } from './shared/sender-keys.ts';
 
 /**
@@ -19,26 +19,11 @@ import { forgetSenderKey } from './shared/sender-keys.ts';
  */
 export const handler = endpoint(nodeMessagesRoutes.operations.postNodeMessage, {
   authorize: ({ caller, path }) => authorizeNodeSender(caller, path),
-  async handle({ caller, path, body, target: first, deps }) {
+  async handle({ caller, path, body, target, deps }) {
     const limits = deps.config().limits;
     const { maxMessageTtlSeconds, maxMessagesInMailbox: max } = limits;
     const now = deps.clock.now();
-    let target = first;
-    let result = await post(target);
-    if (result.outcome === 'sender-changed') {
-      forgetSenderKey(caller.fullId);
-      target = await readNodeSender(caller, path);
-      result = await post(target);
-    }
-    if (result.outcome === 'full') throw mailboxFull(resourceId(path), max);
-    if (result.outcome === 'sender-full')
-      throw senderShareFull(caller.fullId, resourceId(path), result.limit, limits);
-    if (result.outcome === 'no-sender' || result.outcome === 'sender-changed')
-      throw badInput(`Invalid Input: agbot ${caller.fullId} not found`);
-    if (result.outcome === 'no-owner') throw nodeNotFound(path);
-    return ok(`node msg ${result.msgId} inserted`);
-
-    function post(to: typeof target) {
+    const post = (to: NodeSenderTarget) => {
       const sender = { id: caller.fullId, publicKey: to.agbotPubKey };
       return postMessage({
         box: to.box,
@@ -51,6 +36,18 @@ export const handler = endpoint(nodeMessagesRoutes.operations.postNodeMessage, {
         ...(to.keyRemembered ? { senderKey: to.agbotPubKey } : {}),
         now,
       });
+    };
+    let result = await post(target);
+    if (result.outcome === 'sender-changed') {
+      forgetSenderKey(caller.fullId);
+      result = await post(await readNodeSender(caller, path));
     }
+    if (result.outcome === 'full') throw mailboxFull(resourceId(path), max);
+    if (result.outcome === 'sender-full')
+      throw senderShareFull(caller.fullId, resourceId(path), result.limit, limits);
+    if (result.outcome === 'no-sender' || result.outcome === 'sender-changed')
+      throw badInput(`Invalid Input: agbot ${caller.fullId} not found`);
+    if (result.outcome === 'no-owner') throw nodeNotFound(path);
+    return ok(`node msg ${result.msgId} inserted`);
   },
 });

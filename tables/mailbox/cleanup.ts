@@ -42,9 +42,15 @@ function shareGivebacks(messages: MessageRef[]): Map<string, SenderShare> {
  * Deletes messages of a mailbox and takes them out of its `storedMsgs` count and out of their
  * senders' shares in the same transaction, each only if it is still there, so a message two
  * requests delete at once is uncounted once (the org's counter follows from the table's stream,
- * tables/org/stream-counts.ts). Resolves how many this call deleted.
+ * tables/org/stream-counts.ts). Resolves how many this call deleted. Without `giveSharesBack`
+ * (removeOwnMessage) the shares are left as they are, and the messages need only their ids.
  */
-export async function removeMessages(box: Mailbox, messages: MessageRef[]): Promise<number> {
+export async function removeMessages(
+  box: Mailbox,
+  messages: MessageRef[],
+  options: { giveSharesBack?: boolean } = {},
+): Promise<number> {
+  const giveSharesBack = options.giveSharesBack ?? true;
   const layout = mailboxLayout(box);
   let removed = 0;
   // Shares that are not there, or hold less than their messages (written before shares existed).
@@ -69,7 +75,9 @@ export async function removeMessages(box: Mailbox, messages: MessageRef[]): Prom
           ExpressionAttributeValues: { ':minus': -chunk.length },
         },
       };
-      const givebacks = [...shareGivebacks(chunk)].filter(([senderId]) => !uncounted.has(senderId));
+      const givebacks = giveSharesBack
+        ? [...shareGivebacks(chunk)].filter(([senderId]) => !uncounted.has(senderId))
+        : [];
       const shares: TransactItem[] = givebacks.map(([senderId, share]) => ({
         Update: {
           TableName: tableName(),
@@ -115,39 +123,8 @@ export async function removeMessages(box: Mailbox, messages: MessageRef[]): Prom
  * the message was there.
  */
 export async function removeOwnMessage(box: Mailbox, msgId: number): Promise<boolean> {
-  if (msgId <= 0) return false;
-  const layout = mailboxLayout(box);
-  const remove: TransactItem = {
-    Delete: {
-      TableName: tableName(),
-      Key: layout.message(msgId),
-      ConditionExpression: 'attribute_exists(pk)',
-    },
-  };
-  const uncount: TransactItem = {
-    Update: {
-      TableName: tableName(),
-      Key: layout.state,
-      UpdateExpression: 'ADD storedMsgs :minus',
-      ConditionExpression: 'attribute_exists(storedMsgs)',
-      ExpressionAttributeValues: { ':minus': -1 },
-    },
-  };
-  try {
-    await transactWrite([remove, uncount]);
-    return true;
-  } catch (error) {
-    if (!(error instanceof TransactionFailed)) throw error;
-    if (error.failed[0]) return false;
-  }
-  // A state written before `storedMsgs` existed is left alone: the next post counts the mailbox.
-  try {
-    await transactWrite([remove]);
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionFailed) return false;
-    throw error;
-  }
+  const removed = await removeMessages(box, [{ msgId, senderId: '', bytes: 0 }], { giveSharesBack: false });
+  return removed > 0;
 }
 
 /** A recount is needed at most once a minute, unless a message it counted has expired since. */
