@@ -22,6 +22,7 @@ import { REASON } from '#lib/protocol/reason-codes';
 import { cancelAgreement } from './cancel.ts';
 import { mapLimit, outOfTime, type RoundContext, splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
+import { Finalizations, PageAgreements, waves } from './mailbox-page.ts';
 import { agreementRow } from './propose.ts';
 import { SEARCH_MAX_PAGES, PAGE_SIZE as SEARCH_PAGE_SIZE } from './search.ts';
 import { sendToNode } from './send.ts';
@@ -65,20 +66,35 @@ export async function readMailbox(ctx: RoundContext): Promise<number> {
   return handled;
 }
 
-/** One page: one sender's messages in order (an agreement has one node); different nodes side by side. */
+/** A message opened: its protocol message, or undefined when it did not open or parse. */
+interface Opened {
+  message: AgbotMessage;
+  parsed: ProtocolMessage | undefined;
+}
+
+/** What became of a message: deleted, left for now, or deleted once its finalization is saved. */
+type Outcome = 'done' | 'keep' | 'finalizing';
+
+/**
+ * One page, in waves (mailbox-page.ts): a sender's messages in order, different senders side by
+ * side; the page's agreements read at once, a wave's finalizations saved at once.
+ */
 async function handlePage(ctx: RoundContext, messages: AgbotMessage[]): Promise<number> {
-  const bySender = new Map<string, AgbotMessage[]>();
-  for (const message of messages)
-    bySender.set(message.nodeId, [...(bySender.get(message.nodeId) ?? []), message]);
+  const opened = messages.map((message) => openMessage(ctx, message));
+  const agreements = await PageAgreements.read(
+    ctx.store,
+    opened.flatMap(({ parsed }) => (parsed ? [parsed.agreementId] : [])),
+  );
   let handled = 0;
-  await mapLimit([...bySender.values()], ctx.settings.concurrency, async (queue) => {
-    for (const message of queue) {
-      if (await handleOne(ctx, message)) {
-        await ctx.exchange.deleteMessage(message.msgId);
-        handled += 1;
-      }
-    }
-  });
+  for (const wave of waves(opened)) {
+    const finalizations = new Finalizations();
+    await mapLimit(wave, ctx.settings.concurrency, async (item) => {
+      if ((await handleOne(ctx, item, agreements, finalizations)) !== 'done') return;
+      await ctx.exchange.deleteMessage(item.message.msgId);
+      handled += 1;
+    });
+    handled += await finalizations.commit(ctx);
+  }
   return handled;
 }
 
@@ -88,30 +104,42 @@ function graceOver(ctx: RoundContext, message: AgbotMessage): boolean {
   return Number.isNaN(sent) || ctx.now() - sent >= ctx.settings.unknownMessageGraceMs;
 }
 
-/** Handles one message; false = leave it in the mailbox for now (an agreement not known yet). */
-async function handleOne(ctx: RoundContext, message: AgbotMessage): Promise<boolean> {
-  let parsed: ProtocolMessage;
+/** Opens and parses a message; one that does not open or parse is dropped with a warning. */
+function openMessage(ctx: RoundContext, message: AgbotMessage): Opened {
   try {
-    parsed = parseMessage(open(message.message, ctx.keys.privateKey, message.nodePubKey).message);
+    return {
+      message,
+      parsed: parseMessage(open(message.message, ctx.keys.privateKey, message.nodePubKey).message),
+    };
   } catch (error) {
     ctx.log.warn('agbot message dropped', {
       msgId: message.msgId,
       from: message.nodeId,
       reason: (error as Error).message,
     });
-    return true;
+    return { message, parsed: undefined };
   }
-  const agreement = await ctx.store.getAgreement(parsed.agreementId);
+}
+
+/** Handles one message; `keep` = leave it in the mailbox for now (an agreement not known yet). */
+async function handleOne(
+  ctx: RoundContext,
+  { message, parsed }: Opened,
+  agreements: PageAgreements,
+  finalizations: Finalizations,
+): Promise<Outcome> {
+  if (!parsed) return 'done';
+  const agreement = await agreements.get(parsed.agreementId);
   if (!agreement) {
     if (graceOver(ctx, message)) {
       ctx.log.warn('agbot message for an unknown agreement dropped after its grace period', {
         msgId: message.msgId,
         from: message.nodeId,
       });
-      return true;
+      return 'done';
     }
     ctx.log.debug('message for an unknown agreement left for now', { msgId: message.msgId });
-    return false;
+    return 'keep';
   }
   if (`${agreement.nodeOrg}/${agreement.nodeId}` !== message.nodeId) {
     ctx.log.warn('agbot message from another node dropped', {
@@ -119,15 +147,16 @@ async function handleOne(ctx: RoundContext, message: AgbotMessage): Promise<bool
       from: message.nodeId,
       agreement: agreement.agreementId,
     });
-    return true;
+    return 'done';
   }
   const [org, id] = splitId(message.nodeId);
   const node = { org, id, publicKey: message.nodePubKey };
   const reply = (m: ProtocolMessage) => sendToNode(ctx, node, m);
   switch (parsed.type) {
     case MESSAGE_TYPES.reply:
-      await handleReply(ctx, agreement, parsed, reply);
-      return true;
+      if (!(await handleReply(ctx, agreement, parsed, reply))) return 'done';
+      finalizations.add(finalized(ctx, agreement), message);
+      return 'finalizing';
     case MESSAGE_TYPES.cancel:
       if (!agreement.archived) {
         // A policy's node is looked at again next round (a pattern's is searched in full anyway);
@@ -137,14 +166,14 @@ async function handleOne(ctx: RoundContext, message: AgbotMessage): Promise<bool
         await cancelAgreement(ctx, agreement, parsed.reason, { tellNode: false });
         await reply(buildCancel(agreement.agreementId, parsed.reason));
       }
-      return true;
+      return 'done';
     case MESSAGE_TYPES.verify:
       await reply(buildVerifyReply(agreement.agreementId, !agreement.archived && !timedOut(ctx, agreement)));
-      return true;
+      return 'done';
     case MESSAGE_TYPES.verifyReply:
       if (!agreement.archived && !parsed.exists)
         await cancelAgreement(ctx, agreement, REASON.agbotAgreementMissingOnNode);
-      return true;
+      return 'done';
     case MESSAGE_TYPES.updateReply:
       if (!agreement.archived && parsed.updateType === UPDATE_TYPES.secret) {
         if (parsed.accepted) await saveDetails(ctx, agreement, { secretsAckedAt: ctx.now() });
@@ -152,45 +181,45 @@ async function handleOne(ctx: RoundContext, message: AgbotMessage): Promise<bool
       } else if (!agreement.archived && !parsed.accepted) {
         await cancelAgreement(ctx, agreement, REASON.agbotUpdateRejected);
       }
-      return true;
+      return 'done';
     default:
       // Proposals, replyacks and node-bound updates are not the agbot's to act on.
       ctx.log.warn('agbot message of a node-bound type dropped', { msgId: message.msgId, type: parsed.type });
-      return true;
+      return 'done';
   }
 }
 
-/** A positive reply → replyack true, "Finalized Agreement"; negative → 202. */
+/**
+ * A positive reply → replyack true, and true: the agreement is to be saved "Finalized Agreement"
+ * with its wave (mailbox-page.ts); negative → 202. False when nothing is left to save.
+ */
 async function handleReply(
   ctx: RoundContext,
   agreement: AgbotAgreement,
   reply: Reply,
   send: (m: ProtocolMessage) => Promise<void>,
-): Promise<void> {
+): Promise<boolean> {
   const id = agreement.agreementId;
   if (agreement.archived || timedOut(ctx, agreement)) {
     // A late reply: the agreement is no longer valid (upstream's replyack false).
     if (reply.decision) await send(buildReplyAck(id, false));
-    return;
+    return false;
   }
   if (agreement.state === AGBOT_STATES.finalized) {
     // The reply seen again: its first handling may have stopped (a crash) before the Exchange
     // row was finalized, and the message stays until handled, so the row is written again.
     await ctx.exchange.putAgreement(id, agreementRow(agreement, AGBOT_STATES.finalized));
-    return;
+    return false;
   }
   if (!reply.decision) {
     await cancelAgreement(ctx, agreement, REASON.agbotNegativeReply);
-    return;
+    return false;
   }
   // No "Producer agreed" row in between, as upstream's agbot writes (docs/compatibility.md): two
   // writes fewer per agreement. A crash before the finalized row is saved handles the reply again,
   // and the node ignores the second replyack as it would after a crash between the two states.
   await send(buildReplyAck(id, true));
-  const finalized = await saveDetails(ctx, agreement, { repliedAt: ctx.now() }, AGBOT_STATES.finalized);
-  if (!finalized) return;
-  await ctx.exchange.putAgreement(id, agreementRow(finalized, AGBOT_STATES.finalized));
-  ctx.log.info('agreement finalized', { agreement: id, node: reply.deviceId, policy: agreement.policy });
+  return true;
 }
 
 /** No reply within the protocol timeout (the timeouts step cancels it with 201). */
@@ -200,15 +229,30 @@ export function timedOut(ctx: RoundContext, agreement: AgbotAgreement): boolean 
   return timeoutS > 0 && ctx.now() - agreement.createdAt >= timeoutS * 1000;
 }
 
+/** The agreement with `changes` to its details (and its state), as it is to be saved. */
+const withDetails = (
+  ctx: RoundContext,
+  agreement: AgbotAgreement,
+  changes: Partial<NonNullable<AgbotAgreement['details']>>,
+  state = agreement.state,
+): AgbotAgreement => ({
+  ...agreement,
+  state,
+  updatedAt: ctx.now(),
+  details: { protocolTimeoutS: 0, secrets: [], ...agreement.details, ...changes },
+});
+
+/** A replied agreement, finalized. */
+const finalized = (ctx: RoundContext, agreement: AgbotAgreement): AgbotAgreement =>
+  withDetails(ctx, agreement, { repliedAt: ctx.now() }, AGBOT_STATES.finalized);
+
 /** The agreement saved with `changes`; undefined when an overlapping round archived it meanwhile. */
 async function saveDetails(
   ctx: RoundContext,
   agreement: AgbotAgreement,
   changes: Partial<NonNullable<AgbotAgreement['details']>>,
-  state = agreement.state,
 ): Promise<AgbotAgreement | undefined> {
-  const details = { protocolTimeoutS: 0, secrets: [], ...agreement.details, ...changes };
-  const next = { ...agreement, state, updatedAt: ctx.now(), details };
+  const next = withDetails(ctx, agreement, changes);
   const outcome = await ctx.store.saveAgreement(next);
   if (outcome === 'saved') return next;
   ctx.log.info('agreement archived meanwhile: not updated', { agreement: agreement.agreementId });

@@ -10,6 +10,7 @@ import { testRoundContext } from '../test-support/round-context.ts';
 import { sampleAgreement } from '../test-support/store-contract.ts';
 import type { RoundContext } from './context.ts';
 import { readFeed } from './feed.ts';
+import { PendingUpdates } from './pending-updates.ts';
 import { propose } from './propose.ts';
 
 /**
@@ -78,7 +79,11 @@ describe('two overlapping rounds', () => {
       producerPolicy: {} as never,
       secrets: [],
     };
-    const results = await Promise.all([propose(one, 'acme/pol', plan), propose(two, 'acme/pol', plan)]);
+    const marks = (ctx: RoundContext) => new PendingUpdates(ctx.store);
+    const results = await Promise.all([
+      propose(one, 'acme/pol', plan, marks(one)),
+      propose(two, 'acme/pol', plan, marks(two)),
+    ]);
     expect(results.filter((r) => r !== undefined)).toHaveLength(1);
     expect(await one.store.listAgreements(false)).toHaveLength(1);
     expect(sent.filter((s) => s.startsWith('message to acme/n1'))).toHaveLength(1);

@@ -11,6 +11,7 @@ import { mapLimit, outOfTime, type RoundContext, splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
 import { evaluatePattern } from './pattern-candidate.ts';
 import { type PatternTarget, patternTargets, readPattern } from './pattern-services.ts';
+import { PendingUpdates } from './pending-updates.ts';
 import { SearchNotes } from './policy-status.ts';
 import type { RoundCache } from './proposal-plan.ts';
 import { propose } from './propose.ts';
@@ -46,35 +47,39 @@ export async function searchAndProposePatterns(
       const nodes = await searchPattern(ctx, target, nodeOrgs);
       const notes = new SearchNotes({ policy: target.policyId, pattern: patternId }, true, nodes);
       let failed = false;
-      await mapLimit(nodes, ctx.settings.concurrency, async (nodeFull) => {
-        const [nodeOrg, nodeId] = splitId(nodeFull);
-        if (outOfTime(ctx)) {
-          failed = true;
-          return;
-        }
-        if (await ctx.store.hasLiveAgreement(nodeOrg, nodeId, target.policyId)) return;
-        try {
-          const result = await evaluatePattern(ctx, cache, target, nodeOrg, nodeId);
-          if (!result.ok) {
-            ctx.log.debug('node not proposed to', {
-              node: nodeFull,
-              pattern: target.policyId,
-              reason: result.reason,
-            });
-            notes.skipped(nodeFull, result.reason);
+      const held = await ctx.store.liveAgreementNodes(target.policyId, nodes);
+      const marks = new PendingUpdates(ctx.store);
+      await marks.around(() =>
+        mapLimit(nodes, ctx.settings.concurrency, async (nodeFull) => {
+          const [nodeOrg, nodeId] = splitId(nodeFull);
+          if (outOfTime(ctx)) {
+            failed = true;
             return;
           }
-          notes.matched(nodeFull);
-          if (await propose(ctx, target.policyId, result.plan, patternId)) proposed += 1;
-        } catch (error) {
-          failed = true;
-          ctx.log.warn('proposal failed', {
-            node: nodeFull,
-            pattern: target.policyId,
-            error: (error as Error).message,
-          });
-        }
-      });
+          if (held.has(nodeFull)) return;
+          try {
+            const result = await evaluatePattern(ctx, cache, target, nodeOrg, nodeId);
+            if (!result.ok) {
+              ctx.log.debug('node not proposed to', {
+                node: nodeFull,
+                pattern: target.policyId,
+                reason: result.reason,
+              });
+              notes.skipped(nodeFull, result.reason);
+              return;
+            }
+            notes.matched(nodeFull);
+            if (await propose(ctx, target.policyId, result.plan, marks, patternId)) proposed += 1;
+          } catch (error) {
+            failed = true;
+            ctx.log.warn('proposal failed', {
+              node: nodeFull,
+              pattern: target.policyId,
+              error: (error as Error).message,
+            });
+          }
+        }),
+      );
       if (failed) anyFailed = true;
       await notes.record(ctx);
     }

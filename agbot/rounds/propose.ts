@@ -4,6 +4,7 @@ import { AGBOT_STATES } from '#lib/protocol/agreement-states';
 import { buildProposal } from '#lib/protocol/build-message';
 import { protocolTimeoutS } from '#lib/protocol/timeouts';
 import { type RoundContext, splitId } from './context.ts';
+import type { PendingUpdates } from './pending-updates.ts';
 import type { ProposalPlan } from './proposal-plan.ts';
 import { sendToNode } from './send.ts';
 
@@ -30,6 +31,8 @@ export async function propose(
   ctx: RoundContext,
   policy: string,
   plan: ProposalPlan,
+  /** Where the proposal's mark waits to be written with others (pending-updates.ts). */
+  marks: PendingUpdates,
   /** `<org>/<pattern>` when the proposal is for a pattern's service. */
   pattern?: string,
 ): Promise<AgbotAgreement | undefined> {
@@ -55,19 +58,20 @@ export async function propose(
     });
     return undefined;
   }
-  return sendProposal(ctx, agreement, plan);
+  return sendProposal(ctx, agreement, plan, marks);
 }
 
 /**
  * The stored agreement's proposal: the Exchange row "Formed Proposal", the message, then
- * `proposedAt` saved (with the plan's secrets and node health, which a resumed proposal may have
- * anew). An agreement without `proposedAt` is one whose proposal may not have left
- * (resume-proposals.ts sends it again).
+ * `proposedAt` (with the plan's secrets and node health, which a resumed proposal may have anew),
+ * saved with the step's other marks. An agreement without `proposedAt` is one whose proposal may
+ * not have left (resume-proposals.ts sends it again).
  */
 export async function sendProposal(
   ctx: RoundContext,
   agreement: AgbotAgreement,
   plan: ProposalPlan,
+  marks: PendingUpdates,
 ): Promise<AgbotAgreement> {
   const { agreementId, policy, pattern } = agreement;
   await ctx.exchange.putAgreement(agreementId, agreementRow(agreement, AGBOT_STATES.formedProposal));
@@ -86,7 +90,7 @@ export async function sendProposal(
       proposedAt: ctx.now(),
     },
   };
-  await ctx.store.saveAgreement(sent);
+  await marks.add(sent);
   ctx.log.info('proposal sent', {
     agreement: agreementId,
     node: `${plan.node.org}/${plan.node.id}`,

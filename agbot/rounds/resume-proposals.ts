@@ -23,6 +23,7 @@ import type { LiveAgreements } from './live-agreements.ts';
 import { timedOut } from './mailbox.ts';
 import { evaluatePattern } from './pattern-candidate.ts';
 import { patternTargets, readPattern } from './pattern-services.ts';
+import { PendingUpdates } from './pending-updates.ts';
 import type { Evaluation, RoundCache } from './proposal-plan.ts';
 import { sendProposal } from './propose.ts';
 import { deploymentPolicy, oneOf } from './wire.ts';
@@ -41,12 +42,24 @@ export async function resumeProposals(
   live: LiveAgreements,
   roundStartedAt: number,
 ): Promise<number> {
+  const cutShortOnes = live.list().filter((a) => cutShort(ctx, a, roundStartedAt));
+  if (cutShortOnes.length === 0) return 0;
+  const marks = new PendingUpdates(ctx.store, (sent) => live.updated(sent));
+  return marks.around(() => resumeEach(ctx, live, cutShortOnes, marks));
+}
+
+async function resumeEach(
+  ctx: RoundContext,
+  live: LiveAgreements,
+  agreements: AgbotAgreement[],
+  marks: PendingUpdates,
+): Promise<number> {
   const cache: RoundCache = new Map();
   let resumed = 0;
-  for (const agreement of live.list().filter((a) => cutShort(ctx, a, roundStartedAt))) {
+  for (const agreement of agreements) {
     const evaluation = await evaluateAgain(ctx, cache, agreement);
     if (evaluation.ok && sameService(evaluation.plan.service, agreement.service)) {
-      live.updated(await sendProposal(ctx, agreement, evaluation.plan));
+      await sendProposal(ctx, agreement, evaluation.plan, marks);
       ctx.log.info('proposal cut short sent again', { agreement: agreement.agreementId });
       resumed += 1;
       continue;

@@ -3,14 +3,16 @@
  * report changed (a `nodestatus` row in the feed) and that holds a live agreement of this agbot
  * (finalized or not yet: a node may report its workload before the agbot has its confirmation),
  * one read of the report; each of its agreements keeps its workload's state (running,
- * failing) in its details, written only when the state changed. The status counts `running` and
- * `failing` from these (lib/agbot-store/policy-status.ts). No change row, no request.
+ * failing) in its details, written only when the state changed, a hundred agreements a write
+ * (pending-updates.ts). The status counts `running` and `failing` from these
+ * (lib/agbot-store/policy-status.ts). No change row, no request.
  */
 import type { AgbotAgreement } from '#lib/agbot-store/contract';
 import { reportedServices, workloadState } from '#lib/protocol/workload-report';
 import type { RoundContext } from './context.ts';
 import type { FeedSummary } from './feed.ts';
 import type { LiveAgreements } from './live-agreements.ts';
+import { PendingUpdates } from './pending-updates.ts';
 
 export async function recordWorkloads(
   ctx: RoundContext,
@@ -24,6 +26,16 @@ export async function recordWorkloads(
     if (!feed.statuses.has(node)) continue;
     byNode.set(node, [...(byNode.get(node) ?? []), agreement]);
   }
+  const states = new PendingUpdates(ctx.store, (updated) => live.updated(updated));
+  await states.around(() => readReports(ctx, byNode, states));
+}
+
+/** One read of each node's report; the states of its agreements that changed are kept in `states`. */
+async function readReports(
+  ctx: RoundContext,
+  byNode: Map<string, AgbotAgreement[]>,
+  states: PendingUpdates,
+): Promise<void> {
   for (const agreements of byNode.values()) {
     const [first] = agreements as [AgbotAgreement];
     let services: ReturnType<typeof reportedServices>;
@@ -37,20 +49,21 @@ export async function recordWorkloads(
       });
       continue;
     }
-    for (const agreement of agreements) await keepState(ctx, live, agreement, services);
+    for (const agreement of agreements) {
+      const updated = withState(ctx, agreement, workloadState(services, agreement.agreementId));
+      if (updated) await states.add(updated);
+    }
   }
 }
 
-async function keepState(
+/** The agreement with its workload's new state, or undefined when the state did not change. */
+function withState(
   ctx: RoundContext,
-  live: LiveAgreements,
   agreement: AgbotAgreement,
-  services: ReturnType<typeof reportedServices>,
-): Promise<void> {
-  const state = workloadState(services, agreement.agreementId);
-  if (state === agreement.details?.workload?.state) return;
+  state: ReturnType<typeof workloadState>,
+): AgbotAgreement | undefined {
+  if (state === agreement.details?.workload?.state) return undefined;
   const { workload: _, ...rest } = agreement.details ?? { protocolTimeoutS: 0, secrets: [] };
   const details = state ? { ...rest, workload: { state, at: ctx.now() } } : rest;
-  const updated = { ...agreement, details };
-  if ((await ctx.store.saveAgreement(updated)) === 'saved') live.updated(updated);
+  return { ...agreement, details };
 }

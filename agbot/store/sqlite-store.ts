@@ -139,11 +139,33 @@ export class SqliteAgbotStore implements AgbotStore {
     });
   }
 
+  async updateLiveAgreements(agreements: AgbotAgreement[]): Promise<SaveOutcome[]> {
+    return this.immediate(() =>
+      agreements.map((agreement) => {
+        const stored = this.db
+          .prepare('SELECT archived FROM agreements WHERE agreement_id = ?')
+          .get(agreement.agreementId) as { archived: number } | undefined;
+        if (stored?.archived !== 0 || agreement.archived) return 'archived';
+        this.upsert(agreement);
+        return 'saved';
+      }),
+    );
+  }
+
   async getAgreement(agreementId: string): Promise<AgbotAgreement | undefined> {
     const row = this.db.prepare('SELECT * FROM agreements WHERE agreement_id = ?').get(agreementId) as
       | AgreementRow
       | undefined;
     return row ? fromRow(row) : undefined;
+  }
+
+  async getAgreements(agreementIds: string[]): Promise<Map<string, AgbotAgreement>> {
+    const found = new Map<string, AgbotAgreement>();
+    for (const id of agreementIds) {
+      const agreement = await this.getAgreement(id);
+      if (agreement) found.set(id, agreement);
+    }
+    return found;
   }
 
   async listAgreements(archived: boolean): Promise<AgbotAgreement[]> {
@@ -163,8 +185,13 @@ export class SqliteAgbotStore implements AgbotStore {
     return rows.map((row) => endedAgreementOf(fromRow(row)));
   }
 
-  async hasLiveAgreement(nodeOrg: string, nodeId: string, policy: string): Promise<boolean> {
-    return this.liveAgreementId(nodeOrg, nodeId, policy) !== undefined;
+  async liveAgreementNodes(policy: string, nodes: string[]): Promise<Set<string>> {
+    return new Set(
+      nodes.filter((node) => {
+        const at = node.indexOf('/');
+        return this.liveAgreementId(node.slice(0, at), node.slice(at + 1), policy) !== undefined;
+      }),
+    );
   }
 
   async getSearch(policy: string): Promise<SearchState | undefined> {

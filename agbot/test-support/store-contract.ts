@@ -112,21 +112,64 @@ export function agbotStoreContract(name: string, fresh: () => Promise<StateUnder
       expect(await store.getAgreement('b1')).toEqual(archivedCopy(tie));
     });
 
+    it('updates live agreements together, and leaves an archived or unknown one archived', async () => {
+      const [store, other] = await twoHandles();
+      const second = { ...sampleAgreement, agreementId: 'a2', nodeId: 'n2' };
+      const third = { ...sampleAgreement, agreementId: 'a3', nodeId: 'n3' };
+      for (const agreement of [sampleAgreement, second, third]) await store.saveAgreement(agreement);
+      await store.saveAgreement(archivedCopy(second, 201));
+      const marked = (a: AgbotAgreement) => ({
+        ...a,
+        state: 'Finalized Agreement',
+        updatedAt: 300,
+        details: { protocolTimeoutS: 360, secrets: [], proposedAt: 250 },
+      });
+      const never = { ...sampleAgreement, agreementId: 'never', nodeId: 'n9' };
+      expect(
+        await other.updateLiveAgreements([marked(sampleAgreement), marked(second), marked(third), never]),
+      ).toEqual(['saved', 'archived', 'saved', 'archived']);
+      expect(await store.getAgreement('a1')).toEqual(marked(sampleAgreement));
+      expect(await store.getAgreement('a2')).toEqual(archivedCopy(second, 201));
+      expect(await store.getAgreement('a3')).toEqual(marked(third));
+      expect(await store.getAgreement('never')).toBeUndefined();
+      expect(
+        await store.liveAgreementNodes('acme/pol', ['acme/n1', 'acme/n2', 'acme/n3', 'acme/n9']),
+      ).toEqual(new Set(['acme/n1', 'acme/n3']));
+      expect(await store.updateLiveAgreements([])).toEqual([]);
+    });
+
+    it('reads many agreements at once, live or archived, the missing ones left out', async () => {
+      const [store, other] = await twoHandles();
+      const second = { ...sampleAgreement, agreementId: 'a2', nodeId: 'n2' };
+      await store.saveAgreement(sampleAgreement);
+      await store.saveAgreement(second);
+      await store.saveAgreement(archivedCopy(second, 203));
+      const found = await other.getAgreements(['a1', 'a2', 'nope', 'a1']);
+      expect(found).toEqual(
+        new Map([
+          ['a1', sampleAgreement],
+          ['a2', archivedCopy(second, 203)],
+        ]),
+      );
+      expect(await other.getAgreements([])).toEqual(new Map());
+    });
+
     it('refuses a second live agreement for a node and policy, and archiving frees the pair', async () => {
       const [store] = await twoHandles();
       const second = { ...sampleAgreement, agreementId: 'a2', createdAt: 150 };
       await store.saveAgreement(sampleAgreement);
-      expect(await store.hasLiveAgreement('acme', 'n1', 'acme/pol')).toBe(true);
-      expect(await store.hasLiveAgreement('acme', 'n1', 'acme/other')).toBe(false);
-      expect(await store.hasLiveAgreement('acme', 'n2', 'acme/pol')).toBe(false);
+      expect(await store.liveAgreementNodes('acme/pol', ['acme/n1', 'acme/n2'])).toEqual(
+        new Set(['acme/n1']),
+      );
+      expect(await store.liveAgreementNodes('acme/other', ['acme/n1'])).toEqual(new Set());
       expect(await store.saveAgreement(second)).toBe('live-agreement-exists');
       expect(await store.getAgreement('a2')).toBeUndefined();
       expect(await store.saveAgreement({ ...second, agreementId: 'a3', policy: 'acme/other' })).toBe('saved');
 
       expect(await store.saveAgreement(archivedCopy(sampleAgreement))).toBe('saved');
-      expect(await store.hasLiveAgreement('acme', 'n1', 'acme/pol')).toBe(false);
+      expect(await store.liveAgreementNodes('acme/pol', ['acme/n1'])).toEqual(new Set());
       expect(await store.saveAgreement(second)).toBe('saved');
-      expect(await store.hasLiveAgreement('acme', 'n1', 'acme/pol')).toBe(true);
+      expect(await store.liveAgreementNodes('acme/pol', ['acme/n1'])).toEqual(new Set(['acme/n1']));
     });
 
     it('lets exactly one of two concurrent proposals to a node for a policy be saved', async () => {
@@ -148,7 +191,7 @@ export function agbotStoreContract(name: string, fresh: () => Promise<StateUnder
       expect(await store.saveAgreement(late)).toBe('archived');
       expect(await store.saveAgreement(archivedCopy(sampleAgreement, 204))).toBe('archived');
       expect(await store.getAgreement('a1')).toEqual(archivedCopy(sampleAgreement, 201));
-      expect(await store.hasLiveAgreement('acme', 'n1', 'acme/pol')).toBe(false);
+      expect(await store.liveAgreementNodes('acme/pol', ['acme/n1'])).toEqual(new Set());
       expect(await store.listAgreements(false)).toEqual([]);
     });
 

@@ -146,7 +146,15 @@ export interface AgbotStore {
    * live agreement for the policy; saving it archived frees the (node, policy) pair.
    */
   saveAgreement(agreement: AgbotAgreement): Promise<SaveOutcome>;
+  /**
+   * Saves changes to agreements the store holds live (a sent proposal's mark, a finalization, a
+   * workload's state; never their node or policy), distinct ones, written together: each
+   * `saved`, or `archived` when it is not live (archived meanwhile), which nothing brings back.
+   */
+  updateLiveAgreements(agreements: AgbotAgreement[]): Promise<SaveOutcome[]>;
   getAgreement(agreementId: string): Promise<AgbotAgreement | undefined>;
+  /** getAgreement of many at once: the ones found, by id. */
+  getAgreements(agreementIds: string[]): Promise<Map<string, AgbotAgreement>>;
   /** Live (false) or archived (true) agreements, oldest first. */
   listAgreements(archived: boolean): Promise<AgbotAgreement[]>;
   /**
@@ -154,8 +162,8 @@ export interface AgbotStore {
    * (agbot/rounds/version-preference.ts). Only read when a version has retry settings.
    */
   endedAgreements(nodeOrg: string, nodeId: string, policy: string): Promise<EndedAgreement[]>;
-  /** Whether the node has a live agreement under the policy: the round never proposes twice. */
-  hasLiveAgreement(nodeOrg: string, nodeId: string, policy: string): Promise<boolean>;
+  /** Which of `nodes` (`<org>/<id>`) have a live agreement under the policy: the round never proposes twice. */
+  liveAgreementNodes(policy: string, nodes: string[]): Promise<Set<string>>;
 
   getSearch(policy: string): Promise<SearchState | undefined>;
   setSearch(policy: string, state: SearchState): Promise<void>;

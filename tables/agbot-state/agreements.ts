@@ -42,16 +42,7 @@ async function saveLive(agbot: AgbotRef, agreement: AgbotAgreement): Promise<Sav
   const { org, id } = agbot;
   const table = tableName();
   const items: TransactItem[] = [
-    {
-      Put: {
-        TableName: table,
-        Item: {
-          ...agbotStateKeys.liveAgreement(org, id, agreement.agreementId),
-          ...liveIndex(agbot, agreement),
-          agreement,
-        },
-      },
-    },
+    { Put: { TableName: table, Item: liveItem(agbot, agreement) } },
     {
       Put: {
         TableName: table,
@@ -74,6 +65,52 @@ async function saveLive(agbot: AgbotRef, agreement: AgbotAgreement): Promise<Sav
     if (!(error instanceof TransactionFailed)) throw error;
     return error.failed[2] ? 'archived' : 'live-agreement-exists';
   }
+}
+
+/** The `LIVE#<id>` item of an agreement, with its index keys. */
+const liveItem = (agbot: AgbotRef, agreement: AgbotAgreement) => ({
+  ...agbotStateKeys.liveAgreement(agbot.org, agbot.id, agreement.agreementId),
+  ...liveIndex(agbot, agreement),
+  agreement,
+});
+
+/** TransactWriteItems takes at most 100 items. */
+const TRANSACTION_ITEMS = 100;
+
+/**
+ * Saves changes to live agreements: a Put of each `LIVE#<id>` item only while it is there
+ * (archiving deletes it, so an agreement archived meanwhile is `archived` and stays so), its guard
+ * left alone (it names the agreement already), up to 100 in ONE transaction: a round's proposal
+ * marks, finalizations and workload states cost a call per hundred, not one each. A transaction
+ * fails whole when one condition fails: those are `archived` and the others are written again.
+ */
+export async function updateLiveAgreements(
+  agbot: AgbotRef,
+  agreements: AgbotAgreement[],
+): Promise<SaveOutcome[]> {
+  const outcomes: SaveOutcome[] = agreements.map((a) => (a.archived ? 'archived' : 'saved'));
+  const live = [...outcomes.keys()].filter((index) => outcomes[index] === 'saved');
+  for (let start = 0; start < live.length; start += TRANSACTION_ITEMS) {
+    let pending = live.slice(start, start + TRANSACTION_ITEMS);
+    while (pending.length > 0) {
+      const items: TransactItem[] = pending.map((index) => ({
+        Put: {
+          TableName: tableName(),
+          Item: liveItem(agbot, agreements[index] as AgbotAgreement),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      }));
+      try {
+        await transactWrite(items);
+        break;
+      } catch (error) {
+        if (!(error instanceof TransactionFailed)) throw error;
+        for (const [at, index] of pending.entries()) if (error.failed[at]) outcomes[index] = 'archived';
+        pending = pending.filter((_, at) => !error.failed[at]);
+      }
+    }
+  }
+  return outcomes;
 }
 
 /**
@@ -152,18 +189,35 @@ async function archivedUnlessFailed(items: TransactItem[]): Promise<SaveOutcome 
 export const saveAgreement = (agbot: AgbotRef, agreement: AgbotAgreement): Promise<SaveOutcome> =>
   agreement.archived ? saveArchived(agbot, agreement) : saveLive(agbot, agreement);
 
+/**
+ * Both places each agreement can be, 50 agreements per BatchGetItem; an archived copy wins over a
+ * live one (archiving writes it first).
+ */
+export async function getAgreements(
+  agbot: AgbotRef,
+  agreementIds: string[],
+): Promise<Map<string, AgbotAgreement>> {
+  const ids = [...new Set(agreementIds)];
+  const found = await batchGet(
+    ids.flatMap((id) => [
+      agbotStateKeys.liveAgreement(agbot.org, agbot.id, id),
+      agbotStateKeys.archivedAgreement(agbot.org, agbot.id, id),
+    ]),
+  );
+  const byId = new Map<string, AgbotAgreement>();
+  for (const item of found) {
+    const agreement = item.agreement as AgbotAgreement;
+    const archived = String(item.sk).startsWith(agbotStateKeys.archivedPrefix);
+    if (archived || !byId.has(agreement.agreementId)) byId.set(agreement.agreementId, agreement);
+  }
+  return byId;
+}
+
 /** One BatchGetItem of both places the agreement can be. */
-export async function getAgreement(
+export const getAgreement = async (
   agbot: AgbotRef,
   agreementId: string,
-): Promise<AgbotAgreement | undefined> {
-  const found = await batchGet([
-    agbotStateKeys.liveAgreement(agbot.org, agbot.id, agreementId),
-    agbotStateKeys.archivedAgreement(agbot.org, agbot.id, agreementId),
-  ]);
-  const archived = found.find((item) => String(item.sk).startsWith(agbotStateKeys.archivedPrefix));
-  return (archived ?? found[0])?.agreement as AgbotAgreement | undefined;
-}
+): Promise<AgbotAgreement | undefined> => (await getAgreements(agbot, [agreementId])).get(agreementId);
 
 /** One Query of the live (or archived) prefix, every page, oldest first. */
 export async function listAgreements(agbot: AgbotRef, archived: boolean): Promise<AgbotAgreement[]> {
@@ -225,20 +279,16 @@ async function indexUnindexed(agbot: AgbotRef, items: Record<string, unknown>[])
   }
 }
 
-/** One GetItem of the guard. */
-export async function hasLiveAgreement(
+/** The guards of the nodes under the policy, 100 per BatchGetItem: the nodes whose guard is there. */
+export async function liveAgreementNodes(
   agbot: AgbotRef,
-  nodeOrg: string,
-  nodeId: string,
   policy: string,
-): Promise<boolean> {
-  const { Item } = await documentClient.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: agbotStateKeys.liveGuard(agbot.org, agbot.id, policy, `${nodeOrg}/${nodeId}`),
-      ConsistentRead: true,
-      ProjectionExpression: 'pk',
-    }),
-  );
-  return Item !== undefined;
+  nodes: string[],
+): Promise<Set<string>> {
+  const guards = [...new Set(nodes)].map((node) => ({
+    node,
+    key: agbotStateKeys.liveGuard(agbot.org, agbot.id, policy, node),
+  }));
+  const found = new Set((await batchGet(guards.map((guard) => guard.key))).map((item) => String(item.sk)));
+  return new Set(guards.filter((guard) => found.has(guard.key.sk)).map((guard) => guard.node));
 }

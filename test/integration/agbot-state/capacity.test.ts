@@ -66,10 +66,18 @@ describe('the DynamoDB agbot store: calls and capacity per method', () => {
       store.saveAgreement({ ...agreement(1), archived: true, terminatedReason: 200 }),
     );
     measured.getAgreement = await usage(() => store.getAgreement(agreement(1).agreementId));
-    measured.hasLiveAgreement = await usage(() =>
-      store.hasLiveAgreement('acme', 'node-1', 'acme/web-policy'),
-    );
     for (let n = 2; n <= 21; n++) await store.saveAgreement(agreement(n));
+    const twenty = Array.from({ length: 20 }, (_, i) => agreement(i + 2));
+    measured['liveAgreementNodes (20 nodes)'] = await usage(() =>
+      store.liveAgreementNodes(
+        'acme/web-policy',
+        twenty.map((a) => `acme/${a.nodeId}`),
+      ),
+    );
+    measured['getAgreements (20)'] = await usage(() => store.getAgreements(twenty.map((a) => a.agreementId)));
+    measured['updateLiveAgreements (20)'] = await usage(() =>
+      store.updateLiveAgreements(twenty.map((a) => ({ ...a, state: 'Finalized Agreement' }))),
+    );
     measured['listAgreements (20 live)'] = await usage(() => store.listAgreements(false));
     measured.getSearch = await usage(() => store.getSearch('acme/web-policy'));
     measured.setSearch = await usage(() =>
@@ -87,7 +95,9 @@ describe('the DynamoDB agbot store: calls and capacity per method', () => {
       'saveAgreement (refused)': ['(failed)'],
       'saveAgreement (archive)': ['TransactWriteItems 0/4'],
       getAgreement: ['BatchGetItem 1/0'],
-      hasLiveAgreement: ['GetItem 1/0'],
+      'liveAgreementNodes (20 nodes)': ['BatchGetItem 20/0'],
+      'getAgreements (20)': ['BatchGetItem 20/0'],
+      'updateLiveAgreements (20)': ['TransactWriteItems 0/2'],
       'listAgreements (20 live)': ['Query 4/0'],
       getSearch: ['GetItem 1/0'],
       setSearch: ['PutItem 0/1'],

@@ -69,7 +69,7 @@ describe('the DynamoDB agbot store', () => {
     await dynamoAgbotStore(one, () => provider).saveAgreement(sampleAgreement);
     const other = dynamoAgbotStore(two, () => provider);
     expect(await other.listAgreements(false)).toEqual([]);
-    expect(await other.hasLiveAgreement('acme', 'n1', 'acme/pol')).toBe(false);
+    expect(await other.liveAgreementNodes('acme/pol', ['acme/n1'])).toEqual(new Set());
     expect(await other.saveAgreement(sampleAgreement)).toBe('saved');
   });
 });

@@ -91,6 +91,7 @@ const STORE_WRITES = new Set([
   'keepMessagingKey',
   'advanceFeedCursor',
   'saveAgreement',
+  'updateLiveAgreements',
   'setSearch',
   'revisit',
   'revisited',
@@ -130,10 +131,14 @@ function describeWrite(name: string, args: unknown[]): string {
   }
   if (name === 'saveRolloutNodes')
     return `(${(args[0] as { node: string; state: string }[]).map((n) => `${n.node.split('/')[1]} ${n.state}`).join(', ')})`;
+  if (name === 'updateLiveAgreements')
+    return `(${(args[0] as Parameters<typeof agreementState>[0][]).map(agreementState).join('; ')})`;
   if (name !== 'saveAgreement') return '';
-  const a = args[0] as { state: string; archived: boolean; details?: { proposedAt?: number } };
-  return `(${a.archived ? 'archived' : a.state}${a.details?.proposedAt ? ', proposed' : ''})`;
+  return `(${agreementState(args[0] as Parameters<typeof agreementState>[0])})`;
 }
+
+const agreementState = (a: { state: string; archived: boolean; details?: { proposedAt?: number } }) =>
+  `${a.archived ? 'archived' : a.state}${a.details?.proposedAt ? ', proposed' : ''}`;
 
 let exchange: Awaited<ReturnType<typeof startExchangeHttp>>;
 /** The in-process Exchange's address (its handlers behind HTTP). */
