@@ -8,7 +8,7 @@ import { bootstrap } from '#tables/bootstrap';
 import { documentClient, dynamoCallCount, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
 import { identityKeys } from '#tables/identity/keys';
-import { ownedEntry } from '#tables/identity/records';
+import { nodeEntry } from '#tables/identity/records';
 import { NodeEntity } from '#tables/node/entity';
 import { searchNodes } from '#tables/node/search';
 import { seedService } from '#test/support/catalog';
@@ -58,7 +58,10 @@ async function addNodes(org: string, from: number, to: number): Promise<void> {
       })
       .params();
     if (Item)
-      items.push(Item, { ...identityKeys.principal(org, id), node: ownedEntry({ tokenHash, owner }) });
+      items.push(Item, {
+        ...identityKeys.principal(org, id),
+        node: nodeEntry({ tokenHash, owner, publicKey: `key-${i}` }),
+      });
   }
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));

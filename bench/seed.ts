@@ -5,7 +5,7 @@ import { bootstrap } from '#tables/bootstrap';
 import { documentClient, tableName } from '#tables/client';
 import { createTableIfMissing } from '#tables/create-table';
 import { identityKeys } from '#tables/identity/keys';
-import { ownedEntry } from '#tables/identity/records';
+import { nodeEntry } from '#tables/identity/records';
 import { transactWrite } from '#tables/kernel/transact';
 import { NodeEntity } from '#tables/node/entity';
 import { orgCounterUpdate, userCounterUpdate } from '#tables/org/stats';
@@ -37,7 +37,7 @@ export async function growNodes(total: number): Promise<void> {
       .item({ org: ORG, id: nodeId(i), owner, name: nodeId(i), tokenHash, lastUpdated })
       .params();
     if (Item)
-      items.push(Item, { ...identityKeys.principal(ORG, nodeId(i)), node: ownedEntry({ tokenHash, owner }) });
+      items.push(Item, { ...identityKeys.principal(ORG, nodeId(i)), node: nodeEntry({ tokenHash, owner }) });
   }
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));

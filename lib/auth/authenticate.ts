@@ -54,7 +54,14 @@ export async function authenticate(authorization: string | undefined, caches: Au
     case 'user':
       return { kind: 'user', org, id, fullId, admin: principal.admin, hubAdmin: principal.hubAdmin };
     case 'node':
-      return { kind: 'node', org, id, fullId, owner: principal.owner };
+      return {
+        kind: 'node',
+        org,
+        id,
+        fullId,
+        owner: principal.owner,
+        ...(principal.publicKey === undefined ? {} : { publicKey: principal.publicKey }),
+      };
     case 'agbot':
       return { kind: 'agbot', org, id, fullId, owner: principal.owner };
   }

@@ -2,7 +2,8 @@
 export type Caller =
   | { kind: 'root'; org: 'root'; id: 'root'; fullId: 'root/root' }
   | { kind: 'user'; org: string; id: string; fullId: string; admin: boolean; hubAdmin: boolean }
-  | { kind: 'node'; org: string; id: string; fullId: string; owner: string }
+  /** `publicKey`: from the node's principal item, when it holds one (functions/agbot-messages). */
+  | { kind: 'node'; org: string; id: string; fullId: string; owner: string; publicKey?: string }
   | { kind: 'agbot'; org: string; id: string; fullId: string; owner: string };
 
 export type Role = 'SuperUser' | 'HubAdmin' | 'AdminUser' | 'User' | 'Node' | 'Agbot';

@@ -1,9 +1,9 @@
 import type { Principal } from './principal.ts';
 
 /**
- * Resolved identities (kind, flags, owner, secret hash) by `org/id`, per function instance, for at
- * most `ttlMs`: a warm request authenticates without reading them again through `load` (the
- * table's lookup, tables/identity/principals.ts). Writes on this instance forget the entry at once
+ * Resolved identities (kind, flags, owner, secret hash, a node's public key) by `org/id`, per
+ * function instance, for at most `ttlMs`: a warm request authenticates without reading them again
+ * through `load` (the table's lookup, tables/identity/principals.ts). Writes on this instance forget the entry at once
  * (tables/identity/principals.ts `changingIdentity`); other instances see a change when their entry
  * expires. Unknown ids are never remembered, so a new identity works at once, and a secret that
  * fails against a remembered entry is checked once more against a fresh read (authenticate.ts),

@@ -1,6 +1,7 @@
 /** What authentication needs to know about an `org/id` that may be a node, an agbot or a user. */
 export type Principal =
-  | { kind: 'node'; secretHash: string; owner: string }
+  /** `publicKey`: the node's, so a post to an agbot reads nothing more; absent in items written before it. */
+  | { kind: 'node'; secretHash: string; owner: string; publicKey?: string }
   | { kind: 'agbot'; secretHash: string; owner: string }
   | { kind: 'user'; secretHash: string; admin: boolean; hubAdmin: boolean };
 

@@ -9,6 +9,7 @@ import { userKeys } from '../keys/user.ts';
 import { identityKeys } from './keys.ts';
 import {
   dropEmptyPrincipal,
+  nodeEntry,
   ownedEntry,
   type PrincipalEntry,
   principalRemove,
@@ -33,7 +34,7 @@ const ATTEMPTS = 5;
 const RECORD_SK: Record<string, PrincipalKind> = { NODE: 'node', AGBOT: 'agbot', USER: 'user' };
 /** The record attributes an entry is made of (all compared by the write's condition). */
 const SOURCE_FIELDS: Record<PrincipalKind, string[]> = {
-  node: ['tokenHash', 'owner'],
+  node: ['tokenHash', 'owner', 'publicKey'],
   agbot: ['tokenHash', 'owner'],
   user: ['passwordHash', 'admin', 'hubAdmin'],
 };
@@ -48,10 +49,15 @@ interface BackfillReport {
   removed: number;
 }
 
-const entryOf = (kind: PrincipalKind, record: Item): PrincipalEntry =>
-  kind === 'user'
-    ? userEntry(record as { passwordHash?: string; admin?: boolean; hubAdmin?: boolean })
-    : ownedEntry({ tokenHash: record.tokenHash as string | undefined, owner: String(record.owner ?? '') });
+function entryOf(kind: PrincipalKind, record: Item): PrincipalEntry {
+  if (kind === 'user')
+    return userEntry(record as { passwordHash?: string; admin?: boolean; hubAdmin?: boolean });
+  const owned = { tokenHash: record.tokenHash as string | undefined, owner: String(record.owner ?? '') };
+  // A node's entry carries its public key (entries written before it get it here).
+  return kind === 'node'
+    ? nodeEntry({ ...owned, publicKey: record.publicKey as string | undefined })
+    : ownedEntry(owned);
+}
 
 /** `<PREFIX>#<org>/<id>` → [org, id] (ids never hold a slash). */
 function orgAndId(pk: string): [string, string] {
@@ -72,7 +78,7 @@ async function scanAll(): Promise<{ records: Found[]; principals: Map<string, It
         TotalSegments: SEGMENTS,
         FilterExpression: 'sk IN (:node, :agbot, :user, :principal)',
         ProjectionExpression:
-          'pk, sk, tokenHash, passwordHash, #owner, admin, hubAdmin, #node, #agbot, #user',
+          'pk, sk, tokenHash, passwordHash, #owner, admin, hubAdmin, publicKey, #node, #agbot, #user',
         ExpressionAttributeNames: {
           '#owner': 'owner',
           '#node': 'node',

@@ -16,7 +16,11 @@ function principalOf(item: Entry): Principal | undefined {
     const secretHash = String(entry.secretHash ?? '');
     if (kind === 'user')
       return { kind, secretHash, admin: entry.admin === true, hubAdmin: entry.hubAdmin === true };
-    return { kind, secretHash, owner: String(entry.owner ?? '') };
+    const owner = String(entry.owner ?? '');
+    // Only nodes carry their key; an entry written before it has none (the post then reads the node).
+    if (kind === 'node' && typeof entry.publicKey === 'string')
+      return { kind, secretHash, owner, publicKey: entry.publicKey };
+    return { kind, secretHash, owner };
   }
   return undefined;
 }

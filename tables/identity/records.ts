@@ -123,11 +123,21 @@ export async function dropEmptyPrincipal(org: string, id: string): Promise<void>
   }
 }
 
-/** The entry a node or agbot record yields. */
-export const ownedEntry = (record: { tokenHash?: string; owner: string }): PrincipalEntry<'node'> => ({
+/** The entry an agbot record yields. */
+export const ownedEntry = (record: { tokenHash?: string; owner: string }): PrincipalEntry<'agbot'> => ({
   secretHash: record.tokenHash ?? '',
   owner: record.owner,
 });
+
+/**
+ * The entry a node record yields: with its public key ('' when none), which a node's post to an
+ * agbot's mailbox takes from authentication instead of reading the node (tables/mailbox/post.ts).
+ */
+export const nodeEntry = (record: {
+  tokenHash?: string;
+  owner: string;
+  publicKey?: string;
+}): PrincipalEntry<'node'> => ({ ...ownedEntry(record), publicKey: record.publicKey ?? '' });
 
 /** The entry a user record yields (no password: an empty hash, which no secret matches). */
 export const userEntry = (record: {

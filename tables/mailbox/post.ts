@@ -108,9 +108,10 @@ interface PostRequest {
   state?: MailboxState;
   share?: SenderShare;
   /**
-   * The sender's public key, remembered, not read: the transaction checks that the sender's record
-   * still holds it (and is not being deleted); when it does not, the post writes nothing and
-   * answers `sender-changed`, and the caller reads the sender and posts again.
+   * The sender's public key, not read: remembered (an agbot's) or from authentication (a node's
+   * principal item). The transaction checks that the sender's record still holds it (and, for an
+   * agbot, is not being deleted); when it does not, the post writes nothing and answers
+   * `sender-changed`, and the caller reads the sender and posts again.
    */
   senderKey?: string;
   /** Read with them: a deletion under way is answered without a write. */
@@ -141,7 +142,8 @@ const MAX_ATTEMPTS = 20;
  * Then ONE transaction: the message Put; a check that the owner is still there (and, for an agbot,
  * not being deleted); the sender's share moved by one message and its bytes, refused past the
  * per-sender limits; for a node mailbox a check that the sending agbot is not being deleted (its
- * cascade removes what it sent); and the change row (`agbotmsgs` / `nodemsgs`, id = the owner).
+ * cascade removes what it sent); with `senderKey`, a check that the sender still holds that key;
+ * and the change row (`agbotmsgs` / `nodemsgs`, id = the owner).
  * When that fails, the place is given back and the id is never used: ids grow in the order they
  * were taken, with gaps, as upstream's serial ids. A full mailbox or share is recounted first
  * (`reconcileMailbox`, which drops expired messages, at most once a minute unless a message
@@ -270,7 +272,10 @@ async function forgetEmptyState(box: Mailbox): Promise<void> {
   }
 }
 
-/** Message Put, owner check, share update, [sender check]: failure reasons are read by index. */
+/**
+ * Message Put, owner check, share update, [sender check: always for an agbot, for a node only with
+ * `senderKey`]: failure reasons are read by index.
+ */
 function postItems({ box, sender, message, limits, senderKey }: PostRequest, msgId: number): TransactItem[] {
   const layout = mailboxLayout(box);
   const table = tableName();
@@ -310,14 +315,26 @@ function postItems({ box, sender, message, limits, senderKey }: PostRequest, msg
       },
     },
   ];
+  const sameKey = senderKey === undefined ? '' : ' AND publicKey = :key';
+  const keyValue = senderKey === undefined ? {} : { ExpressionAttributeValues: { ':key': senderKey } };
   if (sender.kind === 'agbot') {
-    const sameKey = senderKey === undefined ? '' : ' AND publicKey = :key';
     items.push({
       ConditionCheck: {
         TableName: table,
         Key: agbotKeys.record(sender.org, sender.id),
         ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleting)${sameKey}`,
-        ...(senderKey === undefined ? {} : { ExpressionAttributeValues: { ':key': senderKey } }),
+        ...keyValue,
+      },
+    });
+  } else if (senderKey !== undefined) {
+    // A node's key taken from its principal item: checked, never trusted. A node being deleted
+    // still posts (its messages to agbots survive it), so no `deleting` here.
+    items.push({
+      ConditionCheck: {
+        TableName: table,
+        Key: nodeKeys.record(sender.org, sender.id),
+        ConditionExpression: `attribute_exists(pk)${sameKey}`,
+        ...keyValue,
       },
     });
   }

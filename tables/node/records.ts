@@ -7,7 +7,7 @@ import { type Change, type ChangeOperation, transactWriteWithChanges } from '../
 import { changingIdentity } from '../identity/principals.ts';
 import {
   dropEmptyPrincipal,
-  ownedEntry,
+  nodeEntry,
   principalClaim,
   principalRemove,
   principalSet,
@@ -212,7 +212,7 @@ async function writeNewNode(node: NodeRecord, limits: { org: number; user: numbe
         },
         orgCounterUpdate(node.org, { deltas, limit: { counter: 'nodes', max: limits.org } }),
         userCounterUpdate(ownerOrg, ownerUser, { deltas, limit: { counter: 'nodes', max: limits.user } }),
-        principalClaim(node.org, node.id, 'node', ownedEntry(node)),
+        principalClaim(node.org, node.id, 'node', nodeEntry(node)),
       ],
       // Upstream records a node PUT as created/modified whether or not the node was there.
       [nodeChange(node.org, node.id, 'created/modified')],
@@ -251,16 +251,22 @@ async function rewriteNode(
   }
   const delta = Number(isRegistered({ ...current, ...changes })) - Number(isRegistered(current));
   const update = setNodeFields(current.org, current.id, changes, current.lastUpdated);
-  // A new token goes to the principal item in the same transaction (the owner never changes here).
+  // A new token or public key goes to the principal item in the same transaction (the owner never
+  // changes here); the record is as read (lastUpdated's condition), so the entry is exact.
+  const keyChanged = changes.publicKey !== undefined && changes.publicKey !== current.publicKey;
   const principal =
-    changes.tokenHash === undefined
+    changes.tokenHash === undefined && !keyChanged
       ? []
       : [
           principalSet(
             current.org,
             current.id,
             'node',
-            ownedEntry({ ...current, tokenHash: changes.tokenHash }),
+            nodeEntry({
+              owner: current.owner,
+              tokenHash: changes.tokenHash ?? current.tokenHash,
+              publicKey: changes.publicKey ?? current.publicKey,
+            }),
           ),
         ];
   return writeUnlessChanged(

@@ -1,7 +1,7 @@
 import { PutTransaction } from 'dynamodb-toolbox';
 import { hashSecret } from '#lib/auth/secrets';
 import { AgbotEntity } from '#tables/agbot/entity';
-import { ownedEntry, principalSet, userEntry } from '#tables/identity/records';
+import { nodeEntry, ownedEntry, principalSet, userEntry } from '#tables/identity/records';
 import { transactWrite } from '#tables/kernel/transact';
 import { NodeEntity } from '#tables/node/entity';
 import { OrgEntity } from '#tables/org/entity';
@@ -59,17 +59,23 @@ export async function createUser(
   return { user: `${org}/${username}`, secret: password };
 }
 
-export async function createNode(org: string, id: string, owner: string, options: { token?: string } = {}) {
+export async function createNode(
+  org: string,
+  id: string,
+  owner: string,
+  options: { token?: string; publicKey?: string } = {},
+) {
   const token = options.token ?? `${id}-token`;
   const [ownerOrg = org, ownerName = ''] = owner.split('/');
   const tokenHash = await hashSecret(token);
+  const publicKey = options.publicKey ?? '';
   await transactWrite([
     NodeEntity.build(PutTransaction)
-      .item({ org, id, owner, name: id, tokenHash, lastUpdated: now() })
+      .item({ org, id, owner, name: id, tokenHash, publicKey, lastUpdated: now() })
       .params(),
     orgCounterUpdate(org, { deltas: { nodes: 1 } }),
     userCounterUpdate(ownerOrg, ownerName, { deltas: { nodes: 1 } }),
-    principalSet(org, id, 'node', ownedEntry({ tokenHash, owner })),
+    principalSet(org, id, 'node', nodeEntry({ tokenHash, owner, publicKey })),
   ]);
   return { user: `${org}/${id}`, secret: token };
 }

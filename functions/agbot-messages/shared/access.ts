@@ -47,22 +47,43 @@ export async function authorizeMessageDelete(
   return { box, message };
 }
 
-interface SenderTarget {
+export interface SenderTarget {
   box: Mailbox;
-  state: MailboxState;
-  share: SenderShare;
-  deleting: PostContext['deleting'];
+  /** Read (loadPostContext), or undefined: the node's key came from authentication and nothing was read. */
+  state?: MailboxState;
+  share?: SenderShare;
+  deleting?: PostContext['deleting'];
   nodePubKey: string;
+  /** The key is the principal item's, not read: the post's transaction checks it (tables/mailbox/post.ts). */
+  keyFromAuth: boolean;
 }
 
 /**
  * Posting to the mailbox: a node of an org the agbot may serve (an agbot of the node's own org, or
  * a multi-tenant agbot of org IBM; issue 23, upstream lets any node). Admins and root hold
  * upstream's SEND_MSG_TO_AGBOT too but are not nodes, so they get 403 (upstream: a misleading
- * 400). The sender's public key goes with the message, so a node must have registered one. The
- * agbot, the node, the mailbox state and the node's share of it come from one read.
+ * 400). The sender's public key goes with the message, so a node must have registered one.
+ *
+ * Each node replies once per agreement, so no memo of keys would hit: the key comes from the
+ * node's principal item, which authentication read anyway (tables/identity/records.ts
+ * `nodeEntry`), and the post reads nothing. Its transaction checks that the agbot exists and is
+ * not being deleted, that the node still holds that key, and the limits. A node's permission to
+ * send never depends on the agbot record (lib/auth/access.ts: SEND_MSG_TO_AGBOT for any node
+ * past the org rule), so nothing is lost by not reading it. Without a key there (a principal item
+ * written before it, or a node without a key) or when the transaction found it changed:
+ * `readSender`.
  */
 export async function authorizeSender(caller: Caller, path: AgbotPath): Promise<SenderTarget> {
+  await mayPostToAgbot(caller, path);
+  if (caller.kind !== 'node' || !caller.publicKey) return readSender(caller, path);
+  const box = agbotMailbox(path.organization, path.agreementbot);
+  // The agbot's existence is the transaction's owner check (404 when it fails).
+  authorize(caller, { type: 'agbot', org: box.org, id: box.id, exists: true }, 'SEND_MSG_TO_AGBOT');
+  return { box, nodePubKey: caller.publicKey, keyFromAuth: true };
+}
+
+/** Throws 403 unless `caller` is a node of an org the agbot may serve. */
+async function mayPostToAgbot(caller: Caller, path: AgbotPath): Promise<void> {
   if (caller.kind !== 'node') {
     await authorizeAgbot(caller, path, 'SEND_MSG_TO_AGBOT');
     throw accessDenied(
@@ -74,6 +95,14 @@ export async function authorizeSender(caller: Caller, path: AgbotPath): Promise<
       `Access denied: node '${caller.fullId}' may not send messages to agbots of org '${path.organization}'; only to its own org's or org IBM's`,
     );
   }
+}
+
+/**
+ * The slow path of authorizeSender: the agbot, the node (its key), the mailbox state and the node's
+ * share of it from one read; 404 for a missing agbot, 400 for a node without a key.
+ */
+export async function readSender(caller: Caller, path: AgbotPath): Promise<SenderTarget> {
+  await mayPostToAgbot(caller, path);
   const box = agbotMailbox(path.organization, path.agreementbot);
   const { owner, sender, state, share, deleting } = await loadPostContext(box, {
     kind: 'node',
@@ -89,5 +118,5 @@ export async function authorizeSender(caller: Caller, path: AgbotPath): Promise<
       `invalid input: node '${caller.fullId}' has no publicKey; it must set one before sending messages`,
     );
   }
-  return { box, state, share, deleting, nodePubKey };
+  return { box, state, share, deleting, nodePubKey, keyFromAuth: false };
 }

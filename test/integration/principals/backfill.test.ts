@@ -1,4 +1,4 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { instanceAuthCaches } from '#functions/endpoint';
 import { authenticate } from '#lib/auth/authenticate';
@@ -9,6 +9,7 @@ import { identityKeys } from '#tables/identity/keys';
 import { principalCache } from '#tables/identity/principals';
 import { principalSet } from '#tables/identity/records';
 import { transactWrite } from '#tables/kernel/transact';
+import { nodeKeys } from '#tables/keys/node';
 import { createAgbot, createNode, createOrg, createUser } from '#test/support/identities';
 import { useTestTable } from '#test/support/table';
 import {
@@ -66,6 +67,28 @@ describe('npm run backfill-principals (tables/identity/backfill.ts)', () => {
     await expectPrincipalMatches('acme', 'alice');
     expect(await principalItem('acme', 'ghost')).toBeUndefined();
     expect(await statusOf(alice)).toBe(200);
+  });
+
+  it("gives a node entry written before entries held keys the node's public key", async () => {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: nodeKeys.record('acme', 'n1'),
+        UpdateExpression: 'SET publicKey = :key',
+        ExpressionAttributeValues: { ':key': 'n1-key' },
+      }),
+    );
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: identityKeys.principal('acme', 'n1'),
+        UpdateExpression: 'REMOVE #node.publicKey',
+        ExpressionAttributeNames: { '#node': 'node' },
+      }),
+    );
+    expect(await backfillPrincipals()).toMatchObject({ written: 1, removed: 0 });
+    expect((await principalItem('acme', 'n1'))?.node).toMatchObject({ publicKey: 'n1-key' });
+    await expectPrincipalMatches('acme', 'n1');
   });
 
   it('is idempotent: a second run writes and removes nothing', async () => {

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { expect } from 'vitest';
 import { documentClient, dynamoClient, tableName } from '#tables/client';
 import { identityKeys } from '#tables/identity/keys';
-import { ownedEntry, userEntry } from '#tables/identity/records';
+import { nodeEntry, ownedEntry, userEntry } from '#tables/identity/records';
 import { agbotKeys } from '#tables/keys/agbot';
 import { nodeKeys } from '#tables/keys/node';
 import { userKeys } from '#tables/keys/user';
@@ -27,7 +27,7 @@ export async function expectPrincipalMatches(org: string, id: string): Promise<v
     principalItem(org, id),
   ]);
   const expected: Record<string, unknown> = {};
-  if (node) expected.node = ownedEntry(node as { tokenHash?: string; owner: string });
+  if (node) expected.node = nodeEntry(node as { tokenHash?: string; owner: string; publicKey?: string });
   if (agbot) expected.agbot = ownedEntry(agbot as { tokenHash?: string; owner: string });
   if (user) expected.user = userEntry(user);
   if (!node && !agbot && !user) {
