@@ -3,9 +3,9 @@ import { endpoint } from '#functions/endpoint';
 import { ok } from '#lib/http/responses';
 import { mailboxFull, outgoingMessage, postLimits, senderShareFull } from '#lib/mailbox';
 import { principalCache } from '#tables/identity/principals';
-import { postMessage } from '#tables/mailbox/post';
+import { postToTarget } from '#tables/mailbox/post';
 import { agbotMessagesRoutes } from './routes.ts';
-import { authorizeSender, readSender, type SenderTarget } from './shared/access.ts';
+import { authorizeSender, readSender } from './shared/access.ts';
 
 /**
  * POST /v1/orgs/{organization}/agbots/{agreementbot}/msgs: a node of an org the agbot may serve.
@@ -23,26 +23,21 @@ export const handler = endpoint(agbotMessagesRoutes.operations.postAgbotMessage,
     const limits = deps.config().limits;
     const { maxMessageTtlSeconds, maxMessagesInMailbox: max } = limits;
     const now = deps.clock.now();
-    const post = (to: SenderTarget) => {
-      const sender = { id: caller.fullId, publicKey: to.nodePubKey };
-      return postMessage({
-        box: to.box,
+    const result = await postToTarget(
+      target,
+      {
         sender: { kind: 'node', org: caller.org, id: caller.id },
-        message: outgoingMessage(now, body, maxMessageTtlSeconds, sender),
+        message: (publicKey) =>
+          outgoingMessage(now, body, maxMessageTtlSeconds, { id: caller.fullId, publicKey }),
         limits: postLimits(limits),
-        state: to.state,
-        share: to.share,
-        deleting: to.deleting,
-        ...(to.keyFromAuth ? { senderKey: to.nodePubKey } : {}),
         now,
-      });
-    };
-    let result = await post(target);
-    if (result.outcome === 'sender-changed') {
-      // This instance authenticated the node with a key it no longer holds: read its identity again next time.
-      principalCache.forget(caller.org, caller.id);
-      result = await post(await readSender(caller, path));
-    }
+      },
+      {
+        // This instance authenticated the node with a key it no longer holds: read its identity again next time.
+        forget: () => principalCache.forget(caller.org, caller.id),
+        read: () => readSender(caller, path),
+      },
+    );
     if (result.outcome === 'full') throw mailboxFull(agbotId(path), max);
     if (result.outcome === 'sender-full')
       throw senderShareFull(caller.fullId, agbotId(path), result.limit, limits);

@@ -3,9 +3,9 @@ import { nodeNotFound, resourceId } from '#functions/nodes/access';
 import { badInput } from '#lib/http/errors';
 import { ok } from '#lib/http/responses';
 import { mailboxFull, outgoingMessage, postLimits, senderShareFull } from '#lib/mailbox';
-import { postMessage } from '#tables/mailbox/post';
+import { postToTarget } from '#tables/mailbox/post';
 import { nodeMessagesRoutes } from './routes.ts';
-import { authorizeNodeSender, type NodeSenderTarget, readNodeSender } from './shared/access.ts';
+import { authorizeNodeSender, readNodeSender } from './shared/access.ts';
 import { forgetSenderKey } from './shared/sender-keys.ts';
 
 /**
@@ -23,25 +23,17 @@ export const handler = endpoint(nodeMessagesRoutes.operations.postNodeMessage, {
     const limits = deps.config().limits;
     const { maxMessageTtlSeconds, maxMessagesInMailbox: max } = limits;
     const now = deps.clock.now();
-    const post = (to: NodeSenderTarget) => {
-      const sender = { id: caller.fullId, publicKey: to.agbotPubKey };
-      return postMessage({
-        box: to.box,
+    const result = await postToTarget(
+      target,
+      {
         sender: { kind: 'agbot', org: caller.org, id: caller.id },
-        message: outgoingMessage(now, body, maxMessageTtlSeconds, sender),
+        message: (publicKey) =>
+          outgoingMessage(now, body, maxMessageTtlSeconds, { id: caller.fullId, publicKey }),
         limits: postLimits(limits),
-        state: to.state,
-        share: to.share,
-        deleting: to.deleting,
-        ...(to.keyRemembered ? { senderKey: to.agbotPubKey } : {}),
         now,
-      });
-    };
-    let result = await post(target);
-    if (result.outcome === 'sender-changed') {
-      forgetSenderKey(caller.fullId);
-      result = await post(await readNodeSender(caller, path));
-    }
+      },
+      { forget: () => forgetSenderKey(caller.fullId), read: () => readNodeSender(caller, path) },
+    );
     if (result.outcome === 'full') throw mailboxFull(resourceId(path), max);
     if (result.outcome === 'sender-full')
       throw senderShareFull(caller.fullId, resourceId(path), result.limit, limits);

@@ -119,6 +119,52 @@ interface PostRequest {
   now: Date;
 }
 
+/**
+ * What a post's authorization found: the mailbox state, the sender's share and its key read, or
+ * only the key, not read (an agbot's remembered, a node's from authentication: `keyUnread`).
+ */
+export interface PostTarget {
+  box: Mailbox;
+  state?: MailboxState;
+  share?: SenderShare;
+  deleting?: Deleting;
+  /** The sender's public key, stored with the message. */
+  senderPubKey: string;
+  /** The key was not read: the transaction checks it (`senderKey`). */
+  keyUnread: boolean;
+}
+
+/**
+ * Posts to `target`'s mailbox the message `message` builds with the sender's key. When that key
+ * was not read and the transaction found the sender no longer holds it, `slowPath.forget` drops
+ * where it came from and the post is made again on what `slowPath.read` reads (the key, the
+ * state, the share): the two handlers' one rule for a key taken on trust.
+ */
+export async function postToTarget(
+  target: PostTarget,
+  post: Pick<PostRequest, 'sender' | 'limits' | 'now'> & {
+    message: (senderPubKey: string) => PostRequest['message'];
+  },
+  slowPath: { forget: () => void; read: () => Promise<PostTarget> },
+): Promise<PostOutcome> {
+  const attempt = (to: PostTarget) =>
+    postMessage({
+      box: to.box,
+      sender: post.sender,
+      message: post.message(to.senderPubKey),
+      limits: post.limits,
+      state: to.state,
+      share: to.share,
+      deleting: to.deleting,
+      ...(to.keyUnread ? { senderKey: to.senderPubKey } : {}),
+      now: post.now,
+    });
+  const result = await attempt(target);
+  if (result.outcome !== 'sender-changed') return result;
+  slowPath.forget();
+  return attempt(await slowPath.read());
+}
+
 /** Which of the sender's limits this message would pass, if any. */
 function shareExceeded(
   share: SenderShare,

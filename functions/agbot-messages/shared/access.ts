@@ -12,8 +12,8 @@ import { mayExchangeMessages } from '#lib/mailbox';
 import { agbotMailbox } from '#tables/agbot/message-records';
 import type { AgbotRecord } from '#tables/agbot/records';
 import { loadDeleteContext } from '#tables/mailbox/cleanup';
-import type { Mailbox, MailboxState, MessageRef, SenderShare } from '#tables/mailbox/mailbox';
-import { loadPostContext, type PostContext } from '#tables/mailbox/post';
+import type { Mailbox, MessageRef } from '#tables/mailbox/mailbox';
+import { loadPostContext, type PostTarget } from '#tables/mailbox/post';
 import type { MessagePath } from './schemas.ts';
 
 /**
@@ -47,17 +47,6 @@ export async function authorizeMessageDelete(
   return { box, message };
 }
 
-export interface SenderTarget {
-  box: Mailbox;
-  /** Read (loadPostContext), or undefined: the node's key came from authentication and nothing was read. */
-  state?: MailboxState;
-  share?: SenderShare;
-  deleting?: PostContext['deleting'];
-  nodePubKey: string;
-  /** The key is the principal item's, not read: the post's transaction checks it (tables/mailbox/post.ts). */
-  keyFromAuth: boolean;
-}
-
 /**
  * Posting to the mailbox: a node of an org the agbot may serve (an agbot of the node's own org, or
  * a multi-tenant agbot of org IBM; issue 23, upstream lets any node). Admins and root hold
@@ -73,13 +62,13 @@ export interface SenderTarget {
  * written before it, or a node without a key) or when the transaction found it changed:
  * `readSender`.
  */
-export async function authorizeSender(caller: Caller, path: AgbotPath): Promise<SenderTarget> {
+export async function authorizeSender(caller: Caller, path: AgbotPath): Promise<PostTarget> {
   await mayPostToAgbot(caller, path);
   if (caller.kind !== 'node' || !caller.publicKey) return readSender(caller, path);
   const box = agbotMailbox(path.organization, path.agreementbot);
   // The agbot's existence is the transaction's owner check (404 when it fails).
   authorize(caller, { type: 'agbot', org: box.org, id: box.id, exists: true }, 'SEND_MSG_TO_AGBOT');
-  return { box, nodePubKey: caller.publicKey, keyFromAuth: true };
+  return { box, senderPubKey: caller.publicKey, keyUnread: true };
 }
 
 /** Throws 403 unless `caller` is a node of an org the agbot may serve. */
@@ -101,7 +90,7 @@ async function mayPostToAgbot(caller: Caller, path: AgbotPath): Promise<void> {
  * The slow path of authorizeSender: the agbot, the node (its key), the mailbox state and the node's
  * share of it from one read; 404 for a missing agbot, 400 for a node without a key.
  */
-export async function readSender(caller: Caller, path: AgbotPath): Promise<SenderTarget> {
+export async function readSender(caller: Caller, path: AgbotPath): Promise<PostTarget> {
   await mayPostToAgbot(caller, path);
   const box = agbotMailbox(path.organization, path.agreementbot);
   const { owner, sender, state, share, deleting } = await loadPostContext(box, {
@@ -118,5 +107,5 @@ export async function readSender(caller: Caller, path: AgbotPath): Promise<Sende
       `invalid input: node '${caller.fullId}' has no publicKey; it must set one before sending messages`,
     );
   }
-  return { box, state, share, deleting, nodePubKey, keyFromAuth: false };
+  return { box, state, share, deleting, senderPubKey: nodePubKey, keyUnread: false };
 }

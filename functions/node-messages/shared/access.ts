@@ -4,8 +4,8 @@ import type { Caller } from '#lib/auth/caller';
 import { accessDenied, badInput } from '#lib/http/errors';
 import { mayExchangeMessages } from '#lib/mailbox';
 import { loadDeleteContext } from '#tables/mailbox/cleanup';
-import type { Mailbox, MailboxState, MessageRef, SenderShare } from '#tables/mailbox/mailbox';
-import { loadPostContext, type PostContext } from '#tables/mailbox/post';
+import type { Mailbox, MessageRef } from '#tables/mailbox/mailbox';
+import { loadPostContext, type PostTarget } from '#tables/mailbox/post';
 import { nodeMailbox } from '#tables/node/message-records';
 import type { NodeRecord } from '#tables/node/records';
 import type { NodeMessagePath, NodeMessagesPath } from './schemas.ts';
@@ -51,17 +51,6 @@ export async function authorizeNodeMessageDelete(
   return { box, message, byItsNode: false };
 }
 
-export interface NodeSenderTarget {
-  box: Mailbox;
-  /** Read (loadPostContext), or undefined: the agbot's key was remembered and nothing was read. */
-  state?: MailboxState;
-  share?: SenderShare;
-  deleting?: PostContext['deleting'];
-  agbotPubKey: string;
-  /** The key is remembered, not read: the post's transaction checks it (tables/mailbox/post.ts). */
-  keyRemembered: boolean;
-}
-
 /**
  * Posting to a node's mailbox: an agbot that may serve the node's org (its own org's agbots, and
  * multi-tenant agbots of org IBM; issue 23, upstream lets any agbot). Admins and root hold
@@ -74,11 +63,11 @@ export interface NodeSenderTarget {
  * remembered, or the transaction found it changed: `readNodeSender`), the node, the agbot, the
  * mailbox state and the agbot's share of it come from one read.
  */
-export async function authorizeNodeSender(caller: Caller, path: NodeMessagesPath): Promise<NodeSenderTarget> {
+export async function authorizeNodeSender(caller: Caller, path: NodeMessagesPath): Promise<PostTarget> {
   const remembered = caller.kind === 'agbot' ? rememberedSenderKey(caller.fullId) : undefined;
   if (remembered === undefined) return readNodeSender(caller, path);
   await mayPostToNode(caller, path);
-  return { box: nodeMailbox(path.organization, path.node), agbotPubKey: remembered, keyRemembered: true };
+  return { box: nodeMailbox(path.organization, path.node), senderPubKey: remembered, keyUnread: true };
 }
 
 /** Throws 403 unless `caller` is an agbot that may serve the node's org. */
@@ -97,7 +86,7 @@ async function mayPostToNode(caller: Caller, path: NodeMessagesPath): Promise<vo
 }
 
 /** The slow path of authorizeNodeSender: one read of the node, the agbot, the state and the share. */
-export async function readNodeSender(caller: Caller, path: NodeMessagesPath): Promise<NodeSenderTarget> {
+export async function readNodeSender(caller: Caller, path: NodeMessagesPath): Promise<PostTarget> {
   await mayPostToNode(caller, path);
   const box = nodeMailbox(path.organization, path.node);
   const { owner, sender, state, share, deleting } = await loadPostContext(box, {
@@ -115,5 +104,5 @@ export async function readNodeSender(caller: Caller, path: NodeMessagesPath): Pr
     );
   }
   rememberSenderKey(caller.fullId, agbotPubKey);
-  return { box, state, share, deleting, agbotPubKey, keyRemembered: false };
+  return { box, state, share, deleting, senderPubKey: agbotPubKey, keyUnread: false };
 }
