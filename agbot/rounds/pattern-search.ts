@@ -7,14 +7,13 @@
  * unchanged pattern is not read again until its rescan is due.
  */
 
-import { mapLimit, outOfTime, type RoundContext, splitId } from './context.ts';
+import { outOfTime, type RoundContext, splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
 import { evaluatePattern } from './pattern-candidate.ts';
 import { type PatternTarget, patternTargets, readPattern } from './pattern-services.ts';
-import { PendingUpdates } from './pending-updates.ts';
 import { SearchNotes } from './policy-status.ts';
 import type { RoundCache } from './proposal-plan.ts';
-import { propose } from './propose.ts';
+import { proposeToFound } from './propose-found.ts';
 import { searchDue } from './search.ts';
 import { searchAnswer } from './wire.ts';
 
@@ -46,41 +45,15 @@ export async function searchAndProposePatterns(
     for (const target of patternTargets(patternId, pattern)) {
       const nodes = await searchPattern(ctx, target, nodeOrgs);
       const notes = new SearchNotes({ policy: target.policyId, pattern: patternId }, true, nodes);
-      let failed = false;
-      const held = await ctx.store.liveAgreementNodes(target.policyId, nodes);
-      const marks = new PendingUpdates(ctx.store);
-      await marks.around(() =>
-        mapLimit(nodes, ctx.settings.concurrency, async (nodeFull) => {
-          const [nodeOrg, nodeId] = splitId(nodeFull);
-          if (outOfTime(ctx)) {
-            failed = true;
-            return;
-          }
-          if (held.has(nodeFull)) return;
-          try {
-            const result = await evaluatePattern(ctx, cache, target, nodeOrg, nodeId);
-            if (!result.ok) {
-              ctx.log.debug('node not proposed to', {
-                node: nodeFull,
-                pattern: target.policyId,
-                reason: result.reason,
-              });
-              notes.skipped(nodeFull, result.reason);
-              return;
-            }
-            notes.matched(nodeFull);
-            if (await propose(ctx, target.policyId, result.plan, marks, patternId)) proposed += 1;
-          } catch (error) {
-            failed = true;
-            ctx.log.warn('proposal failed', {
-              node: nodeFull,
-              pattern: target.policyId,
-              error: (error as Error).message,
-            });
-          }
-        }),
+      const outcome = await proposeToFound(
+        ctx,
+        { policy: target.policyId, pattern: patternId, logFields: { pattern: target.policyId } },
+        nodes,
+        notes,
+        (nodeOrg, nodeId) => evaluatePattern(ctx, cache, target, nodeOrg, nodeId),
       );
-      if (failed) anyFailed = true;
+      proposed += outcome.proposed;
+      if (outcome.failed) anyFailed = true;
       await notes.record(ctx);
     }
     // Searched, once its nodes are proposed to; after a failure (or a crash before this line, the

@@ -1,11 +1,10 @@
 import type { SearchState } from '#lib/agbot-store/contract';
 import { evaluate } from './candidate.ts';
-import { mapLimit, outOfTime, type RoundContext, splitId } from './context.ts';
+import { outOfTime, type RoundContext, splitId } from './context.ts';
 import type { FeedSummary } from './feed.ts';
-import { PendingUpdates } from './pending-updates.ts';
 import { SearchNotes } from './policy-status.ts';
 import type { RoundCache } from './proposal-plan.ts';
-import { propose } from './propose.ts';
+import { proposeToFound } from './propose-found.ts';
 import { searchDue, searchPolicy } from './search.ts';
 import { deploymentPolicy, oneOf } from './wire.ts';
 
@@ -56,43 +55,16 @@ export async function searchAndPropose(
     const redo: SearchState = before ? { ...before, session: undefined } : { changedSince: 0, fullScanAt: 0 };
     if (nodes.length > 0) await ctx.store.setSearch(policyId, redo);
     const notes = new SearchNotes({ policy: policyId }, fullScan, nodes);
-    let failed = false;
-    const held = await ctx.store.liveAgreementNodes(policyId, nodes);
-    const marks = new PendingUpdates(ctx.store);
-    await marks.around(() =>
-      mapLimit(nodes, ctx.settings.concurrency, async (nodeFull) => {
-        const [nodeOrg, nodeId] = splitId(nodeFull);
-        // Past the deadline: as a failed proposal, the search state is put back for the next round.
-        if (outOfTime(ctx)) {
-          failed = true;
-          return;
-        }
-        if (held.has(nodeFull)) return;
-        try {
-          const result = await evaluate(ctx, cache, { org, name }, policy, nodeOrg, nodeId);
-          if (!result.ok) {
-            ctx.log.debug('node not proposed to', {
-              node: nodeFull,
-              policy: policyId,
-              reason: result.reason,
-            });
-            notes.skipped(nodeFull, result.reason);
-            return;
-          }
-          notes.matched(nodeFull);
-          if (await propose(ctx, policyId, result.plan, marks)) proposed += 1;
-        } catch (error) {
-          failed = true;
-          ctx.log.warn('proposal failed', {
-            node: nodeFull,
-            policy: policyId,
-            error: (error as Error).message,
-          });
-        }
-      }),
+    const outcome = await proposeToFound(
+      ctx,
+      { policy: policyId, logFields: { policy: policyId } },
+      nodes,
+      notes,
+      (nodeOrg, nodeId) => evaluate(ctx, cache, { org, name }, policy, nodeOrg, nodeId),
     );
+    proposed += outcome.proposed;
     // A failed proposal leaves `redo` stored: the next round sees those nodes again.
-    if (!failed) {
+    if (!outcome.failed) {
       await ctx.store.setSearch(policyId, next);
       await ctx.store.revisited(policyId, revisits);
     }
